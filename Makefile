@@ -1,0 +1,24 @@
+# The README's two commands: `make run` (the gateway) and `make test` (the suite).
+# Each creates or reuses .venv and installs what it needs, so both work on a fresh machine.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+$(STAMP): pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install -q --upgrade pip
+	$(BIN)/pip install -q -e ".[test,bench]"
+	touch $(STAMP)
+
+.PHONY: install run test bench
+install: $(STAMP)
+
+run: $(STAMP)
+	$(BIN)/gateway demo
+
+test: $(STAMP)
+	$(BIN)/python -m pytest -q $(PYTEST_ARGS)
+
+bench: $(STAMP)
+	for f in bench/*.py; do $(BIN)/python $$f || exit 1; done

@@ -1,0 +1,188 @@
+"""What an interaction leaves behind: inbound log, outbox, opt-outs, events and the agent trace."""
+from __future__ import annotations
+
+from datetime import datetime
+from enum import StrEnum
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field
+
+from spine.context import Channel
+from spine.identity import utcnow
+
+
+def last4(address: str | None) -> str | None:
+    """Phone numbers leave the spine only as their last four digits (logs, events, traces)."""
+    if not address:
+        return None
+    digits = "".join(ch for ch in address if ch.isdigit())
+    return digits[-4:] if digits else None
+
+
+class InboundStatus(StrEnum):
+    ACCEPTED = "accepted"
+    ANSWERED = "answered"
+    FAILED = "failed"
+    IGNORED = "ignored"
+
+
+class InboundMessage(BaseModel):
+    """One accepted inbound, keyed by the provider's id (Twilio MessageSid). Written before
+    the turn runs, so an accepted message is never lost: it ends answered or failed."""
+
+    id: str
+    channel: Channel
+    from_address: str
+    to_address: str
+    body: str
+    media_urls: list[str] = Field(default_factory=list)
+    received_at: datetime = Field(default_factory=utcnow)
+    interaction_id: str | None = None
+    status: InboundStatus = InboundStatus.ACCEPTED
+    reply: str | None = None
+    failure: str | None = None
+
+
+class OutboxStatus(StrEnum):
+    PENDING = "pending"
+    SENT = "sent"
+    FAILED = "failed"
+    SUPPRESSED = "suppressed"
+
+
+class OutboxMessage(BaseModel):
+    id: str
+    channel: Channel = Channel.SMS
+    to_address: str
+    from_address: str
+    body: str
+    created_at: datetime = Field(default_factory=utcnow)
+    status: OutboxStatus = OutboxStatus.PENDING
+    provider_id: str | None = None
+    error: str | None = None
+
+
+class OptOut(BaseModel):
+    address: str
+    opted_out: bool
+    keyword: str
+    at: datetime = Field(default_factory=utcnow)
+
+
+class EventKind(StrEnum):
+    GRACEFUL_DEGRADE = "agent/graceful-degrade"
+    CONTEXT_BUILD = "agent/context-build"
+    SAFETY = "agent/safety-net"
+    MODEL_FAILURE = "agent/model-failure"
+    SPAM_DROPPED = "gateway/spam-dropped"
+    STORE_DEGRADED = "gateway/store-degraded"
+
+
+class Event(BaseModel):
+    """A structured observability event; counted by the admin status cards."""
+
+    id: str
+    kind: str
+    reason: str
+    channel: Channel | None = None
+    phone_last4: str | None = None
+    property_id: str | None = None
+    interaction_id: str | None = None
+    at: datetime = Field(default_factory=utcnow)
+    detail: dict[str, Any] = Field(default_factory=dict)
+
+
+class OtherClassification(BaseModel):
+    description: str
+    spine_category: str | None = None
+
+
+class InferredIntent(BaseModel):
+    kind: Literal["tour", "pricing", "availability", "general"]
+
+
+class TraceRouting(BaseModel):
+    roles: list[str] = Field(default_factory=list)
+    confidence: Literal["fact", "inferred"] = "fact"
+    other_classification: OtherClassification | None = None
+    inferred_intent: InferredIntent | None = None
+
+
+class PromptSection(BaseModel):
+    layer: Literal["L0", "L2", "L3", "context", "L1"]
+    name: str
+    token_estimate: int
+
+
+class TracePrompt(BaseModel):
+    sections: list[PromptSection] = Field(default_factory=list)
+    breakpoint_index: int | None = None
+
+
+class TraceToolCall(BaseModel):
+    tool_use_id: str
+    name: str
+    input: dict[str, Any] = Field(default_factory=dict)
+    decision: Literal["allowed", "refused"]
+    reason: str = ""
+    prefetched: bool = False
+    latency_ms: float = 0.0
+    is_error: bool = False
+
+
+class TracePrefetch(BaseModel):
+    name: str
+    input: dict[str, Any] = Field(default_factory=dict)
+    status: Literal["hit", "unused", "refused", "failed"]
+
+
+class Usage(BaseModel):
+    input_tokens: int = 0
+    output_tokens: int = 0
+    cache_read_input_tokens: int = 0
+    cache_creation_input_tokens: int = 0
+
+    def __add__(self, other: "Usage") -> "Usage":
+        return Usage(
+            input_tokens=self.input_tokens + other.input_tokens,
+            output_tokens=self.output_tokens + other.output_tokens,
+            cache_read_input_tokens=self.cache_read_input_tokens + other.cache_read_input_tokens,
+            cache_creation_input_tokens=self.cache_creation_input_tokens + other.cache_creation_input_tokens,
+        )
+
+
+class TraceLatency(BaseModel):
+    total: float = 0.0
+    model: float = 0.0
+    tools: float = 0.0
+
+
+class TraceEvent(BaseModel):
+    kind: str
+    reason: str
+
+
+class AgentTrace(BaseModel):
+    """The one record of an interaction that operators and tests read (ARCHITECTURE.md)."""
+
+    interaction_id: str
+    channel: Channel
+    origin: Literal["inbound", "admin"] = "inbound"
+    impersonated_by: str | None = None
+    participant_id: str | None = None
+    property_id: str | None = None
+    wire_address_last4: str | None = None
+    routing: TraceRouting = Field(default_factory=TraceRouting)
+    prompt: TracePrompt = Field(default_factory=TracePrompt)
+    tools_offered: list[str] = Field(default_factory=list)
+    tool_calls: list[TraceToolCall] = Field(default_factory=list)
+    prefetch: list[TracePrefetch] = Field(default_factory=list)
+    inbound: str = ""
+    reply: str = ""
+    model: str = ""
+    usage: Usage = Field(default_factory=Usage)
+    cost_usd: float = 0.0
+    latency_ms: TraceLatency = Field(default_factory=TraceLatency)
+    events: list[TraceEvent] = Field(default_factory=list)
+    transcript: list[dict[str, str]] | None = None
+    started_at: datetime = Field(default_factory=utcnow)

@@ -1,0 +1,254 @@
+"""`Spine`: typed reads and writes of the domain over any Store.
+
+Every key layout lives here, once, so the SQLite and DynamoDB backends stay dumb item stores.
+"""
+from __future__ import annotations
+
+from datetime import datetime
+from typing import TypeVar
+
+from pydantic import BaseModel
+
+from spine.context import PersonContext
+from spine.identity import ClaimKind, Person, PersonRole, PersonRoleType, utcnow
+from spine.property import Lease, Organization, Property, Unit, Vendor
+from spine.records import AgentTrace, Event, InboundMessage, OptOut, OutboxMessage, OutboxStatus
+from spine.store.base import ABSENT, ConditionFailed, Item, Store
+from spine.work import Prospect, RenewalWorkflow, Tour, WorkOrder
+
+M = TypeVar("M", bound=BaseModel)
+
+
+def _dump(model: BaseModel) -> dict:
+    return model.model_dump(mode="json")
+
+
+def role_index_key(role: PersonRole) -> str:
+    """Roles are indexed by what they are scoped to, so 'who occupies unit 204' and
+    'who speaks for vendor v_carlos' are single index queries."""
+    s = role.scope
+    if role.role_type == PersonRoleType.TENANT and s.unit_id:
+        return f"UNITROLES#{s.unit_id}"
+    if role.role_type == PersonRoleType.VENDOR_CONTACT and s.vendor_id:
+        return f"VENDORROLES#{s.vendor_id}"
+    if role.role_type == PersonRoleType.PROSPECT and s.property_id:
+        return f"PROPROLES#{s.property_id}"
+    return f"ORGROLES#{s.org_id}"
+
+
+class Spine:
+    def __init__(self, store: Store) -> None:
+        self.store = store
+
+    # -- generic ---------------------------------------------------------------------
+    async def _get(self, model: type[M], pk: str, sk: str = "_") -> M | None:
+        item = await self.store.get(pk, sk)
+        return model.model_validate(item.data) if item else None
+
+    async def _put(self, model: BaseModel, pk: str, sk: str = "_", *, gsi1pk: str | None = None,
+                   gsi1sk: str | None = None, if_absent: bool = False) -> None:
+        item = Item(pk=pk, sk=sk, data=_dump(model), gsi1pk=gsi1pk, gsi1sk=gsi1sk)
+        await self.store.put(item, expect_version=ABSENT if if_absent else None)
+
+    async def _query(self, model: type[M], pk: str, prefix: str = "") -> list[M]:
+        return [model.model_validate(i.data) for i in await self.store.query(pk, prefix)]
+
+    async def _index(self, model: type[M], key: str, prefix: str = "", *, limit: int | None = None,
+                     descending: bool = False) -> list[M]:
+        items = await self.store.query_index(key, prefix, limit=limit, descending=descending)
+        return [model.model_validate(i.data) for i in items]
+
+    # -- people, claims, roles ---------------------------------------------------------
+    async def get_person(self, person_id: str) -> Person | None:
+        return await self._get(Person, f"PERSON#{person_id}")
+
+    async def put_person(self, person: Person) -> None:
+        await self._put(person, f"PERSON#{person.id}")
+        for claim in person.claims:
+            await self.claim(claim.kind, claim.value, person.id)
+
+    async def claim(self, kind: ClaimKind, value: str, person_id: str, *, if_absent: bool = False) -> bool:
+        """Point a wire address at a Person. With if_absent, only the first claimant wins
+        (that is how racing mints from one unknown number end with one Person)."""
+        try:
+            await self.store.put(Item(pk=f"CLAIM#{kind}#{value}", data={"person_id": person_id}),
+                                 expect_version=ABSENT if if_absent else None)
+            return True
+        except ConditionFailed:
+            return False
+
+    async def find_person_id_by_claim(self, kind: ClaimKind, value: str) -> str | None:
+        item = await self.store.get(f"CLAIM#{kind}#{value}")
+        return item.data["person_id"] if item else None
+
+    async def put_role(self, role: PersonRole) -> None:
+        await self._put(role, f"PERSON#{role.person_id}", f"ROLE#{role.id}", gsi1pk=role_index_key(role),
+                        gsi1sk=role.person_id)
+
+    async def roles_of(self, person_id: str) -> list[PersonRole]:
+        return [r for r in await self._query(PersonRole, f"PERSON#{person_id}", "ROLE#") if r.active]
+
+    async def roles_scoped_to(self, index_key: str) -> list[PersonRole]:
+        """Roles under one scope key: UNITROLES#unit, VENDORROLES#vendor, PROPROLES#prop, ORGROLES#org."""
+        return [r for r in await self._index(PersonRole, index_key) if r.active]
+
+    # -- organizations, properties, units, leases, vendors ------------------------------
+    async def put_org(self, org: Organization) -> None:
+        await self._put(org, f"ORG#{org.id}")
+
+    async def get_org(self, org_id: str) -> Organization | None:
+        return await self._get(Organization, f"ORG#{org_id}")
+
+    async def put_property(self, prop: Property) -> None:
+        await self._put(prop, f"PROPERTY#{prop.id}", gsi1pk="PROPERTIES", gsi1sk=prop.id)
+        for number in {prop.sms_number, prop.voice_number} - {None}:
+            await self.store.put(Item(pk=f"NUMBER#{number}", data={"property_id": prop.id}))
+
+    async def get_property(self, property_id: str) -> Property | None:
+        return await self._get(Property, f"PROPERTY#{property_id}")
+
+    async def list_properties(self) -> list[Property]:
+        return await self._index(Property, "PROPERTIES")
+
+    async def property_for_number(self, number: str) -> Property | None:
+        item = await self.store.get(f"NUMBER#{number}")
+        return await self.get_property(item.data["property_id"]) if item else None
+
+    async def put_unit(self, unit: Unit) -> None:
+        await self._put(unit, f"UNIT#{unit.id}", gsi1pk=f"PROPUNITS#{unit.property_id}", gsi1sk=unit.number)
+
+    async def get_unit(self, unit_id: str) -> Unit | None:
+        return await self._get(Unit, f"UNIT#{unit_id}")
+
+    async def units_of(self, property_id: str) -> list[Unit]:
+        return await self._index(Unit, f"PROPUNITS#{property_id}")
+
+    async def put_lease(self, lease: Lease) -> None:
+        await self._put(lease, f"LEASE#{lease.id}", gsi1pk=f"UNITLEASE#{lease.unit_id}", gsi1sk=lease.start.isoformat())
+
+    async def current_lease(self, unit_id: str) -> Lease | None:
+        leases = await self._index(Lease, f"UNITLEASE#{unit_id}", descending=True, limit=1)
+        return leases[0] if leases else None
+
+    async def put_vendor(self, vendor: Vendor) -> None:
+        await self._put(vendor, f"VENDOR#{vendor.id}", gsi1pk="VENDORS", gsi1sk=vendor.id)
+
+    async def get_vendor(self, vendor_id: str) -> Vendor | None:
+        return await self._get(Vendor, f"VENDOR#{vendor_id}")
+
+    async def list_vendors(self) -> list[Vendor]:
+        return await self._index(Vendor, "VENDORS")
+
+    # -- work orders, tours, prospects, renewals -----------------------------------------
+    async def put_work_order(self, wo: WorkOrder) -> None:
+        await self._put(wo, f"WO#{wo.id}", gsi1pk=f"PROPWO#{wo.property_id}", gsi1sk=wo.id)
+
+    async def get_work_order(self, wo_id: str) -> WorkOrder | None:
+        return await self._get(WorkOrder, f"WO#{wo_id}")
+
+    async def delete_work_order(self, wo_id: str) -> None:
+        await self.store.delete(f"WO#{wo_id}")
+
+    async def work_orders_at(self, property_id: str) -> list[WorkOrder]:
+        return await self._index(WorkOrder, f"PROPWO#{property_id}")
+
+    async def next_sequence(self, name: str) -> int:
+        """A gap-free counter on compare-and-set (display ids such as WO-812)."""
+        while True:
+            item = await self.store.get(f"SEQ#{name}")
+            current = item.data["value"] if item else 0
+            try:
+                await self.store.put(Item(pk=f"SEQ#{name}", data={"value": current + 1}),
+                                     expect_version=item.version if item else ABSENT)
+                return current + 1
+            except ConditionFailed:
+                continue
+
+    async def put_tour(self, tour: Tour) -> None:
+        await self._put(tour, f"TOUR#{tour.id}", gsi1pk=f"PERSONTOURS#{tour.prospect_person_id}",
+                        gsi1sk=tour.scheduled_at.isoformat())
+
+    async def get_tour(self, tour_id: str) -> Tour | None:
+        return await self._get(Tour, f"TOUR#{tour_id}")
+
+    async def tours_of(self, person_id: str) -> list[Tour]:
+        return await self._index(Tour, f"PERSONTOURS#{person_id}")
+
+    async def put_prospect(self, prospect: Prospect) -> None:
+        await self._put(prospect, f"PERSON#{prospect.person_id}", f"PROSPECT#{prospect.property_id}")
+
+    async def get_prospect(self, person_id: str, property_id: str) -> Prospect | None:
+        return await self._get(Prospect, f"PERSON#{person_id}", f"PROSPECT#{property_id}")
+
+    async def put_renewal(self, renewal: RenewalWorkflow) -> None:
+        await self._put(renewal, f"RENEWAL#{renewal.id}", gsi1pk=f"UNITRENEWAL#{renewal.unit_id}", gsi1sk=renewal.id)
+
+    async def get_renewal(self, renewal_id: str) -> RenewalWorkflow | None:
+        return await self._get(RenewalWorkflow, f"RENEWAL#{renewal_id}")
+
+    async def renewals_of_unit(self, unit_id: str) -> list[RenewalWorkflow]:
+        return await self._index(RenewalWorkflow, f"UNITRENEWAL#{unit_id}")
+
+    # -- personContext ------------------------------------------------------------------
+    async def get_context(self, person_id: str) -> PersonContext | None:
+        return await self._get(PersonContext, f"PERSON#{person_id}", "CONTEXT")
+
+    async def put_context(self, context: PersonContext) -> None:
+        await self._put(context, f"PERSON#{context.person_id}", "CONTEXT")
+
+    async def mark_once(self, key: str) -> bool:
+        """Create-if-absent marker: True the first time `key` is marked, False on every replay."""
+        try:
+            await self.store.put(Item(pk=f"ONCE#{key}", data={"at": utcnow().isoformat()}), expect_version=ABSENT)
+            return True
+        except ConditionFailed:
+            return False
+
+    # -- inbound log, outbox, opt-outs --------------------------------------------------
+    async def accept_inbound(self, message: InboundMessage) -> bool:
+        """Record an inbound once; False when this provider id was already accepted (redelivery)."""
+        try:
+            await self._put(message, f"INBOUND#{message.id}", gsi1pk="INBOUND", gsi1sk=message.received_at.isoformat(),
+                            if_absent=True)
+            return True
+        except ConditionFailed:
+            return False
+
+    async def update_inbound(self, message: InboundMessage) -> None:
+        await self._put(message, f"INBOUND#{message.id}", gsi1pk="INBOUND", gsi1sk=message.received_at.isoformat())
+
+    async def get_inbound(self, message_id: str) -> InboundMessage | None:
+        return await self._get(InboundMessage, f"INBOUND#{message_id}")
+
+    async def put_outbox(self, message: OutboxMessage) -> None:
+        await self._put(message, f"OUTBOX#{message.id}", gsi1pk=f"OUTBOX#{message.status}",
+                        gsi1sk=message.created_at.isoformat())
+
+    async def outbox(self, status: OutboxStatus = OutboxStatus.PENDING, limit: int = 100) -> list[OutboxMessage]:
+        return await self._index(OutboxMessage, f"OUTBOX#{status}", limit=limit)
+
+    async def set_opt_out(self, opt: OptOut) -> None:
+        await self._put(opt, f"OPTOUT#{opt.address}")
+
+    async def is_opted_out(self, address: str) -> bool:
+        opt = await self._get(OptOut, f"OPTOUT#{address}")
+        return bool(opt and opt.opted_out)
+
+    # -- events and traces --------------------------------------------------------------
+    async def put_event(self, event: Event) -> None:
+        await self._put(event, f"EVENT#{event.id}", gsi1pk=f"EVENTS#{event.kind}",
+                        gsi1sk=f"{event.at.isoformat()}#{event.id}")
+
+    async def events(self, kind: str, *, limit: int = 100, since: datetime | None = None) -> list[Event]:
+        found = await self._index(Event, f"EVENTS#{kind}", limit=limit, descending=True)
+        return [e for e in found if since is None or e.at >= since]
+
+    async def put_trace(self, trace: AgentTrace) -> None:
+        await self._put(trace, f"TRACE#{trace.interaction_id}", gsi1pk="TRACES",
+                        gsi1sk=f"{trace.started_at.isoformat()}#{trace.interaction_id}")
+
+    async def get_trace(self, interaction_id: str) -> AgentTrace | None:
+        return await self._get(AgentTrace, f"TRACE#{interaction_id}")
+
+    async def recent_traces(self, limit: int = 50) -> list[AgentTrace]:
+        return await self._index(AgentTrace, "TRACES", limit=limit, descending=True)

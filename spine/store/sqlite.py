@@ -1,0 +1,136 @@
+"""Embedded SQLite backend: the default. WAL mode so several processes on one machine
+(Serve replicas, PersonActor hosts) share one file safely."""
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+import threading
+from pathlib import Path
+
+import msgpack
+
+from spine.store.base import ABSENT, ConditionFailed, Item, StoreUnavailable, bounded
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS items (
+    pk TEXT NOT NULL,
+    sk TEXT NOT NULL,
+    data BLOB NOT NULL,
+    version INTEGER NOT NULL,
+    gsi1pk TEXT,
+    gsi1sk TEXT,
+    PRIMARY KEY (pk, sk)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS items_gsi1 ON items (gsi1pk, gsi1sk);
+"""
+
+_COLUMNS = "pk, sk, data, version, gsi1pk, gsi1sk"
+
+
+def _row_to_item(row: tuple) -> Item:
+    pk, sk, data, version, gsi1pk, gsi1sk = row
+    return Item(pk=pk, sk=sk, data=msgpack.unpackb(data), version=version, gsi1pk=gsi1pk, gsi1sk=gsi1sk)
+
+
+class SqliteStore:
+    def __init__(self, path: str | Path, *, timeout_s: float = 5.0) -> None:
+        self.timeout_s = timeout_s
+        if str(path) == ":memory:":
+            # One shared in-memory database across this store's per-thread connections.
+            self.path, self._uri = f"file:clara-mem-{id(self)}?mode=memory&cache=shared", True
+        else:
+            self.path, self._uri = str(path), False
+            Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+        self._local = threading.local()
+        self._keepalive = self._conn()  # also keeps an in-memory database alive
+        self._keepalive.executescript(_SCHEMA)
+
+    def _conn(self) -> sqlite3.Connection:
+        conn = getattr(self._local, "conn", None)
+        if conn is None:
+            try:
+                conn = sqlite3.connect(
+                    self.path, timeout=self.timeout_s, isolation_level=None, uri=self._uri, check_same_thread=False
+                )
+                conn.execute("PRAGMA journal_mode=WAL")
+                conn.execute("PRAGMA synchronous=NORMAL")
+                conn.execute(f"PRAGMA busy_timeout={int(self.timeout_s * 1000)}")
+            except sqlite3.Error as exc:
+                raise StoreUnavailable(f"cannot open sqlite store at {self.path}: {exc}") from exc
+            self._local.conn = conn
+        return conn
+
+    async def _run(self, what: str, fn, *args):
+        def call():
+            try:
+                return fn(self._conn(), *args)
+            except sqlite3.OperationalError as exc:
+                raise StoreUnavailable(f"sqlite {what} failed: {exc}") from exc
+
+        return await bounded(asyncio.to_thread(call), self.timeout_s, what)
+
+    async def get(self, pk: str, sk: str = "_") -> Item | None:
+        def op(conn: sqlite3.Connection):
+            row = conn.execute(f"SELECT {_COLUMNS} FROM items WHERE pk=? AND sk=?", (pk, sk)).fetchone()
+            return _row_to_item(row) if row else None
+
+        return await self._run("get", op)
+
+    async def query(self, pk: str, sk_prefix: str = "", *, limit: int | None = None, descending: bool = False) -> list[Item]:
+        return await self._select("pk", "sk", pk, sk_prefix, limit, descending)
+
+    async def query_index(
+        self, gsi1pk: str, sk_prefix: str = "", *, limit: int | None = None, descending: bool = False
+    ) -> list[Item]:
+        return await self._select("gsi1pk", "gsi1sk", gsi1pk, sk_prefix, limit, descending)
+
+    async def _select(self, key_col: str, sort_col: str, key: str, prefix: str, limit: int | None, descending: bool):
+        order = "DESC" if descending else "ASC"
+        sql = (
+            f"SELECT {_COLUMNS} FROM items WHERE {key_col}=? AND substr({sort_col}, 1, ?)=? "
+            f"ORDER BY {sort_col} {order}"
+        )
+        params: tuple = (key, len(prefix), prefix)
+        if limit is not None:
+            sql += " LIMIT ?"
+            params += (limit,)
+
+        def op(conn: sqlite3.Connection):
+            return [_row_to_item(r) for r in conn.execute(sql, params).fetchall()]
+
+        return await self._run("query", op)
+
+    async def put(self, item: Item, *, expect_version: int | None = None) -> Item:
+        blob = msgpack.packb(item.data, use_bin_type=True)
+
+        def op(conn: sqlite3.Connection) -> Item:
+            if expect_version is None:
+                row = conn.execute(
+                    "INSERT INTO items (pk, sk, data, version, gsi1pk, gsi1sk) VALUES (?, ?, ?, 1, ?, ?) "
+                    "ON CONFLICT (pk, sk) DO UPDATE SET data=excluded.data, version=items.version + 1, "
+                    "gsi1pk=excluded.gsi1pk, gsi1sk=excluded.gsi1sk RETURNING version",
+                    (item.pk, item.sk, blob, item.gsi1pk, item.gsi1sk),
+                ).fetchone()
+            elif expect_version == ABSENT:
+                row = conn.execute(
+                    "INSERT INTO items (pk, sk, data, version, gsi1pk, gsi1sk) VALUES (?, ?, ?, 1, ?, ?) "
+                    "ON CONFLICT (pk, sk) DO NOTHING RETURNING version",
+                    (item.pk, item.sk, blob, item.gsi1pk, item.gsi1sk),
+                ).fetchone()
+            else:
+                row = conn.execute(
+                    "UPDATE items SET data=?, version=version + 1, gsi1pk=?, gsi1sk=? "
+                    "WHERE pk=? AND sk=? AND version=? RETURNING version",
+                    (blob, item.gsi1pk, item.gsi1sk, item.pk, item.sk, expect_version),
+                ).fetchone()
+            if row is None:
+                raise ConditionFailed(f"conditional put on ({item.pk}, {item.sk}) lost")
+            return item.model_copy(update={"version": row[0]})
+
+        return await self._run("put", op)
+
+    async def delete(self, pk: str, sk: str = "_") -> None:
+        await self._run("delete", lambda conn: conn.execute("DELETE FROM items WHERE pk=? AND sk=?", (pk, sk)))
+
+    async def close(self) -> None:
+        self._keepalive.close()

@@ -1,0 +1,102 @@
+"""Work orders, tours, prospects and renewals: the records tools read and write."""
+from __future__ import annotations
+
+from datetime import date, datetime
+from enum import StrEnum
+
+from pydantic import BaseModel, Field
+
+from spine.identity import utcnow
+
+
+class WorkOrderStatus(StrEnum):
+    OPEN = "open"
+    DISPATCHED = "dispatched"
+    SCHEDULED = "scheduled"
+    IN_PROGRESS = "in_progress"
+    COMPLETED = "completed"
+    CLOSED = "closed"
+    CANCELLED = "cancelled"
+
+
+OPEN_WORK_ORDER_STATUSES: frozenset[WorkOrderStatus] = frozenset(
+    {WorkOrderStatus.OPEN, WorkOrderStatus.DISPATCHED, WorkOrderStatus.SCHEDULED, WorkOrderStatus.IN_PROGRESS}
+)
+
+
+class WorkOrderNote(BaseModel):
+    at: datetime = Field(default_factory=utcnow)
+    author_person_id: str | None = None
+    text: str
+
+
+class WorkOrder(BaseModel):
+    id: str
+    display_id: str
+    property_id: str
+    unit_id: str | None = None
+    status: WorkOrderStatus = WorkOrderStatus.OPEN
+    brief: str
+    description: str = ""
+    priority: str = "normal"
+    notes: list[WorkOrderNote] = Field(default_factory=list)
+    assigned_vendor_id: str | None = None
+    eta: str | None = None
+    photo_urls: list[str] = Field(default_factory=list)
+    rating: int | None = None
+    created_by_person_id: str | None = None
+    created_at: datetime = Field(default_factory=utcnow)
+    updated_at: datetime = Field(default_factory=utcnow)
+
+    @property
+    def is_open(self) -> bool:
+        return self.status in OPEN_WORK_ORDER_STATUSES
+
+
+class TourStatus(StrEnum):
+    REQUESTED = "requested"
+    SCHEDULED = "scheduled"
+    COMPLETED = "completed"
+    CANCELLED = "cancelled"
+
+
+class Tour(BaseModel):
+    id: str
+    prospect_person_id: str
+    property_id: str
+    unit_id: str | None = None
+    scheduled_at: datetime
+    status: TourStatus = TourStatus.SCHEDULED
+
+
+class Prospect(BaseModel):
+    person_id: str
+    property_id: str
+    stage: str = "inquiry"
+    bedrooms: int | None = None
+    move_in: date | None = None
+    budget_usd: int | None = None
+    notes: str = ""
+    updated_at: datetime = Field(default_factory=utcnow)
+
+
+class RenewalOffer(BaseModel):
+    term_months: int
+    monthly_rent_usd: int
+
+
+class RenewalStatus(StrEnum):
+    OFFERED = "offered"
+    ACCEPTED = "accepted"
+    DECLINED = "declined"
+    EXPIRED = "expired"
+
+
+class RenewalWorkflow(BaseModel):
+    id: str
+    unit_id: str
+    lease_id: str
+    status: RenewalStatus = RenewalStatus.OFFERED
+    offers: list[RenewalOffer] = Field(default_factory=list)
+    chosen_term_months: int | None = None
+    respond_by: date | None = None
