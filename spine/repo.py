@@ -164,6 +164,15 @@ class Spine:
             except ConditionFailed:
                 continue
 
+    async def ensure_sequence_at_least(self, name: str, floor: int) -> None:
+        item = await self.store.get(f"SEQ#{name}")
+        if item is None or item.data["value"] < floor:
+            try:
+                await self.store.put(Item(pk=f"SEQ#{name}", data={"value": floor}),
+                                     expect_version=item.version if item else ABSENT)
+            except ConditionFailed:
+                pass  # someone else moved it; it only ever goes up
+
     async def put_tour(self, tour: Tour) -> None:
         await self._put(tour, f"TOUR#{tour.id}", gsi1pk=f"PERSONTOURS#{tour.prospect_person_id}",
                         gsi1sk=tour.scheduled_at.isoformat())

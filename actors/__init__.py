@@ -1,0 +1,1 @@
+"""PersonActors, the DispatcherActor, the agent loop, model backends and personContext refresh."""

@@ -1,0 +1,34 @@
+"""`gateway` console script. Each subcommand lives in its own module with a `register(sub)`
+that adds its parser and sets `func` (an async function taking the parsed args)."""
+from __future__ import annotations
+
+import argparse
+import asyncio
+import importlib
+import sys
+
+# One module per subcommand, in the order `gateway --help` lists them.
+COMMANDS = [
+    "gateway.cli.seed",
+    "gateway.cli.whois",
+]
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="gateway", description="Clara SMS and voice gateway")
+    sub = parser.add_subparsers(dest="command", required=True)
+    for name in COMMANDS:
+        importlib.import_module(name).register(sub)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    result = args.func(args)
+    if asyncio.iscoroutine(result):
+        result = asyncio.run(result)
+    return int(result or 0)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,20 @@
+"""`gateway seed`: load the demo data (idempotent)."""
+from __future__ import annotations
+
+from gateway.cli.common import open_spine
+from gateway.settings import Settings
+from spine.demo import seed
+
+
+def register(sub) -> None:
+    p = sub.add_parser("seed", help="load the demo people, properties and work orders (idempotent)")
+    p.set_defaults(func=run)
+
+
+async def run(args) -> int:
+    settings = Settings.from_env()
+    spine = open_spine(settings)
+    await seed(spine)
+    await spine.store.close()
+    print(f"seeded demo data into {settings.store_url}")
+    return 0

@@ -1,0 +1,188 @@
+"""The demo data of ARCHITECTURE.md: the ADR's people and a few more, so every router branch
+and every scope has a case. Loaded by `gateway seed`; loading twice changes nothing."""
+from __future__ import annotations
+
+from datetime import date, datetime, timezone
+
+from spine.identity import Claim, ClaimKind, OccupancyKind, Person, PersonCategory, PersonRole
+from spine.identity import PersonRoleSource as Src
+from spine.identity import PersonRoleType as T
+from spine.identity import RoleScope
+from spine.property import (
+    Appliance, FacilityFacts, Lease, Organization, ParkingRules, PetPolicy, PoolStatus, Property, Unit, Vendor,
+)
+from spine.repo import Spine
+from spine.work import RenewalOffer, RenewalWorkflow, WorkOrder, WorkOrderNote, WorkOrderStatus
+
+YALE, CAPITOL = "pf_yale", "pf_capitol"
+YALE_NUMBER, CAPITOL_NUMBER = "+12065550100", "+13035550200"
+AT = datetime(2026, 11, 20, 16, 30, tzinfo=timezone.utc)
+
+
+def _phone(number: str) -> list[Claim]:
+    return [Claim(kind=ClaimKind.PHONE, value=number)]
+
+
+ORGS = [Organization(id="org_propflow", name="PropFlow Residential"),
+        Organization(id="org_capitol", name="Capitol Living")]
+
+PROPERTIES = [
+    Property(
+        id=YALE, org_id="org_propflow", name="JP Yale Station", address="1200 Yale Ave N, Seattle, WA",
+        sms_number=YALE_NUMBER, voice_number=YALE_NUMBER,
+        facility=FacilityFacts(
+            amenities=["rooftop deck", "fitness center", "outdoor pool", "package lockers", "bike storage"],
+            office_hours="Mon-Fri 9am-6pm, Sat 10am-4pm, closed Sunday",
+            pool_hours="Daily 8am-9pm, Memorial Day to Labor Day", gym_hours="24/7 with key fob",
+            quiet_hours="10pm-7am",
+            pet_policy=PetPolicy(allowed=True, species=["dog", "cat"], deposit_usd=400, monthly_pet_rent_usd=45,
+                                 restrictions="Two pets per home; dogs under 60 lb"),
+            parking=ParkingRules(spots=120, monthly_cost_usd=175, guest_parking="Six visitor spots by the leasing office, 4 hours",
+                                 towing_policy="Unregistered cars in resident stalls are towed after 24 hours"),
+            pool_status=PoolStatus(open=False, reason="Closed for the season; reopens Memorial Day"),
+        ),
+    ),
+    Property(
+        id=CAPITOL, org_id="org_capitol", name="Capitol Flats", address="88 Grant St, Denver, CO",
+        sms_number=CAPITOL_NUMBER, voice_number=CAPITOL_NUMBER, timezone="America/Denver",
+        facility=FacilityFacts(
+            amenities=["fitness center", "co-working lounge"], office_hours="Mon-Fri 10am-5pm",
+            gym_hours="6am-11pm", quiet_hours="10pm-8am",
+            pet_policy=PetPolicy(allowed=False, restrictions="No pets; service and support animals welcome"),
+            parking=ParkingRules(spots=40, monthly_cost_usd=95, guest_parking="Street parking only",
+                                 towing_policy="Fire lanes are towed immediately"),
+        ),
+    ),
+]
+
+_FRIDGE = Appliance(kind="refrigerator", brand="Whirlpool", model="WRT318FZDW", installed=date(2022, 3, 1))
+_DISHWASHER = Appliance(kind="dishwasher", brand="Bosch", model="SHE3AR75UC", installed=date(2022, 3, 1))
+_DISPOSAL = Appliance(kind="garbage disposal", brand="InSinkErator", model="Badger 5", installed=date(2021, 6, 1))
+_TOILET = Appliance(kind="toilet", brand="Kohler", model="Highline K-3999", installed=date(2020, 1, 15))
+
+UNITS = [
+    Unit(id="u_yale_204", property_id=YALE, number="204", bedrooms=2, bathrooms=1, monthly_rent_usd=2450,
+         appliances=[_FRIDGE, _DISHWASHER, _DISPOSAL, _TOILET]),
+    Unit(id="u_yale_110", property_id=YALE, number="110", bedrooms=1, monthly_rent_usd=1850,
+         appliances=[_FRIDGE, _DISPOSAL]),
+    Unit(id="u_yale_312", property_id=YALE, number="312", bedrooms=2, monthly_rent_usd=2500,
+         appliances=[_FRIDGE, _DISHWASHER]),
+    Unit(id="u_yale_305", property_id=YALE, number="305", bedrooms=1, monthly_rent_usd=1900),
+    Unit(id="u_yale_401", property_id=YALE, number="401", bedrooms=2, bathrooms=2, square_feet=980,
+         monthly_rent_usd=2695, available_from=date(2026, 12, 15), appliances=[_FRIDGE, _DISHWASHER]),
+    Unit(id="u_yale_415", property_id=YALE, number="415", bedrooms=2, bathrooms=1, square_feet=910,
+         monthly_rent_usd=2575, available_from=date(2027, 1, 1)),
+    Unit(id="u_yale_502", property_id=YALE, number="502", bedrooms=1, square_feet=640,
+         monthly_rent_usd=1995, available_from=date(2026, 12, 1)),
+    Unit(id="u_capitol_12", property_id=CAPITOL, number="12", bedrooms=1, monthly_rent_usd=1500),
+]
+
+LEASES = [
+    Lease(id="l_yale_204", unit_id="u_yale_204", start=date(2024, 1, 1), end=date(2027, 1, 31),
+          monthly_rent_usd=2450, balance_usd=125.50, deposit_usd=2450),
+    Lease(id="l_yale_110", unit_id="u_yale_110", start=date(2025, 3, 1), end=date(2027, 2, 28),
+          monthly_rent_usd=1850, balance_usd=0.0, deposit_usd=1850),
+]
+
+RENEWALS = [
+    RenewalWorkflow(id="rw_yale_204_2027", unit_id="u_yale_204", lease_id="l_yale_204",
+                    offers=[RenewalOffer(term_months=12, monthly_rent_usd=2525),
+                            RenewalOffer(term_months=6, monthly_rent_usd=2595)],
+                    respond_by=date(2026, 12, 31)),
+    RenewalWorkflow(id="rw_carlos_110_2026", unit_id="u_yale_110", lease_id="l_yale_110",
+                    offers=[RenewalOffer(term_months=12, monthly_rent_usd=1895)], respond_by=date(2027, 1, 15)),
+]
+
+VENDORS = [
+    Vendor(id="v_inhouse", name="JP Yale in-house maintenance", trade="general", in_house=True,
+           services_property_ids=[YALE]),
+    Vendor(id="v_carlos", name="Carlos Plumbing", trade="plumbing", services_property_ids=[YALE, CAPITOL]),
+    Vendor(id="v_sparks", name="Sparks Electric", trade="electrical", services_property_ids=[YALE]),
+]
+
+WORK_ORDERS = [
+    WorkOrder(id="wo_7", display_id="WO-7", property_id=YALE, unit_id="u_yale_204",
+              status=WorkOrderStatus.IN_PROGRESS, brief="running toilet, unit 204",
+              description="Toilet in the hall bathroom runs constantly after flushing.",
+              notes=[WorkOrderNote(at=AT, author_person_id="p_mike", text="Flapper worn; replacement part ordered.")],
+              assigned_vendor_id="v_inhouse", eta="today 3pm", created_by_person_id="p_marcus", created_at=AT),
+    WorkOrder(id="wo_42", display_id="WO-42", property_id=YALE, unit_id="u_yale_312",
+              status=WorkOrderStatus.IN_PROGRESS, brief="leak under kitchen sink, unit 312",
+              description="Tenant in 312 reported a leak under the kitchen sink on Tuesday.",
+              assigned_vendor_id="v_carlos", created_at=AT),
+    WorkOrder(id="wo_51", display_id="WO-51", property_id=CAPITOL, unit_id="u_capitol_12",
+              status=WorkOrderStatus.DISPATCHED, brief="low water pressure, unit 12",
+              description="Low water pressure in the shower.", assigned_vendor_id="v_carlos", created_at=AT),
+]
+
+
+def _tenant(rid: str, pid: str, unit: str, occ: OccupancyKind) -> PersonRole:
+    return PersonRole(id=rid, person_id=pid, role_type=T.TENANT, source=Src.PMS_SYNC,
+                      scope=RoleScope(org_id="org_propflow", property_id=YALE, unit_id=unit, occupancy=occ))
+
+
+def _staff(rid: str, pid: str, role: T) -> PersonRole:
+    return PersonRole(id=rid, person_id=pid, role_type=role, source=Src.MANUAL_PM, scope=RoleScope(org_id="org_propflow"))
+
+
+def _vendor(rid: str, pid: str, vendor_id: str) -> PersonRole:
+    return PersonRole(id=rid, person_id=pid, role_type=T.VENDOR_CONTACT, source=Src.PMS_SYNC,
+                      scope=RoleScope(vendor_id=vendor_id))
+
+
+PEOPLE = [
+    Person(id="p_marcus", display_name="Marcus Johnson", claims=_phone("+12065551001")),
+    Person(id="p_jordan", display_name="Jordan Lee", claims=_phone("+12065551002")),
+    Person(id="p_ellen", display_name="Ellen Johnson", claims=_phone("+12065551003")),
+    Person(id="p_mike", display_name="Mike Torres", claims=_phone("+13035551500")),
+    Person(id="p_carlos", display_name="Carlos Reyes", claims=_phone("+13035552020")),
+    Person(id="p_priya", display_name="Priya Shah", claims=_phone("+12065550150")),
+    Person(id="p_sam", display_name="Sam Ortiz", claims=_phone("+12065550151")),
+    Person(id="p_lena", display_name="Lena Park", claims=_phone("+12065550152")),
+    Person(id="p_ruth", display_name="Ruth Alvarez", claims=_phone("+12065551099"), deceased=True),
+    Person(id="p_spam", display_name="Unknown (spam)", claims=_phone("+18885550199"), category=PersonCategory.SPAM),
+    Person(id="p_marcus_old", display_name="Marcus Johnson (old number)", claims=_phone("+12065551088"),
+           merged_into_person_id="p_marcus"),
+]
+
+ROLES = [
+    _tenant("tr_marcus_204", "p_marcus", "u_yale_204", OccupancyKind.PRIMARY),
+    _tenant("tr_jordan_204", "p_jordan", "u_yale_204", OccupancyKind.ROOMMATE),
+    _tenant("tr_ellen_204", "p_ellen", "u_yale_204", OccupancyKind.GUARANTOR),
+    _tenant("tr_carlos_110", "p_carlos", "u_yale_110", OccupancyKind.PRIMARY),
+    _tenant("tr_ruth_305", "p_ruth", "u_yale_305", OccupancyKind.PRIMARY),
+    _vendor("vr_mike", "p_mike", "v_inhouse"),
+    _vendor("vr_carlos", "p_carlos", "v_carlos"),
+    _staff("sr_priya", "p_priya", T.PM),
+    _staff("sr_sam", "p_sam", T.VIEWER),
+    _staff("sr_lena", "p_lena", T.LEASING_AGENT),
+]
+
+# Unknown numbers the demo replays; no Person exists for them until the router mints one.
+UNKNOWN_PROSPECT = "+14155559876"
+WRONG_NUMBER = "+13105557777"
+
+
+async def seed(spine: Spine) -> None:
+    """Write the demo data. Every write is a put of a fixed id, so a second run changes nothing
+    (sequences are only raised, never lowered)."""
+    for org in ORGS:
+        await spine.put_org(org)
+    for prop in PROPERTIES:
+        await spine.put_property(prop)
+    for unit in UNITS:
+        await spine.put_unit(unit)
+    for lease in LEASES:
+        await spine.put_lease(lease)
+    for renewal in RENEWALS:
+        await spine.put_renewal(renewal)
+    for vendor in VENDORS:
+        await spine.put_vendor(vendor)
+    for person in PEOPLE:
+        await spine.put_person(person)
+    for role in ROLES:
+        await spine.put_role(role)
+    for wo in WORK_ORDERS:
+        if await spine.get_work_order(wo.id) is None:
+            await spine.put_work_order(wo)
+    await spine.ensure_sequence_at_least("work_order", 800)

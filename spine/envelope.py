@@ -1,0 +1,34 @@
+"""MessageEnvelope: one inbound, channel-neutral (ADR-0022). Channel adapters in the gateway
+build it; PersonActors consume it. It crosses processes as msgpack bytes of its dump."""
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Literal
+
+import msgpack
+from pydantic import BaseModel, Field
+
+from spine.context import Channel
+from spine.identity import utcnow
+
+
+class MessageEnvelope(BaseModel):
+    message_id: str
+    interaction_id: str
+    channel: Channel
+    from_address: str
+    to_address: str
+    body: str
+    property_id: str
+    participant_id: str | None = None
+    media_urls: list[str] = Field(default_factory=list)
+    origin: Literal["inbound", "admin"] = "inbound"
+    impersonated_by: str | None = None
+    received_at: datetime = Field(default_factory=utcnow)
+
+    def to_bytes(self) -> bytes:
+        return msgpack.packb(self.model_dump(mode="json"), use_bin_type=True)
+
+    @classmethod
+    def from_bytes(cls, data: bytes) -> "MessageEnvelope":
+        return cls.model_validate(msgpack.unpackb(data))

@@ -1,0 +1,45 @@
+"""The wire shapes shared by the tool layer, prompt assembly and the model backends."""
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+
+class ToolSpec(BaseModel):
+    """One tool as the Anthropic Messages API takes it (name, description, input_schema)."""
+
+    name: str
+    description: str
+    input_schema: dict[str, Any] = Field(default_factory=lambda: {"type": "object", "properties": {}})
+
+    def to_api(self) -> dict[str, Any]:
+        return {"name": self.name, "description": self.description, "input_schema": self.input_schema}
+
+
+class ToolInvocation(BaseModel):
+    """A tool the model (or the prefetcher) wants to run."""
+
+    name: str
+    input: dict[str, Any] = Field(default_factory=dict)
+    tool_use_id: str = ""
+
+
+class ToolResult(BaseModel):
+    """What comes back to the model as a `tool_result` block."""
+
+    tool_use_id: str
+    name: str
+    content: str
+    is_error: bool = False
+    decision: str = "allowed"  # allowed | refused
+    reason: str = ""
+    rule: str = ""
+    prefetched: bool = False
+    latency_ms: float = 0.0
+
+    def to_api(self) -> dict[str, Any]:
+        block: dict[str, Any] = {"type": "tool_result", "tool_use_id": self.tool_use_id, "content": self.content}
+        if self.is_error:
+            block["is_error"] = True
+        return block

@@ -1,0 +1,17 @@
+"""Fixtures shared by every test layer."""
+from __future__ import annotations
+
+import pytest
+
+from spine.demo import seed
+from spine.repo import Spine
+from spine.store.sqlite import SqliteStore
+
+
+@pytest.fixture
+async def spine(tmp_path) -> Spine:
+    """A fresh SQLite store with the demo data."""
+    s = Spine(SqliteStore(tmp_path / "clara.db"))
+    await seed(s)
+    yield s
+    await s.store.close()
