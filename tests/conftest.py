@@ -15,3 +15,5 @@ async def spine(tmp_path) -> Spine:
     await seed(s)
     yield s
     await s.store.close()
+
+pytest_plugins = ["tests.support.ray_fixtures"]

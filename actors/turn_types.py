@@ -1,0 +1,61 @@
+"""The shapes of one interaction: what it needs (TurnDeps), how tools are run (ToolRunner),
+and what it leaves (TurnResult). The PersonActor host builds TurnDeps; tests build them too."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Protocol
+
+import msgpack
+from pydantic import BaseModel
+
+from actors.model.base import ModelBackend
+from spine.intent_hints import IntentConfirmer
+from spine.records import AgentTrace
+from spine.repo import Spine
+from spine.toolspec import ToolInvocation, ToolResult
+from tools.caller import Caller
+
+
+class ToolRunner(Protocol):
+    """The only way a turn runs tools. In Ray it is the DispatcherActor; in tests, LocalToolRunner."""
+
+    async def run(self, invocation: ToolInvocation, caller: Caller) -> ToolResult: ...
+
+    async def prefetch(self, invocations: list[ToolInvocation], caller: Caller) -> None: ...
+
+    async def prefetch_report(self, interaction_id: str) -> list[dict]: ...
+
+
+@dataclass
+class TurnBudget:
+    max_rounds: int = 4
+    total_s: float = 12.0   # safely below Twilio's 15 s webhook limit
+    model_call_s: float = 8.0
+
+
+@dataclass
+class TurnDeps:
+    spine: Spine
+    model: ModelBackend
+    tools: ToolRunner
+    confirmer: IntentConfirmer | None = None
+    budget: TurnBudget = None  # type: ignore[assignment]
+
+    def __post_init__(self) -> None:
+        if self.budget is None:
+            self.budget = TurnBudget()
+
+
+class TurnResult(BaseModel):
+    interaction_id: str
+    person_id: str | None
+    reply: str
+    suppressed: bool = False
+    trace: AgentTrace
+
+    def to_bytes(self) -> bytes:
+        return msgpack.packb(self.model_dump(mode="json"), use_bin_type=True)
+
+    @classmethod
+    def from_bytes(cls, data: bytes) -> "TurnResult":
+        return cls.model_validate(msgpack.unpackb(data))

@@ -1,0 +1,1 @@
+"""Session-scoped private Ray instance (placeholder until the runtime engineer fills it in)."""
