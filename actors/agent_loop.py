@@ -1,0 +1,79 @@
+"""The model <-> tools loop of one turn: call the model, run every tool_use through the
+ToolRunner (concurrently), answer with tool_result blocks, repeat within rounds and a deadline."""
+from __future__ import annotations
+
+import asyncio
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from actors.model.base import ModelBackend, ModelRequest, ModelResponse, ModelUnavailable
+from actors.turn_types import ToolRunner, TurnBudget
+from spine.records import TraceToolCall, Usage
+from spine.toolspec import ToolInvocation, ToolResult
+from tools.caller import Caller
+
+
+@dataclass
+class LoopOutcome:
+    reply: str = ""
+    model: str = ""
+    usage: Usage = field(default_factory=Usage)
+    tool_calls: list[TraceToolCall] = field(default_factory=list)
+    model_ms: float = 0.0
+    tools_ms: float = 0.0
+    failure: str | None = None  # why the model could not finish, if it could not
+    messages: list[dict[str, Any]] = field(default_factory=list)
+
+
+def trace_call(inv: ToolInvocation, result: ToolResult) -> TraceToolCall:
+    return TraceToolCall(
+        tool_use_id=inv.tool_use_id, name=inv.name, input=inv.input, decision=result.decision,
+        reason=result.reason, prefetched=result.prefetched, latency_ms=result.latency_ms, is_error=result.is_error,
+    )
+
+
+async def run_tools(runner: ToolRunner, caller: Caller, uses: list[dict[str, Any]]) -> list[tuple[ToolInvocation, ToolResult]]:
+    invocations = [ToolInvocation(name=u.get("name", ""), input=u.get("input") or {}, tool_use_id=u.get("id", ""))
+                   for u in uses]
+    results = await asyncio.gather(*(runner.run(inv, caller) for inv in invocations))
+    return list(zip(invocations, results))
+
+
+async def _call_model(model: ModelBackend, request: ModelRequest, timeout_s: float) -> ModelResponse:
+    if timeout_s <= 0:
+        raise ModelUnavailable("turn time budget exhausted")
+    try:
+        return await asyncio.wait_for(model.complete(request), timeout_s)
+    except asyncio.TimeoutError as exc:
+        raise ModelUnavailable(f"model did not answer within {timeout_s:.1f}s") from exc
+
+
+async def run_agent_loop(model: ModelBackend, runner: ToolRunner, caller: Caller, request: ModelRequest,
+                         budget: TurnBudget, started: float) -> LoopOutcome:
+    out = LoopOutcome(messages=list(request.messages))
+    for _ in range(budget.max_rounds):
+        remaining = budget.total_s - (time.monotonic() - started)
+        t0 = time.monotonic()
+        try:
+            response = await _call_model(model, request.model_copy(update={"messages": out.messages}),
+                                         min(budget.model_call_s, remaining))
+        except ModelUnavailable as exc:
+            out.failure = str(exc)
+            return out
+        finally:
+            out.model_ms += (time.monotonic() - t0) * 1000
+        out.model, out.usage = response.model, out.usage + response.usage
+        uses = response.tool_uses()
+        if not uses:
+            out.reply = response.text()
+            return out
+        out.messages.append({"role": "assistant", "content": response.content})
+        t1 = time.monotonic()
+        ran = await run_tools(runner, caller, uses)
+        out.tools_ms += (time.monotonic() - t1) * 1000
+        out.tool_calls += [trace_call(inv, res) for inv, res in ran]
+        out.messages.append({"role": "user", "content": [res.to_api() for _, res in ran]})
+        out.reply = response.text()  # kept in case the rounds run out
+    out.failure = out.failure or ("tool rounds exhausted" if not out.reply else None)
+    return out

@@ -1,0 +1,145 @@
+"""One interaction, from inbound envelope to reply and trace (ARCHITECTURE "One inbound").
+
+route -> caller -> personContext -> assemble_prompt -> prefetch || agent loop -> safety net ->
+reply (never empty) -> trace. Every failure path still ends in a reply and a trace.
+"""
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from typing import Any
+
+from actors.agent_loop import LoopOutcome, run_agent_loop, trace_call
+from actors.model.base import ModelRequest
+from actors.model.pricing import cost_usd
+from actors.trace_builder import build_trace
+from actors.turn_types import TurnDeps, TurnResult
+from prompts.assemble import assemble_prompt
+from prompts.context_check import filter_ghost_pointers
+from prompts.safety import EMERGENCY_NUDGE, detect_emergency
+from spine.context import PersonContext
+from spine.context_build import build_active_pointers
+from spine.envelope import MessageEnvelope
+from spine.events import emit_event
+from spine.records import EventKind, TraceEvent
+from spine.router import route_inbound
+from spine.routing_types import L1Result, MetaRole, RoutingDecision
+from spine.store import StoreError
+from spine.toolspec import ToolInvocation
+from tools.caller import Caller, load_caller
+from tools.catalog import facility_tools, role_tools_for
+from tools.prefetch import prefetch_candidates
+
+log = logging.getLogger("clara.interaction")
+
+FALLBACK_REPLY = ("Sorry, I'm having trouble right now. I've passed your message to our team and "
+                  "someone will follow up shortly.")
+
+
+async def load_context(deps: TurnDeps, env: MessageEnvelope, person_id: str | None) -> tuple[PersonContext, list[TraceEvent]]:
+    """The eager tier: the persisted snapshot (ghost pointers filtered), or, on a first contact,
+    pointers built from the store with the fresh-contact summary."""
+    common = dict(channel=env.channel, address=env.from_address, property_id=env.property_id,
+                  interaction_id=env.interaction_id)
+    if person_id is None:
+        await emit_event(deps.spine, EventKind.CONTEXT_BUILD, "personId_missing", **common)
+        return PersonContext(person_id=""), [TraceEvent(kind=EventKind.CONTEXT_BUILD, reason="personId_missing")]
+    stored = await deps.spine.get_context(person_id)
+    if stored is not None:
+        return await filter_ghost_pointers(deps.spine, stored, **common), []
+    await emit_event(deps.spine, EventKind.CONTEXT_BUILD, "persisted_context_missing", **common)
+    context = PersonContext(person_id=person_id, active=await build_active_pointers(deps.spine, person_id))
+    return context, [TraceEvent(kind=EventKind.CONTEXT_BUILD, reason="persisted_context_missing")]
+
+
+async def _safety_net(deps: TurnDeps, caller: Caller, env: MessageEnvelope, out: LoopOutcome) -> list[TraceEvent]:
+    """An emergency gets a 911 nudge and an escalation even if the model made neither."""
+    match = detect_emergency(env.body)
+    if match is None:
+        return []
+    escalated = any(c.name == "escalate_to_human" and not c.is_error for c in out.tool_calls)
+    if not escalated:
+        inv = ToolInvocation(name="escalate_to_human", tool_use_id="safety-net",
+                             input={"reason": f"Emergency reported: {match.kind}", "urgency": "emergency",
+                                    "summary": env.body[:500]})
+        result = await deps.tools.run(inv, caller)
+        out.tool_calls.append(trace_call(inv, result))
+    if EMERGENCY_NUDGE not in out.reply:
+        out.reply = f"{EMERGENCY_NUDGE} {out.reply}".strip()
+    return [TraceEvent(kind=EventKind.SAFETY, reason=match.kind)]
+
+
+async def _fail_safe(deps: TurnDeps, caller: Caller, env: MessageEnvelope, out: LoopOutcome) -> list[TraceEvent]:
+    """The model failed: reply with the fallback and put a human on it."""
+    if out.reply:
+        return []
+    reason = out.failure or "empty model reply"
+    await emit_event(deps.spine, EventKind.MODEL_FAILURE, "model_unavailable", channel=env.channel,
+                     address=env.from_address, property_id=env.property_id,
+                     interaction_id=env.interaction_id, detail={"error": reason})
+    if not any(c.name == "escalate_to_human" for c in out.tool_calls):
+        inv = ToolInvocation(name="escalate_to_human", tool_use_id="model-fallback",
+                             input={"reason": f"Clara could not answer: {reason}", "urgency": "urgent",
+                                    "summary": env.body[:500]})
+        out.tool_calls.append(trace_call(inv, await deps.tools.run(inv, caller)))
+    out.reply = FALLBACK_REPLY
+    return [TraceEvent(kind=EventKind.MODEL_FAILURE, reason=reason)]
+
+
+async def run_interaction(deps: TurnDeps, env: MessageEnvelope, history: list[dict[str, Any]] | None = None) -> TurnResult:
+    started = time.monotonic()
+    try:
+        decision = await route_inbound(deps.spine, channel=env.channel, wire_address=env.from_address,
+                                       property_id=env.property_id, message=env.body,
+                                       interaction_id=env.interaction_id, confirmer=deps.confirmer)
+    except StoreError as exc:
+        log.error("routing failed for interaction %s: %s", env.interaction_id, exc)
+        return _store_down_result(env, started, str(exc))
+    if decision.reply_suppressed:
+        trace = build_trace(env, decision, None, LoopOutcome(), started, events=[
+            TraceEvent(kind=EventKind.GRACEFUL_DEGRADE, reason=decision.graceful_degrade_reason or "suppressed")])
+        await deps.spine.put_trace(trace)
+        return TurnResult(interaction_id=env.interaction_id, person_id=decision.person_id, reply="",
+                          suppressed=True, trace=trace)
+    return await _converse(deps, env, decision, history or [], started)
+
+
+async def _converse(deps: TurnDeps, env: MessageEnvelope, decision: RoutingDecision,
+                    history: list[dict[str, Any]], started: float) -> TurnResult:
+    caller = await load_caller(deps.spine, decision.person_id, env.property_id, env.interaction_id, env.channel)
+    context, events = await load_context(deps, env, decision.person_id)
+    prop = await deps.spine.get_property(env.property_id)
+    role_tools = role_tools_for(caller)
+    prompt = assemble_prompt(l1=decision.l1, property=prop, facility_tools=facility_tools(),
+                             role_tools=role_tools, context=context)
+    request = ModelRequest(system=prompt.system, tools=prompt.tools,
+                           messages=[*history, {"role": "user", "content": _user_text(env)}])
+    prefetch = asyncio.create_task(deps.tools.prefetch(prefetch_candidates(env.body, context, caller), caller))
+    out = await run_agent_loop(deps.model, deps.tools, caller, request, deps.budget, started)
+    await asyncio.gather(prefetch, return_exceptions=True)
+    events += await _fail_safe(deps, caller, env, out)
+    events += await _safety_net(deps, caller, env, out)
+    if decision.graceful_degrade_reason:
+        events.append(TraceEvent(kind=EventKind.GRACEFUL_DEGRADE, reason=decision.graceful_degrade_reason))
+    report = await deps.tools.prefetch_report(env.interaction_id)
+    trace = build_trace(env, decision, prompt, out, started, events=events, prefetch=report,
+                        cost=cost_usd(out.model, out.usage))
+    await deps.spine.put_trace(trace)
+    return TurnResult(interaction_id=env.interaction_id, person_id=decision.person_id, reply=out.reply, trace=trace)
+
+
+def _user_text(env: MessageEnvelope) -> str:
+    if not env.media_urls:
+        return env.body
+    return env.body + "\n[attached media: " + ", ".join(env.media_urls) + "]"
+
+
+def _store_down_result(env: MessageEnvelope, started: float, error: str) -> TurnResult:
+    """The store is down: we cannot even tell who is talking. Reply safely; the gateway keeps
+    the inbound record (or its failure) so nothing is lost."""
+    decision = RoutingDecision(person_id=None, property_id=env.property_id, l1=L1Result(roles=[MetaRole.OTHER]))
+    out = LoopOutcome(reply=FALLBACK_REPLY, failure=error)
+    trace = build_trace(env, decision, None, out, started,
+                        events=[TraceEvent(kind=EventKind.STORE_DEGRADED, reason=error[:200])])
+    return TurnResult(interaction_id=env.interaction_id, person_id=None, reply=FALLBACK_REPLY, trace=trace)

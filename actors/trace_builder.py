@@ -1,0 +1,30 @@
+"""The AgentTrace of one interaction, from what the turn did."""
+from __future__ import annotations
+
+import time
+
+from actors.agent_loop import LoopOutcome
+from spine.envelope import MessageEnvelope
+from spine.records import (
+    AgentTrace, TraceEvent, TraceLatency, TracePrefetch, TracePrompt, TraceRouting, last4,
+)
+from spine.routing_types import RoutingDecision
+
+
+def build_trace(env: MessageEnvelope, decision: RoutingDecision, prompt, out: LoopOutcome, started: float, *,
+                events: list[TraceEvent], prefetch: list[dict] | None = None, cost: float = 0.0) -> AgentTrace:
+    l1 = decision.l1
+    return AgentTrace(
+        interaction_id=env.interaction_id, channel=env.channel, origin=env.origin,
+        impersonated_by=env.impersonated_by, participant_id=decision.person_id, property_id=env.property_id,
+        wire_address_last4=last4(env.from_address),
+        routing=TraceRouting(roles=[r.value for r in l1.roles], confidence=l1.confidence,
+                             other_classification=l1.other_classification, inferred_intent=l1.inferred_intent),
+        prompt=TracePrompt(sections=prompt.sections, breakpoint_index=prompt.breakpoint_index) if prompt else TracePrompt(),
+        tools_offered=[t["name"] for t in prompt.tools] if prompt else [],
+        tool_calls=out.tool_calls,
+        prefetch=[TracePrefetch(**p) for p in prefetch or []],
+        inbound=env.body, reply=out.reply, model=out.model, usage=out.usage, cost_usd=cost,
+        latency_ms=TraceLatency(total=(time.monotonic() - started) * 1000, model=out.model_ms, tools=out.tools_ms),
+        events=events, started_at=env.received_at,
+    )

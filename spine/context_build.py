@@ -1,0 +1,49 @@
+"""personContext.active pointers, built from the store without a model."""
+from __future__ import annotations
+
+from spine.context import ActivePointers, ActiveTour, ActiveWorkOrder
+from spine.identity import OccupancyKind, PersonRoleType
+from spine.repo import Spine
+from spine.work import RenewalStatus, TourStatus, WorkOrder
+
+
+def _brief(wo: WorkOrder, as_vendor: bool) -> str:
+    return f"{wo.brief} (you are the assigned vendor)" if as_vendor else wo.brief
+
+
+async def build_active_pointers(spine: Spine, person_id: str) -> ActivePointers:
+    """Open work orders where the person is tenant (their units) or vendor (their vendors'
+    assignments), upcoming tours, and an open renewal on a unit they signed for."""
+    roles = await spine.roles_of(person_id)
+    unit_ids = {r.scope.unit_id for r in roles if r.role_type == PersonRoleType.TENANT and r.scope.unit_id}
+    vendor_ids = {r.scope.vendor_id for r in roles if r.role_type == PersonRoleType.VENDOR_CONTACT and r.scope.vendor_id}
+    property_ids: set[str] = set()
+    for unit_id in unit_ids:
+        unit = await spine.get_unit(unit_id)
+        if unit:
+            property_ids.add(unit.property_id)
+    for vendor_id in vendor_ids:
+        vendor = await spine.get_vendor(vendor_id)
+        if vendor:
+            property_ids.update(vendor.services_property_ids)
+
+    work_orders: list[ActiveWorkOrder] = []
+    for property_id in sorted(property_ids):
+        for wo in await spine.work_orders_at(property_id):
+            as_vendor = wo.assigned_vendor_id in vendor_ids
+            if wo.is_open and (as_vendor or wo.unit_id in unit_ids):
+                work_orders.append(ActiveWorkOrder(id=wo.id, display_id=wo.display_id, status=wo.status.value,
+                                                   brief=_brief(wo, as_vendor and wo.unit_id not in unit_ids)))
+
+    tours = [ActiveTour(id=t.id, status=t.status.value, scheduled_at=t.scheduled_at.isoformat())
+             for t in await spine.tours_of(person_id)
+             if t.status in (TourStatus.REQUESTED, TourStatus.SCHEDULED)]
+
+    primary_units = {r.scope.unit_id for r in roles
+                     if r.role_type == PersonRoleType.TENANT and r.scope.occupancy == OccupancyKind.PRIMARY}
+    renewal_id = None
+    for unit_id in sorted(u for u in primary_units if u):
+        for renewal in await spine.renewals_of_unit(unit_id):
+            if renewal.status == RenewalStatus.OFFERED:
+                renewal_id = renewal.id
+    return ActivePointers(active_work_orders=work_orders, active_tours=tours, active_renewal_workflow_id=renewal_id)
