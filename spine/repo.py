@@ -77,6 +77,27 @@ class Spine:
         except ConditionFailed:
             return False
 
+    async def create_person(self, person: Person) -> bool:
+        """Write a Person record only if absent, claims untouched: the router's mint takes the
+        phone claim itself, with if_absent, as the arbiter of racing mints."""
+        return await self._create(person, f"PERSON#{person.id}")
+
+    async def create_role(self, role: PersonRole) -> bool:
+        """put_role, but only if no role with this id exists (replayed mints change nothing)."""
+        return await self._create(role, f"PERSON#{role.person_id}", f"ROLE#{role.id}", gsi1pk=role_index_key(role),
+                                  gsi1sk=role.person_id)
+
+    async def create_prospect(self, prospect: Prospect) -> bool:
+        """put_prospect, but only if absent (a late racing mint never resets a qualified prospect)."""
+        return await self._create(prospect, f"PERSON#{prospect.person_id}", f"PROSPECT#{prospect.property_id}")
+
+    async def _create(self, model: BaseModel, pk: str, sk: str = "_", **index: str | None) -> bool:
+        try:
+            await self._put(model, pk, sk, if_absent=True, **index)
+            return True
+        except ConditionFailed:
+            return False
+
     async def find_person_id_by_claim(self, kind: ClaimKind, value: str) -> str | None:
         item = await self.store.get(f"CLAIM#{kind}#{value}")
         return item.data["person_id"] if item else None
