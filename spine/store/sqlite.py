@@ -7,9 +7,8 @@ import sqlite3
 import threading
 from pathlib import Path
 
-import msgpack
-
-from spine.store.base import ABSENT, ConditionFailed, Item, StoreUnavailable, bounded
+from spine.store.base import ABSENT, ConditionFailed, Item, StoreError, StoreUnavailable, bounded
+from spine.store.codec import pack_data, unpack_data
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS items (
@@ -29,45 +28,64 @@ _COLUMNS = "pk, sk, data, version, gsi1pk, gsi1sk"
 
 def _row_to_item(row: tuple) -> Item:
     pk, sk, data, version, gsi1pk, gsi1sk = row
-    return Item(pk=pk, sk=sk, data=msgpack.unpackb(data), version=version, gsi1pk=gsi1pk, gsi1sk=gsi1sk)
+    return Item(pk=pk, sk=sk, data=unpack_data(data), version=version, gsi1pk=gsi1pk, gsi1sk=gsi1sk)
 
 
 class SqliteStore:
     def __init__(self, path: str | Path, *, timeout_s: float = 5.0) -> None:
         self.timeout_s = timeout_s
+        # SQLite gives up waiting for a lock before the caller's bound runs out, so the caller
+        # hears "database is locked" (not a bare timeout) and no thread writes after it gave up.
+        self._busy_s = timeout_s * 0.8
         if str(path) == ":memory:":
             # One shared in-memory database across this store's per-thread connections.
             self.path, self._uri = f"file:clara-mem-{id(self)}?mode=memory&cache=shared", True
         else:
             self.path, self._uri = str(path), False
-            Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+            try:
+                Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:
+                raise StoreUnavailable(f"cannot create the directory of sqlite store {self.path}: {exc}") from exc
         self._local = threading.local()
+        # Every per-thread connection, so close() releases them all, not just this thread's.
+        self._conns: list[sqlite3.Connection] = []
+        self._conns_lock = threading.Lock()
+        self._closed = False
         self._keepalive = self._conn()  # also keeps an in-memory database alive
-        self._keepalive.executescript(_SCHEMA)
+        try:
+            self._keepalive.executescript(_SCHEMA)
+        except sqlite3.Error as exc:
+            raise StoreUnavailable(f"cannot create the items table in sqlite store at {self.path}: {exc}") from exc
 
     def _conn(self) -> sqlite3.Connection:
+        if self._closed:
+            raise StoreError(f"sqlite store at {self.path} is closed")
         conn = getattr(self._local, "conn", None)
         if conn is None:
             try:
                 conn = sqlite3.connect(
-                    self.path, timeout=self.timeout_s, isolation_level=None, uri=self._uri, check_same_thread=False
+                    self.path, timeout=self._busy_s, isolation_level=None, uri=self._uri, check_same_thread=False
                 )
                 conn.execute("PRAGMA journal_mode=WAL")
                 conn.execute("PRAGMA synchronous=NORMAL")
-                conn.execute(f"PRAGMA busy_timeout={int(self.timeout_s * 1000)}")
+                conn.execute(f"PRAGMA busy_timeout={int(self._busy_s * 1000)}")
             except sqlite3.Error as exc:
                 raise StoreUnavailable(f"cannot open sqlite store at {self.path}: {exc}") from exc
             self._local.conn = conn
+            with self._conns_lock:
+                self._conns.append(conn)
         return conn
 
     async def _run(self, what: str, fn, *args):
         def call():
             try:
                 return fn(self._conn(), *args)
-            except sqlite3.OperationalError as exc:
-                raise StoreUnavailable(f"sqlite {what} failed: {exc}") from exc
+            except sqlite3.OperationalError as exc:  # locked, busy, disk I/O, cannot open
+                raise StoreUnavailable(f"sqlite {what} on {self.path} failed: {exc}") from exc
+            except sqlite3.Error as exc:
+                raise StoreError(f"sqlite {what} on {self.path} failed: {exc}") from exc
 
-        return await bounded(asyncio.to_thread(call), self.timeout_s, what)
+        return await bounded(asyncio.to_thread(call), self.timeout_s, f"sqlite {what} on {self.path}")
 
     async def get(self, pk: str, sk: str = "_") -> Item | None:
         def op(conn: sqlite3.Connection):
@@ -85,10 +103,12 @@ class SqliteStore:
         return await self._select("gsi1pk", "gsi1sk", gsi1pk, sk_prefix, limit, descending)
 
     async def _select(self, key_col: str, sort_col: str, key: str, prefix: str, limit: int | None, descending: bool):
+        if limit is not None and limit <= 0:
+            return []  # SQLite reads LIMIT -1 as "no limit"; the protocol means none
         order = "DESC" if descending else "ASC"
         sql = (
             f"SELECT {_COLUMNS} FROM items WHERE {key_col}=? AND substr({sort_col}, 1, ?)=? "
-            f"ORDER BY {sort_col} {order}"
+            f"ORDER BY {sort_col} {order}, pk {order}, sk {order}"
         )
         params: tuple = (key, len(prefix), prefix)
         if limit is not None:
@@ -101,7 +121,7 @@ class SqliteStore:
         return await self._run("query", op)
 
     async def put(self, item: Item, *, expect_version: int | None = None) -> Item:
-        blob = msgpack.packb(item.data, use_bin_type=True)
+        blob = pack_data(item.data, f"({item.pk}, {item.sk})")
 
         def op(conn: sqlite3.Connection) -> Item:
             if expect_version is None:
@@ -133,4 +153,8 @@ class SqliteStore:
         await self._run("delete", lambda conn: conn.execute("DELETE FROM items WHERE pk=? AND sk=?", (pk, sk)))
 
     async def close(self) -> None:
-        self._keepalive.close()
+        self._closed = True
+        with self._conns_lock:
+            conns, self._conns = self._conns, []
+        for conn in conns:
+            conn.close()

@@ -1,0 +1,54 @@
+"""Store fixtures for the spine tests: every `store` test runs on SQLite and on DynamoDB (moto)."""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import uuid
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from spine.demo import seed
+from spine.repo import Spine
+from spine.store.base import Store
+from spine.store.dynamodb import DynamoStore
+from spine.store.sqlite import SqliteStore
+from tests.support.moto_server import REGION, MotoServer, moto_server  # noqa: F401  (fixture)
+
+BACKENDS = ["sqlite", "dynamodb"]
+
+
+def make_store(kind: str, request: pytest.FixtureRequest, tmp_path, *, timeout_s: float = 5.0) -> Store:
+    """A fresh, empty store of one backend: a new SQLite file, or a new table on the session's moto."""
+    if kind == "sqlite":
+        return SqliteStore(tmp_path / "clara.db", timeout_s=timeout_s)
+    server: MotoServer = request.getfixturevalue("moto_server")
+    return DynamoStore(table=f"clara-{uuid.uuid4().hex[:12]}", endpoint_url=server.endpoint_url,
+                       region=REGION, timeout_s=timeout_s)
+
+
+@pytest.fixture(params=BACKENDS)
+async def store(request, tmp_path) -> AsyncIterator[Store]:
+    s = make_store(request.param, request, tmp_path)
+    yield s
+    await s.close()
+
+
+@pytest.fixture(params=BACKENDS)
+async def seeded(request, tmp_path) -> AsyncIterator[Spine]:
+    """The demo data on each backend (the `spine` fixture of tests/conftest.py is SQLite only)."""
+    spine = Spine(make_store(request.param, request, tmp_path))
+    await seed(spine)
+    yield spine
+    await spine.store.close()
+
+
+GATEWAY = Path(sys.executable).parent / "gateway"  # the installed console script
+
+
+def run_gateway(*args: str, store_url: str, timeout_s: float = 60) -> subprocess.CompletedProcess:
+    """The `gateway` command as a user runs it, in its own process, against `store_url`."""
+    env = {**os.environ, "GATEWAY_STORE": store_url}
+    return subprocess.run([str(GATEWAY), *args], env=env, capture_output=True, text=True, timeout=timeout_s)

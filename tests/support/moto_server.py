@@ -1,0 +1,79 @@
+"""A local DynamoDB stand-in: moto's server on a free loopback port, speaking the real wire protocol.
+
+Any test layer can get a DynamoDB-backed store from it:
+
+    server = start_moto_server()          # once per session
+    with server.credentials():            # dummy AWS credentials in the environment
+        store = DynamoStore(table=f"t-{uuid4().hex}", endpoint_url=server.endpoint_url)
+    ...
+    server.stop()
+
+or use the `moto_server` session fixture below (pytest_plugins = ["tests.support.moto_server"])
+and `dynamo_store_url(server)` for a fresh `dynamodb://` GATEWAY_STORE URL.
+"""
+from __future__ import annotations
+
+import logging
+import os
+import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+
+import pytest
+from moto.server import ThreadedMotoServer
+
+REGION = "us-east-1"
+# Dummy credentials: botocore signs every request, moto accepts any signature.
+AWS_ENV = {
+    "AWS_ACCESS_KEY_ID": "testing",
+    "AWS_SECRET_ACCESS_KEY": "testing",
+    "AWS_SESSION_TOKEN": "testing",
+    "AWS_DEFAULT_REGION": REGION,
+}
+
+
+@dataclass
+class MotoServer:
+    server: ThreadedMotoServer
+    endpoint_url: str
+
+    def stop(self) -> None:
+        self.server.stop()
+
+    @contextmanager
+    def credentials(self) -> Iterator[dict[str, str]]:
+        """Set the dummy AWS credentials for the duration; the previous values come back after."""
+        saved = {k: os.environ.get(k) for k in AWS_ENV}
+        os.environ.update(AWS_ENV)
+        try:
+            yield dict(AWS_ENV)
+        finally:
+            for k, v in saved.items():
+                if v is None:
+                    os.environ.pop(k, None)
+                else:
+                    os.environ[k] = v
+
+    def store_url(self, table: str | None = None) -> str:
+        """A GATEWAY_STORE URL for a fresh table (created by the store on first use)."""
+        table = table or f"clara-{uuid.uuid4().hex[:12]}"
+        return f"dynamodb://{table}?endpoint_url={self.endpoint_url}&region={REGION}"
+
+
+def start_moto_server() -> MotoServer:
+    """Start moto in a daemon thread on 127.0.0.1 and a port the kernel picks (no races)."""
+    logging.getLogger("werkzeug").setLevel(logging.WARNING)
+    server = ThreadedMotoServer(ip_address="127.0.0.1", port=0, verbose=False)
+    server.start()
+    host, port = server.get_host_and_port()
+    return MotoServer(server=server, endpoint_url=f"http://{host}:{port}")
+
+
+@pytest.fixture(scope="session")
+def moto_server() -> Iterator[MotoServer]:
+    """One moto server per test session, with dummy AWS credentials set while it runs."""
+    server = start_moto_server()
+    with server.credentials():
+        yield server
+    server.stop()
