@@ -13,6 +13,7 @@ from spine.context import PersonContext
 from spine.identity import ClaimKind, Person, PersonRole, PersonRoleType, utcnow
 from spine.property import Lease, Organization, Property, Unit, Vendor
 from spine.records import AgentTrace, Event, InboundMessage, OptOut, OutboxMessage, OutboxStatus
+from spine.repo_tools import ToolRecords
 from spine.store.base import ABSENT, ConditionFailed, Item, Store
 from spine.work import Prospect, RenewalWorkflow, Tour, WorkOrder
 
@@ -36,7 +37,7 @@ def role_index_key(role: PersonRole) -> str:
     return f"ORGROLES#{s.org_id}"
 
 
-class Spine:
+class Spine(ToolRecords):
     def __init__(self, store: Store) -> None:
         self.store = store
 

@@ -1,0 +1,43 @@
+"""Records the tool layer leaves for people: escalations to a human and application links."""
+from __future__ import annotations
+
+from datetime import datetime
+from enum import StrEnum
+
+from pydantic import BaseModel, Field
+
+from spine.identity import utcnow
+
+
+class EscalationStatus(StrEnum):
+    OPEN = "open"
+    ACKNOWLEDGED = "acknowledged"
+    RESOLVED = "resolved"
+
+
+class Escalation(BaseModel):
+    """A hand-off to the property's staff. Durable, so a PM sees it even if the caller hangs up.
+    An unknown caller (no Person) can escalate too; then only the channel and property identify it."""
+
+    id: str
+    org_id: str
+    property_id: str
+    person_id: str | None = None
+    channel: str = ""
+    interaction_id: str = ""
+    reason: str
+    urgency: str = "normal"  # normal | urgent | emergency
+    summary: str = ""
+    status: EscalationStatus = EscalationStatus.OPEN
+    created_at: datetime = Field(default_factory=utcnow)
+
+
+class ApplicationLink(BaseModel):
+    """A rental application link sent to a prospect; recorded so leasing staff can follow up."""
+
+    id: str
+    person_id: str
+    property_id: str
+    url: str
+    email: str | None = None
+    created_at: datetime = Field(default_factory=utcnow)

@@ -1,0 +1,46 @@
+"""Caller: who is calling a tool, re-derived from the store, never taken from a claim."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from pydantic import BaseModel, Field, PrivateAttr
+
+from spine.context import Channel
+from spine.identity import PersonRole
+from spine.repo import Spine
+from spine.roles import resolve_active_roles
+
+if TYPE_CHECKING:
+    from tools.facts import CallerFacts
+
+
+class Caller(BaseModel):
+    person_id: str | None
+    property_id: str
+    org_id: str | None
+    roles: list[PersonRole] = Field(default_factory=list)  # active at property_id
+    interaction_id: str
+    channel: Channel = Channel.SMS
+
+    # The gate's facts, loaded once per interaction. Private: never serialized, so a Caller
+    # that crossed a process boundary is re-derived from the store, not trusted.
+    _facts: CallerFacts | None = PrivateAttr(default=None)
+
+
+async def authoritative_roles(spine: Spine, person_id: str | None, property_id: str) -> list[PersonRole]:
+    """The roles that carry authority at the property. A deceased Person, a merged-away one, or
+    one classified as spam / wrong number carries none, whatever rows still exist."""
+    if person_id is None:
+        return []
+    person = await spine.get_person(person_id)
+    if person is None or person.deceased or person.merged_into_person_id or person.category is not None:
+        return []
+    return await resolve_active_roles(spine, person_id, property_id)
+
+
+async def load_caller(spine: Spine, person_id: str | None, property_id: str, interaction_id: str,
+                      channel: Channel = Channel.SMS) -> Caller:
+    prop = await spine.get_property(property_id)
+    roles = await authoritative_roles(spine, person_id, property_id)
+    return Caller(person_id=person_id, property_id=property_id, org_id=prop.org_id if prop else None,
+                  roles=roles, interaction_id=interaction_id, channel=channel)

@@ -1,0 +1,70 @@
+"""catalog_for(): exactly the tools the model may see for a caller.
+
+Tools the gate would always refuse never reach the model. A tool is offered when one of the
+caller's active role types may call it, and, for own-unit tools, when the caller holds an
+occupancy of a kind the scope accepts (a roommate is never offered respond_to_renewal).
+Order is fixed (facility sorted, role tools sorted, escalate_to_human last) and lists are cached
+per role shape, so callers with the same roles get byte-identical tool lists (prompt caching).
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+
+from spine.identity import OccupancyKind, PersonRoleType
+from spine.toolspec import ToolSpec
+from tools.caller import Caller
+from tools.matrix import TOOL_ROLE_MATRIX, UNIT_SCOPES, ToolPolicy
+from tools.registry import TOOLS
+
+ESCALATE = "escalate_to_human"
+RoleShape = tuple[frozenset[PersonRoleType], frozenset[OccupancyKind]]
+
+
+def role_shape(caller: Caller) -> RoleShape:
+    types = frozenset(r.role_type for r in caller.roles)
+    kinds = frozenset(r.scope.occupancy or OccupancyKind.ROOMMATE for r in caller.roles
+                      if r.role_type == PersonRoleType.TENANT and r.scope.unit_id)
+    return types, kinds
+
+
+def _offered(policy: ToolPolicy, shape: RoleShape) -> bool:
+    types, kinds = shape
+    if policy.roles != "*" and policy.roles.isdisjoint(types):
+        return False
+    needed = UNIT_SCOPES.get(policy.scope)
+    return needed is None or not needed.isdisjoint(kinds)
+
+
+def _ordered(names: list[str]) -> tuple[str, ...]:
+    facility = sorted(n for n in names if TOOL_ROLE_MATRIX[n].catalog == "facility")
+    roles = sorted(n for n in names if TOOL_ROLE_MATRIX[n].catalog != "facility" and n != ESCALATE)
+    return tuple(facility + roles + ([ESCALATE] if ESCALATE in names else []))
+
+
+@lru_cache(maxsize=256)
+def _names_for(shape: RoleShape) -> tuple[str, ...]:
+    return _ordered([n for n, p in TOOL_ROLE_MATRIX.items() if _offered(p, shape)])
+
+
+def catalog_names(caller: Caller) -> tuple[str, ...]:
+    return _names_for(role_shape(caller))
+
+
+def catalog_for(caller: Caller) -> list[ToolSpec]:
+    """Facility tools, then the caller's role tools, then escalate_to_human."""
+    return [TOOLS[n].spec for n in catalog_names(caller)]
+
+
+def facility_tools() -> list[ToolSpec]:
+    return [TOOLS[n].spec for n in _ordered([n for n, p in TOOL_ROLE_MATRIX.items() if p.catalog == "facility"])]
+
+
+def role_tools_for(caller: Caller) -> list[ToolSpec]:
+    """The catalog minus the facility tools (escalate_to_human stays, last)."""
+    return [TOOLS[n].spec for n in catalog_names(caller) if TOOL_ROLE_MATRIX[n].catalog != "facility"]
+
+
+def voice_catalog() -> list[ToolSpec]:
+    """Every voice-applicable tool: the single voice agent carries them all; the gate still
+    decides each call against the caller."""
+    return [TOOLS[n].spec for n in _ordered([n for n, p in TOOL_ROLE_MATRIX.items() if p.voice_applicable])]

@@ -1,0 +1,40 @@
+"""authorize(): the matrix gate. Loads the facts (async, store I/O), then decides (pure).
+
+Every call re-derives the caller's authority from the store; nothing the model or the
+PersonActor claims about roles is trusted.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from spine.repo import Spine
+from tools.caller import Caller
+from tools.decide import POLICY, Decision, decide
+from tools.facts import NO_TARGET, CallerFacts, Target, load_facts, load_target
+
+
+@dataclass(frozen=True, slots=True)
+class GateOutcome:
+    decision: Decision
+    facts: CallerFacts | None
+    target: Target
+
+
+_NO_FACTS = CallerFacts(person_id=None, property_id="", org_id=None)
+
+
+async def gate(spine: Spine, caller: Caller, tool_name: str, args: dict[str, Any]) -> GateOutcome:
+    """The decision plus the facts and target it was made on (the handler acts on that target)."""
+    policy = POLICY.matrix.get(tool_name)
+    if policy is None:
+        return GateOutcome(decide(POLICY, _NO_FACTS, tool_name, NO_TARGET), None, NO_TARGET)
+    facts = await load_facts(spine, caller)
+    if not POLICY.role_permits(facts, tool_name):
+        return GateOutcome(decide(POLICY, facts, tool_name, NO_TARGET), facts, NO_TARGET)
+    target = await load_target(spine, facts, policy.scope, args)
+    return GateOutcome(decide(POLICY, facts, tool_name, target), facts, target)
+
+
+async def authorize(spine: Spine, caller: Caller, tool_name: str, input: dict[str, Any]) -> Decision:
+    return (await gate(spine, caller, tool_name, input)).decision

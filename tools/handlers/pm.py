@@ -1,0 +1,143 @@
+"""PM catalog: staff tools across the inbound property's organization."""
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+from spine.identity import utcnow
+from spine.work import RenewalOffer, RenewalStatus, RenewalWorkflow, WorkOrderNote, WorkOrderStatus
+from tools.handlers.base import Ack, HandlerContext, Tool, ToolFailure, new_work_order, target_work_order
+from tools.handlers.base import work_order_field
+from tools.handlers.views import WorkOrderSummary, summarize, work_order_view
+from tools.people import PersonMatch, lookup_people
+from tools.schema import ToolInput
+
+
+class LookupIn(ToolInput):
+    phone: str | None = Field(None, max_length=32)
+    name: str | None = Field(None, max_length=120)
+
+
+class LookupOut(BaseModel):
+    matches: list[PersonMatch]
+
+
+async def pm_lookup_person(ctx: HandlerContext, args: LookupIn) -> LookupOut:
+    if not (args.phone or args.name):
+        raise ToolFailure("give a phone number or a name to look up")
+    return LookupOut(matches=await lookup_people(ctx.spine, ctx.target.org_id or "", phone=args.phone,
+                                                 name=args.name))
+
+
+class ListOpenIn(ToolInput):
+    property_id: str | None = Field(None, max_length=60, description="Defaults to the inbound property")
+
+
+class OpenWorkOrders(BaseModel):
+    property_id: str
+    work_orders: list[WorkOrderSummary]
+
+
+async def pm_list_open_work_orders(ctx: HandlerContext, args: ListOpenIn) -> OpenWorkOrders:
+    property_id = ctx.target.property_id or ctx.caller.property_id
+    open_wos = [wo for wo in await ctx.spine.work_orders_at(property_id) if wo.is_open]
+    open_wos.sort(key=lambda wo: wo.created_at)
+    views = [summarize(await work_order_view(ctx.spine, wo, with_notes=False)) for wo in open_wos]
+    return OpenWorkOrders(property_id=property_id, work_orders=views)
+
+
+class PmCreateIn(ToolInput):
+    unit: str = Field(max_length=16, description="Unit number, e.g. 204")
+    description: str = Field(min_length=1, max_length=2000)
+    brief: str | None = Field(None, max_length=120)
+    priority: Literal["normal", "urgent", "emergency"] = "normal"
+    property_id: str | None = Field(None, max_length=60, description="Defaults to the inbound property")
+
+
+async def pm_create_work_order(ctx: HandlerContext, args: PmCreateIn) -> WorkOrderSummary:
+    wo = await new_work_order(ctx, description=args.description, brief=args.brief, priority=args.priority)
+    return summarize(await work_order_view(ctx.spine, wo, with_notes=False))
+
+
+class AssignIn(ToolInput):
+    work_order_id: str = work_order_field()
+    vendor_id: str = Field(max_length=60, description="Vendor id, e.g. v_carlos")
+
+
+async def pm_assign_vendor(ctx: HandlerContext, args: AssignIn) -> WorkOrderSummary:
+    wo = await target_work_order(ctx)
+    if not wo.is_open:
+        raise ToolFailure(f"{wo.display_id} is {wo.status}; reopen it before assigning")
+    vendor = await ctx.spine.get_vendor(args.vendor_id)
+    if vendor is None:
+        raise ToolFailure(f"no vendor {args.vendor_id}")
+    if wo.property_id not in vendor.services_property_ids:
+        raise ToolFailure(f"{vendor.name} does not service {wo.property_id}")
+    wo.assigned_vendor_id, wo.status, wo.updated_at = vendor.id, WorkOrderStatus.DISPATCHED, utcnow()
+    wo.notes.append(WorkOrderNote(author_person_id=ctx.caller.person_id, text=f"Assigned to {vendor.name}"))
+    await ctx.spine.put_work_order(wo)
+    return summarize(await work_order_view(ctx.spine, wo, with_notes=False))
+
+
+class CloseIn(ToolInput):
+    work_order_id: str = work_order_field()
+    resolution: str | None = Field(None, max_length=1000)
+
+
+async def pm_close_work_order(ctx: HandlerContext, args: CloseIn) -> Ack:
+    wo = await target_work_order(ctx)
+    if wo.status == WorkOrderStatus.CLOSED:
+        return Ack(message=f"{wo.display_id} was already closed")
+    wo.status, wo.updated_at = WorkOrderStatus.CLOSED, utcnow()
+    wo.notes.append(WorkOrderNote(author_person_id=ctx.caller.person_id,
+                                  text=f"Closed: {args.resolution}" if args.resolution else "Closed"))
+    await ctx.spine.put_work_order(wo)
+    return Ack(message=f"{wo.display_id} closed")
+
+
+class RenewalIn(ToolInput):
+    unit: str = Field(max_length=16, description="Unit number, e.g. 204")
+    term_months: int = Field(ge=1, le=36)
+    monthly_rent_usd: int = Field(ge=1, le=100000)
+
+
+class RenewalSent(BaseModel):
+    renewal_id: str
+    unit: str | None
+    status: str
+    offers: list[RenewalOffer]
+
+
+async def pm_send_renewal(ctx: HandlerContext, args: RenewalIn) -> RenewalSent:
+    unit_id = ctx.target.unit_id or ""
+    lease = await ctx.spine.current_lease(unit_id)
+    if lease is None:
+        raise ToolFailure(f"unit {ctx.target.unit_number} has no lease to renew")
+    offered = [w for w in await ctx.spine.renewals_of_unit(unit_id) if w.status == RenewalStatus.OFFERED]
+    if offered:
+        workflow = offered[-1]
+    else:
+        number = await ctx.spine.next_sequence("renewal")
+        workflow = RenewalWorkflow(id=f"rw_{unit_id}_{number}", unit_id=unit_id, lease_id=lease.id)
+    offer = RenewalOffer(term_months=args.term_months, monthly_rent_usd=args.monthly_rent_usd)
+    workflow.offers = sorted([o for o in workflow.offers if o.term_months != args.term_months] + [offer],
+                             key=lambda o: -o.term_months)
+    await ctx.spine.put_renewal(workflow)
+    return RenewalSent(renewal_id=workflow.id, unit=ctx.target.unit_number, status=workflow.status,
+                       offers=workflow.offers)
+
+
+TOOLS = [
+    Tool("pm_lookup_person", "Find a person in this organization by phone or name, with their roles.",
+         LookupIn, pm_lookup_person),
+    Tool("pm_list_open_work_orders", "Open work orders at a property of this organization.",
+         ListOpenIn, pm_list_open_work_orders),
+    Tool("pm_create_work_order", "Open a work order for any unit in this organization.",
+         PmCreateIn, pm_create_work_order),
+    Tool("pm_assign_vendor", "Assign (or reassign) a vendor to a work order; it becomes dispatched.",
+         AssignIn, pm_assign_vendor),
+    Tool("pm_close_work_order", "Close a work order, with an optional resolution note.", CloseIn, pm_close_work_order),
+    Tool("pm_send_renewal", "Offer a lease renewal term and rent to a unit (adds to an open offer).",
+         RenewalIn, pm_send_renewal),
+]

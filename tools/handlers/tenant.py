@@ -1,0 +1,131 @@
+"""Tenant catalog, maintenance side: work orders, appliances, photos, ratings, troubleshooting."""
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+from spine.property import Appliance
+from spine.work import WorkOrderNote, WorkOrderStatus
+from tools.handlers.base import (
+    Ack, HandlerContext, Tool, ToolFailure, new_work_order, target_work_order, unit_field, work_order_field,
+)
+from tools.handlers.troubleshooting import find_guide
+from tools.handlers.views import WorkOrderView, work_order_view
+from tools.schema import ToolInput
+
+Priority = Literal["normal", "urgent", "emergency"]
+
+
+class CreateWorkOrderIn(ToolInput):
+    description: str = Field(min_length=1, max_length=2000, description="The problem, in the tenant's words")
+    brief: str | None = Field(None, max_length=120, description="Short title, e.g. 'running toilet'")
+    unit: str | None = unit_field()
+    priority: Priority = Field("normal", description="emergency only for active danger or damage")
+    access_notes: str | None = Field(None, max_length=500, description="Entry permission, pets, best times")
+
+
+class WorkOrderCreated(BaseModel):
+    work_order_id: str
+    status: str
+    unit: str | None
+    brief: str
+    priority: str
+
+
+async def create_work_order(ctx: HandlerContext, args: CreateWorkOrderIn) -> WorkOrderCreated:
+    wo = await new_work_order(ctx, description=args.description, brief=args.brief, priority=args.priority,
+                              notes=[f"Access: {args.access_notes}"] if args.access_notes else [])
+    return WorkOrderCreated(work_order_id=wo.display_id, status=wo.status, unit=ctx.target.unit_number,
+                            brief=wo.brief, priority=wo.priority)
+
+
+class UnitIn(ToolInput):
+    unit: str | None = unit_field()
+
+
+class AppliancesOut(BaseModel):
+    unit: str
+    appliances: list[Appliance]
+
+
+async def get_unit_appliances(ctx: HandlerContext, args: UnitIn) -> AppliancesOut:
+    unit = await ctx.spine.get_unit(ctx.target.unit_id or "")
+    if unit is None:
+        raise ToolFailure(f"unit {ctx.target.unit_number} is not on file")
+    return AppliancesOut(unit=unit.number, appliances=unit.appliances)
+
+
+class RequestPhotoIn(ToolInput):
+    reason: str = Field(min_length=1, max_length=300, description="What the photo should show")
+    unit: str | None = unit_field()
+    work_order_id: str | None = work_order_field("Work order the photo is for, e.g. WO-7", optional=True)
+
+
+async def request_photo(ctx: HandlerContext, args: RequestPhotoIn) -> Ack:
+    where = ""
+    if ctx.target.work_order_id:
+        wo = await target_work_order(ctx)
+        wo.notes.append(WorkOrderNote(author_person_id=ctx.caller.person_id, text=f"Photo requested: {args.reason}"))
+        await ctx.spine.put_work_order(wo)
+        where = f" It will be attached to {wo.display_id}."
+    return Ack(message=f"Ask the tenant to reply with a photo showing: {args.reason}.{where}")
+
+
+class WorkOrderIn(ToolInput):
+    work_order_id: str = work_order_field()
+
+
+async def get_work_order_detail(ctx: HandlerContext, args: WorkOrderIn) -> WorkOrderView:
+    return await work_order_view(ctx.spine, await target_work_order(ctx))
+
+
+class RatingIn(ToolInput):
+    work_order_id: str = work_order_field()
+    stars: int = Field(ge=1, le=5, description="1 (poor) to 5 (excellent)")
+    comment: str | None = Field(None, max_length=1000)
+
+
+RATEABLE = frozenset({WorkOrderStatus.COMPLETED, WorkOrderStatus.CLOSED})
+
+
+async def submit_rating(ctx: HandlerContext, args: RatingIn) -> Ack:
+    wo = await target_work_order(ctx)
+    if wo.status not in RATEABLE:
+        raise ToolFailure(f"{wo.display_id} is {wo.status}; it can be rated once the work is completed")
+    wo.rating = args.stars
+    if args.comment:
+        wo.notes.append(WorkOrderNote(author_person_id=ctx.caller.person_id, text=f"Rating comment: {args.comment}"))
+    await ctx.spine.put_work_order(wo)
+    return Ack(message=f"Rated {wo.display_id} {args.stars}/5. Thank you.")
+
+
+class TroubleshootIn(ToolInput):
+    issue: str = Field(min_length=1, max_length=500, description="The symptom, e.g. 'toilet keeps running'")
+    appliance: str | None = Field(None, max_length=60)
+
+
+class TroubleshootOut(BaseModel):
+    topic: str
+    steps: list[str]
+    stop_and_report_if: str
+
+
+async def get_troubleshooting_steps(ctx: HandlerContext, args: TroubleshootIn) -> TroubleshootOut:
+    guide = find_guide(args.issue, args.appliance)
+    return TroubleshootOut(topic=guide.topic, steps=list(guide.steps), stop_and_report_if=guide.stop_if)
+
+
+TOOLS = [
+    Tool("create_work_order", "Open a maintenance work order for the tenant's unit. Returns its id (WO-n).",
+         CreateWorkOrderIn, create_work_order),
+    Tool("get_unit_appliances", "List the appliances in the tenant's unit (kind, brand, model).",
+         UnitIn, get_unit_appliances),
+    Tool("request_photo", "Ask the tenant for a photo of the problem, optionally for a work order.",
+         RequestPhotoIn, request_photo),
+    Tool("get_work_order_detail", "Full detail of one of the tenant's work orders: status, notes, vendor, ETA.",
+         WorkOrderIn, get_work_order_detail),
+    Tool("submit_rating", "Record the tenant's 1-5 star rating of completed work.", RatingIn, submit_rating),
+    Tool("get_troubleshooting_steps", "Safe self-serve steps for a common maintenance problem.",
+         TroubleshootIn, get_troubleshooting_steps),
+]

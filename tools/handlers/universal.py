@@ -1,0 +1,41 @@
+"""Universal catalog: escalate_to_human, for every caller including unknown ones."""
+from __future__ import annotations
+
+import secrets
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+from spine.escalation import Escalation
+from tools.handlers.base import HandlerContext, Tool
+from tools.schema import ToolInput
+
+
+class EscalateIn(ToolInput):
+    reason: str = Field(min_length=1, max_length=500, description="Why a person is needed")
+    urgency: Literal["normal", "urgent", "emergency"] = "normal"
+    summary: str | None = Field(None, max_length=2000, description="What the staff member should know")
+
+
+class EscalateOut(BaseModel):
+    escalation_id: str
+    status: str
+    message: str
+
+
+async def escalate_to_human(ctx: HandlerContext, args: EscalateIn) -> EscalateOut:
+    caller = ctx.caller
+    escalation = Escalation(
+        id=f"esc_{secrets.token_hex(6)}", org_id=ctx.target.org_id or caller.org_id or "",
+        property_id=caller.property_id, person_id=caller.person_id, channel=str(caller.channel),
+        interaction_id=caller.interaction_id, reason=args.reason, urgency=args.urgency, summary=args.summary or "",
+    )
+    await ctx.spine.put_escalation(escalation)
+    return EscalateOut(escalation_id=escalation.id, status=escalation.status,
+                       message="The property team has been notified and will follow up.")
+
+
+TOOLS = [
+    Tool("escalate_to_human", "Hand the conversation to the property team (a person will follow up).",
+         EscalateIn, escalate_to_human),
+]

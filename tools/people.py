@@ -1,0 +1,82 @@
+"""Who is who in an organization, for staff lookups (pm_lookup_person).
+
+Describing a Person's roles is data for a PM, not an authorization check, so it lives here,
+outside the handlers (which never look at roles).
+"""
+from __future__ import annotations
+
+from pydantic import BaseModel, Field
+
+from spine.context import Channel
+from spine.identity import PersonRole, PersonRoleType
+from spine.participants import resolve_person
+from spine.phone import InvalidPhoneNumber
+from spine.records import last4
+from spine.repo import Spine
+
+
+class PersonMatch(BaseModel):
+    person_id: str
+    name: str
+    phone_last4: str | None = None
+    deceased: bool = False
+    roles: list[str] = Field(default_factory=list)  # "tenant of unit 204 (primary)", "pm", ...
+
+
+async def _roles_in_org(spine: Spine, org_id: str) -> tuple[dict[str, list[PersonRole]], dict[str, str]]:
+    """Every active role bound to the org's properties, units and vendors, by person; and unit numbers."""
+    props = [p for p in await spine.list_properties() if p.org_id == org_id]
+    keys = [f"ORGROLES#{org_id}"] + [f"PROPROLES#{p.id}" for p in props]
+    numbers: dict[str, str] = {}
+    for prop in props:
+        for unit in await spine.units_of(prop.id):
+            numbers[unit.id] = unit.number
+            keys.append(f"UNITROLES#{unit.id}")
+    prop_ids = {p.id for p in props}
+    keys += [f"VENDORROLES#{v.id}" for v in await spine.list_vendors() if prop_ids & set(v.services_property_ids)]
+    found: dict[str, list[PersonRole]] = {}
+    for key in keys:
+        for role in await spine.roles_scoped_to(key):
+            found.setdefault(role.person_id, []).append(role)
+    return found, numbers
+
+
+async def _describe(spine: Spine, role: PersonRole, numbers: dict[str, str]) -> str:
+    scope = role.scope
+    if role.role_type == PersonRoleType.TENANT and scope.unit_id:
+        kind = f" ({scope.occupancy})" if scope.occupancy else ""
+        return f"tenant of unit {numbers.get(scope.unit_id, scope.unit_id)}{kind}"
+    if role.role_type == PersonRoleType.VENDOR_CONTACT and scope.vendor_id:
+        vendor = await spine.get_vendor(scope.vendor_id)
+        return f"vendor contact for {vendor.name if vendor else scope.vendor_id}"
+    return str(role.role_type)
+
+
+async def lookup_people(spine: Spine, org_id: str, *, phone: str | None, name: str | None,
+                        limit: int = 10) -> list[PersonMatch]:
+    """People with a role in the org matching the phone (exact, after normalizing) or the name
+    (case-insensitive substring). People outside the org are never returned."""
+    by_person, numbers = await _roles_in_org(spine, org_id)
+    wanted: list[str] = []
+    if phone:
+        try:
+            person = await resolve_person(spine, Channel.SMS, phone)
+        except InvalidPhoneNumber:
+            person = None
+        wanted = [person.id] if person and person.id in by_person else []
+    else:
+        needle = (name or "").strip().lower()
+        for person_id in sorted(by_person):
+            person = await spine.get_person(person_id)
+            if person and needle and needle in person.display_name.lower():
+                wanted.append(person_id)
+    matches = []
+    for person_id in wanted[:limit]:
+        person = await spine.get_person(person_id)
+        if person is None:
+            continue
+        roles = [await _describe(spine, r, numbers) for r in by_person[person_id]]
+        phones = person.phones()
+        matches.append(PersonMatch(person_id=person.id, name=person.display_name, deceased=person.deceased,
+                                   phone_last4=last4(phones[0]) if phones else None, roles=sorted(roles)))
+    return matches
