@@ -1,0 +1,75 @@
+"""RuntimeConfig: how the actor runtime is sized and what it talks to.
+
+The gateway builds it from Settings plus the `runtime` section of ray_config.yaml, where
+operators scale the pool. It crosses to Ray actors as msgpack bytes of its dump.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import msgpack
+from pydantic import BaseModel, Field
+
+from actors.turn_types import TurnBudget
+from spine.store.url import DEFAULT_STORE_URL
+
+
+class RuntimeConfig(BaseModel):
+    # What the actors talk to (field names match gateway Settings so make_model can read either).
+    store_url: str = DEFAULT_STORE_URL
+    store_timeout_s: float = 5.0
+    model: str = "offline"  # anthropic | offline
+    anthropic_api_key: str | None = None
+    anthropic_base_url: str | None = None
+    anthropic_turn_model: str = "claude-sonnet-4-6"
+    anthropic_fast_model: str = "claude-haiku-4-5"
+
+    # The pool: a few host processes, each holding many PersonActors.
+    namespace: str = "clara"
+    hosts: int = Field(default=2, ge=1)
+    host_num_cpus: float = Field(default=0.25, ge=0)
+    dispatcher_num_cpus: float = Field(default=0.25, ge=0)
+    host_max_concurrency: int = Field(default=1000, ge=1)  # concurrent turns per host process
+    dispatcher_max_concurrency: int = Field(default=1000, ge=1)
+    max_task_retries: int = 3  # a turn in flight on a host that died is retried on its restart
+    detached: bool = True  # hosts outlive the Serve replica that created them
+
+    # PersonActor lifecycle.
+    idle_deactivate_s: float = Field(default=300.0, gt=0)  # idle this long = end of interaction
+    lease_ttl_s: float = Field(default=30.0, gt=0)
+    transcript_turns: int = Field(default=10, ge=0)  # user/assistant pairs kept warm
+    transcript_chars: int = Field(default=1600, ge=1)  # per entry; one long SMS
+
+    # One turn (see actors.turn_types.TurnBudget).
+    max_rounds: int = 4
+    turn_total_s: float = 12.0
+    model_call_s: float = 8.0
+
+    @property
+    def submit_timeout_s(self) -> float:
+        """How long the pool waits for a host's answer: the turn budget plus activation slack."""
+        return self.turn_total_s + 8.0
+
+    @property
+    def sweep_interval_s(self) -> float:
+        """One sweeper per host: often enough to renew leases and deactivate on time."""
+        return max(0.05, min(self.idle_deactivate_s / 4, self.lease_ttl_s / 4, 5.0))
+
+    def budget(self) -> TurnBudget:
+        return TurnBudget(max_rounds=self.max_rounds, total_s=self.turn_total_s, model_call_s=self.model_call_s)
+
+    @classmethod
+    def from_settings(cls, settings: Any, runtime: dict[str, Any] | None = None) -> "RuntimeConfig":
+        """From gateway Settings (any object with the same field names) and ray_config.yaml's
+        runtime section; the yaml wins for sizing, Settings for endpoints and keys."""
+        shared = {name: getattr(settings, name) for name in
+                  ("store_url", "model", "anthropic_api_key", "anthropic_base_url",
+                   "anthropic_turn_model", "anthropic_fast_model") if hasattr(settings, name)}
+        return cls.model_validate({**shared, **(runtime or {})})
+
+    def to_bytes(self) -> bytes:
+        return msgpack.packb(self.model_dump(mode="json"), use_bin_type=True)
+
+    @classmethod
+    def from_bytes(cls, data: bytes) -> "RuntimeConfig":
+        return cls.model_validate(msgpack.unpackb(data))

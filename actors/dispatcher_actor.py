@@ -1,0 +1,78 @@
+"""DispatcherActor: the Ray actor that is the only path to tool handlers (ARCHITECTURE decision 2).
+
+It hosts one `actors.dispatcher.Dispatcher`, which re-derives the caller's authority from the
+store on every call. Invocations, callers and results cross as msgpack bytes of their pydantic
+dumps (decision 7): a Caller's private facts never travel, so nothing claimed is trusted.
+`RayToolRunner` is the ToolRunner a turn uses in Ray.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import msgpack
+import ray
+from pydantic import BaseModel
+
+from actors.config import RuntimeConfig
+from spine.repo import Spine
+from spine.store.url import open_store
+from spine.toolspec import ToolInvocation, ToolResult
+from tools.caller import Caller
+
+DISPATCHER_NAME = "clara-dispatcher"
+
+
+def pack(value: BaseModel | list[BaseModel] | list[dict] | None) -> bytes:
+    if isinstance(value, BaseModel):
+        value = value.model_dump(mode="json")
+    elif isinstance(value, list):
+        value = [v.model_dump(mode="json") if isinstance(v, BaseModel) else v for v in value]
+    return msgpack.packb(value, use_bin_type=True)
+
+
+def unpack(data: bytes) -> Any:
+    return msgpack.unpackb(data)
+
+
+class DispatcherService:
+    """The Dispatcher behind a bytes interface; Ray hosts it as DispatcherActor."""
+
+    def __init__(self, config_bytes: bytes) -> None:
+        from actors.dispatcher import Dispatcher
+
+        config = RuntimeConfig.from_bytes(config_bytes)
+        self.dispatcher = Dispatcher(Spine(open_store(config.store_url, timeout_s=config.store_timeout_s)))
+
+    async def run(self, invocation: bytes, caller: bytes) -> bytes:
+        result = await self.dispatcher.run(ToolInvocation.model_validate(unpack(invocation)),
+                                           Caller.model_validate(unpack(caller)))
+        return pack(result)
+
+    async def prefetch(self, invocations: bytes, caller: bytes) -> None:
+        await self.dispatcher.prefetch([ToolInvocation.model_validate(i) for i in unpack(invocations)],
+                                       Caller.model_validate(unpack(caller)))
+
+    async def prefetch_report(self, interaction_id: str) -> bytes:
+        return pack(await self.dispatcher.prefetch_report(interaction_id))
+
+    async def ping(self) -> str:
+        return DISPATCHER_NAME
+
+
+DispatcherActor = ray.remote(DispatcherService)
+
+
+class RayToolRunner:
+    """ToolRunner over a DispatcherActor handle (actors.turn_types.ToolRunner)."""
+
+    def __init__(self, handle: Any) -> None:
+        self.handle = handle
+
+    async def run(self, invocation: ToolInvocation, caller: Caller) -> ToolResult:
+        return ToolResult.model_validate(unpack(await self.handle.run.remote(pack(invocation), pack(caller))))
+
+    async def prefetch(self, invocations: list[ToolInvocation], caller: Caller) -> None:
+        await self.handle.prefetch.remote(pack(invocations), pack(caller))
+
+    async def prefetch_report(self, interaction_id: str) -> list[dict]:
+        return unpack(await self.handle.prefetch_report.remote(interaction_id))

@@ -1,0 +1,168 @@
+"""PersonActorHost: one Ray actor (one process) holding many PersonActors.
+
+`PersonHost` is the plain asyncio part (the table of PersonActors, the one idle sweeper, the
+bytes interface) and tests run it without Ray. `PersonActorHost` is the same class as an async
+Ray actor that builds its turn dependencies from RuntimeConfig in its own process.
+"""
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Any, Literal
+
+import msgpack
+import ray
+from pydantic import BaseModel, ValidationError
+
+from actors.config import RuntimeConfig
+from actors.lease import Leases
+from actors.person_actor import ActorInfo, Moved, PersonActor, PersonRuntime
+from actors.placement import placement_key
+from actors.turn_types import TurnDeps, TurnResult
+from spine.envelope import MessageEnvelope
+from spine.repo import Spine
+from spine.store.url import open_store
+
+log = logging.getLogger("clara.host")
+
+
+def host_name(index: int) -> str:
+    return f"clara-host-{index}"
+
+
+def owner_id(namespace: str, name: str) -> str:
+    """Lease owner id: stable across restarts of the same named host, distinct across pools."""
+    return f"{namespace}/{name}"
+
+
+class HostReply(BaseModel):
+    """What a host answers for one message: the turn result, or 'moved' to the live owner,
+    or 'failed' with a reason the gateway can log while it sends its fallback reply."""
+
+    status: Literal["ok", "moved", "failed"]
+    result: TurnResult | None = None
+    owner: str | None = None
+    error: str | None = None
+
+    def to_bytes(self) -> bytes:
+        return msgpack.packb(self.model_dump(mode="json"), use_bin_type=True)
+
+    @classmethod
+    def from_bytes(cls, data: bytes) -> "HostReply":
+        return cls.model_validate(msgpack.unpackb(data))
+
+
+class PersonHost:
+    def __init__(self, runtime: PersonRuntime, sweep_interval_s: float = 5.0) -> None:
+        self.runtime = runtime
+        runtime.on_cold = self._forget
+        self.sweep_interval_s = sweep_interval_s
+        self.persons: dict[str, PersonActor] = {}
+        self._sweeper: asyncio.Task | None = None
+
+    @property
+    def host_id(self) -> str:
+        return self.runtime.host_id
+
+    def actor_for(self, key: str) -> PersonActor:
+        actor = self.persons.get(key)
+        if actor is None:
+            actor = self.persons[key] = PersonActor(key, self.runtime)
+        return actor
+
+    def _forget(self, actor: PersonActor) -> None:
+        if self.persons.get(actor.key) is actor:
+            del self.persons[actor.key]
+
+    async def submit(self, envelope: MessageEnvelope) -> TurnResult:
+        """No await before the enqueue: arrival order at this line is mailbox order."""
+        self._ensure_sweeper()
+        return await self.actor_for(placement_key(envelope)).submit(envelope)
+
+    async def handle(self, data: bytes) -> bytes:
+        """The Ray entry point: MessageEnvelope bytes in, HostReply bytes out."""
+        try:
+            envelope = MessageEnvelope.from_bytes(data)
+        except (ValidationError, ValueError) as exc:
+            return HostReply(status="failed", error=f"bad envelope: {exc}"[:500]).to_bytes()
+        try:
+            return HostReply(status="ok", result=await self.submit(envelope)).to_bytes()
+        except Moved as moved:
+            return HostReply(status="moved", owner=moved.owner).to_bytes()
+        except Exception as exc:  # noqa: BLE001 - a failed turn is an answer, not a dead host
+            log.exception("turn for %s failed on %s", envelope.message_id, self.host_id)
+            return HostReply(status="failed", error=f"{type(exc).__name__}: {exc}"[:500]).to_bytes()
+
+    def actor_infos(self) -> list[ActorInfo]:
+        return [a.info() for a in self.persons.values() if a.active]
+
+    async def list_actors(self) -> bytes:
+        return msgpack.packb([i.model_dump(mode="json") for i in self.actor_infos()], use_bin_type=True)
+
+    async def ping(self) -> str:
+        self._ensure_sweeper()
+        return self.host_id
+
+    # -- idle deactivation and lease upkeep: one sweeper per host, no timer per actor -------
+    def _ensure_sweeper(self) -> None:
+        if self._sweeper is None or self._sweeper.done():
+            self._sweeper = asyncio.get_running_loop().create_task(self._sweep_forever())
+
+    async def _sweep_forever(self) -> None:
+        while True:
+            await asyncio.sleep(self.sweep_interval_s)
+            try:
+                await self.sweep_once()
+            except Exception:  # noqa: BLE001 - the sweeper must outlive one bad pass
+                log.exception("sweep failed on %s", self.host_id)
+
+    async def sweep_once(self) -> None:
+        now = self.runtime.clock()
+        renewals = []
+        for actor in list(self.persons.values()):
+            if actor.busy:
+                renewals.append(actor.renew_if_due())
+            elif not actor.active:
+                self._forget(actor)
+            elif actor.idle_for(now) >= self.runtime.idle_deactivate_s:
+                actor.post_idle_check()
+        if renewals:
+            await asyncio.gather(*renewals, return_exceptions=True)
+
+    def close(self) -> None:
+        if self._sweeper is not None:
+            self._sweeper.cancel()
+
+    async def drain(self) -> int:
+        """Deactivate every PersonActor (refresh, release leases); for a graceful shutdown or
+        before a pool shrinks, so new owners need not wait for leases to expire."""
+        actors = [a for a in self.persons.values() if a.active]
+        await asyncio.gather(*(a.deactivate() for a in actors), return_exceptions=True)
+        return len(actors)
+
+
+def build_runtime(config: RuntimeConfig, host_id: str, dispatcher: Any) -> PersonRuntime:
+    """Turn dependencies for one host process: its own store connection and model client, and
+    the shared DispatcherActor for tools."""
+    from actors.dispatcher_actor import RayToolRunner
+    from actors.model.confirm import model_confirmer
+    from actors.model.factory import make_model
+
+    spine = Spine(open_store(config.store_url, timeout_s=config.store_timeout_s))
+    model = make_model(config)
+    deps = TurnDeps(spine=spine, model=model, tools=RayToolRunner(dispatcher),
+                    confirmer=model_confirmer(model), budget=config.budget())
+    return PersonRuntime(deps=deps, leases=Leases(spine.store, host_id, config.lease_ttl_s), host_id=host_id,
+                         idle_deactivate_s=config.idle_deactivate_s, transcript_turns=config.transcript_turns,
+                         transcript_chars=config.transcript_chars)
+
+
+class _RayPersonHost(PersonHost):
+    def __init__(self, name: str, config_bytes: bytes, dispatcher_name: str) -> None:
+        config = RuntimeConfig.from_bytes(config_bytes)
+        dispatcher = ray.get_actor(dispatcher_name, namespace=config.namespace)
+        super().__init__(build_runtime(config, owner_id(config.namespace, name), dispatcher),
+                         sweep_interval_s=config.sweep_interval_s)
+
+
+PersonActorHost = ray.remote(_RayPersonHost)
