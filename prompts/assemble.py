@@ -1,0 +1,110 @@
+"""assemble_prompt: L0 | L2 union | facility tools | role tools || cache breakpoint || context | L1.
+
+Ordered most-stable-first for Anthropic prompt caching. The cache prefix runs tools -> system ->
+messages, so the tool definitions (facility tools, then role tools, in the catalog's fixed order) plus the
+stable system blocks form one prefix that is byte-identical for every caller with the same role set
+at the same property; `cache_control` marks its last system block. Nothing person-specific (name,
+unit, phone, date) may appear above that breakpoint; it all goes in the volatile block below it.
+"""
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from pydantic import BaseModel
+
+from prompts.directory import L2Feature, features_for
+from prompts.l0 import l0_text
+from spine.context import FRESH_CONTACT_SUMMARY, PersonContext, estimate_tokens
+from spine.property import Property
+from spine.records import PromptSection
+from spine.routing_types import L1Result
+from spine.toolspec import ToolSpec
+
+CACHE_CONTROL: dict[str, str] = {"type": "ephemeral"}
+
+
+class AssembledPrompt(BaseModel):
+    system: list[dict[str, Any]]  # Anthropic text blocks; cache_control on the last stable one
+    tools: list[dict[str, Any]]  # facility tools, then role tools, as API dicts
+    sections: list[PromptSection]
+    breakpoint_index: int  # index in `sections` of the last section above the cache breakpoint
+    stable_prefix: str  # the exact cached bytes: tools + stable system blocks, canonical JSON
+    volatile: str  # the text below the breakpoint
+
+    @property
+    def tool_names(self) -> list[str]:
+        return [t["name"] for t in self.tools]
+
+
+def _unique(tools: list[ToolSpec], exclude: set[str] = frozenset()) -> list[ToolSpec]:
+    """In the order given (the catalog's fixed order is part of the cache key), first of each name."""
+    seen: dict[str, ToolSpec] = {}
+    for tool in tools:
+        if tool.name not in exclude:
+            seen.setdefault(tool.name, tool)
+    return list(seen.values())
+
+
+def _dumps(value: Any) -> str:
+    return json.dumps(value, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+
+
+def _role_label(features: list[L2Feature]) -> str:
+    return " + ".join(dict.fromkeys(f.meta_role.value for f in features)) or "none"
+
+
+def _tool_listing(facility: list[ToolSpec], role: list[ToolSpec], label: str) -> tuple[str, str]:
+    facility_text = ("FACILITY TOOL DESCRIPTIONS (any caller, facts of this property): "
+                     + (", ".join(t.name for t in facility) or "none") + ".")
+    role_text = (f"ROLE TOOL DESCRIPTIONS ({label}): " + (", ".join(t.name for t in role) or "none")
+                 + ". The full definitions are in your tools list; use only those tools.")
+    return facility_text, role_text
+
+
+def render_volatile(l1: L1Result, context: PersonContext) -> tuple[str, str, str]:
+    """The three volatile parts: personContext.summary, personContext.active, the L1 breadcrumb."""
+    summary = FRESH_CONTACT_SUMMARY if context.refreshed_at is None else context.summary
+    active = json.dumps(context.active.model_dump(mode="json"), ensure_ascii=False)
+    return (f"PERSON CONTEXT (summary, advisory):\n{summary}",
+            f"ACTIVE POINTERS (authoritative, from the records):\n{active}",
+            f"L1 ROUTING BREADCRUMB:\n{json.dumps(l1.breadcrumb(), ensure_ascii=False)}")
+
+
+def assemble_prompt(*, l1: L1Result, property: Property | None, facility_tools: list[ToolSpec],
+                    role_tools: list[ToolSpec], context: PersonContext) -> AssembledPrompt:
+    features = features_for(l1.roles)
+    facility = _unique(facility_tools)
+    role = _unique(role_tools, exclude={t.name for t in facility})
+    l0 = l0_text(property)
+    l2 = "\n\n".join(f.prompt for f in features)
+    facility_text, role_text = _tool_listing(facility, role, _role_label(features))
+    summary, active, breadcrumb = render_volatile(l1, context)
+    volatile = f"{summary}\n\n{active}\n\n{breadcrumb}"
+
+    stable_blocks = [{"type": "text", "text": text} for text in (l0, l2, f"{facility_text}\n{role_text}") if text]
+    stable_blocks[-1]["cache_control"] = dict(CACHE_CONTROL)
+    tools = [t.to_api() for t in facility] + [t.to_api() for t in role]
+
+    sections = [PromptSection(layer="L0", name="L0 identity + safety + facility hint", token_estimate=estimate_tokens(l0))]
+    sections += [PromptSection(layer="L2", name=f.key, token_estimate=f.meta.token_estimate) for f in features]
+    sections += [
+        PromptSection(layer="L3", name=f"facility tool descriptions ({len(facility)} tools)",
+                      token_estimate=estimate_tokens(facility_text) + estimate_tokens(_dumps([t.to_api() for t in facility]))),
+        PromptSection(layer="L3", name=f"role tool descriptions: {_role_label(features)} ({len(role)} tools)",
+                      token_estimate=estimate_tokens(role_text) + estimate_tokens(_dumps([t.to_api() for t in role]))),
+    ]
+    breakpoint_index = len(sections) - 1
+    sections += [
+        PromptSection(layer="context", name="personContext.summary", token_estimate=estimate_tokens(summary)),
+        PromptSection(layer="context", name="personContext.active", token_estimate=estimate_tokens(active)),
+        PromptSection(layer="L1", name="L1 breadcrumb", token_estimate=estimate_tokens(breadcrumb)),
+    ]
+    return AssembledPrompt(
+        system=[*stable_blocks, {"type": "text", "text": volatile}],
+        tools=tools,
+        sections=sections,
+        breakpoint_index=breakpoint_index,
+        stable_prefix=_dumps({"tools": tools, "system": stable_blocks}),
+        volatile=volatile,
+    )

@@ -1,0 +1,1 @@
+"""L2 features of the pm bundle."""
