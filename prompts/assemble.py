@@ -50,6 +50,10 @@ def _dumps(value: Any) -> str:
     return json.dumps(value, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
 
 
+def _count(tools: list[ToolSpec]) -> str:
+    return f"{len(tools)} tool" + ("" if len(tools) == 1 else "s")
+
+
 def _role_label(features: list[L2Feature]) -> str:
     return " + ".join(dict.fromkeys(f.meta_role.value for f in features)) or "none"
 
@@ -89,9 +93,9 @@ def assemble_prompt(*, l1: L1Result, property: Property | None, facility_tools: 
     sections = [PromptSection(layer="L0", name="L0 identity + safety + facility hint", token_estimate=estimate_tokens(l0))]
     sections += [PromptSection(layer="L2", name=f.key, token_estimate=f.meta.token_estimate) for f in features]
     sections += [
-        PromptSection(layer="L3", name=f"facility tool descriptions ({len(facility)} tools)",
+        PromptSection(layer="L3", name=f"facility tool descriptions ({_count(facility)})",
                       token_estimate=estimate_tokens(facility_text) + estimate_tokens(_dumps([t.to_api() for t in facility]))),
-        PromptSection(layer="L3", name=f"role tool descriptions: {_role_label(features)} ({len(role)} tools)",
+        PromptSection(layer="L3", name=f"role tool descriptions: {_role_label(features)} ({_count(role)})",
                       token_estimate=estimate_tokens(role_text) + estimate_tokens(_dumps([t.to_api() for t in role]))),
     ]
     breakpoint_index = len(sections) - 1

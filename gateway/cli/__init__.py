@@ -11,6 +11,7 @@ import sys
 COMMANDS = [
     "gateway.cli.seed",
     "gateway.cli.whois",
+    "gateway.cli.explain",
 ]
 
 

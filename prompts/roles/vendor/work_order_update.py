@@ -9,7 +9,7 @@ Vendors report progress: on the way, arrived, diagnosed, waiting on parts, done.
 - Photos they send or offer: mention them in the note.
 - Ask a clarifying question only when the status is genuinely unclear.
 - If the job uncovered something bigger (mold, structural damage, a hazard), record it and escalate_to_human; if it is dangerous right now, the SAFETY rule applies.
-- Confirm back in one line, for example: Got it - WO-7 is in progress, ETA 3pm."""
+- Confirm back in one line, for example: Got it - marked in progress, ETA 3pm."""
 
 META = meta_for(
     PROMPT,
