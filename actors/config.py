@@ -40,6 +40,10 @@ class RuntimeConfig(BaseModel):
     transcript_turns: int = Field(default=10, ge=0)  # user/assistant pairs kept warm
     transcript_chars: int = Field(default=1600, ge=1)  # per entry; one long SMS
 
+    # The turn function as "module:function"; None is actors.interaction.run_interaction. Lets
+    # benchmarks and tests run the runtime with a trivial turn, without patching anything.
+    turn_function: str | None = None
+
     # One turn (see actors.turn_types.TurnBudget).
     max_rounds: int = 4
     turn_total_s: float = 12.0

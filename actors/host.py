@@ -7,6 +7,7 @@ Ray actor that builds its turn dependencies from RuntimeConfig in its own proces
 from __future__ import annotations
 
 import asyncio
+import importlib
 import logging
 from typing import Any, Literal
 
@@ -152,9 +153,13 @@ def build_runtime(config: RuntimeConfig, host_id: str, dispatcher: Any) -> Perso
     model = make_model(config)
     deps = TurnDeps(spine=spine, model=model, tools=RayToolRunner(dispatcher),
                     confirmer=model_confirmer(model), budget=config.budget())
-    return PersonRuntime(deps=deps, leases=Leases(spine.store, host_id, config.lease_ttl_s), host_id=host_id,
-                         idle_deactivate_s=config.idle_deactivate_s, transcript_turns=config.transcript_turns,
-                         transcript_chars=config.transcript_chars)
+    runtime = PersonRuntime(deps=deps, leases=Leases(spine.store, host_id, config.lease_ttl_s), host_id=host_id,
+                            idle_deactivate_s=config.idle_deactivate_s, transcript_turns=config.transcript_turns,
+                            transcript_chars=config.transcript_chars)
+    if config.turn_function:
+        module, _, name = config.turn_function.partition(":")
+        runtime.turn = getattr(importlib.import_module(module), name)
+    return runtime
 
 
 class _RayPersonHost(PersonHost):

@@ -1,0 +1,166 @@
+"""The actor runtime in a real (private) Ray: ordering, host death, leases across pools, rehydration.
+
+Each test gets its own namespace and store file; all share the session's one Ray instance.
+"""
+from __future__ import annotations
+
+import asyncio
+import itertools
+import uuid
+
+import pytest
+import ray
+
+from actors.config import RuntimeConfig
+from actors.pool import HostPool, TurnFailed
+from spine.demo import seed
+from spine.identity import PersonRole, PersonRoleSource, PersonRoleType, RoleScope
+from spine.records import InboundMessage, InboundStatus
+from spine.repo import Spine
+from spine.store.sqlite import SqliteStore
+from tests.actors.helpers import PHONES
+from tests.ray.turns import run_key
+
+pytestmark = pytest.mark.ray
+
+RECORDED = "tests.ray.turns:recorded_turn"
+_ids = itertools.count(1)
+
+
+def message(person_id: str, body: str, property_id: str = "pf_yale"):
+    from spine.envelope import MessageEnvelope
+
+    n = next(_ids)
+    return MessageEnvelope(message_id=f"SMray{uuid.uuid4().hex[:8]}{n}", interaction_id=f"ix_ray_{uuid.uuid4().hex[:12]}",
+                           channel="sms", from_address=PHONES[person_id], to_address="+12065550100", body=body,
+                           property_id=property_id, participant_id=person_id)
+
+
+async def accepted(spine: Spine, env) -> None:
+    await spine.accept_inbound(InboundMessage(id=env.message_id, channel=env.channel, from_address=env.from_address,
+                                              to_address=env.to_address, body=env.body))
+
+
+@pytest.fixture
+async def store_url(tmp_path):
+    path = tmp_path / "clara.db"
+    spine = Spine(SqliteStore(path))
+    await seed(spine)
+    await spine.store.close()
+    return f"sqlite:///{path}"
+
+
+@pytest.fixture
+async def runtime(ray_session, store_url):
+    """Start pools on the shared store; every pool started here is killed at teardown."""
+    pools: list[HostPool] = []
+
+    async def start(namespace: str | None = None, **overrides) -> HostPool:
+        config = RuntimeConfig(store_url=store_url, namespace=namespace or f"t-{uuid.uuid4().hex[:8]}",
+                               hosts=2, host_num_cpus=0.1, dispatcher_num_cpus=0.1, detached=False,
+                               model="offline", **overrides)
+        pool = await HostPool.start(config)
+        pools.append(pool)
+        return pool
+
+    yield start
+    for pool in pools:
+        for handle in [*pool.hosts, pool.dispatcher]:
+            ray.kill(handle, no_restart=True)
+
+
+async def runs_of(spine: Spine, person_id: str) -> list[dict]:
+    return [dict(i.data, message_id=i.sk) for i in await spine.store.query(f"TESTRUN#{person_id}")]
+
+
+async def test_twenty_messages_from_one_person_are_answered_in_order(runtime):
+    pool = await runtime(turn_function=RECORDED)
+    envs = [message("p_marcus", f"message {i}") for i in range(20)]
+    results = await asyncio.gather(*(pool.submit(e) for e in envs))
+    assert [r.reply for r in results] == [f"re: message {i}" for i in range(20)]
+    runs = sorted(await runs_of(pool.spine, "p_marcus"), key=lambda r: r["start"])
+    assert [r["message_id"] for r in runs] == [e.message_id for e in envs]
+    assert all(a["end"] <= b["start"] for a, b in zip(runs, runs[1:]))  # one at a time
+    assert len({r["pid"] for r in runs}) == 1
+
+
+async def test_a_killed_host_loses_no_accepted_message(runtime):
+    pool = await runtime(turn_function=RECORDED)
+    people = ["p_marcus", "p_jordan", "p_carlos"]
+    envs = [message(p, f"{p} {i} sleep=0.2") for i in range(4) for p in people]
+    for env in envs:
+        await accepted(pool.spine, env)
+    submitted = [asyncio.ensure_future(pool.submit(e)) for e in envs]
+    await asyncio.sleep(0.5)
+    victim = pool.host_for(envs[0])
+    ray.kill(victim, no_restart=False)  # Ray restarts it; in-flight turns are retried there
+    outcomes = await asyncio.gather(*submitted, return_exceptions=True)
+    for env, outcome in zip(envs, outcomes):
+        inbound = await pool.spine.get_inbound(env.message_id)
+        if isinstance(outcome, TurnFailed):
+            assert inbound.status == InboundStatus.FAILED and inbound.failure
+        else:
+            assert outcome.reply == f"re: {env.body}"
+            assert inbound.status == InboundStatus.ANSWERED and inbound.reply == outcome.reply
+    answered = sum(not isinstance(o, BaseException) for o in outcomes)
+    assert answered >= len(envs) - 4  # at most the victim's in-flight turns could fail
+    after = await pool.submit(message("p_marcus", "still there?"))
+    assert after.reply == "re: still there?"
+
+
+async def test_the_same_person_never_runs_on_two_hosts_of_two_pools(runtime):
+    first = await runtime(turn_function=RECORDED, hosts=1)
+    second = await runtime(turn_function=RECORDED, hosts=1)
+    envs = [message("p_jordan", f"m{i} sleep=0.05") for i in range(12)]
+    pools = [first, second] * 6
+    results = await asyncio.gather(*(p.submit(e) for p, e in zip(pools, envs)))
+    assert sorted(r.reply for r in results) == sorted(f"re: {e.body}" for e in envs)
+    runs = sorted(await runs_of(first.spine, "p_jordan"), key=lambda r: r["start"])
+    assert len(runs) == 12
+    assert len({r["pid"] for r in runs}) == 1  # the lease owner ran them all
+    assert all(a["end"] <= b["start"] for a, b in zip(runs, runs[1:]))
+    listed = await first.actors() + await second.actors()
+    assert [i.key for i in listed] == ["person:p_jordan"]
+
+
+async def test_a_resized_pool_forwards_to_the_current_owner(runtime):
+    namespace = f"t-{uuid.uuid4().hex[:8]}"
+    small = await runtime(namespace, turn_function=RECORDED, hosts=1)
+    await small.submit(message("p_carlos", "before the resize"))
+    big = await runtime(namespace, turn_function=RECORDED, hosts=3)  # same named hosts, plus two
+    env = message("p_carlos", "after the resize")
+    assert big.host_for(env) is not big.hosts[0] or pytest.skip("p_carlos still hashes to host 0")
+    assert (await big.submit(env)).reply == "re: after the resize"
+    [info] = await big.actors()
+    assert (info.key, info.host, info.turns) == ("person:p_carlos", f"{namespace}/clara-host-0", 2)
+
+
+async def test_a_restarted_host_rehydrates_from_the_store(runtime):
+    pool = await runtime(turn_function=RECORDED)
+    await pool.submit(message("p_jordan", "hi"))
+    [before] = await pool.actors()
+    assert before.roles == ["tenant"] and before.turns == 1
+    await pool.spine.put_role(PersonRole(id="r_jordan_viewer", person_id="p_jordan", role_type=PersonRoleType.VIEWER,
+                                         source=PersonRoleSource.MANUAL_PM,
+                                         scope=RoleScope(org_id="org_propflow")))
+    host = pool.host_for(message("p_jordan", "x"))
+    ray.kill(host, no_restart=False)
+    assert (await pool.submit(message("p_jordan", "are you back?"))).reply == "re: are you back?"
+    [after] = await pool.actors()
+    assert sorted(after.roles) == ["tenant", "viewer"]  # re-read, not remembered
+    assert after.turns == 1 and after.lease_epoch == before.lease_epoch + 1
+    runs = await runs_of(pool.spine, "p_jordan")
+    assert sorted(r["history"] for r in runs) == [0, 0]  # the warm transcript died with the process
+
+
+async def test_idle_persons_deactivate_and_release_their_leases(runtime):
+    pool = await runtime(turn_function=RECORDED, idle_deactivate_s=0.5, lease_ttl_s=5)
+    await pool.submit(message("p_marcus", "hello"))
+    assert len(await pool.actors()) == 1
+    for _ in range(50):
+        await asyncio.sleep(0.1)
+        if not await pool.actors():
+            break
+    assert await pool.actors() == []
+    lease = await pool.spine.store.get("OWNER#person:p_marcus")
+    assert lease.data["owner"] == "" and lease.data["expires_at"] == 0

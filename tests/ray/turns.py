@@ -1,0 +1,35 @@
+"""Turn functions for Ray tests, named in RuntimeConfig.turn_function so the hosts import them.
+
+`recorded_turn` stands in for run_interaction where a test checks the runtime, not the agent:
+it writes when it ran, where (host process), and a trace, as the real turn does. A body with
+`sleep=S` holds the turn S seconds, so a test can catch turns in flight.
+"""
+from __future__ import annotations
+
+import asyncio
+import os
+import re
+import time
+
+from actors.turn_types import TurnDeps, TurnResult
+from spine.envelope import MessageEnvelope
+from spine.records import AgentTrace
+from spine.store.base import Item
+
+
+def run_key(envelope: MessageEnvelope) -> str:
+    return f"TESTRUN#{envelope.participant_id or envelope.from_address}"
+
+
+async def recorded_turn(deps: TurnDeps, env: MessageEnvelope, history: list[dict]) -> TurnResult:
+    start = time.time()
+    hold = re.search(r"sleep=([\d.]+)", env.body)
+    if hold:
+        await asyncio.sleep(float(hold.group(1)))
+    await deps.spine.store.put(Item(pk=run_key(env), sk=env.message_id, data={
+        "start": start, "end": time.time(), "pid": os.getpid(), "history": len(history)}))
+    trace = AgentTrace(interaction_id=env.interaction_id, channel=env.channel, participant_id=env.participant_id,
+                       inbound=env.body, reply=f"re: {env.body}")
+    await deps.spine.put_trace(trace)
+    return TurnResult(interaction_id=env.interaction_id, person_id=env.participant_id, reply=f"re: {env.body}",
+                      trace=trace)
