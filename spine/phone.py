@@ -8,7 +8,11 @@ class InvalidPhoneNumber(ValueError):
     """A wire address that cannot be read as a phone number."""
 
 
-_ALLOWED = re.compile(r"^[\d\s().+\-]+$")
+# ASCII only: \d would also admit Arabic-Indic and other Unicode digits.
+_ALLOWED = re.compile(r"^\+?[0-9\s().\-]+$", re.ASCII)
+_NON_DIGIT = re.compile(r"[^0-9]")
+# North American Numbering Plan: area code and exchange both start with 2-9.
+_NANP = re.compile(r"^1[2-9][0-9]{2}[2-9][0-9]{6}$")
 
 
 def normalize_phone(raw: str, default_country_code: str = "1") -> str:
@@ -17,18 +21,26 @@ def normalize_phone(raw: str, default_country_code: str = "1") -> str:
     Ten digits without a country code are read as North American (NANP); anything else
     must carry its `+` country code. Raises InvalidPhoneNumber with the reason.
     """
-    text = (raw or "").strip()
+    if not isinstance(raw, str):
+        raise InvalidPhoneNumber(f"phone number must be text, got {type(raw).__name__}")
+    text = raw.strip()
     if not text:
         raise InvalidPhoneNumber("empty phone number")
     if not _ALLOWED.match(text):
-        raise InvalidPhoneNumber(f"phone number has characters other than digits and punctuation: {raw!r}")
-    digits = re.sub(r"\D", "", text)
+        raise InvalidPhoneNumber(
+            f"phone number may hold only digits, spaces, ( ) . - and a leading +: {raw!r}")
+    digits = _NON_DIGIT.sub("", text)
     if text.startswith("+"):
         if not 8 <= len(digits) <= 15:
             raise InvalidPhoneNumber(f"E.164 numbers have 8 to 15 digits, got {len(digits)}: {raw!r}")
-        return "+" + digits
-    if len(digits) == 10:
-        return f"+{default_country_code}{digits}"
-    if len(digits) == 11 and digits.startswith(default_country_code):
-        return "+" + digits
-    raise InvalidPhoneNumber(f"cannot read {raw!r} as a phone number (need 10 digits or +country code)")
+        e164 = "+" + digits
+    elif len(digits) == 10:
+        e164 = f"+{default_country_code}{digits}"
+    elif len(digits) == 11 and digits.startswith(default_country_code):
+        e164 = "+" + digits
+    else:
+        raise InvalidPhoneNumber(f"cannot read {raw!r} as a phone number (need 10 digits or +country code)")
+    if e164.startswith("+1") and not _NANP.match(e164[1:]):
+        raise InvalidPhoneNumber(f"{raw!r} is not a valid North American number (+1 and 10 digits, "
+                                 "area code and exchange not starting with 0 or 1)")
+    return e164

@@ -36,13 +36,30 @@ async def store(request, tmp_path) -> AsyncIterator[Store]:
     await s.close()
 
 
-@pytest.fixture(params=BACKENDS)
-async def seeded(request, tmp_path) -> AsyncIterator[Spine]:
-    """The demo data on each backend (the `spine` fixture of tests/conftest.py is SQLite only)."""
-    spine = Spine(make_store(request.param, request, tmp_path))
+@pytest.fixture(scope="session")
+async def seeded_dynamodb(moto_server: MotoServer) -> AsyncIterator[Spine]:
+    """One seeded DynamoDB table for the session: seeding moto takes about a second, too slow to
+    repeat per test. Tests on it may add items under ids of their own, never change demo items."""
+    spine = Spine(DynamoStore(table=f"seeded-{uuid.uuid4().hex[:8]}", endpoint_url=moto_server.endpoint_url,
+                              region=REGION))
     await seed(spine)
     yield spine
     await spine.store.close()
+
+
+@pytest.fixture
+async def seeded_sqlite(tmp_path) -> AsyncIterator[Spine]:
+    spine = Spine(SqliteStore(tmp_path / "clara.db"))
+    await seed(spine)
+    yield spine
+    await spine.store.close()
+
+
+@pytest.fixture(params=BACKENDS)
+def seeded(request) -> Spine:
+    """The demo data on each backend (the `spine` fixture of tests/conftest.py is SQLite only).
+    A plain fixture: it picks an async one by name, which an async fixture cannot do."""
+    return request.getfixturevalue(f"seeded_{request.param}")
 
 
 GATEWAY = Path(sys.executable).parent / "gateway"  # the installed console script
