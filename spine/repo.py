@@ -258,6 +258,22 @@ class Spine(ToolRecords):
     async def outbox(self, status: OutboxStatus = OutboxStatus.PENDING, limit: int = 100) -> list[OutboxMessage]:
         return await self._index(OutboxMessage, f"OUTBOX#{status}", limit=limit)
 
+    async def get_outbox(self, outbox_id: str) -> OutboxMessage | None:
+        return await self._get(OutboxMessage, f"OUTBOX#{outbox_id}")
+
+    async def link_outbox_provider_id(self, provider_id: str, outbox_id: str) -> None:
+        """Remember which outbox row a provider message id (Twilio's SM... sid) belongs to,
+        so delivery status callbacks can find it."""
+        await self.store.put(Item(pk=f"OUTBOXSID#{provider_id}", data={"outbox_id": outbox_id}))
+
+    async def outbox_by_provider_id(self, provider_id: str) -> OutboxMessage | None:
+        item = await self.store.get(f"OUTBOXSID#{provider_id}")
+        return await self.get_outbox(item.data["outbox_id"]) if item else None
+
+    async def is_marked(self, key: str) -> bool:
+        """Whether `mark_once(key)` has happened (read-only)."""
+        return await self.store.get(f"ONCE#{key}") is not None
+
     async def set_opt_out(self, opt: OptOut) -> None:
         await self._put(opt, f"OPTOUT#{opt.address}")
 

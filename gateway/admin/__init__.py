@@ -1,0 +1,1 @@
+"""The bearer-token admin JSON API (traces, actors, events)."""

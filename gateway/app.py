@@ -1,0 +1,62 @@
+"""The Ray Serve ingress: one FastAPI app per replica over a GatewayContext.
+
+`serve run ray_config.yaml` imports `gateway.app:build_app` with the application's `args:`;
+each GatewayIngress replica opens the store, joins the PersonActor host pool and serves the
+routes below. `create_app(context)` is the same app without Ray (tests drive it in-process).
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import FastAPI
+from ray import serve
+from ray.serve import Application
+
+from gateway.admin.routes import router as admin_router
+from gateway.context import GatewayArgs, GatewayContext
+from gateway.sms.routes import router as sms_router
+
+
+def create_app(context: GatewayContext) -> FastAPI:
+    app = FastAPI(title="Clara gateway", docs_url=None, redoc_url=None, openapi_url=None)
+    app.state.context = context
+    app.include_router(sms_router)
+    app.include_router(admin_router)
+
+    @app.get("/healthz")
+    async def healthz() -> dict[str, str]:
+        return {"status": "ok"}
+
+    return app
+
+
+# Defaults; ray_config.yaml's `deployments:` entry for GatewayIngress overrides any of them.
+@serve.deployment(
+    name="GatewayIngress",
+    max_ongoing_requests=100,  # an open voice websocket holds one slot for its whole call
+    autoscaling_config={"min_replicas": 1, "initial_replicas": 1, "max_replicas": 4,
+                        "target_ongoing_requests": 32},
+    ray_actor_options={"num_cpus": 0.25},
+    graceful_shutdown_timeout_s=30,
+)
+@serve.ingress()
+class GatewayIngress:
+    async def __init__(self, args: dict[str, Any]) -> None:
+        self.context = await GatewayContext.start(GatewayArgs.model_validate(args))
+
+    def __serve_build_asgi_app__(self) -> FastAPI:
+        return create_app(self.context)
+
+    async def __del__(self) -> None:
+        context = getattr(self, "context", None)  # absent when __init__ failed
+        if context is not None:
+            await context.aclose()
+
+
+def build_app(args: dict[str, Any]) -> Application:
+    """Serve application builder. Bad args fail here, before any replica starts."""
+    from actors.config import RuntimeConfig
+
+    parsed = GatewayArgs.model_validate(args or {})
+    RuntimeConfig.from_settings(parsed.settings(), parsed.runtime)
+    return GatewayIngress.bind(parsed.model_dump(mode="json"))

@@ -1,0 +1,87 @@
+"""GatewayContext: what every route needs, created once per Serve replica (or per test app).
+
+Routes get it through the FastAPI dependency `get_context(request)`; nothing else is global.
+"""
+from __future__ import annotations
+
+import os
+from typing import Any, Protocol
+
+import httpx
+from fastapi import Request
+from pydantic import BaseModel, ConfigDict, Field
+
+from actors.turn_types import TurnResult
+from gateway.settings import Settings
+from gateway.sms.delivery import Delivery
+from gateway.sms.handler import SmsHandler, SmsOptions
+from gateway.sms.rest import TwilioRest
+from spine.envelope import MessageEnvelope
+from spine.repo import Spine
+from spine.store.url import open_store
+
+STATUS_CALLBACK_PATH = "/sms/twilio/status"
+
+
+class ActorPool(Protocol):
+    """The actor runtime as the gateway sees it (actors.pool.HostPool)."""
+
+    async def submit(self, envelope: MessageEnvelope) -> TurnResult: ...
+
+    async def actors(self) -> list[Any]: ...
+
+
+class GatewayArgs(BaseModel):
+    """The application `args:` of ray_config.yaml, consumed by `gateway.app:build_app`."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    runtime: dict[str, Any] = Field(default_factory=dict)  # actors.config.RuntimeConfig sizing
+    sms: SmsOptions = Field(default_factory=SmsOptions)
+    # Settings as environment names (GATEWAY_STORE, TWILIO_AUTH_TOKEN, ...) laid over the
+    # replica's own environment: the demo and tests configure replicas of a running Ray this way.
+    env: dict[str, str] = Field(default_factory=dict)
+
+    def settings(self) -> Settings:
+        return Settings.from_env({**os.environ, **self.env})
+
+
+class GatewayContext:
+    def __init__(self, settings: Settings, spine: Spine, pool: ActorPool, *, sms_options: SmsOptions | None = None,
+                 http: httpx.AsyncClient | None = None) -> None:
+        self.settings = settings
+        self.spine = spine
+        self.pool = pool
+        self.http = http or httpx.AsyncClient(timeout=httpx.Timeout(10.0, connect=5.0))
+        self.delivery = Delivery(spine, twilio_rest(settings, self.http),
+                                 status_callback_url=settings.public_url + STATUS_CALLBACK_PATH)
+        self.sms = SmsHandler(spine, pool, self.delivery, sms_options)
+
+    @classmethod
+    async def start(cls, args: GatewayArgs) -> "GatewayContext":
+        """Open the store and join (or create) the actor pool named in the runtime config."""
+        from actors.config import RuntimeConfig  # Ray is imported only where it runs
+        from actors.pool import HostPool
+
+        settings = args.settings()
+        config = RuntimeConfig.from_settings(settings, args.runtime)
+        spine = Spine(open_store(settings.store_url, timeout_s=config.store_timeout_s))
+        pool = await HostPool.start(config, spine)
+        return cls(settings, spine, pool, sms_options=args.sms)
+
+    async def aclose(self) -> None:
+        await self.sms.drain()
+        await self.http.aclose()
+        await self.spine.store.close()
+
+
+def twilio_rest(settings: Settings, http: httpx.AsyncClient) -> TwilioRest | None:
+    """A REST sender when Twilio credentials are configured; None keeps late replies in the outbox."""
+    if not (settings.twilio_account_sid and settings.twilio_auth_token):
+        return None
+    return TwilioRest(http, api_base=settings.twilio_api_base, account_sid=settings.twilio_account_sid,
+                      auth_token=settings.twilio_auth_token)
+
+
+def get_context(request: Request) -> GatewayContext:
+    return request.app.state.context

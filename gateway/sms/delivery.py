@@ -1,0 +1,52 @@
+"""Replies that leave after the webhook has been answered: each part goes into the outbox
+first (so nothing is lost), then to Twilio's REST API when credentials are configured.
+Without credentials the outbox holds it, pending, for an operator or a later sender."""
+from __future__ import annotations
+
+import logging
+
+from gateway.sms.rest import TwilioRest, TwilioRestError
+from gateway.sms.splitting import split_body
+from spine.records import OutboxMessage, OutboxStatus, last4
+from spine.repo import Spine
+
+log = logging.getLogger("clara.sms")
+
+
+class Delivery:
+    def __init__(self, spine: Spine, rest: TwilioRest | None, status_callback_url: str | None = None) -> None:
+        self.spine = spine
+        self.rest = rest
+        self.status_callback_url = status_callback_url
+
+    async def send(self, *, key: str, to: str, from_: str, body: str) -> list[OutboxMessage]:
+        """Send `body` (split at 1600 characters) from `from_` to `to`. `key` names the outbox
+        rows (`{key}-{n}`), so one reply is one set of rows however often it is retried."""
+        opted_out = await self.spine.is_opted_out(to)
+        sent = []
+        for n, part in enumerate(split_body(body)):
+            message = OutboxMessage(id=f"{key}-{n}", to_address=to, from_address=from_, body=part)
+            if opted_out:
+                message.status = OutboxStatus.SUPPRESSED
+                message.error = "recipient opted out"
+            sent.append(await self._deliver(message))
+        return sent
+
+    async def _deliver(self, message: OutboxMessage) -> OutboxMessage:
+        existing = await self.spine.get_outbox(message.id)
+        if existing is not None and existing.status != OutboxStatus.PENDING:
+            return existing  # already handled: never text the same part twice
+        await self.spine.put_outbox(message)
+        if self.rest is None or message.status != OutboxStatus.PENDING:
+            return message
+        try:
+            result = await self.rest.send(to=message.to_address, from_=message.from_address,
+                                          body=message.body, status_callback=self.status_callback_url)
+        except TwilioRestError as exc:
+            log.warning("sms send %s to …%s failed: %s", message.id, last4(message.to_address), exc)
+            message = message.model_copy(update={"status": OutboxStatus.FAILED, "error": str(exc)})
+        else:
+            await self.spine.link_outbox_provider_id(result.sid, message.id)
+            message = message.model_copy(update={"status": OutboxStatus.SENT, "provider_id": result.sid})
+        await self.spine.put_outbox(message)
+        return message

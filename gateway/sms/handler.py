@@ -1,0 +1,252 @@
+"""One inbound SMS, from a verified Twilio form to the messages to answer with.
+
+Accept the message durably first (create-if-absent on MessageSid, so a redelivery never runs a
+second turn), handle Twilio's reserved keywords without a turn, then run the turn on the actor
+pool within an inline budget safely below Twilio's 15 s webhook timeout. A turn that misses the
+budget is acknowledged now and answered later through the REST API (or held in the outbox).
+Any failure after acceptance is recorded on the InboundMessage and answered with an apology.
+"""
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+import uuid
+from enum import StrEnum
+from typing import Protocol
+
+from pydantic import BaseModel, Field
+
+from actors.turn_types import TurnResult
+from gateway.sms.delivery import Delivery
+from gateway.sms.inbound import InboundSms
+from gateway.sms.keywords import Keyword, classify_keyword, help_text, opt_in_text
+from gateway.sms.splitting import split_body
+from spine.context import Channel
+from spine.envelope import MessageEnvelope
+from spine.events import emit_event, mask_phones
+from spine.participants import resolve_participant
+from spine.property import Property
+from spine.records import EventKind, InboundMessage, InboundStatus, OptOut, last4
+from spine.repo import Spine
+
+log = logging.getLogger("clara.sms")
+
+APOLOGY = "Sorry — I hit a problem. A team member will follow up."
+
+
+class SmsEvent:
+    """Event kinds the SMS adapter emits (GET /admin/events?kind=...)."""
+
+    SPAM_DROPPED = EventKind.SPAM_DROPPED.value
+    UNKNOWN_NUMBER = "gateway/unknown-number"
+    OPT_OUT = "gateway/opt-out"
+    OPT_IN = "gateway/opt-in"
+    OPTED_OUT_INBOUND = "gateway/opted-out-inbound"
+    REPLY_DEFERRED = "gateway/reply-deferred"
+    INBOUND_FAILED = "gateway/inbound-failed"
+
+
+class Outcome(StrEnum):
+    ANSWERED = "answered"
+    DEFERRED = "deferred"
+    DUPLICATE = "duplicate"
+    OPTED_OUT = "opted_out"
+    OPTED_IN = "opted_in"
+    HELP = "help"
+    BLOCKED = "blocked"  # the sender is opted out: nothing may be sent to them
+    UNKNOWN_NUMBER = "unknown_number"
+    SUPPRESSED = "suppressed"
+    FAILED = "failed"
+
+
+class SmsReply(BaseModel):
+    messages: list[str] = Field(default_factory=list)
+    outcome: Outcome
+    interaction_id: str | None = None
+
+
+class SmsOptions(BaseModel):
+    inline_budget_s: float = Field(default=10.0, gt=0, lt=15.0)  # Twilio gives up at 15 s
+    redelivery_wait_s: float = Field(default=4.0, ge=0, lt=15.0)
+    poll_s: float = Field(default=0.05, gt=0)
+
+
+class TurnSubmitter(Protocol):
+    """What the handler needs from the actor runtime (actors.pool.HostPool provides it)."""
+
+    async def submit(self, envelope: MessageEnvelope) -> TurnResult: ...
+
+
+def new_interaction_id() -> str:
+    return f"ix_{uuid.uuid4().hex}"
+
+
+def _deferred_key(message_sid: str) -> str:
+    return f"sms-deferred#{message_sid}"
+
+
+class SmsHandler:
+    def __init__(self, spine: Spine, turns: TurnSubmitter, delivery: Delivery,
+                 options: SmsOptions | None = None) -> None:
+        self.spine = spine
+        self.turns = turns
+        self.delivery = delivery
+        self.options = options or SmsOptions()
+        self._background: set[asyncio.Task] = set()
+
+    async def handle(self, sms: InboundSms) -> SmsReply:
+        record = InboundMessage(id=sms.message_sid, channel=Channel.SMS, from_address=sms.from_address,
+                                to_address=sms.to_address, body=sms.body, media_urls=sms.media_urls)
+        try:
+            fresh = await self.spine.accept_inbound(record)
+        except Exception as exc:  # the store is down: nothing was accepted, still answer
+            await self._event(EventKind.STORE_DEGRADED, "inbound_not_recorded", sms, None, {"error": repr(exc)})
+            return SmsReply(messages=[APOLOGY], outcome=Outcome.FAILED)
+        if not fresh:
+            return await self._redelivery(sms.message_sid)
+        try:
+            return await self._process(record, sms)
+        except Exception as exc:  # never a 500 at Twilio: record the failure, apologise
+            log.exception("sms %s failed", sms.message_sid)
+            await self._fail(record, exc)
+            return SmsReply(messages=[APOLOGY], outcome=Outcome.FAILED, interaction_id=record.interaction_id)
+
+    async def drain(self, timeout_s: float = 30.0) -> None:
+        """Wait for replies still being produced in the background (shutdown, tests)."""
+        if self._background:
+            await asyncio.wait(set(self._background), timeout=timeout_s)
+
+    # -- the steps ---------------------------------------------------------------------
+    async def _process(self, record: InboundMessage, sms: InboundSms) -> SmsReply:
+        keyword = classify_keyword(sms.body)
+        if keyword is Keyword.OPT_OUT:
+            return await self._opt(record, sms, opted_out=True)
+        prop = await self.spine.property_for_number(sms.to_address)
+        if keyword is Keyword.OPT_IN:
+            return await self._opt(record, sms, opted_out=False, prop=prop)
+        if await self.spine.is_opted_out(sms.from_address):
+            await self._event(SmsEvent.OPTED_OUT_INBOUND, "sender_opted_out", sms, prop,
+                              {"hint": "the sender must text START before Clara may answer"})
+            return await self._finish(record, InboundStatus.IGNORED, "", Outcome.BLOCKED)
+        if keyword is Keyword.HELP:
+            return await self._finish(record, InboundStatus.ANSWERED, help_text(prop.name if prop else None),
+                                      Outcome.HELP)
+        if prop is None:
+            await self._event(SmsEvent.UNKNOWN_NUMBER, "no_property_for_number", sms, None,
+                              {"to_last4": last4(sms.to_address)})
+            return await self._finish(record, InboundStatus.IGNORED, "", Outcome.UNKNOWN_NUMBER)
+        return await self._turn(record, sms, prop)
+
+    async def _opt(self, record: InboundMessage, sms: InboundSms, *, opted_out: bool,
+                   prop: Property | None = None) -> SmsReply:
+        word = sms.body.strip().upper()
+        await self.spine.set_opt_out(OptOut(address=sms.from_address, opted_out=opted_out, keyword=word))
+        await self._event(SmsEvent.OPT_OUT if opted_out else SmsEvent.OPT_IN, word.lower(), sms, prop, {})
+        if opted_out:  # Twilio itself confirms a STOP; Clara sends nothing more
+            return await self._finish(record, InboundStatus.IGNORED, "", Outcome.OPTED_OUT)
+        return await self._finish(record, InboundStatus.ANSWERED, opt_in_text(prop.name if prop else None),
+                                  Outcome.OPTED_IN)
+
+    async def _turn(self, record: InboundMessage, sms: InboundSms, prop: Property) -> SmsReply:
+        envelope = MessageEnvelope(
+            message_id=sms.message_sid, interaction_id=new_interaction_id(), channel=Channel.SMS,
+            from_address=sms.from_address, to_address=sms.to_address, body=sms.body, property_id=prop.id,
+            participant_id=await resolve_participant(self.spine, Channel.SMS, sms.from_address),
+            media_urls=sms.media_urls, received_at=record.received_at)
+        record.interaction_id = envelope.interaction_id
+        task = asyncio.ensure_future(self.turns.submit(envelope))
+        try:
+            result = await asyncio.wait_for(asyncio.shield(task), self.options.inline_budget_s)
+        except asyncio.TimeoutError:
+            self._spawn(self._answer_later(record, sms, prop, task, "turn_exceeded_inline_budget"))
+            return SmsReply(outcome=Outcome.DEFERRED, interaction_id=envelope.interaction_id)
+        except asyncio.CancelledError:  # the webhook caller hung up: the reply still goes out
+            self._spawn(self._answer_later(record, sms, prop, task, "webhook_request_cancelled"))
+            raise
+        reply, outcome = await self._reply_of(record, sms, prop, result)
+        if outcome is Outcome.ANSWERED and await self.spine.is_opted_out(sms.from_address):
+            return SmsReply(outcome=Outcome.BLOCKED, interaction_id=record.interaction_id)  # STOP arrived mid-turn
+        return SmsReply(messages=split_body(reply), outcome=outcome, interaction_id=record.interaction_id)
+
+    async def _reply_of(self, record: InboundMessage, sms: InboundSms, prop: Property,
+                        result: TurnResult) -> tuple[str, Outcome]:
+        """Record how the turn ended; the text to send ('' for nothing) and the outcome."""
+        if result.suppressed:
+            await self._event(SmsEvent.SPAM_DROPPED, "reply_suppressed", sms, prop,
+                              {"person_id": result.person_id}, result.interaction_id)
+            await self._finish(record, InboundStatus.IGNORED, "", Outcome.SUPPRESSED)
+            return "", Outcome.SUPPRESSED
+        if not result.reply.strip():
+            raise RuntimeError("the turn ended without a reply")
+        await self._finish(record, InboundStatus.ANSWERED, result.reply.strip(), Outcome.ANSWERED)
+        return result.reply.strip(), Outcome.ANSWERED
+
+    async def _answer_later(self, record: InboundMessage, sms: InboundSms, prop: Property,
+                            task: asyncio.Future, reason: str) -> None:
+        """The turn missed the inline budget: wait for it and send its reply by REST."""
+        try:
+            await self.spine.mark_once(_deferred_key(sms.message_sid))
+            await self._event(SmsEvent.REPLY_DEFERRED, reason, sms, prop,
+                              {"inline_budget_s": self.options.inline_budget_s}, record.interaction_id)
+            reply, _ = await self._reply_of(record, sms, prop, await task)
+        except Exception as exc:
+            log.exception("sms %s failed after the acknowledgement", sms.message_sid)
+            await self._fail(record, exc)
+            reply = APOLOGY
+        if reply:
+            try:
+                await self.delivery.send(key=sms.message_sid, to=sms.from_address, from_=sms.to_address, body=reply)
+            except Exception:
+                log.exception("sms %s: the late reply could not be queued", sms.message_sid)
+
+    async def _redelivery(self, message_sid: str) -> SmsReply:
+        """Twilio sent this MessageSid again: answer as the first delivery did, never run a
+        second turn. If the first is still running, wait briefly for it, else acknowledge."""
+        deadline = time.monotonic() + self.options.redelivery_wait_s
+        first = await self.spine.get_inbound(message_sid)
+        while first is not None and first.status == InboundStatus.ACCEPTED and time.monotonic() < deadline:
+            await asyncio.sleep(self.options.poll_s)
+            first = await self.spine.get_inbound(message_sid)
+        if first is None or first.status == InboundStatus.ACCEPTED:
+            return SmsReply(outcome=Outcome.DUPLICATE)
+        if first.status == InboundStatus.FAILED:
+            return SmsReply(messages=[APOLOGY], outcome=Outcome.DUPLICATE, interaction_id=first.interaction_id)
+        if await self.spine.is_marked(_deferred_key(message_sid)):
+            return SmsReply(outcome=Outcome.DUPLICATE, interaction_id=first.interaction_id)  # went by REST
+        return SmsReply(messages=split_body(first.reply or ""), outcome=Outcome.DUPLICATE,
+                        interaction_id=first.interaction_id)
+
+    # -- records and events --------------------------------------------------------------
+    async def _finish(self, record: InboundMessage, status: InboundStatus, reply: str, outcome: Outcome) -> SmsReply:
+        record.status, record.reply = status, reply
+        await self.spine.update_inbound(record)
+        return SmsReply(messages=split_body(reply), outcome=outcome, interaction_id=record.interaction_id)
+
+    async def _fail(self, record: InboundMessage, exc: BaseException) -> None:
+        record.status = InboundStatus.FAILED
+        record.failure = mask_phones(f"{type(exc).__name__}: {exc}")[:500]
+        try:
+            await self.spine.update_inbound(record)
+        except Exception:
+            log.exception("sms %s: the failure could not be recorded", record.id)
+        await self._emit(SmsEvent.INBOUND_FAILED, type(exc).__name__, record.from_address, None,
+                         record.interaction_id, {"message_sid": record.id, "failure": record.failure})
+
+    async def _event(self, kind: str, reason: str, sms: InboundSms, prop: Property | None, detail: dict,
+                     interaction_id: str | None = None) -> None:
+        await self._emit(kind, reason, sms.from_address, prop.id if prop else None, interaction_id,
+                         {"message_sid": sms.message_sid, **detail})
+
+    async def _emit(self, kind: str, reason: str, address: str, property_id: str | None,
+                    interaction_id: str | None, detail: dict) -> None:
+        try:
+            await emit_event(self.spine, kind, reason, channel=Channel.SMS, address=address,
+                             property_id=property_id, interaction_id=interaction_id, detail=detail)
+        except Exception:  # observability never takes the reply down
+            log.exception("event %s/%s could not be emitted", kind, reason)
+
+    def _spawn(self, coro) -> None:
+        task = asyncio.ensure_future(coro)
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)

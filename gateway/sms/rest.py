@@ -1,0 +1,82 @@
+"""A small client for Twilio's Messages REST API over httpx:
+`POST {TWILIO_API_BASE}/2010-04-01/Accounts/{AccountSid}/Messages.json`, HTTP basic auth
+(AccountSid, AuthToken), form fields To/From/Body/StatusCallback; 201 with the Message JSON."""
+from __future__ import annotations
+
+import asyncio
+
+import httpx
+from pydantic import BaseModel, ConfigDict
+
+from spine.records import last4
+
+
+class SentMessage(BaseModel):
+    """The fields of Twilio's Message resource the gateway keeps (others are ignored)."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    sid: str
+    status: str
+    to: str | None = None
+    from_: str | None = None
+    num_segments: str | None = None
+    error_code: int | None = None
+    error_message: str | None = None
+
+
+class TwilioRestError(Exception):
+    """Twilio refused the send or could not be reached; `code` is Twilio's error code if any."""
+
+    def __init__(self, message: str, *, status: int | None = None, code: int | None = None) -> None:
+        super().__init__(message)
+        self.status = status
+        self.code = code
+
+
+# Only failures where Twilio surely did not create the message are retried: a repeated POST
+# after an ambiguous 5xx could text the person twice.
+_RETRY_STATUSES = {429}
+_ATTEMPTS = 3
+
+
+class TwilioRest:
+    def __init__(self, http: httpx.AsyncClient, *, api_base: str, account_sid: str, auth_token: str,
+                 backoff_s: float = 0.5) -> None:
+        self._http = http
+        self._url = f"{api_base.rstrip('/')}/2010-04-01/Accounts/{account_sid}/Messages.json"
+        self._auth = httpx.BasicAuth(account_sid, auth_token)
+        self._backoff_s = backoff_s
+
+    async def send(self, *, to: str, from_: str, body: str, status_callback: str | None = None) -> SentMessage:
+        form = {"To": to, "From": from_, "Body": body}
+        if status_callback:
+            form["StatusCallback"] = status_callback
+        for attempt in range(_ATTEMPTS):
+            try:
+                response = await self._http.post(self._url, data=form, auth=self._auth)
+            except httpx.ConnectError as exc:
+                if attempt + 1 == _ATTEMPTS:
+                    raise TwilioRestError(f"cannot reach Twilio at {self._url}: {exc}") from exc
+            except httpx.HTTPError as exc:
+                raise TwilioRestError(f"Twilio request failed: {type(exc).__name__}: {exc}") from exc
+            else:
+                if response.status_code not in _RETRY_STATUSES or attempt + 1 == _ATTEMPTS:
+                    return _read(response, to)
+            await asyncio.sleep(self._backoff_s * (2 ** attempt))
+        raise AssertionError("unreachable")
+
+
+def _read(response: httpx.Response, to: str) -> SentMessage:
+    try:
+        payload = response.json()
+    except ValueError:
+        payload = {}
+    if response.status_code >= 300 or not isinstance(payload, dict) or "sid" not in payload:
+        message = payload.get("message") if isinstance(payload, dict) else None
+        code = payload.get("code") if isinstance(payload, dict) else None
+        raise TwilioRestError(
+            f"Twilio answered {response.status_code} sending to …{last4(to)}: {message or response.text[:200]}",
+            status=response.status_code, code=code if isinstance(code, int) else None)
+    payload["from_"] = payload.pop("from", None)
+    return SentMessage.model_validate(payload)

@@ -1,0 +1,97 @@
+"""Twilio SMS webhooks on the Serve ingress: bytes in, TwiML out. The logic is in SmsHandler."""
+from __future__ import annotations
+
+import logging
+
+from fastapi import APIRouter, Depends, Request, Response
+from starlette.datastructures import ImmutableMultiDict
+
+from gateway.context import GatewayContext, get_context
+from gateway.sms.inbound import MAX_FORM_BYTES, MalformedWebhook, decode_form, parse_inbound
+from gateway.sms.signature import SETTINGS_HEADER, SIGNATURE_HEADER, public_url, signature_valid
+from gateway.sms.status import parse_status, record_status
+from gateway.sms.twiml import TWIML_MEDIA_TYPE, render_twiml
+
+log = logging.getLogger("clara.sms")
+router = APIRouter()
+
+IDEMPOTENCY_HEADER = "I-Twilio-Idempotency-Token"
+INTERACTION_HEADER = "X-Clara-Interaction-Id"  # lets operators and the demo find the trace
+
+
+class WebhookRejected(Exception):
+    def __init__(self, status: int, reason: str) -> None:
+        super().__init__(reason)
+        self.status, self.reason = status, reason
+
+
+async def read_limited(request: Request, limit: int = MAX_FORM_BYTES) -> bytes:
+    """The body, refusing (413) anything over `limit` without buffering it all."""
+    declared = request.headers.get("content-length", "")
+    if declared.isdigit() and int(declared) > limit:
+        raise WebhookRejected(413, f"body of {declared} bytes is over the {limit}-byte limit")
+    body = bytearray()
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > limit:
+            raise WebhookRejected(413, f"body is over the {limit}-byte limit")
+    return bytes(body)
+
+
+async def verified_form(request: Request, ctx: GatewayContext) -> ImmutableMultiDict:
+    """The form of a request Twilio signed for this public URL, or WebhookRejected."""
+    try:
+        form = decode_form(await read_limited(request))
+    except MalformedWebhook as exc:
+        raise WebhookRejected(400, str(exc)) from exc
+    if not ctx.settings.twilio_auth_token:
+        raise WebhookRejected(403, "TWILIO_AUTH_TOKEN is not set, so no Twilio signature can be verified")
+    url = public_url(ctx.settings.public_url, request.url.path, request.url.query)
+    if not signature_valid(ctx.settings.twilio_auth_token, url, form, request.headers.get(SIGNATURE_HEADER),
+                           request.headers.get(SETTINGS_HEADER)):
+        raise WebhookRejected(403, f"{SIGNATURE_HEADER} is missing or does not match {url}")
+    return form
+
+
+def _rejected(exc: WebhookRejected) -> Response:
+    log.warning("sms webhook rejected %s: %s", exc.status, exc.reason)
+    return Response(exc.reason + "\n", status_code=exc.status, media_type="text/plain")
+
+
+@router.post("/sms/twilio")
+async def twilio_inbound(request: Request, ctx: GatewayContext = Depends(get_context)) -> Response:
+    try:
+        sms = parse_inbound(await verified_form(request, ctx))
+    except MalformedWebhook as exc:
+        return _rejected(WebhookRejected(400, str(exc)))
+    except WebhookRejected as exc:
+        return _rejected(exc)
+    reply = await ctx.sms.handle(sms)
+    log.info("sms %s -> %s (%d part(s)) token=%s", sms.message_sid, reply.outcome, len(reply.messages),
+             request.headers.get(IDEMPOTENCY_HEADER, "-"))
+    headers = {INTERACTION_HEADER: reply.interaction_id} if reply.interaction_id else None
+    return Response(render_twiml(reply.messages), media_type=TWIML_MEDIA_TYPE, headers=headers)
+
+
+@router.post("/sms/twilio/status")
+async def twilio_status(request: Request, ctx: GatewayContext = Depends(get_context)) -> Response:
+    try:
+        callback = parse_status(await verified_form(request, ctx))
+    except MalformedWebhook as exc:
+        return _rejected(WebhookRejected(400, str(exc)))
+    except WebhookRejected as exc:
+        return _rejected(exc)
+    token = request.headers.get(IDEMPOTENCY_HEADER)
+    key = f"twilio-idem#{token}"
+    try:
+        if token and await ctx.spine.is_marked(key):
+            return Response(status_code=204)  # a retried callback, already applied
+        updated = await record_status(ctx.spine, callback)
+        if token:
+            await ctx.spine.mark_once(key)
+    except Exception:  # a lost status is logged, never a 500 at Twilio
+        log.exception("status %s for %s not recorded", callback.message_status, callback.message_sid)
+        return Response(status_code=204)
+    if updated is None:
+        log.info("status %s for %s changed nothing", callback.message_status, callback.message_sid)
+    return Response(status_code=204)

@@ -1,0 +1,216 @@
+"""A local stand-in for Twilio's Messages REST API, for tests, the demo and benches.
+
+`POST /2010-04-01/Accounts/{AccountSid}/Messages.json` with HTTP basic auth (AccountSid,
+AuthToken) and form fields To, From, Body, StatusCallback answers 201 with the Message resource
+JSON Twilio returns (sid "SM" + 32 hex, status "queued", RFC 2822 dates, uri, ...), or Twilio's
+error JSON (`code`, `message`, `more_info`, `status`) for bad auth (20003), a missing To (21604),
+From (21603) or Body (21602), a body over 1600 characters (21617), an opted-out recipient (21610)
+or a scripted failure. Every request is recorded. With `callbacks=True`, it then posts the
+StatusCallback ("sent", then "delivered"), signed with X-Twilio-Signature as Twilio signs them.
+Runs on 127.0.0.1, a free port, in its own thread and event loop.
+"""
+from __future__ import annotations
+
+import asyncio
+import threading
+import time
+import uuid
+from dataclasses import dataclass, field
+from email.utils import formatdate
+from typing import Any
+
+import aiohttp
+from aiohttp import web
+from twilio.request_validator import RequestValidator
+
+MAX_BODY_CHARS = 1600
+
+
+@dataclass
+class Sent:
+    """One request to the Messages endpoint, as received."""
+
+    account_sid: str
+    form: dict[str, str]
+    status: int
+    sid: str | None = None
+    at: float = field(default_factory=time.monotonic)
+
+    @property
+    def to(self) -> str:
+        return self.form.get("To", "")
+
+    @property
+    def body(self) -> str:
+        return self.form.get("Body", "")
+
+
+@dataclass
+class Failure:
+    status: int
+    code: int
+    message: str
+
+
+@dataclass
+class Callback:
+    url: str
+    form: dict[str, str]
+    status: int | None = None
+
+
+def _error(status: int, code: int, message: str) -> web.Response:
+    return web.json_response({"code": code, "message": message, "status": status,
+                              "more_info": f"https://www.twilio.com/docs/errors/{code}"}, status=status)
+
+
+class TwilioStandIn:
+    def __init__(self, account_sid: str = "AC" + "0" * 31 + "1", auth_token: str = "test-twilio-token",
+                 *, callbacks: bool = False) -> None:
+        self.account_sid = account_sid
+        self.auth_token = auth_token
+        self.callbacks = callbacks
+        self.opted_out: set[str] = set()
+        self.sent: list[Sent] = []
+        self.callbacks_posted: list[Callback] = []
+        self._failures: list[Failure] = []
+        self._changed = threading.Condition()
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._thread: threading.Thread | None = None
+        self.port = 0
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def fail_next(self, status: int = 500, code: int = 20500, message: str = "Internal Server Error") -> None:
+        self._failures.append(Failure(status, code, message))
+
+    def accepted(self) -> list[Sent]:
+        """Requests that created a message (201)."""
+        return [s for s in self.sent if s.status == 201]
+
+    def wait_for_sends(self, count: int, timeout_s: float = 20.0) -> list[Sent]:
+        """Block until `count` messages were accepted (or the timeout passes); returns them."""
+        deadline = time.monotonic() + timeout_s
+        with self._changed:
+            while len(self.accepted()) < count and time.monotonic() < deadline:
+                self._changed.wait(max(0.0, deadline - time.monotonic()))
+            return self.accepted()
+
+    # -- lifecycle -----------------------------------------------------------------------------
+    def start(self) -> "TwilioStandIn":
+        ready = threading.Event()
+        self._thread = threading.Thread(target=self._run, args=(ready,), name="twilio-standin", daemon=True)
+        self._thread.start()
+        if not ready.wait(10):
+            raise RuntimeError("the Twilio stand-in did not start")
+        return self
+
+    def stop(self) -> None:
+        if self._loop is not None and self._thread is not None:
+            self._loop.call_soon_threadsafe(self._loop.stop)
+            self._thread.join(10)
+            self._loop = self._thread = None
+
+    __enter__ = start
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    def _run(self, ready: threading.Event) -> None:
+        loop = self._loop = asyncio.new_event_loop()
+        asyncio.set_event_loop(loop)
+        app = web.Application()
+        app.router.add_post("/2010-04-01/Accounts/{account_sid}/Messages.json", self._create)
+        runner = web.AppRunner(app)
+        loop.run_until_complete(runner.setup())
+        site = web.TCPSite(runner, "127.0.0.1", 0, shutdown_timeout=0.1)
+        loop.run_until_complete(site.start())
+        self.port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+        ready.set()
+        loop.run_forever()
+        loop.run_until_complete(runner.cleanup())
+        pending = asyncio.all_tasks(loop)
+        for task in pending:
+            task.cancel()
+        if pending:
+            loop.run_until_complete(asyncio.wait(pending))
+        loop.close()
+
+    # -- the endpoint --------------------------------------------------------------------------
+    async def _create(self, request: web.Request) -> web.Response:
+        account_sid = request.match_info["account_sid"]
+        form = {k: v for k, v in (await request.post()).items() if isinstance(v, str)}
+        record = Sent(account_sid=account_sid, form=form, status=0)
+        response = self._answer(request, account_sid, form, record)
+        record.status = response.status
+        with self._changed:
+            self.sent.append(record)
+            self._changed.notify_all()
+        if record.sid and self.callbacks and form.get("StatusCallback"):
+            asyncio.ensure_future(self._post_callbacks(form["StatusCallback"], record))
+        return response
+
+    def _answer(self, request: web.Request, account_sid: str, form: dict[str, str], record: Sent) -> web.Response:
+        auth = request.headers.get("Authorization", "")
+        try:
+            given = aiohttp.BasicAuth.decode(auth) if auth else None
+        except ValueError:
+            given = None
+        if given is None or (given.login, given.password) != (self.account_sid, self.auth_token) \
+                or account_sid != self.account_sid:
+            return _error(401, 20003, "Authenticate")
+        for name, code, text in (("To", 21604, "A 'To' phone number is required."),
+                                 ("From", 21603, "A 'From' phone number is required."),
+                                 ("Body", 21602, "Message body is required.")):
+            if not form.get(name):
+                return _error(400, code, text)
+        if len(form["Body"]) > MAX_BODY_CHARS:
+            return _error(400, 21617, "The concatenated message body exceeds the 1600 character limit.")
+        if form["To"] in self.opted_out:
+            return _error(400, 21610, "Attempt to send to unsubscribed recipient")
+        if self._failures:
+            failure = self._failures.pop(0)
+            return _error(failure.status, failure.code, failure.message)
+        record.sid = "SM" + uuid.uuid4().hex
+        return web.json_response(self._message(record), status=201)
+
+    def _message(self, record: Sent) -> dict[str, Any]:
+        now = formatdate(usegmt=True)
+        uri = f"/2010-04-01/Accounts/{self.account_sid}/Messages/{record.sid}"
+        body = record.form["Body"]
+        return {
+            "account_sid": self.account_sid, "api_version": "2010-04-01", "body": body,
+            "date_created": now, "date_sent": None, "date_updated": now, "direction": "outbound-api",
+            "error_code": None, "error_message": None, "from": record.form["From"], "messaging_service_sid": None,
+            "num_media": "0", "num_segments": str(max(1, -(-len(body) // 153))), "price": None,
+            "price_unit": "USD", "sid": record.sid, "status": "queued", "to": record.form["To"],
+            "uri": uri + ".json", "subresource_uris": {"media": uri + "/Media.json"},
+        }
+
+    async def _post_callbacks(self, url: str, record: Sent) -> None:
+        validator = RequestValidator(self.auth_token)
+        async with aiohttp.ClientSession() as session:
+            for status in ("sent", "delivered"):
+                form = {"AccountSid": self.account_sid, "MessageSid": record.sid or "", "SmsSid": record.sid or "",
+                        "MessageStatus": status, "SmsStatus": status, "To": record.to,
+                        "From": record.form.get("From", ""), "ApiVersion": "2010-04-01"}
+                callback = Callback(url=url, form=form)
+                headers = {"X-Twilio-Signature": validator.compute_signature(url, form),
+                           "I-Twilio-Idempotency-Token": uuid.uuid4().hex}
+                try:
+                    async with session.post(url, data=form, headers=headers) as response:
+                        callback.status = response.status
+                except aiohttp.ClientError:
+                    callback.status = None
+                with self._changed:
+                    self.callbacks_posted.append(callback)
+                    self._changed.notify_all()
+
+    def wait_for_callbacks(self, count: int, timeout_s: float = 20.0) -> list[Callback]:
+        deadline = time.monotonic() + timeout_s
+        with self._changed:
+            while len(self.callbacks_posted) < count and time.monotonic() < deadline:
+                self._changed.wait(max(0.0, deadline - time.monotonic()))
+            return list(self.callbacks_posted)
