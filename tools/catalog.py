@@ -50,21 +50,26 @@ def catalog_names(caller: Caller) -> tuple[str, ...]:
     return _names_for(role_shape(caller))
 
 
+def _specs(names: tuple[str, ...] | list[str]) -> list[ToolSpec]:
+    # Copies: a caller decorating its list (cache_control, say) must not change anyone else's.
+    return [TOOLS[n].spec.model_copy(deep=True) for n in names]
+
+
 def catalog_for(caller: Caller) -> list[ToolSpec]:
     """Facility tools, then the caller's role tools, then escalate_to_human."""
-    return [TOOLS[n].spec for n in catalog_names(caller)]
+    return _specs(catalog_names(caller))
 
 
 def facility_tools() -> list[ToolSpec]:
-    return [TOOLS[n].spec for n in _ordered([n for n, p in TOOL_ROLE_MATRIX.items() if p.catalog == "facility"])]
+    return _specs(_ordered([n for n, p in TOOL_ROLE_MATRIX.items() if p.catalog == "facility"]))
 
 
 def role_tools_for(caller: Caller) -> list[ToolSpec]:
     """The catalog minus the facility tools (escalate_to_human stays, last)."""
-    return [TOOLS[n].spec for n in catalog_names(caller) if TOOL_ROLE_MATRIX[n].catalog != "facility"]
+    return _specs([n for n in catalog_names(caller) if TOOL_ROLE_MATRIX[n].catalog != "facility"])
 
 
 def voice_catalog() -> list[ToolSpec]:
     """Every voice-applicable tool: the single voice agent carries them all; the gate still
     decides each call against the caller."""
-    return [TOOLS[n].spec for n in _ordered([n for n, p in TOOL_ROLE_MATRIX.items() if p.voice_applicable])]
+    return _specs(_ordered([n for n, p in TOOL_ROLE_MATRIX.items() if p.voice_applicable]))

@@ -14,7 +14,7 @@ from functools import lru_cache
 from typing import Any
 
 from jsonschema import Draft202012Validator
-from jsonschema.exceptions import best_match
+from jsonschema.exceptions import relevance
 from pydantic import ValidationError
 
 from spine.repo import Spine
@@ -40,13 +40,14 @@ def _validator(name: str) -> Draft202012Validator:
 
 
 def _invalid_reason(name: str, args: Any) -> str | None:
+    """Every schema error (up to three), most relevant first, so the model can fix them in one go."""
     if not isinstance(args, dict):
         return "input must be a JSON object"
-    error = best_match(_validator(name).iter_errors(args))
-    if error is None:
+    errors = sorted(_validator(name).iter_errors(args), key=relevance, reverse=True)[:3]
+    if not errors:
         return None
-    where = ".".join(str(p) for p in error.absolute_path)
-    return f"{where}: {error.message}" if where else error.message
+    return "; ".join(f"{'.'.join(str(p) for p in e.absolute_path)}: {e.message}" if e.absolute_path else e.message
+                     for e in errors)
 
 
 def _error(inv: ToolInvocation, content: str, *, reason: str, rule: str, decision: str = "refused") -> ToolResult:
