@@ -117,15 +117,14 @@ async def emit_event(
         interaction_id=interaction_id,
         detail=clean,
     )
-    persisted = False
+    line = event.model_dump(mode="json")
+    line["persisted"] = False
     if persist and spine is not None:
         try:
             await spine.put_event(event)
-            persisted = True
+            line["persisted"] = True
         except StoreError as exc:
-            clean["persist_error"] = type(exc).__name__
-    line = event.model_dump(mode="json")
-    line["persisted"] = persisted
+            line["persist_error"] = type(exc).__name__
     log.warning(json.dumps(line, sort_keys=True))
     return event
 
