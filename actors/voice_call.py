@@ -1,0 +1,371 @@
+"""One phone call with Clara, channel-neutral: who is calling, what the voice agent is told, the
+tools it runs with the caller's authority, and the end of the call as the end of the interaction.
+
+A call is one interaction, `voice-<CallSid>`. Opening it routes the caller (phone -> Person ->
+roles -> personContext, as for SMS) and records the call's trace; that trace is the call's identity
+for every later tool call, whichever replica or webhook it arrives on, so authority never comes
+from the model's parameters. Ending it (the stream closing, or the post-call webhook, whichever
+comes first; `Spine.mark_once` makes the two one) completes the trace and refreshes personContext.
+"""
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+import logging
+from datetime import datetime
+from typing import Any
+
+from pydantic import BaseModel
+
+from actors.context_refresh import refresh_person_context
+from actors.model.base import ModelBackend
+from actors.turn_types import ToolRunner
+from prompts.voice import (
+    VoiceContextView, call_variables, default_voice_prompt, first_message,
+    personalized_prompt, voice_applicable_features,
+)
+from spine.context import Channel, PersonContext, estimate_tokens
+from spine.context_build import build_active_pointers
+from spine.events import context_build, emit_event
+from spine.identity import utcnow
+from spine.records import (
+    AgentTrace, EventKind, PromptSection, TraceEvent, TracePrefetch, TracePrompt, TraceRouting, TraceToolCall,
+    last4,
+)
+from spine.repo import Spine
+from spine.router import route_inbound
+from spine.routing_types import L1Result, MetaRole
+from spine.store import StoreError
+from spine.toolspec import ToolInvocation, ToolResult
+from tools.caller import Caller, load_caller
+
+log = logging.getLogger("clara.voice")
+
+OPEN_BUDGET_S = 1.0  # the caller hears ringing while we build context; never longer than this
+CALL_FAILED = "voice/call-failed"
+Scalar = str | int | float | bool
+
+
+def interaction_id_for(call_sid: str) -> str:
+    """Deterministic, so a retried webhook or a second leg of the same call is the same interaction."""
+    return f"voice-{call_sid}"
+
+
+class VoiceCallStart(BaseModel):
+    """What the voice agent is given at call start (the personalization payload's content)."""
+
+    interaction_id: str
+    person_id: str | None = None
+    property_id: str | None = None
+    dynamic_variables: dict[str, Scalar]
+    prompt: str
+    first_message: str
+    degraded: bool = False
+    suppressed: bool = False  # a spam caller: answer briefly, run nothing
+
+
+class _Opened(BaseModel):
+    start: VoiceCallStart
+    context: PersonContext
+    trace: AgentTrace | None = None
+
+
+def tool_use_id_for(name: str, parameters: dict[str, Any]) -> str:
+    """Server-tool webhooks carry no call id; the same tool with the same input within one call is
+    the same call (a retry), so side effects stay idempotent on (interaction_id, tool_use_id)."""
+    digest = hashlib.sha256((name + json.dumps(parameters, sort_keys=True, default=str)).encode()).hexdigest()
+    return f"wh-{digest[:16]}"
+
+
+def _as_trace_call(inv: ToolInvocation, result: ToolResult) -> TraceToolCall:
+    return TraceToolCall(tool_use_id=inv.tool_use_id, name=inv.name, input=inv.input, decision=result.decision,
+                         reason=result.reason, prefetched=result.prefetched, latency_ms=result.latency_ms,
+                         is_error=result.is_error)
+
+
+class VoiceCalls:
+    """The voice calls of one process (a Serve replica, or a test): opens, runs tools for, and
+    ends calls. Holds no per-call state; that is in the store and in `VoiceCall` sessions."""
+
+    def __init__(self, spine: Spine, tools: ToolRunner, model: ModelBackend, *, voice_prompt: str | None = None,
+                 open_budget_s: float = OPEN_BUDGET_S) -> None:
+        self.spine, self.tools, self.model = spine, tools, model
+        self.voice_prompt = voice_prompt if voice_prompt is not None else default_voice_prompt()
+        self.open_budget_s = open_budget_s
+        self._background: set[asyncio.Task] = set()
+
+    # -- start ---------------------------------------------------------------------------------
+    async def start(self, *, caller_number: str, called_number: str, call_sid: str) -> VoiceCallStart:
+        return (await self._open_bounded(caller_number, called_number, call_sid)).start
+
+    async def open(self, *, caller_number: str, called_number: str, call_sid: str) -> "VoiceCall":
+        opened = await self._open_bounded(caller_number, called_number, call_sid)
+        return VoiceCall(self, opened.start, opened.context)
+
+    async def _open_bounded(self, caller_number: str, called_number: str, call_sid: str) -> _Opened:
+        """Within the budget, or minimal context and an event. The full open keeps running in the
+        background so the call's trace (its identity for tools) still lands."""
+        iid = interaction_id_for(call_sid)
+        task = asyncio.create_task(self._open(caller_number, called_number, iid))
+        try:
+            return await asyncio.wait_for(asyncio.shield(task), self.open_budget_s)
+        except (TimeoutError, StoreError) as exc:
+            reason = "voice_context_timeout" if isinstance(exc, TimeoutError) else "voice_context_failed"
+            self._keep(task)
+            self._keep(asyncio.create_task(emit_event(
+                self.spine, EventKind.STORE_DEGRADED, reason, channel=Channel.VOICE, address=caller_number,
+                property_id=None, interaction_id=iid, detail={"budget_s": self.open_budget_s, "error": str(exc)[:200]})))
+            return self._minimal(iid)
+
+    def _keep(self, task: asyncio.Task) -> None:
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+        task.add_done_callback(_log_failure)
+
+    def fallback_start(self, call_sid: str) -> VoiceCallStart:
+        """Minimal context for an unknown caller: what a call gets when nothing else can be had."""
+        return self._minimal(interaction_id_for(call_sid)).start
+
+    def _minimal(self, iid: str) -> _Opened:
+        view = VoiceContextView(l1=L1Result(roles=[MetaRole.OTHER]), context=PersonContext(person_id=""), degraded=True)
+        start = VoiceCallStart(interaction_id=iid, dynamic_variables=call_variables(view, iid),
+                               prompt=personalized_prompt(self.voice_prompt, view), first_message=first_message(view),
+                               degraded=True)
+        return _Opened(start=start, context=view.context)
+
+    async def _open(self, caller_number: str, called_number: str, iid: str) -> _Opened:
+        prop = await self.spine.property_for_number(_e164_or_raw(called_number))
+        if prop is None:
+            log.warning("voice call %s to an unknown number ...%s", iid, last4(called_number))
+            return self._minimal(iid)
+        decision = await route_inbound(self.spine, channel=Channel.VOICE, wire_address=caller_number,
+                                       property_id=prop.id, message="", interaction_id=iid)
+        pid = decision.person_id
+        person, caller, (context, events) = await asyncio.gather(
+            self.spine.get_person(pid) if pid else _none(), load_caller(self.spine, pid, prop.id, iid, Channel.VOICE),
+            self._context(pid, caller_number, prop.id, iid))
+        if decision.graceful_degrade_reason:
+            events.append(TraceEvent(kind=EventKind.GRACEFUL_DEGRADE, reason=decision.graceful_degrade_reason))
+        view = VoiceContextView(
+            caller_name=person.display_name if person else None, person_id=pid, known=bool(person and caller.roles),
+            l1=decision.l1,
+            features=_voice_features(decision.l1.roles), property_name=prop.name,
+            units=await _units_of(self.spine, caller), context=context, tool_names=_voice_tools_for(caller))
+        start = VoiceCallStart(
+            interaction_id=iid, person_id=pid, property_id=prop.id, dynamic_variables=call_variables(view, iid),
+            prompt=personalized_prompt(self.voice_prompt, view), first_message=first_message(view),
+            suppressed=decision.reply_suppressed)
+        trace = AgentTrace(
+            interaction_id=iid, channel=Channel.VOICE, participant_id=pid, property_id=prop.id,
+            wire_address_last4=last4(caller_number), events=events, tools_offered=view.tool_names,
+            routing=TraceRouting(roles=[r.value for r in decision.l1.roles], confidence=decision.l1.confidence,
+                                 other_classification=decision.l1.other_classification,
+                                 inferred_intent=decision.l1.inferred_intent),
+            prompt=TracePrompt(sections=[
+                PromptSection(layer="L0", name="voice_prompt", token_estimate=estimate_tokens(self.voice_prompt)),
+                PromptSection(layer="context", name="voice_context",
+                              token_estimate=estimate_tokens(start.prompt) - estimate_tokens(self.voice_prompt))]))
+        if await self.spine.get_trace(iid) is None:  # a second leg of the call keeps the first record
+            await self.spine.put_trace(trace)
+        return _Opened(start=start, context=context, trace=trace)
+
+    async def _context(self, person_id: str | None, address: str, property_id: str,
+                       iid: str) -> tuple[PersonContext, list[TraceEvent]]:
+        """The eager tier, as the SMS turn loads it: the persisted snapshot (ghost pointers
+        filtered), else pointers from the store with the fresh-contact summary."""
+        from prompts.context_check import filter_ghost_pointers
+
+        common = dict(channel=Channel.VOICE, address=address, property_id=property_id, interaction_id=iid)
+        if person_id is None:
+            await context_build(self.spine, "personId_missing", **common)
+            return PersonContext(person_id=""), [TraceEvent(kind=EventKind.CONTEXT_BUILD, reason="personId_missing")]
+        stored = await self.spine.get_context(person_id)
+        if stored is not None:
+            return await filter_ghost_pointers(self.spine, stored, **common), []
+        await context_build(self.spine, "persisted_context_missing", **common)
+        fresh = PersonContext(person_id=person_id, active=await build_active_pointers(self.spine, person_id))
+        return fresh, [TraceEvent(kind=EventKind.CONTEXT_BUILD, reason="persisted_context_missing")]
+
+    # -- during the call -----------------------------------------------------------------------
+    async def caller_of(self, interaction_id: str) -> Caller | None:
+        """The caller's authority, from the call's recorded trace (never from the request)."""
+        trace = await self.spine.get_trace(interaction_id)
+        if trace is None or trace.channel != Channel.VOICE or not trace.property_id:
+            return None
+        return await load_caller(self.spine, trace.participant_id, trace.property_id, interaction_id, Channel.VOICE)
+
+    async def run_webhook_tool(self, interaction_id: str, name: str, parameters: dict[str, Any]) -> ToolResult | None:
+        """A server-tool webhook call; None when the call is unknown."""
+        caller = await self.caller_of(interaction_id)
+        if caller is None:
+            return None
+        inv = ToolInvocation(name=name, input=parameters, tool_use_id=tool_use_id_for(name, parameters))
+        result = await self.tools.run(inv, caller)
+        trace = await self.spine.get_trace(interaction_id)
+        if trace is not None and all(c.tool_use_id != inv.tool_use_id for c in trace.tool_calls):
+            trace.tool_calls.append(_as_trace_call(inv, result))
+            await self.spine.put_trace(trace)
+        return result
+
+    # -- end -----------------------------------------------------------------------------------
+    async def mark_failed(self, interaction_id: str, reason: str) -> None:
+        """Record at once that the call broke (the voice webhook asks right after, to apologize)."""
+        trace = await self.spine.get_trace(interaction_id)
+        if trace is not None:
+            trace.events.append(TraceEvent(kind=CALL_FAILED, reason=reason))
+            await self.spine.put_trace(trace)
+
+    async def failed(self, interaction_id: str) -> bool:
+        """Whether the caller was let down: the call broke, or never got as far as being recorded."""
+        trace = await self.spine.get_trace(interaction_id)
+        return trace is None or any(e.kind == CALL_FAILED for e in trace.events)
+
+    async def end(self, interaction_id: str, transcript: list[dict[str, str]], *, tool_calls: list[TraceToolCall] = (),
+                  prefetch: list[dict] = (), events: list[TraceEvent] = ()) -> bool:
+        """Complete the call's trace and refresh personContext. True for the first end of the call;
+        the second (stream end and post-call webhook) only adds what the first did not have."""
+        trace = await self.spine.get_trace(interaction_id)
+        if trace is None:
+            log.warning("end of unknown voice call %s", interaction_id)
+            return False
+        if len(transcript) > len(trace.transcript or []):
+            trace.transcript = list(transcript)
+        known = {c.tool_use_id for c in trace.tool_calls}
+        trace.tool_calls += [c for c in tool_calls if c.tool_use_id not in known]
+        trace.prefetch = trace.prefetch or [TracePrefetch(**p) for p in prefetch]
+        trace.events += [e for e in events if e not in trace.events]
+        said = trace.transcript or []
+        trace.inbound = next((t["text"] for t in said if t.get("role") == "user"), trace.inbound)
+        trace.reply = next((t["text"] for t in reversed(said) if t.get("role") == "agent"), trace.reply)
+        trace.latency_ms.total = max(trace.latency_ms.total, _ms_since(trace.started_at))
+        await self.spine.put_trace(trace)
+        if not await self.spine.mark_once(f"voice-end#{interaction_id}"):
+            return False
+        if trace.participant_id:
+            await refresh_person_context(self.spine, self.model, trace.participant_id, interaction_id, said)
+        return True
+
+    async def drain(self) -> None:
+        """Wait for background opens (tests and shutdown)."""
+        await asyncio.gather(*self._background, return_exceptions=True)
+
+
+class VoiceCall:
+    """A live call on the bridge: tools with the caller's authority, the transcript as heard,
+    speculative prefetch, and the end."""
+
+    def __init__(self, calls: VoiceCalls, start: VoiceCallStart, context: PersonContext) -> None:
+        self.calls, self.start, self.context = calls, start, context
+        self.interaction_id = start.interaction_id
+        self.transcript: list[dict[str, str]] = []
+        self.tool_calls: list[TraceToolCall] = []
+        self.events: list[TraceEvent] = []
+        self.conversation_id: str | None = None
+        self._prefetched: set[str] = set()
+        self._ended = False
+
+    def heard_user(self, text: str) -> None:
+        if text.strip():
+            self.transcript.append({"role": "user", "text": text.strip()})
+
+    def heard_agent(self, text: str) -> None:
+        if text.strip():
+            self.transcript.append({"role": "agent", "text": text.strip()})
+
+    def corrected_agent(self, original: str, corrected: str) -> None:
+        for turn in reversed(self.transcript):
+            if turn["role"] == "agent" and turn["text"] == original.strip():
+                turn["text"] = corrected.strip()
+                return
+
+    def note(self, kind: str, reason: str) -> None:
+        self.events.append(TraceEvent(kind=kind, reason=reason))
+
+    async def run_tool(self, name: str, parameters: dict[str, Any], tool_call_id: str) -> ToolResult:
+        """Through the ToolRunner with authority re-derived from the store; an unknown caller
+        still goes through the gate (which refuses what they may not do)."""
+        inv = ToolInvocation(name=name, input=parameters, tool_use_id=tool_call_id)
+        caller = await self.calls.caller_of(self.interaction_id)
+        if caller is None:
+            result = ToolResult(tool_use_id=tool_call_id, name=name, is_error=True, decision="refused",
+                                reason="this call could not be identified", content="I can't do that on this call.")
+        else:
+            result = await self.calls.tools.run(inv, caller)
+        self.tool_calls.append(_as_trace_call(inv, result))
+        return result
+
+    async def prefetch(self, heard: str) -> list[ToolResult]:
+        """Speculative read-only lookups suggested by what the caller said, each once per call,
+        under the same gate. Returns what landed successfully."""
+        from tools.prefetch import prefetch_candidates
+
+        caller = await self.calls.caller_of(self.interaction_id)
+        if caller is None:
+            return []
+        fresh = []
+        for inv in prefetch_candidates(heard, self.context, caller):
+            key = inv.name + json.dumps(inv.input, sort_keys=True)
+            if key not in self._prefetched:
+                self._prefetched.add(key)
+                fresh.append(inv.model_copy(update={"tool_use_id": f"prefetch-{len(self._prefetched)}"}))
+        if not fresh:
+            return []
+        await self.calls.tools.prefetch(fresh, caller)
+        results = await asyncio.gather(*(self.calls.tools.run(inv, caller) for inv in fresh))
+        return [r for r in results if not r.is_error]
+
+    async def end(self) -> bool:
+        if self._ended:
+            return False
+        self._ended = True
+        try:
+            report = await self.calls.tools.prefetch_report(self.interaction_id)
+        except Exception as exc:  # the report is nice to have; the end of the call is not optional
+            log.warning("prefetch report for %s failed: %s", self.interaction_id, exc)
+            report = []
+        return await self.calls.end(self.interaction_id, self.transcript, tool_calls=self.tool_calls,
+                                    prefetch=report, events=self.events)
+
+
+def _voice_features(roles: list[MetaRole]) -> list[str]:
+    from prompts.directory import features_for
+
+    return voice_applicable_features(features_for(roles))
+
+
+def _voice_tools_for(caller: Caller) -> list[str]:
+    """What this caller may run on the phone: their catalog, projected onto the voice catalog."""
+    from tools.catalog import catalog_for, voice_catalog
+
+    voice = {t.name for t in voice_catalog()}
+    return [t.name for t in catalog_for(caller) if t.name in voice]
+
+
+async def _units_of(spine: Spine, caller: Caller) -> list[str]:
+    unit_ids = sorted({r.scope.unit_id for r in caller.roles if r.scope.unit_id})
+    units = await asyncio.gather(*(spine.get_unit(u) for u in unit_ids))
+    return [u.number for u in units if u is not None and u.property_id == caller.property_id]
+
+
+def _e164_or_raw(number: str) -> str:
+    from spine.phone import InvalidPhoneNumber, normalize_phone
+
+    try:
+        return normalize_phone(number)
+    except InvalidPhoneNumber:
+        return number
+
+
+def _ms_since(started: datetime) -> float:
+    return max(0.0, (utcnow() - started).total_seconds() * 1000)
+
+
+async def _none() -> None:
+    return None
+
+
+def _log_failure(task: asyncio.Task) -> None:
+    if not task.cancelled() and task.exception() is not None:
+        log.warning("voice background task failed: %r", task.exception())
+

@@ -1,0 +1,255 @@
+"""The media bridge: one Twilio Media Stream <-> one ElevenLabs Agents conversation.
+
+A plain asyncio object between two text websockets. Audio crosses untouched (both sides speak
+base64 mu-law 8 kHz); control events are translated (`interruption` -> Twilio `clear`, `ping` ->
+`pong`); tool calls run through the DispatcherActor with the caller's authority, off the audio
+path; what the caller says can start a speculative prefetch whose result reaches the agent as a
+`contextual_update`. When either side closes or fails, both close and the call ends.
+"""
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Protocol
+
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
+
+from actors.voice_call import VoiceCall, VoiceCalls
+from gateway.voice.elevenlabs import AgentEndpoint, ElevenLabsError
+from gateway.voice.payload import initiation_data
+from gateway.voice.twiml import verified_caller
+from gateway.voice.wire import (
+    ULAW_8000, AgentAudio, AgentResponse, AgentResponseCorrection, ClientToolCall, ClientToolResult,
+    ConversationInitiationMetadata, ContextualUpdate, Interruption, MarkBody, OutboundMediaBody, Ping, Pong,
+    TwilioClear, TwilioMark, TwilioMarkOut, TwilioMedia, TwilioMediaOut, TwilioStart, TwilioStop, UnknownMessage,
+    UserAudioChunk, UserTranscript, parse_agent_event, parse_twilio_event,
+)
+
+log = logging.getLogger("clara.voice.bridge")
+
+START_TIMEOUT_S = 10.0
+CONNECT_TIMEOUT_S = 5.0
+BRIDGE_EVENT = "voice/bridge"
+FAILURES = ("agent_unreachable", "error")
+
+
+class SocketClosed(Exception):
+    """A text socket's peer went away (raised by adapters of non-websockets sockets)."""
+
+
+class TextSocket(Protocol):
+    """What the bridge needs of the Twilio side: websockets' connections fit, Starlette's adapts."""
+
+    async def recv(self) -> str | bytes: ...
+
+    async def send(self, message: str) -> None: ...
+
+    async def close(self, code: int = 1000, reason: str = "") -> None: ...
+
+
+CLOSED = (ConnectionClosed, SocketClosed)
+
+
+class CallBridge:
+    def __init__(self, twilio: TextSocket, calls: VoiceCalls, endpoint: AgentEndpoint, *, secret: str | None,
+                 start_timeout_s: float = START_TIMEOUT_S, connect_timeout_s: float = CONNECT_TIMEOUT_S) -> None:
+        """`secret` checks the stream parameters' call token (TWILIO_AUTH_TOKEN); without a valid
+        token the caller is treated as unknown: answered, but with no one's authority."""
+        self.twilio, self.calls, self.endpoint, self.secret = twilio, calls, endpoint, secret
+        self.start_timeout_s, self.connect_timeout_s = start_timeout_s, connect_timeout_s
+        self.call: VoiceCall | None = None
+        self.agent: ClientConnection | None = None
+        self.stream_sid = ""
+        self.last_interrupt_id = 0
+        self.played_mark: str | None = None
+        self._side_tasks: set[asyncio.Task] = set()
+
+    async def run(self) -> str:
+        """Bridge one call; returns why it ended."""
+        start = await self._twilio_start()
+        if start is None:
+            await self._close_twilio()
+            return "no_start"
+        self.stream_sid = start.stream_sid
+        params, call_sid = start.start.customParameters, start.start.callSid
+        caller = verified_caller(self.secret, call_sid, params)
+        if caller is None:
+            log.warning("voice stream %s: caller parameters carry no valid call token; caller unknown", call_sid)
+        opening = asyncio.create_task(self.calls.open(caller_number=caller or "", call_sid=call_sid,
+                                                      called_number=params.get("called", "")))
+        reason = "agent_unreachable"
+        try:
+            self.agent, self.call = await asyncio.gather(self._connect_agent(), opening)
+            if caller is None:
+                self.call.note(BRIDGE_EVENT, "unverified_caller")
+            reason = await self._converse()
+        except (ElevenLabsError, InvalidHandshake, InvalidURI, OSError, TimeoutError, ConnectionClosed) as exc:
+            log.error("voice bridge: agent websocket unavailable: %s", exc)
+        finally:
+            await self._finish(opening, reason)
+        return reason
+
+    async def _twilio_start(self) -> TwilioStart | None:
+        try:
+            async with asyncio.timeout(self.start_timeout_s):
+                while True:
+                    try:
+                        event = parse_twilio_event(await self.twilio.recv())
+                    except UnknownMessage as exc:
+                        log.warning("twilio stream: %s", exc)
+                        continue
+                    if isinstance(event, TwilioStart):
+                        return event
+                    if isinstance(event, TwilioStop):
+                        return None
+        except (TimeoutError, *CLOSED):
+            return None
+
+    async def _connect_agent(self) -> ClientConnection:
+        async with asyncio.timeout(self.connect_timeout_s):
+            return await connect(await self.endpoint.url(), max_size=2**22, open_timeout=self.connect_timeout_s)
+
+    async def _converse(self) -> str:
+        assert self.agent is not None and self.call is not None
+        if self.call.start.suppressed:
+            return "suppressed"
+        await self.agent.send(initiation_data(self.call.start).model_dump_json())
+        pumps = [asyncio.create_task(self._from_twilio()), asyncio.create_task(self._from_agent())]
+        done, pending = await asyncio.wait(pumps, return_when=asyncio.FIRST_COMPLETED)
+        for task in pending:
+            task.cancel()
+        await asyncio.gather(*pending, return_exceptions=True)
+        first = done.pop()
+        if first.exception() is not None:
+            log.error("voice bridge failed: %r", first.exception())
+            return "error"
+        return first.result()
+
+    async def _from_twilio(self) -> str:
+        agent = self.agent
+        while True:
+            try:
+                raw = await self.twilio.recv()
+            except CLOSED:
+                return "twilio_closed"
+            try:
+                event = parse_twilio_event(raw)
+            except UnknownMessage as exc:
+                log.warning("twilio stream: %s", exc)
+                continue
+            if isinstance(event, TwilioMedia):
+                if event.media.track in ("inbound", "inbound_track"):
+                    try:
+                        await agent.send(UserAudioChunk(user_audio_chunk=event.media.payload).model_dump_json())
+                    except ConnectionClosed:
+                        return "agent_closed"
+            elif isinstance(event, TwilioMark):
+                self.played_mark = event.mark.name
+            elif isinstance(event, TwilioStop):
+                return "twilio_stop"
+
+    async def _from_agent(self) -> str:
+        try:
+            async for raw in self.agent:
+                try:
+                    event = parse_agent_event(raw)
+                except UnknownMessage:
+                    continue  # vad_score, tentative responses, future events: not ours to relay
+                if isinstance(event, AgentAudio):
+                    await self._play(event)
+                else:
+                    await self._control(event)
+        except CLOSED:
+            pass
+        return "agent_closed"
+
+    async def _play(self, event: AgentAudio) -> None:
+        if event.audio_event.event_id and event.audio_event.event_id <= self.last_interrupt_id:
+            return  # audio of a turn the caller already interrupted
+        await self.twilio.send(TwilioMediaOut(streamSid=self.stream_sid,
+                                              media=OutboundMediaBody(payload=event.audio_event.audio_base_64))
+                               .model_dump_json())
+        # Twilio echoes the mark when the audio before it has played: how far playback got.
+        await self.twilio.send(TwilioMarkOut(streamSid=self.stream_sid,
+                                             mark=MarkBody(name=f"audio-{event.audio_event.event_id}")).model_dump_json())
+
+    async def _control(self, event) -> None:
+        call = self.call
+        if isinstance(event, Ping):
+            await self.agent.send(Pong(event_id=event.ping_event.event_id).model_dump_json())
+        elif isinstance(event, Interruption):
+            self.last_interrupt_id = max(self.last_interrupt_id, event.interruption_event.event_id)
+            await self.twilio.send(TwilioClear(streamSid=self.stream_sid).model_dump_json())
+        elif isinstance(event, ClientToolCall):
+            self._spawn(self._tool(event))
+        elif isinstance(event, UserTranscript):
+            call.heard_user(event.user_transcription_event.user_transcript)
+            self._spawn(self._prefetch(event.user_transcription_event.user_transcript))
+        elif isinstance(event, AgentResponse):
+            call.heard_agent(event.agent_response_event.agent_response)
+        elif isinstance(event, AgentResponseCorrection):
+            body = event.agent_response_correction_event
+            call.corrected_agent(body.original_agent_response, body.corrected_agent_response)
+        elif isinstance(event, ConversationInitiationMetadata):
+            self._metadata(event)
+
+    def _metadata(self, event: ConversationInitiationMetadata) -> None:
+        meta = event.conversation_initiation_metadata_event
+        self.call.conversation_id = meta.conversation_id
+        for side, fmt in (("agent_output", meta.agent_output_audio_format), ("user_input", meta.user_input_audio_format)):
+            if fmt and fmt != ULAW_8000:
+                # Twilio only plays and sends mu-law 8 kHz; the agent must be configured for it.
+                log.error("voice agent %s format is %s, not %s: audio will be garbled", side, fmt, ULAW_8000)
+                self.call.note(BRIDGE_EVENT, f"{side}_format_{fmt}")
+
+    async def _tool(self, event: ClientToolCall) -> None:
+        body = event.client_tool_call
+        result = await self.call.run_tool(body.tool_name, body.parameters, body.tool_call_id)
+        answer = ClientToolResult(tool_call_id=body.tool_call_id, result=result.content or result.reason,
+                                  is_error=result.is_error)
+        await self.agent.send(answer.model_dump_json())
+
+    async def _prefetch(self, heard: str) -> None:
+        for result in await self.call.prefetch(heard):
+            text = f"Looked up ahead of time ({result.name}): {result.content}"
+            await self.agent.send(ContextualUpdate(text=text).model_dump_json())
+
+    def _spawn(self, coro) -> None:
+        task = asyncio.create_task(coro)
+        self._side_tasks.add(task)
+        task.add_done_callback(self._side_done)
+
+    def _side_done(self, task: asyncio.Task) -> None:
+        self._side_tasks.discard(task)
+        if not task.cancelled() and task.exception() is not None and not isinstance(task.exception(), CLOSED):
+            log.error("voice bridge side task failed: %r", task.exception())
+
+    async def _finish(self, opening: asyncio.Task, reason: str) -> None:
+        """Close both sides, then end the call (trace and personContext refresh). A failure is
+        recorded before Twilio learns the stream ended: its next request asks whether to apologize."""
+        for task in list(self._side_tasks):
+            task.cancel()
+        await asyncio.gather(*self._side_tasks, return_exceptions=True)
+        if self.agent is not None:
+            await self.agent.close()
+        call = self.call or await _opened(opening)
+        if call is not None and reason in FAILURES:
+            await self.calls.mark_failed(call.interaction_id, reason)
+        await self._close_twilio()
+        if call is not None:
+            await call.end()
+
+    async def _close_twilio(self) -> None:
+        try:
+            await self.twilio.close()
+        except Exception as exc:  # already gone: nothing left to close
+            log.debug("twilio close: %r", exc)
+
+
+async def _opened(opening: asyncio.Task) -> VoiceCall | None:
+    try:
+        return await opening
+    except Exception as exc:
+        log.error("voice call could not be opened: %r", exc)
+        return None

@@ -1,0 +1,16 @@
+"""The conversation-initiation payload: the same for the personalization webhook (Twilio-native
+calls) and the first message on a bridged call's agent websocket."""
+from __future__ import annotations
+
+from actors.voice_call import VoiceCallStart
+from gateway.voice.wire import (
+    AgentOverride, ConversationConfigOverride, ConversationInitiationClientData, PromptOverride,
+)
+
+
+def initiation_data(start: VoiceCallStart) -> ConversationInitiationClientData:
+    return ConversationInitiationClientData(
+        dynamic_variables=start.dynamic_variables,
+        conversation_config_override=ConversationConfigOverride(
+            agent=AgentOverride(prompt=PromptOverride(prompt=start.prompt), first_message=start.first_message)),
+    )

@@ -1,0 +1,153 @@
+"""Voice routes on the Serve ingress: ElevenLabs webhooks, Twilio's voice webhook and the media
+bridge websocket. Each answers fast and never 500s at a caller; the logic is in actors.voice_call."""
+from __future__ import annotations
+
+import hmac
+import logging
+from typing import Any
+
+from fastapi import APIRouter, BackgroundTasks, FastAPI, Request, WebSocket
+from fastapi.responses import JSONResponse, Response
+from pydantic import ValidationError
+from starlette.requests import HTTPConnection
+
+from actors.voice_call import interaction_id_for
+from gateway.voice import signature as el_signature
+from gateway.voice.bridge import CallBridge
+from gateway.voice.payload import initiation_data
+from gateway.voice.services import VoiceServices
+from gateway.voice.sockets import StarletteTextSocket
+from gateway.voice.twilio_webhook import TwilioRejected, signed_form
+from gateway.voice.twiml import ENDED_QUERY, call_ended, connect_stream, stream_parameters
+from gateway.voice.wire import PersonalizationRequest, PostCallWebhook, ToolWebhookAnswer
+
+log = logging.getLogger("clara.voice")
+router = APIRouter()
+
+TOKEN_HEADER = "X-Clara-Voice-Token"
+CALL_REFERENCES = ("interaction_id", "call_sid")
+TWIML = "application/xml"
+
+
+def install_voice(app: FastAPI, services: VoiceServices) -> None:
+    """Give an app its voice services (a Serve replica builds them from its GatewayContext)."""
+    app.state.voice = services
+
+
+def get_voice(conn: HTTPConnection) -> VoiceServices:
+    services = getattr(conn.app.state, "voice", None)
+    if services is None:
+        from gateway.context import get_context
+
+        services = conn.app.state.voice = VoiceServices.from_context(get_context(conn))
+    return services
+
+
+def _error(status: int, message: str) -> JSONResponse:
+    log.warning("voice request rejected %s: %s", status, message)
+    return JSONResponse({"error": message}, status_code=status)
+
+
+def _token_ok(voice: VoiceServices, request: Request) -> str | None:
+    """None when the static voice token matches; else why not."""
+    expected = voice.settings.voice_token
+    if not expected:
+        return "GATEWAY_VOICE_TOKEN is not set, so no voice webhook can be authenticated"
+    given = request.headers.get(TOKEN_HEADER) or request.headers.get("authorization", "").removeprefix("Bearer ")
+    return None if given and hmac.compare_digest(given.strip(), expected) else "voice token missing or wrong"
+
+
+@router.post("/voice/personalization")
+async def personalization(request: Request) -> Response:
+    voice = get_voice(request)
+    if why := _token_ok(voice, request):
+        return _error(401, why)
+    try:
+        body = PersonalizationRequest.model_validate_json(await request.body())
+    except ValidationError as exc:
+        return _error(422, f"personalization body must be {{caller_id, agent_id, called_number, call_sid}}: "
+                           f"{exc.errors()[0]['loc']} {exc.errors()[0]['msg']}")
+    try:
+        start = await voice.calls.start(caller_number=body.caller_id, called_number=body.called_number,
+                                        call_sid=body.call_sid)
+    except Exception:  # the phone is ringing: a bug here still gets the caller a working agent
+        log.exception("personalization failed for call %s; answering with minimal context", body.call_sid)
+        start = voice.calls.fallback_start(body.call_sid)
+    return JSONResponse(initiation_data(start).model_dump(mode="json"))
+
+
+@router.post("/voice/tools/{tool_name}")
+async def server_tool(tool_name: str, request: Request) -> Response:
+    voice = get_voice(request)
+    if why := _token_ok(voice, request):
+        return _error(401, why)
+    try:
+        body: Any = (await request.json()) if await request.body() else {}
+    except ValueError:
+        return _error(400, "tool webhook body must be a JSON object")
+    if not isinstance(body, dict):
+        return _error(400, "tool webhook body must be a JSON object")
+    reference = {k: str(body.pop(k)) for k in CALL_REFERENCES if k in body}
+    interaction_id = reference.get("interaction_id") or (
+        interaction_id_for(reference["call_sid"]) if reference.get("call_sid") else None)
+    if not interaction_id:
+        return _error(400, "tool webhook needs the call reference (interaction_id or call_sid dynamic variable)")
+    result = await voice.calls.run_webhook_tool(interaction_id, tool_name, body)
+    if result is None:
+        return _error(403, f"no voice call {interaction_id!r} is on record")
+    answer = ToolWebhookAnswer(result=result.content or result.reason, is_error=result.is_error)
+    return JSONResponse(answer.model_dump())
+
+
+@router.post("/voice/post-call")
+async def post_call(request: Request, background: BackgroundTasks) -> Response:
+    voice = get_voice(request)
+    raw = await request.body()
+    try:
+        digest = el_signature.verify(voice.settings.elevenlabs_webhook_secret,
+                                     request.headers.get(el_signature.SIGNATURE_HEADER), raw, now=voice.clock())
+    except el_signature.SignatureRejected as exc:
+        return _error(401, str(exc))
+    try:
+        event = PostCallWebhook.model_validate_json(raw)
+    except ValidationError as exc:
+        return _error(400, f"post-call body is not a post-call webhook: {exc.errors()[0]['msg']}")
+    if not await voice.calls.spine.mark_once(f"elevenlabs-webhook#{digest}"):
+        return _error(409, "this post-call webhook was already received (replay)")
+    if event.type != "post_call_transcription":
+        return JSONResponse({"status": "ignored", "type": event.type})
+    data = event.data
+    phone = data.metadata.phone_call
+    interaction_id = str(data.conversation_initiation_client_data.dynamic_variables.get("interaction_id") or "")
+    if interaction_id in ("", "none") and phone and phone.call_sid:
+        interaction_id = interaction_id_for(phone.call_sid)
+    if interaction_id in ("", "none"):
+        return _error(422, "post-call webhook names no call of ours (no interaction_id variable, no call_sid)")
+    transcript = [{"role": t.role, "text": t.message.strip()} for t in data.transcript if t.message and t.message.strip()]
+    background.add_task(voice.calls.end, interaction_id, transcript)
+    return JSONResponse({"status": "accepted", "interaction_id": interaction_id})
+
+
+@router.post("/voice/twiml")
+async def twiml(request: Request) -> Response:
+    voice = get_voice(request)
+    try:
+        form = await signed_form(request, voice.settings)
+    except TwilioRejected as exc:
+        return Response(exc.reason + "\n", status_code=exc.status, media_type="text/plain")
+    call_sid = form.get("CallSid", "")
+    public = voice.settings.public_url
+    if request.url.query == ENDED_QUERY:
+        return Response(call_ended(await voice.calls.failed(interaction_id_for(call_sid))), media_type=TWIML)
+    params = stream_parameters(voice.settings.twilio_auth_token, call_sid, form.get("From", ""), form.get("To", ""))
+    return Response(connect_stream(public, f"{public}/voice/twiml?{ENDED_QUERY}", params), media_type=TWIML)
+
+
+@router.websocket("/voice/twilio/stream")
+async def twilio_stream(websocket: WebSocket) -> None:
+    voice = get_voice(websocket)
+    await websocket.accept()
+    bridge = CallBridge(StarletteTextSocket(websocket), voice.calls, voice.endpoint,
+                        secret=voice.settings.twilio_auth_token)
+    reason = await bridge.run()
+    log.info("voice stream ended: %s", reason)

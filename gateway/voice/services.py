@@ -1,0 +1,40 @@
+"""What the voice routes need, built once per replica from the GatewayContext (or by a test)."""
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import httpx
+
+from actors.model.base import ModelBackend
+from actors.turn_types import ToolRunner
+from actors.voice_call import OPEN_BUDGET_S, VoiceCalls
+from gateway.settings import Settings
+from gateway.voice.elevenlabs import AgentEndpoint, ElevenLabsApi
+from spine.repo import Spine
+
+
+@dataclass
+class VoiceServices:
+    settings: Settings
+    calls: VoiceCalls
+    endpoint: AgentEndpoint
+    clock: Callable[[], float] = field(default=time.time)  # wall clock for webhook timestamps
+
+    @classmethod
+    def build(cls, settings: Settings, spine: Spine, tools: ToolRunner, model: ModelBackend, *,
+              http: httpx.AsyncClient | None = None, open_budget_s: float = OPEN_BUDGET_S) -> "VoiceServices":
+        api = (ElevenLabsApi(settings.elevenlabs_api_base, settings.elevenlabs_api_key, http=http)
+               if settings.elevenlabs_api_key else None)
+        endpoint = AgentEndpoint(ws_url=settings.elevenlabs_ws_url, agent_id=settings.elevenlabs_agent_id, api=api)
+        return cls(settings, VoiceCalls(spine, tools, model, open_budget_s=open_budget_s), endpoint)
+
+    @classmethod
+    def from_context(cls, ctx) -> "VoiceServices":
+        """In a Serve replica: tools through the DispatcherActor, the configured model."""
+        from actors.dispatcher_actor import RayToolRunner
+        from actors.model.factory import make_model
+
+        return cls.build(ctx.settings, ctx.spine, RayToolRunner(ctx.pool.dispatcher), make_model(ctx.settings),
+                         http=ctx.http)
