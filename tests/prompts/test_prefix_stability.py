@@ -1,0 +1,69 @@
+"""The cache key: the same role set at the same property gives byte-identical prefix bytes."""
+from __future__ import annotations
+
+from prompt_helpers import assembled, marcus_context
+
+from spine.identity import Claim, ClaimKind, OccupancyKind, Person, PersonRole, PersonRoleSource, PersonRoleType
+from spine.identity import RoleScope
+from spine.routing_types import L1Result, MetaRole
+
+
+async def add_primary_tenant(spine, person_id: str, phone: str, unit_id: str) -> None:
+    await spine.put_person(Person(id=person_id, display_name="Dana Kim", claims=[Claim(kind=ClaimKind.PHONE,
+                                                                                       value=phone)]))
+    await spine.put_role(PersonRole(id=f"tr_{person_id}", person_id=person_id, role_type=PersonRoleType.TENANT,
+                                    source=PersonRoleSource.PMS_SYNC,
+                                    scope=RoleScope(org_id="org_propflow", property_id="pf_yale", unit_id=unit_id,
+                                                    occupancy=OccupancyKind.PRIMARY)))
+
+
+async def test_two_tenants_at_one_property_share_the_prefix_bytes(spine):
+    await add_primary_tenant(spine, "p_dana", "+12065551312", "u_yale_312")
+    marcus = await assembled(spine, "+12065551001", context=marcus_context())
+    dana = await assembled(spine, "+12065551312")
+    assert marcus.stable_prefix == dana.stable_prefix
+    assert marcus.volatile != dana.volatile
+
+
+async def test_one_tenant_at_two_interactions_shares_the_prefix_bytes(spine):
+    first = await assembled(spine, "+12065551001")
+    later = await assembled(spine, "+12065551001", context=marcus_context())
+    assert first.stable_prefix == later.stable_prefix and first.volatile != later.volatile
+
+
+async def test_nothing_person_specific_sits_above_the_breakpoint(spine):
+    p = await assembled(spine, "+12065551001", context=marcus_context())
+    for private in ("Marcus", "p_marcus", "1001", "2026-05-12", "int-marcus-0512", "flapper ordered",
+                    "rw_yale_204_2027"):
+        assert private not in p.stable_prefix, private
+    assert "Marcus" in p.volatile and "flapper ordered" in p.volatile
+
+
+async def test_a_roommate_shares_the_prose_but_not_the_withheld_tools(spine):
+    # The tool catalog is occupancy-aware: a roommate is never offered respond_to_renewal or
+    # get_balance, so Jordan's cache prefix differs from Marcus's by exactly those tools.
+    marcus = await assembled(spine, "+12065551001")
+    jordan = await assembled(spine, "+12065551002")
+    assert marcus.system[:2] == jordan.system[:2]  # L0 and the L2 union
+    assert set(marcus.tool_names) - set(jordan.tool_names) == {"respond_to_renewal", "get_balance"}
+    assert set(jordan.tool_names) < set(marcus.tool_names)
+
+
+async def test_tenant_and_vendor_prefixes_differ(spine):
+    tenant = await assembled(spine, "+12065551001")
+    vendor = await assembled(spine, "+13035551500")
+    assert tenant.stable_prefix != vendor.stable_prefix
+    assert tenant.system[0] == vendor.system[0]  # L0 is shared by everyone at the property
+
+
+async def test_role_order_does_not_change_the_prefix(spine):
+    a = await assembled(spine, "+13035552020", l1=L1Result(roles=[MetaRole.TENANT, MetaRole.VENDOR]))
+    b = await assembled(spine, "+13035552020", l1=L1Result(roles=[MetaRole.VENDOR, MetaRole.TENANT]))
+    assert a.stable_prefix == b.stable_prefix
+
+
+async def test_the_property_line_is_the_only_property_difference(spine):
+    yale = await assembled(spine, "+13035552020", property_id="pf_yale", l1=L1Result(roles=[MetaRole.VENDOR]))
+    capitol = await assembled(spine, "+13035552020", property_id="pf_capitol")
+    assert yale.system[1:] != [] and yale.system[1] == capitol.system[1]
+    assert yale.system[0]["text"].replace("JP Yale Station", "Capitol Flats") == capitol.system[0]["text"]
