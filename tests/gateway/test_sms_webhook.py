@@ -11,6 +11,7 @@ from gateway.cli.sms import inbound_form, new_message_sid, send_sms
 from gateway.sms.handler import APOLOGY, SmsEvent, SmsOptions
 from gateway.sms.signature import sign
 from gateway.sms.twiml import read_twiml
+from spine.events import mask_phones
 from spine.records import InboundStatus, OutboxStatus
 
 MARCUS, YALE = "+12065551001", "+12065550100"
@@ -201,7 +202,8 @@ async def test_a_failing_turn_gets_the_apology_and_a_durable_failure_record(make
     assert reply.status_code == 200 and reply.messages == [APOLOGY]
     stored = await spine.get_inbound(reply.message_sid)
     assert stored.status == InboundStatus.FAILED and "host exploded" in stored.failure
-    assert [e.detail["message_sid"] for e in await spine.events(SmsEvent.INBOUND_FAILED)] == [reply.message_sid]
+    [event] = await spine.events(SmsEvent.INBOUND_FAILED)
+    assert event.detail["message_sid"] == mask_phones(reply.message_sid)  # events mask digit runs
     again = await text(client, "my toilet is overflowing!", sid=reply.message_sid)
     assert again.messages == [APOLOGY]
 
