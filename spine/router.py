@@ -149,15 +149,16 @@ async def _unknown_caller(inbound: _Inbound, address: str, confirmer: IntentConf
         return RoutingDecision(person_id=None, property_id=inbound.property_id, l1=l1,
                                events=[f"dry_run:would_mint_prospect:{would_be}"])
     result = await mint_prospect(inbound.spine, e164=address, property_id=inbound.property_id)
-    person = await inbound.spine.get_person(result.person_id)
-    if person is None:
-        # The claim names a Person we cannot read (e.g. a concurrent writer mid-flight elsewhere).
-        return await inbound.degrade(Why.NO_PERSON_RESOLVED_NO_INTENT_HINTS,
-                                     _other("random caller", PersonCategory.WRONG_NUMBER), None, claim_unreadable=True)
     if result.person_id != minted_person_id(address):
-        return await _known_person(inbound, person)  # the number was claimed by someone else meanwhile
-    roles = await resolve_active_roles(inbound.spine, person.id, inbound.property_id)
-    decision = RoutingDecision(person_id=person.id, property_id=inbound.property_id,
+        # The number was claimed by another Person meanwhile: route to them as any known caller.
+        person = await resolve_person(inbound.spine, inbound.channel, address)
+        if person is None:
+            return await inbound.degrade(Why.NO_PERSON_RESOLVED_NO_INTENT_HINTS,
+                                         _other("random caller", PersonCategory.WRONG_NUMBER), None,
+                                         claim_unreadable=True)
+        return await _known_person(inbound, person)
+    roles = await resolve_active_roles(inbound.spine, result.person_id, inbound.property_id)
+    decision = RoutingDecision(person_id=result.person_id, property_id=inbound.property_id,
                                l1=l1_for_roles(roles, inferred_intent=intent), minted=result.minted)
     if result.minted:
         decision.events.append(f"router_mint:{hints.kind}")
