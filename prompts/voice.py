@@ -48,7 +48,7 @@ Roles at this property: {{roles}}
 Property: {{property_name}}; unit: {{unit}}
 Open work orders: {{open_work_orders}}
 Call reference for tools: {{interaction_id}}
-When a [CONTEXT] block follows, it is the fuller, authoritative view of this caller."""
+The CONTEXT block below, when present, is the fuller and authoritative view of this caller."""
 
 _VARIABLE = re.compile(r"\{\{\s*([A-Za-z0-9_]+)\s*\}\}")
 _BLOCK_MARKERS = re.compile(r"\[/?CONTEXT\]", re.IGNORECASE)

@@ -114,7 +114,7 @@ class CallBridge:
         assert self.agent is not None and self.call is not None
         if self.call.start.suppressed:
             return "suppressed"
-        await self.agent.send(initiation_data(self.call.start).model_dump_json())
+        await self.agent.send(initiation_data(self.call.start).model_dump_json(exclude_none=True))
         pumps = [asyncio.create_task(self._from_twilio()), asyncio.create_task(self._from_agent())]
         done, pending = await asyncio.wait(pumps, return_when=asyncio.FIRST_COMPLETED)
         for task in pending:

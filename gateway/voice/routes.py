@@ -73,7 +73,7 @@ async def personalization(request: Request) -> Response:
     except Exception:  # the phone is ringing: a bug here still gets the caller a working agent
         log.exception("personalization failed for call %s; answering with minimal context", body.call_sid)
         start = voice.calls.fallback_start(body.call_sid)
-    return JSONResponse(initiation_data(start).model_dump(mode="json"))
+    return JSONResponse(initiation_data(start).model_dump(mode="json", exclude_none=True))
 
 
 @router.post("/voice/tools/{tool_name}")

@@ -53,3 +53,63 @@ async def bridge_server(calls: VoiceCalls, endpoint: AgentEndpoint, **options) -
     async with serve(server._handle, "127.0.0.1", 0, max_size=2**22) as ws_server:
         server.port = ws_server.sockets[0].getsockname()[1]
         yield server
+
+
+VOICE_TOKEN = "voice-token-for-tests"
+WEBHOOK_SECRET = "elevenlabs-webhook-secret-for-tests"
+PUBLIC_URL = "https://clara.example.test"
+
+
+def voice_settings(**overrides):
+    from gateway.settings import Settings
+
+    values = dict(voice_token=VOICE_TOKEN, elevenlabs_webhook_secret=WEBHOOK_SECRET, twilio_auth_token=SECRET,
+                  public_url=PUBLIC_URL)
+    return Settings(**{**values, **overrides})
+
+
+def voice_app(services):
+    """The voice router on a bare FastAPI app with the given services (no Ray, no SMS)."""
+    from fastapi import FastAPI
+
+    from gateway.voice.routes import install_voice, router
+
+    app = FastAPI()
+    app.include_router(router)
+    install_voice(app, services)
+    return app
+
+
+def client_for(app):
+    import httpx
+
+    return httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url=PUBLIC_URL)
+
+
+class SlowStore:
+    """A store that answers, but only after `delay_s` (a degraded DynamoDB, a locked SQLite)."""
+
+    def __init__(self, inner, delay_s: float) -> None:
+        self.inner, self.delay_s = inner, delay_s
+
+    async def _slow(self, op):
+        await asyncio.sleep(self.delay_s)
+        return await op
+
+    async def get(self, *args, **kwargs):
+        return await self._slow(self.inner.get(*args, **kwargs))
+
+    async def query(self, *args, **kwargs):
+        return await self._slow(self.inner.query(*args, **kwargs))
+
+    async def query_index(self, *args, **kwargs):
+        return await self._slow(self.inner.query_index(*args, **kwargs))
+
+    async def put(self, *args, **kwargs):
+        return await self._slow(self.inner.put(*args, **kwargs))
+
+    async def delete(self, *args, **kwargs):
+        return await self._slow(self.inner.delete(*args, **kwargs))
+
+    async def close(self) -> None:
+        pass
