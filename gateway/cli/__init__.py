@@ -12,6 +12,7 @@ COMMANDS = [
     "gateway.cli.seed",
     "gateway.cli.whois",
     "gateway.cli.explain",
+    "gateway.cli.voice_prompt",
 ]
 
 
