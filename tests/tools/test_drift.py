@@ -74,3 +74,22 @@ def test_tool_layer_files_stay_small():
     too_long = [f"{p.relative_to(TOOLS_DIR.parent)}: {n}" for p in TOOLS_DIR.rglob("*.py")
                 if (n := len(p.read_text().splitlines())) >= 300]
     assert too_long == []
+
+
+def test_l2_primary_tools_are_callable_by_their_meta_role():
+    """A tenant feature must not promote a vendor tool: some role type behind the feature's meta role
+    (per the spine's role-type -> MetaRole bridge) may call each of its primary tools."""
+    if not (TOOLS_DIR.parent / "prompts" / "directory.py").exists():
+        pytest.skip("prompts/directory.py does not exist yet (the L2 directory is written concurrently)")
+    from prompts.directory import all_features
+    from spine.identity import PersonRoleType
+    from spine.router import person_role_types_to_meta_roles
+
+    behind = {meta: set() for meta in {f.meta_role for f in all_features()}}
+    for role_type in PersonRoleType:
+        for meta in person_role_types_to_meta_roles([role_type]):
+            behind.setdefault(meta, set()).add(role_type)
+    wrong = [(f.key, tool) for f in all_features() for tool in f.meta.primary_tools
+             if tool in TOOL_ROLE_MATRIX and TOOL_ROLE_MATRIX[tool].roles != "*"
+             and TOOL_ROLE_MATRIX[tool].roles.isdisjoint(behind[f.meta_role])]
+    assert wrong == []
