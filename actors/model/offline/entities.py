@@ -18,8 +18,8 @@ NUMBER_WORDS = {"studio": 0, "one": 1, "two": 2, "three": 3, "four": 4}
 BEDROOMS = re.compile(r"\b(\d|one|two|three|four)\s*-?\s*(?:br|bd|bdr|bdrm|beds?|bedrooms?)s?\b|\b(studio)s?\b",
                       re.IGNORECASE)
 MONTHS = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]
-MONTH_DAY = re.compile(r"\b(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?(?:\s+(\d{1,2})(?:st|nd|rd|th)?)?\b",
-                       re.IGNORECASE)
+MONTH_DAY = re.compile(
+    r"\b(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?(?:\s+(\d{1,2})(?:st|nd|rd|th)?)?\b", re.IGNORECASE)
 ISO_DATE = re.compile(r"\b(20\d\d)-(\d\d)-(\d\d)\b")
 SLASH_DATE = re.compile(r"\b(\d{1,2})/(\d{1,2})\b")
 WEEKDAYS = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
@@ -38,11 +38,12 @@ MEDIA_NOTE = re.compile(r"\n?\[attached media:[^\]]*\]", re.IGNORECASE)
 EMERGENCIES: dict[str, re.Pattern[str]] = {
     "gas": rx(r"\bsmell(?:s|ing)?\s+(?:of\s+|like\s+)?gas\b", r"\bgas\s+(?:leak|smell)", r"\bcarbon\s+monoxide\b",
               r"\bco\s+(?:alarm|detector)\s+(?:is\s+)?(?:going|beeping)"),
-    "fire": rx(r"\bfire\b", r"\bsmoke\s+(?:is\s+)?(?:coming|everywhere|pouring|filling)", r"\bsomething\s+is\s+burning\b",
-               r"\bburning\s+smell\b", r"\bflames?\b"),
-    "flood": rx(r"\bflood(?:ing|ed)?\b", r"\bburst\s+pipe\b", r"\bpipe\s+burst\b", r"\bwater\s+(?:is\s+)?(?:everywhere|pouring)",
-                r"\bceiling\s+(?:is\s+)?(?:leaking|caving|collaps)"),
-    "electrical": rx(r"\bspark(?:s|ing)\b", r"\bexposed\s+wires?\b", r"\belectrical\s+fire\b", r"\bgetting\s+shocked\b"),
+    "fire": rx(r"\bfire\b", r"\bsmoke\s+(?:is\s+)?(?:coming|everywhere|pouring|filling)",
+               r"\bsomething\s+is\s+burning\b", r"\bburning\s+smell\b", r"\bflames?\b"),
+    "flood": rx(r"\bflood(?:ing|ed)?\b", r"\bburst\s+pipe\b", r"\bpipe\s+burst\b",
+                r"\bwater\s+(?:is\s+)?(?:everywhere|pouring)", r"\bceiling\s+(?:is\s+)?(?:leaking|caving|collaps)"),
+    "electrical": rx(r"\bspark(?:s|ing)\b", r"\bexposed\s+wires?\b", r"\belectrical\s+fire\b",
+                     r"\bgetting\s+shocked\b"),
     "threat": rx(r"\bbreak[\s-]?in\b", r"\bbroke\s+in\b", r"\bintruder\b", r"\bgun\b", r"\bweapon\b", r"\bthreaten",
                  r"\bassault", r"\bsomeone\s+(?:is\s+)?trying\s+to\s+(?:get|break)\s+in"),
 }
@@ -56,14 +57,18 @@ SYMPTOMS: list[tuple[str, re.Pattern[str]]] = [
     ("clogged", rx(r"\bclog\w*", r"\bbacked\s+up\b", r"\bwon'?t\s+drain\b")), ("jammed", rx(r"\bjam\w*", r"\bstuck\b")),
     ("running", rx(r"\bkeeps?\s+running\b", r"\bwon'?t\s+stop\s+running\b", r"\brunning\s+(?:toilet|constantly)")),
     ("no hot water", rx(r"\bno\s+hot\s+water\b")), ("no heat", rx(r"\bno\s+heat\b", r"\bheat\s+is\s+out\b")),
-    ("broken", rx(r"\bbroken?\b", r"\bnot\s+working\b", r"\b(?:doesn'?t|does\s+not|won'?t|isn'?t|stopped)\s+(?:work|turn|start|flush|open|close|lock)\w*",
+    ("broken", rx(r"\bbroken?\b", r"\bnot\s+working\b",
+                  r"\b(?:doesn'?t|does\s+not|won'?t|isn'?t|stopped)\s+(?:work|turn|start|flush|open|close|lock)\w*",
                   r"\bout\s+of\s+order\b", r"\bdead\b")),
-    ("mold", rx(r"\bmold\w*", r"\bmildew\b")), ("pests", rx(r"\broach\w*", r"\bmice\b", r"\brats?\b", r"\bbed\s*bugs?\b", r"\bpests?\b")),
-    ("noisy", rx(r"\bnois\w+", r"\bhumming\b", r"\bbanging\b", r"\bsqueak\w*")), ("smells", rx(r"\bsmell\w*", r"\bodor\b")),
+    ("mold", rx(r"\bmold\w*", r"\bmildew\b")),
+    ("pests", rx(r"\broach\w*", r"\bmice\b", r"\brats?\b", r"\bbed\s*bugs?\b", r"\bpests?\b")),
+    ("noisy", rx(r"\bnois\w+", r"\bhumming\b", r"\bbanging\b", r"\bsqueak\w*")),
+    ("smells", rx(r"\bsmell\w*", r"\bodor\b")),
     ("needs repair", rx(r"\bfix\b", r"\brepair\s+(?:the|my|a|our)\b", r"\bneeds?\s+(?:a\s+)?repair",
                         r"\bcrack\w*", r"\bdamag\w*")),
 ]
-URGENT = rx(r"\boverflow\w*", r"\bno\s+(?:heat|water|power|hot\s+water)\b", r"\burgent\w*", r"\basap\b", r"\bright\s+now\b")
+URGENT = rx(r"\boverflow\w*", r"\bno\s+(?:heat|water|power|hot\s+water)\b", r"\burgent\w*", r"\basap\b",
+            r"\bright\s+now\b")
 
 
 @dataclass

@@ -87,8 +87,8 @@ def _vendor(r: Reading, e: Entities) -> Plan | None:
         accept = {"work_order_id": wo, **({"eta": e.eta[0]} if e.eta else {})}
         return Plan("vendor_accept", [("accept_dispatch", accept)], wo)
     in_context = r.context.work_order(wo) if wo else None
-    if e.work_orders and r.offers("get_dispatch_details") and (in_context is None or r.context.assigned_to_me(in_context)
-                                                               or STATUS.search(e.text)):
+    mine_or_asked = in_context is None or r.context.assigned_to_me(in_context) or STATUS.search(e.text)
+    if e.work_orders and r.offers("get_dispatch_details") and mine_or_asked:
         return Plan("wo_details", [("get_dispatch_details", {"work_order_id": wo})], wo)
     return None
 
@@ -133,7 +133,8 @@ def _prospect(r: Reading, e: Entities) -> Plan | None:
         return None
     if not r.offers("get_available_units", "schedule_tour", "get_pricing_details", "send_application_link"):
         return None
-    wants = {k: v for k, v in (("bedrooms", e.bedrooms), ("move_in", e.day.isoformat() if e.day else None)) if v is not None}
+    move_in = e.day.isoformat() if e.day else None
+    wants = {k: v for k, v in (("bedrooms", e.bedrooms), ("move_in", move_in)) if v is not None}
     if wants and r.offers("save_prospect"):
         calls.append(("save_prospect", wants))
     if tour and r.offers("schedule_tour"):

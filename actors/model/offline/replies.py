@@ -7,18 +7,22 @@ from __future__ import annotations
 from typing import Any
 
 from actors.model.offline import results as res
+from actors.model.offline.sentences_place import PLACE_WRITERS
+from actors.model.offline.sentences_work import WORK_WRITERS
 from actors.model.offline.entities import Entities
 from actors.model.offline.policy import Plan, addressed_name
 from actors.model.offline.reading import Reading, ToolCall
 
 SAFETY = {
-    "gas": "Please leave the unit now, don't flip switches or use flames, and call 911 and the gas company from outside.",
+    "gas": ("Please leave the unit now, don't flip switches or use flames, and call 911 and the gas company "
+            "from outside."),
     "fire": "Please get out now and call 911.",
     "flood": "If you can do it safely, shut off the water valve and keep away from outlets and appliances.",
     "electrical": "Stay clear of it; if it's safe, switch off the breaker. Call 911 if you see smoke or flames.",
     "threat": "If you are in danger, call 911 right away.",
 }
 INTRO = "I'm Clara, a property management AI"
+WRITERS = {**WORK_WRITERS, **PLACE_WRITERS}
 CLOSINGS = {
     "availability": "Would you like to schedule a tour? Just reply with a day and time that works.",
     "wo_details": "What's the latest on your end?",
@@ -27,12 +31,18 @@ CLOSINGS = {
 
 def direct(plan: Plan, r: Reading, e: Entities) -> str:
     """A reply when the plan needs no tool (or none it wanted was offered)."""
+    text = _direct(plan, r, e)
+    return text[:1].upper() + text[1:]
+
+
+def _direct(plan: Plan, r: Reading, e: Entities) -> str:
     hi = _hi(r)
     if plan.intent == "wrong_number":
         who = addressed_name(e.text)
         return f"Looks like you have the wrong number — {INTRO}, not {who}. No worries, have a good one!"
     if plan.intent == "emergency":
-        return f"{SAFETY[e.emergency or 'threat']} I couldn't alert staff from this line, so please call the property too."
+        safety = SAFETY[e.emergency or "threat"]
+        return f"{safety} I couldn't alert staff from this line, so please call the property too."
     if plan.intent == "wo_status_context":
         return hi + status_from_context(r, plan.wo)
     if plan.intent == "vendor_eta":
@@ -53,7 +63,7 @@ def direct(plan: Plan, r: Reading, e: Entities) -> str:
         return (f"Hi — {INTRO}. If you were trying to reach someone else, you may have the wrong number; "
                 "otherwise, how can I help?")
     if plan.intent == "greeting":
-        return f"{hi}this is Clara. How can I help you today?"
+        return f"{hi or 'Hi, '}this is Clara. How can I help you today?"
     return f"{hi}I want to make sure I get this right — could you tell me a bit more about what you need?"
 
 
@@ -74,7 +84,9 @@ def compose(plan: Plan, r: Reading, e: Entities) -> str:
     failed = [c for c in r.calls if c.is_error]
     escalated = any(c.name == "escalate_to_human" and not c.is_error for c in r.calls)
     parts = [_opening(plan, r, e)]
-    parts += [s for c in done if (s := sentence(c, plan, e))]
+    # An escalation made because an action failed is reported by the failure line itself.
+    quiet = {"escalate_to_human"} if failed and plan.intent not in ("emergency", "human") else set()
+    parts += [s for c in done if c.name not in quiet and (s := sentence(c, plan, e))]
     parts += [failure(c, escalated) for c in failed if c.name != "save_prospect"]
     closing = CLOSINGS.get(plan.intent)
     if closing and not failed and not any(p.endswith("?") for p in parts):
@@ -96,7 +108,7 @@ def _opening(plan: Plan, r: Reading, e: Entities) -> str:
 
 def sentence(call: ToolCall, plan: Plan, e: Entities) -> str:
     data = call.data()
-    writer = res.WRITERS.get(call.name)
+    writer = WRITERS.get(call.name)
     if writer is not None:
         return writer(data, call, e)
     return res.generic(data)

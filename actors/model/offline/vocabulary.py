@@ -34,16 +34,19 @@ APPLY = rx(r"\bappl(?:y|ication)\b")
 FACILITIES: list[tuple[str, Any]] = [
     ("get_pool_status", rx(r"\bpool\b")), ("get_pet_policy", rx(r"\bpets?\b", r"\bdogs?\b", r"\bcats?\b")),
     ("get_parking_rules", rx(r"\bpark\w*", r"\bcars?\b", r"\btow\w*", r"\bgarage\b")),
-    ("get_property_hours", rx(r"\bhours\b", r"\bwhen\s+(?:is|are|does)\b.*\b(?:open|close)", r"\boffice\b", r"\bquiet\b")),
+    ("get_property_hours", rx(r"\bhours\b", r"\bwhen\s+(?:is|are|does)\b.*\b(?:open|close)", r"\boffice\b",
+                              r"\bquiet\b")),
     ("get_property_amenities", rx(r"\bamenit\w*", r"\bgym\b", r"\bfitness\b", r"\brooftop\b", r"\blaundry\b",
                                   r"\bpackages?\b", r"\bbike\b", r"\blounge\b")),
 ]
-BALANCE = rx(r"\bbalance\b", r"\bowe\b", r"\brent\s+due\b", r"\bpay\s+(?:my\s+)?rent\b", r"\bhow\s+much\s+is\s+my\s+rent\b")
+BALANCE = rx(r"\bbalance\b", r"\bowe\b", r"\brent\s+due\b", r"\bpay\s+(?:my\s+)?rent\b",
+             r"\bhow\s+much\s+is\s+my\s+rent\b")
 LEASE = rx(r"\blease\b", r"\brenew\w*")
 RENEW_YES = rx(r"\baccept\w*\b.*\brenew", r"\b(?:i'?ll|i\s+will|we'?ll|want\s+to|yes,?\s+(?:i'?ll\s+)?)\s*renew\b")
 RENEW_NO = rx(r"\bnot\s+(?:going\s+to\s+)?renew", r"\bdecline\b", r"\bwon'?t\s+(?:be\s+)?renew", r"\bmoving\s+out\b")
 APPLIANCES = rx(r"\bappliances?\b", r"\bwhat\s+(?:model|brand)\b")
-HUMAN = rx(r"\bhuman\b", r"\breal\s+person\b", r"\bmanager\b", r"\bspeak\s+(?:to|with)\s+(?:someone|somebody|a\s+person)\b",
+HUMAN = rx(r"\bhuman\b", r"\breal\s+person\b", r"\bmanager\b",
+           r"\bspeak\s+(?:to|with)\s+(?:someone|somebody|a\s+person)\b",
            r"\btalk\s+to\s+(?:someone|somebody|a\s+person)\b", r"\bcall\s+me\b", r"\bcomplain\w*")
 PM_OPEN = rx(r"\bopen\s+work\s*orders\b", r"\blist\s+(?:the\s+)?work\s*orders\b", r"\bwhat'?s\s+open\b")
 PM_LOOKUP = rx(r"\blook\s*up\b", r"\bwho\s+is\b", r"\bfind\b")

@@ -1,0 +1,49 @@
+"""The offline policy's sentences against the real tool layer's result shapes: one interaction per
+case through run_interaction with the in-process Dispatcher and the seeded demo store."""
+from __future__ import annotations
+
+import itertools
+from datetime import date
+
+import pytest
+
+from actors.dispatcher import Dispatcher
+from actors.interaction import run_interaction
+from actors.model.offline import OfflineModel
+from actors.turn_types import TurnDeps
+from spine.context import Channel
+from spine.envelope import MessageEnvelope
+
+MARCUS, MIKE, PROSPECT, PRIYA, CARLOS = "+12065551001", "+13035551500", "+14155559876", "+12065550150", "+13035552020"
+_ids = itertools.count(1)
+
+
+def envelope(sender: str, body: str) -> MessageEnvelope:
+    n = next(_ids)
+    return MessageEnvelope(message_id=f"SMmodel{n:026d}", interaction_id=f"ix_model_{n}", channel=Channel.SMS,
+                           from_address=sender, to_address="+12065550100", body=body, property_id="pf_yale")
+
+
+@pytest.mark.parametrize("sender, message, tool, expected", [
+    (MARCUS, "my toilet is overflowing!", "create_work_order",
+     "for the overflowing toilet in unit 204 and marked it urgent"),
+    (MIKE, "I'm 10 min out from WO-7", "add_eta_note", "see you in about 10 minutes. I've noted your ETA on WO-7."),
+    (PROSPECT, "do you have 2BR units next month?", "get_available_units",
+     "unit 401 (2 bd / 2 ba, $2,695/mo, available Dec 15)"),
+    (CARLOS, "check on WO-42", "get_dispatch_details", "WO-42 — leak under kitchen sink, unit 312 (in progress)."),
+    (MARCUS, "is the pool open?", "get_pool_status", "The pool is closed right now — closed for the season"),
+    (MARCUS, "can I have a dog?", "get_pet_policy", "$400 deposit and $45/mo pet rent"),
+    (MARCUS, "where do guests park?", "get_parking_rules", "Guests: Six visitor spots"),
+    (MARCUS, "what are the office hours?", "get_property_hours", "Office: Mon-Fri 9am-6pm"),
+    (MARCUS, "what's my balance?", "get_balance", "Your current balance is $125.50."),
+    (MARCUS, "when does my lease end?", "get_lease_details", "runs Jan 1, 2024 to Jan 31, 2027 at $2,450/mo"),
+    (PRIYA, "list open work orders", "pm_list_open_work_orders", "WO-7 (running toilet, unit 204, in progress)"),
+    (PRIYA, "look up 206-555-1001", "pm_lookup_person", "Found: Marcus Johnson"),
+])
+async def test_offline_sentences_read_the_real_results(spine, sender, message, tool, expected):
+    deps = TurnDeps(spine=spine, model=OfflineModel(today=lambda: date(2026, 11, 30)), tools=Dispatcher(spine))
+    result = await run_interaction(deps, envelope(sender, message))
+    calls = {c.name: c for c in result.trace.tool_calls}
+    assert tool in calls and calls[tool].decision == "allowed" and not calls[tool].is_error
+    assert expected in result.reply
+    assert result.trace.model == "offline-rules" and result.trace.cost_usd == 0.0
