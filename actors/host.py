@@ -147,10 +147,10 @@ def build_runtime(config: RuntimeConfig, host_id: str, dispatcher: Any) -> Perso
     the shared DispatcherActor for tools."""
     from actors.dispatcher_actor import RayToolRunner
     from actors.model.confirm import model_confirmer
-    from actors.model.factory import make_model
+    from actors.model.factory import make_model_from
 
     spine = Spine(open_store(config.store_url, timeout_s=config.store_timeout_s))
-    model = make_model(config)
+    model = make_model_from(config, timeout_s=config.model_call_s)
     deps = TurnDeps(spine=spine, model=model, tools=RayToolRunner(dispatcher),
                     confirmer=model_confirmer(model), budget=config.budget())
     runtime = PersonRuntime(deps=deps, leases=Leases(spine.store, host_id, config.lease_ttl_s), host_id=host_id,

@@ -41,6 +41,7 @@ class HostPool:
     def __init__(self, config: RuntimeConfig, hosts: list[Any], dispatcher: Any, spine: Spine) -> None:
         self.config, self.hosts, self.dispatcher, self.spine = config, hosts, dispatcher, spine
         self._owners = {owner_id(config.namespace, host_name(i)): h for i, h in enumerate(hosts)}
+        self._tails: dict[str, asyncio.Future] = {}  # per person: the last message handed to a host
 
     @classmethod
     async def start(cls, config: RuntimeConfig, spine: Spine | None = None) -> "HostPool":
@@ -64,26 +65,44 @@ class HostPool:
 
     async def submit(self, envelope: MessageEnvelope) -> TurnResult:
         """The reply for one accepted message, or TurnFailed (recorded durably when the hosts
-        gave up, so an accepted message always ends answered or failed)."""
+        gave up, so an accepted message always ends answered or failed).
+
+        Ray does not keep submission order for async actors, so this pool hands a person's
+        messages to the host one after another (each waits for the previous one's answer): per
+        person they would run one at a time anyway, and the host's mailbox orders what arrives
+        from several replicas."""
+        key = placement_key(envelope)
+        previous = self._tails.get(key)
+        done = asyncio.get_running_loop().create_future()
+        self._tails[key] = done  # before any await: the order of submit calls is the order sent
+        try:
+            if previous is not None:
+                await asyncio.wait([previous])
+            return await self._send(envelope, key)
+        finally:
+            done.set_result(None)
+            if self._tails.get(key) is done:
+                del self._tails[key]
+
+    async def _send(self, envelope: MessageEnvelope, key: str) -> TurnResult:
         data = envelope.to_bytes()
-        target = self.host_for(envelope)
-        ref = target.handle.remote(data)  # before any await: per-person order is submit order
+        target = self.hosts[host_index(key, len(self.hosts))]
         for _ in range(MAX_HOPS):
             try:
-                reply = HostReply.from_bytes(await asyncio.wait_for(ref, self.config.submit_timeout_s))
+                raw = await asyncio.wait_for(target.handle.remote(data), self.config.submit_timeout_s)
             except asyncio.TimeoutError as exc:
                 raise TurnFailed(f"no answer within {self.config.submit_timeout_s:.0f}s") from exc
             except (RayActorError, GetTimeoutError) as exc:
                 await self._record_failure(envelope, f"host lost: {type(exc).__name__}")
                 raise TurnFailed(f"host lost the message: {exc}") from exc
+            reply = HostReply.from_bytes(raw)
             if reply.status == "ok" and reply.result is not None:
                 return reply.result
             if reply.status == "failed":
                 raise TurnFailed(reply.error or "turn failed")
             target = await self._owner_handle(reply.owner or "") or target
-            ref = target.handle.remote(data)
         await self._record_failure(envelope, "ownership kept moving")
-        raise TurnFailed(f"could not find the owner of {placement_key(envelope)}")
+        raise TurnFailed(f"could not find the owner of {key}")
 
     async def _owner_handle(self, owner: str) -> Any | None:
         """The live owner named by a lease: one of ours, or a host of another pool sharing the store."""

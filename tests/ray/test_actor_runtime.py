@@ -56,9 +56,9 @@ async def runtime(ray_session, store_url):
     pools: list[HostPool] = []
 
     async def start(namespace: str | None = None, **overrides) -> HostPool:
+        fields = dict(hosts=2, host_num_cpus=0.1, dispatcher_num_cpus=0.1, detached=False, model="offline")
         config = RuntimeConfig(store_url=store_url, namespace=namespace or f"t-{uuid.uuid4().hex[:8]}",
-                               hosts=2, host_num_cpus=0.1, dispatcher_num_cpus=0.1, detached=False,
-                               model="offline", **overrides)
+                               **{**fields, **overrides})
         pool = await HostPool.start(config)
         pools.append(pool)
         return pool
