@@ -1,11 +1,11 @@
-"""Item data as msgpack bytes (ARCHITECTURE decision 7), the one encoding every backend stores."""
+"""How every backend writes an item: non-empty keys, data as msgpack bytes (ARCHITECTURE decision 7)."""
 from __future__ import annotations
 
 from typing import Any
 
 import msgpack
 
-from spine.store.base import StoreError
+from spine.store.base import Item, StoreError
 
 
 def pack_data(data: dict[str, Any], where: str) -> bytes:
@@ -19,3 +19,11 @@ def pack_data(data: dict[str, Any], where: str) -> bytes:
 def unpack_data(blob: bytes) -> dict[str, Any]:
     # strict_map_key=False: a nested map with integer keys must read back as it was written.
     return msgpack.unpackb(blob, raw=False, strict_map_key=False)
+
+
+def check_keys(item: Item) -> None:
+    """DynamoDB refuses empty key strings; SQLite would store them. Refuse them on both, so a
+    key bug shows up in the first test run, not in the first DynamoDB deployment."""
+    empty = [name for name in ("pk", "sk", "gsi1pk", "gsi1sk") if getattr(item, name) == ""]
+    if empty:
+        raise StoreError(f"item ({item.pk!r}, {item.sk!r}) has empty key attributes: {', '.join(empty)}")

@@ -18,7 +18,7 @@ from botocore.config import Config
 from botocore.exceptions import BotoCoreError, ClientError, ParamValidationError
 
 from spine.store.base import ABSENT, ConditionFailed, Item, StoreError, StoreUnavailable, bounded
-from spine.store.codec import pack_data, unpack_data
+from spine.store.codec import check_keys, pack_data, unpack_data
 
 T = TypeVar("T")
 
@@ -237,6 +237,7 @@ class DynamoStore:
         return await self._run("query", op)
 
     async def put(self, item: Item, *, expect_version: int | None = None) -> Item:
+        check_keys(item)
         blob = pack_data(item.data, f"({item.pk}, {item.sk})")
         if expect_version is None:
             return await self._run("put", lambda client: self._put_unconditional(client, item, blob))

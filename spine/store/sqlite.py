@@ -8,7 +8,7 @@ import threading
 from pathlib import Path
 
 from spine.store.base import ABSENT, ConditionFailed, Item, StoreError, StoreUnavailable, bounded
-from spine.store.codec import pack_data, unpack_data
+from spine.store.codec import check_keys, pack_data, unpack_data
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS items (
@@ -121,6 +121,7 @@ class SqliteStore:
         return await self._run("query", op)
 
     async def put(self, item: Item, *, expect_version: int | None = None) -> Item:
+        check_keys(item)
         blob = pack_data(item.data, f"({item.pk}, {item.sk})")
 
         def op(conn: sqlite3.Connection) -> Item:

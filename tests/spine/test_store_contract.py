@@ -265,6 +265,15 @@ async def test_data_that_cannot_be_encoded_is_a_store_error_and_writes_nothing(s
     assert await store.get("BAD") is None
 
 
+async def test_empty_key_strings_are_refused_on_both_backends(store):
+    # DynamoDB refuses them (moto only on some calls); SQLite must not quietly accept them.
+    for keys in [{"pk": ""}, {"sk": ""}, {"gsi1pk": "G", "gsi1sk": ""}, {"gsi1pk": "", "gsi1sk": "1"}]:
+        for expect_version in (None, ABSENT, 1):
+            with pytest.raises(StoreError, match="empty key"):
+                await store.put(Item(**{"pk": "K", "data": {"x": 1}, **keys}), expect_version=expect_version)
+    assert await store.query("K") == []
+
+
 async def test_spine_repository_end_to_end(store):
     spine = Spine(store)
     await seed(spine)
