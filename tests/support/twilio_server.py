@@ -6,7 +6,7 @@ JSON Twilio returns (sid "SM" + 32 hex, status "queued", RFC 2822 dates, uri, ..
 error JSON (`code`, `message`, `more_info`, `status`) for bad auth (20003), a missing To (21604),
 From (21603) or Body (21602), a body over 1600 characters (21617), an opted-out recipient (21610)
 or a scripted failure. Every request is recorded. With `callbacks=True`, it then posts the
-StatusCallback ("sent", then "delivered"), signed with X-Twilio-Signature as Twilio signs them.
+StatusCallback ("sent", then "delivered", or the statuses given), signed with X-Twilio-Signature as Twilio signs them.
 Runs on 127.0.0.1, a free port, in its own thread and event loop.
 """
 from __future__ import annotations
@@ -66,10 +66,13 @@ def _error(status: int, code: int, message: str) -> web.Response:
 
 class TwilioStandIn:
     def __init__(self, account_sid: str = "AC" + "0" * 31 + "1", auth_token: str = "test-twilio-token",
-                 *, callbacks: bool = False) -> None:
+                 *, callbacks: bool = False, callback_statuses: tuple[str, ...] = ("sent", "delivered"),
+                 callback_error_code: str | None = None) -> None:
         self.account_sid = account_sid
         self.auth_token = auth_token
         self.callbacks = callbacks
+        self.callback_statuses = callback_statuses
+        self.callback_error_code = callback_error_code
         self.opted_out: set[str] = set()
         self.sent: list[Sent] = []
         self.callbacks_posted: list[Callback] = []
@@ -192,10 +195,12 @@ class TwilioStandIn:
     async def _post_callbacks(self, url: str, record: Sent) -> None:
         validator = RequestValidator(self.auth_token)
         async with aiohttp.ClientSession() as session:
-            for status in ("sent", "delivered"):
+            for status in self.callback_statuses:
                 form = {"AccountSid": self.account_sid, "MessageSid": record.sid or "", "SmsSid": record.sid or "",
                         "MessageStatus": status, "SmsStatus": status, "To": record.to,
                         "From": record.form.get("From", ""), "ApiVersion": "2010-04-01"}
+                if status in ("failed", "undelivered") and self.callback_error_code:
+                    form["ErrorCode"] = self.callback_error_code
                 callback = Callback(url=url, form=form)
                 headers = {"X-Twilio-Signature": validator.compute_signature(url, form),
                            "I-Twilio-Idempotency-Token": uuid.uuid4().hex}
