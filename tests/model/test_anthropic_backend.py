@@ -178,3 +178,27 @@ async def test_standin_rejects_unanswered_tool_use(anthropic_server, make_backen
     with pytest.raises(ModelUnavailable, match="without tool_result"):
         await make_backend().complete(broken)
     assert json.loads(json.dumps(anthropic_server.requests[0].body))["messages"][1]["role"] == "assistant"
+
+
+async def test_a_tenants_next_interaction_reads_the_cached_prefix(spine, anthropic_server, make_backend):
+    """The whole turn path (router, assembler, catalog, loop) over the real SDK: the second
+    interaction's model call reads the prefix the first one wrote, and the trace prices it."""
+    from actors.dispatcher import Dispatcher
+    from actors.interaction import run_interaction
+    from actors.turn_types import TurnDeps
+    from spine.context import Channel
+    from spine.envelope import MessageEnvelope
+
+    deps = TurnDeps(spine=spine, model=make_backend(), tools=Dispatcher(spine))
+    traces = []
+    for n, body in enumerate(("hello", "one more question about my lease renewal, please")):
+        env = MessageEnvelope(message_id=f"SMcache{n:026d}", interaction_id=f"ix_cache_{n}", channel=Channel.SMS,
+                              from_address="+12065551001", to_address="+12065550100", body=body,
+                              property_id="pf_yale")
+        traces.append((await run_interaction(deps, env)).trace)
+    first, second = (r.usage for r in anthropic_server.requests)
+    assert first["cache_creation_input_tokens"] > 0 and first["cache_read_input_tokens"] == 0
+    assert second["cache_read_input_tokens"] == first["cache_creation_input_tokens"]
+    assert second["input_tokens"] > first["input_tokens"]  # only the volatile part and the message
+    assert traces[1].usage.cache_read_input_tokens == second["cache_read_input_tokens"]
+    assert traces[1].model == "claude-sonnet-4-6" and 0 < traces[1].cost_usd < traces[0].cost_usd

@@ -250,3 +250,19 @@ async def test_usage_model_name_and_deterministic_ids(model):
     assert one.model == "offline-rules" and one.usage.input_tokens > 0 and one.usage.output_tokens > 0
     assert [u["id"] for u in one.tool_uses()] == [u["id"] for u in two.tool_uses()]
     assert len({u["id"] for u in one.tool_uses()}) == 2 and one.stop_reason == "tool_use"
+
+
+async def test_odd_requests_still_get_a_reply(model):
+    empty = await model.complete(ModelRequest(messages=[]))
+    assert empty.tool_uses() == [] and empty.text()
+    odd = ModelRequest(tools=[api_tool("create_work_order")], messages=[
+        {"role": "user", "content": ["not a block", {"type": "text", "text": "my sink is clogged " * 200}]}])
+    response = await model.complete(odd)
+    assert len(response.tool_uses()[0]["input"]["description"]) <= 2000
+
+
+async def test_photo_note_is_kept_in_the_description_but_not_parsed(model):
+    message = "my sink is leaking\n[attached media: https://api.twilio.com/m/ME1.jpg]"
+    (first, _), _ = await answer(model, request(message, TENANT, ["tenant"]))
+    assert calls(first)["create_work_order"]["description"] == message
+    assert calls(first)["create_work_order"]["brief"] == "leaking sink"

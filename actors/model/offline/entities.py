@@ -33,6 +33,7 @@ STARS = re.compile(r"\b([1-5])\s*(?:stars?|/\s*5|out of 5)\b", re.IGNORECASE)
 TERM = re.compile(r"\b(\d{1,2})[\s-]*(?:months?|mo)\b", re.IGNORECASE)
 DOLLARS = re.compile(r"\$\s*([\d,]+(?:\.\d\d)?)")
 VENDOR_ID = re.compile(r"\bv_[a-z0-9_]+\b")
+MAX_TEXT = 2000  # the longest description a work order takes; an SMS is at most 1600
 MEDIA_NOTE = re.compile(r"\n?\[attached media:[^\]]*\]", re.IGNORECASE)
 
 EMERGENCIES: dict[str, re.Pattern[str]] = {
@@ -86,7 +87,8 @@ class Problem:
 
 @dataclass
 class Entities:
-    text: str
+    text: str                        # the words, without the attached-media note
+    message: str = ""                # as received (clipped): what a work order description keeps
     work_orders: list[str] = field(default_factory=list)   # "WO-7"
     units: list[str] = field(default_factory=list)
     bedrooms: int | None = None
@@ -113,8 +115,8 @@ class Entities:
 
 
 def extract(message: str, today: date) -> Entities:
-    text = MEDIA_NOTE.sub("", message).strip()
-    ents = Entities(text=text)
+    text = MEDIA_NOTE.sub("", message).strip()[:MAX_TEXT]
+    ents = Entities(text=text, message=message.strip()[:MAX_TEXT])
     ents.work_orders = list(dict.fromkeys(f"WO-{int(n)}" for n in WORK_ORDER.findall(text)))
     ents.units = list(dict.fromkeys(UNIT.findall(WORK_ORDER.sub(" ", text))))
     if m := BEDROOMS.search(text):

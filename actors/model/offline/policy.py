@@ -52,7 +52,7 @@ def _emergency(r: Reading, e: Entities) -> Plan | None:
         calls.append(("escalate_to_human", {"reason": f"Emergency: {EMERGENCY_BRIEFS[e.emergency]}",
                                             "urgency": "emergency", "summary": e.text[:500]}))
     if e.emergency in PROPERTY_EMERGENCIES and r.offers("create_work_order"):
-        calls.append(("create_work_order", _unit({"description": e.text, "brief": EMERGENCY_BRIEFS[e.emergency],
+        calls.append(("create_work_order", _unit({"description": e.message, "brief": EMERGENCY_BRIEFS[e.emergency],
                                                   "priority": "emergency"}, e)))
     return Plan("emergency", calls)
 
@@ -112,10 +112,10 @@ def _maintenance(r: Reading, e: Entities) -> Plan | None:
         return None
     calls: list[Call] = []
     if r.offers("create_work_order"):
-        calls.append(("create_work_order", _unit({"description": e.text, "brief": e.problem.brief,
+        calls.append(("create_work_order", _unit({"description": e.message, "brief": e.problem.brief,
                                                   "priority": e.problem.priority}, e)))
     elif r.offers("pm_create_work_order") and e.units:
-        calls.append(("pm_create_work_order", {"unit": e.units[0], "description": e.text,
+        calls.append(("pm_create_work_order", {"unit": e.units[0], "description": e.message,
                                                "brief": e.problem.brief, "priority": e.problem.priority}))
     if calls and r.offers("get_troubleshooting_steps"):
         issue = {"issue": e.problem.brief, **({"appliance": e.problem.fixture} if e.problem.fixture else {})}
@@ -181,7 +181,7 @@ def _pm(r: Reading, e: Entities) -> Plan | None:
                                                 "monthly_rent_usd": e.dollars})])
     if PM_CREATE.search(e.text) and e.units and r.offers("pm_create_work_order"):
         brief = e.problem.brief if e.problem else e.text[:60]
-        return Plan("pm", [("pm_create_work_order", {"unit": e.units[0], "description": e.text, "brief": brief})])
+        return Plan("pm", [("pm_create_work_order", {"unit": e.units[0], "description": e.message, "brief": brief})])
     if PM_OPEN.search(e.text) and r.offers("pm_list_open_work_orders"):
         return Plan("pm", [("pm_list_open_work_orders", {})])
     if PM_LOOKUP.search(e.text) and r.offers("pm_lookup_person") and (e.phone or _proper_name(e.text)):

@@ -72,7 +72,8 @@ def read_request(request: ModelRequest) -> Reading:
     calls: dict[str, ToolCall] = {}
     rounds = 0
     for message in messages[ask_at + 1:]:
-        blocks = message.get("content") if isinstance(message.get("content"), list) else []
+        content = message.get("content")
+        blocks = [b for b in content if isinstance(b, dict)] if isinstance(content, list) else []
         if message.get("role") == "assistant":
             rounds += 1
             for b in blocks:
@@ -82,7 +83,7 @@ def read_request(request: ModelRequest) -> Reading:
             if b.get("type") == "tool_result" and b.get("tool_use_id") in calls:
                 call = calls[b["tool_use_id"]]
                 call.result, call.is_error = result_text(b.get("content")), bool(b.get("is_error"))
-    offered = [t.get("name", "") for t in request.tools]
+    offered = [t.get("name", "") for t in request.tools if isinstance(t, dict)]
     return Reading(ask=ask, offered=offered, context=read_context(system_text(request)),
                    calls=list(calls.values()), rounds=rounds)
 
@@ -92,7 +93,8 @@ def message_text(message: dict[str, Any]) -> str:
     if isinstance(content, str):
         return content.strip()
     if isinstance(content, list):
-        return "\n".join(b.get("text", "") for b in content if b.get("type") == "text").strip()
+        texts = (str(b.get("text", "")) for b in content if isinstance(b, dict) and b.get("type") == "text")
+        return "\n".join(texts).strip()
     return ""
 
 
