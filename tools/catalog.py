@@ -1,38 +1,32 @@
 """catalog_for(): exactly the tools the model may see for a caller.
 
-Tools the gate would always refuse never reach the model. A tool is offered when one of the
-caller's active role types may call it, and, for own-unit tools, when the caller holds an
-occupancy of a kind the scope accepts (a roommate is never offered respond_to_renewal).
-Order is fixed (facility sorted, role tools sorted, escalate_to_human last) and lists are cached
-per role shape, so callers with the same roles get byte-identical tool lists (prompt caching).
+A tool is offered when one of the caller's active role types may call it (the matrix keys on
+role types). Scope (which unit, which work order, and the occupancy kind a unit scope needs) is
+checked by the gate at dispatch, as the ADR puts it, so every caller with the same role types gets
+the same byte-identical list and the same cached prompt prefix: a roommate sees
+respond_to_renewal and is refused, with the rule named, if she calls it.
+Order is fixed (facility sorted, role tools sorted, escalate_to_human last).
 """
 from __future__ import annotations
 
 from functools import lru_cache
 
-from spine.identity import OccupancyKind, PersonRoleType
+from spine.identity import PersonRoleType
 from spine.toolspec import ToolSpec
 from tools.caller import Caller
-from tools.matrix import TOOL_ROLE_MATRIX, UNIT_SCOPES, ToolPolicy
+from tools.matrix import TOOL_ROLE_MATRIX, ToolPolicy
 from tools.registry import TOOLS
 
 ESCALATE = "escalate_to_human"
-RoleShape = tuple[frozenset[PersonRoleType], frozenset[OccupancyKind]]
+RoleShape = frozenset[PersonRoleType]
 
 
 def role_shape(caller: Caller) -> RoleShape:
-    types = frozenset(r.role_type for r in caller.roles)
-    kinds = frozenset(r.scope.occupancy or OccupancyKind.ROOMMATE for r in caller.roles
-                      if r.role_type == PersonRoleType.TENANT and r.scope.unit_id)
-    return types, kinds
+    return frozenset(r.role_type for r in caller.roles)
 
 
 def _offered(policy: ToolPolicy, shape: RoleShape) -> bool:
-    types, kinds = shape
-    if policy.roles != "*" and policy.roles.isdisjoint(types):
-        return False
-    needed = UNIT_SCOPES.get(policy.scope)
-    return needed is None or not needed.isdisjoint(kinds)
+    return policy.roles == "*" or not policy.roles.isdisjoint(shape)
 
 
 def _ordered(names: list[str]) -> tuple[str, ...]:
