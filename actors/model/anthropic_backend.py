@@ -72,7 +72,7 @@ class AnthropicBackend:
         except anthropic.APIConnectionError as exc:
             raise ModelUnavailable(f"{model}: cannot reach the Messages API ({exc})") from exc
         except anthropic.APIStatusError as exc:
-            raise ModelUnavailable(f"{model}: {_describe_status_error(exc)}") from exc
+            raise ModelUnavailable(f"{model}: {_describe_status_error(exc, self.max_retries)}") from exc
         except anthropic.APIError as exc:
             raise ModelUnavailable(f"{model}: malformed answer ({exc})") from exc
         return to_model_response(message, fallback_model=model)
@@ -97,14 +97,15 @@ class AnthropicBackend:
         return {**self.__dict__, "_client": None, "_client_loop": None}
 
 
-def _describe_status_error(exc: anthropic.APIStatusError) -> str:
+def _describe_status_error(exc: anthropic.APIStatusError, max_retries: int) -> str:
     error_type, detail = "error", str(exc)
     body = exc.body
     if isinstance(body, dict) and isinstance(body.get("error"), dict):
         error_type = str(body["error"].get("type", error_type))
         detail = str(body["error"].get("message", detail))
-    retried = " after retries" if exc.status_code in (408, 409, 429) or exc.status_code >= 500 else ""
-    return f"HTTP {exc.status_code} {error_type}{retried}: {detail}"
+    retryable = exc.status_code in (408, 409, 429) or exc.status_code >= 500
+    gave_up = f" (gave up after at most {max_retries} retries)" if retryable else ""
+    return f"HTTP {exc.status_code} {error_type}: {detail}{gave_up}"
 
 
 def to_model_response(message: Any, fallback_model: str = "") -> ModelResponse:

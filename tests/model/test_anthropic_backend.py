@@ -9,7 +9,7 @@ import pytest
 
 from actors.model.anthropic_backend import AnthropicBackend
 from actors.model.base import ModelRequest, ModelUnavailable
-from tests.support.anthropic_server import error, hang, malformed, text, tool_use
+from tests.support.anthropic_server import Reply, error, hang, malformed, text, tool_use
 
 EPHEMERAL = {"type": "ephemeral"}
 
@@ -109,9 +109,23 @@ async def test_two_overloads_then_success_is_retried_by_the_sdk(anthropic_server
 
 async def test_persistent_overload_becomes_model_unavailable(anthropic_server, make_backend):
     anthropic_server.script(*[error(529)] * 3)
-    with pytest.raises(ModelUnavailable, match="529 overloaded_error after retries: Overloaded"):
+    with pytest.raises(ModelUnavailable, match=r"529 overloaded_error: Overloaded \(gave up after at most 2 retries\)"):
         await make_backend(max_retries=2).complete(assembled_request())
     assert len(anthropic_server.requests) == 3
+
+
+async def test_server_can_forbid_the_retry_with_x_should_retry(anthropic_server, make_backend):
+    anthropic_server.script(Reply(status=529, error_type="overloaded_error", message="Overloaded",
+                                  headers={"x-should-retry": "false"}))
+    with pytest.raises(ModelUnavailable, match="529 overloaded_error"):
+        await make_backend(max_retries=2).complete(assembled_request())
+    assert len(anthropic_server.requests) == 1
+
+
+async def test_rate_limit_is_retried_after_the_servers_wait(anthropic_server, make_backend):
+    anthropic_server.script(error(429, "rate limited", retry_after_ms=20), text("ok now"))
+    assert (await make_backend().complete(assembled_request())).text() == "ok now"
+    assert [r.status for r in anthropic_server.requests] == [429, 200]
 
 
 async def test_bad_request_is_not_retried(anthropic_server, make_backend):

@@ -266,3 +266,15 @@ async def test_photo_note_is_kept_in_the_description_but_not_parsed(model):
     (first, _), _ = await answer(model, request(message, TENANT, ["tenant"]))
     assert calls(first)["create_work_order"]["description"] == message
     assert calls(first)["create_work_order"]["brief"] == "leaking sink"
+
+
+async def test_vendor_on_the_way_without_a_time(model):
+    req = request("omw to WO-7", VENDOR, ["vendor"], [WO_7_VENDOR], name="Mike Torres")
+    (first, final), _ = await answer(model, req)
+    assert calls(first)["add_eta_note"]["eta"] == "on the way"
+    assert final.text().startswith("Got it Mike, see you soon.")
+
+
+async def test_a_known_tenant_greeting_someone_is_not_a_wrong_number(model):
+    (only,), _ = await answer(model, request("hey Mike", TENANT, ["tenant"], name="Marcus Johnson"))
+    assert "wrong number" not in only.text() and only.text().startswith("Hi Marcus")

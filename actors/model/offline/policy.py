@@ -19,6 +19,7 @@ from actors.model.offline.vocabulary import (
 
 Call = tuple[str, dict[str, Any]]
 
+
 @dataclass
 class Plan:
     intent: str
@@ -58,7 +59,9 @@ def _emergency(r: Reading, e: Entities) -> Plan | None:
 
 
 def _wrong_number(r: Reading, e: Entities) -> Plan | None:
-    return Plan("wrong_number") if addressed_name(e.text) and not e.problem and not e.work_orders else None
+    # Only for callers we do not know: a tenant greeting "Mike" is talking about the technician.
+    unknown = not r.context.roles or r.context.roles == ["other"]
+    return Plan("wrong_number") if unknown and addressed_name(e.text) and not e.problem else None
 
 
 def _vendor_wo(r: Reading, e: Entities) -> str | None:
@@ -73,7 +76,8 @@ def _vendor(r: Reading, e: Entities) -> Plan | None:
         return None
     wo = _vendor_wo(r, e)
     eta_tool = r.offers("add_eta_note", "update_work_order")
-    if ETA_TALK.search(e.text) and e.eta and eta_tool:
+    if ETA_TALK.search(e.text) and eta_tool:
+        e.eta = e.eta or ("on the way", "soon")  # "omw to WO-7" names no time
         return Plan("vendor_eta", [(eta_tool, {"work_order_id": wo, "eta": e.eta[0],
                                                "note": f"Vendor ETA {e.eta[1]}: {e.text[:200]}"})] if wo else [], wo)
     if HANDOFF_TALK.search(e.text) and r.offers("handoff_to_other_vendor"):
