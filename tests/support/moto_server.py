@@ -1,15 +1,16 @@
 """A local DynamoDB stand-in: moto's server on a free loopback port, speaking the real wire protocol.
 
-Any test layer can get a DynamoDB-backed store from it:
+Any test layer can get a DynamoDB-backed store from it. With the session fixture (import it
+into a conftest: `from tests.support.moto_server import moto_server  # noqa: F401`):
 
-    server = start_moto_server()          # once per session
-    with server.credentials():            # dummy AWS credentials in the environment
-        store = DynamoStore(table=f"t-{uuid4().hex}", endpoint_url=server.endpoint_url)
-    ...
-    server.stop()
+    async def test_x(moto_server):
+        store = DynamoStore(table=f"t-{uuid4().hex[:8]}", endpoint_url=moto_server.endpoint_url)
+        ...                                   # a fresh table, created by the store on first use
+        env = {"GATEWAY_STORE": moto_server.store_url()}   # for a `gateway` subprocess
 
-or use the `moto_server` session fixture below (pytest_plugins = ["tests.support.moto_server"])
-and `dynamo_store_url(server)` for a fresh `dynamodb://` GATEWAY_STORE URL.
+The fixture keeps dummy AWS credentials in the environment for the whole session (botocore
+signs every request and reads credentials when a client opens). Without pytest:
+`server = start_moto_server()`, `with server.credentials(): ...`, `server.stop()`.
 """
 from __future__ import annotations
 
