@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import importlib
 import logging
+import os
 from typing import Any, Literal
 
 import msgpack
@@ -103,6 +104,10 @@ class PersonHost:
     async def ping(self) -> str:
         self._ensure_sweeper()
         return self.host_id
+
+    async def pid(self) -> int:
+        """The host's process id: operators and tests see a restart as a new pid."""
+        return os.getpid()
 
     # -- idle deactivation and lease upkeep: one sweeper per host, no timer per actor -------
     def _ensure_sweeper(self) -> None:

@@ -41,22 +41,23 @@ async def accepted(spine: Spine, env) -> None:
                                               to_address=env.to_address, body=env.body))
 
 
-@pytest.fixture
-async def store_url(tmp_path):
-    path = tmp_path / "clara.db"
+@pytest.fixture(scope="module")
+async def store_url(tmp_path_factory):
+    path = tmp_path_factory.mktemp("ray-runtime") / "clara.db"
     spine = Spine(SqliteStore(path))
     await seed(spine)
     await spine.store.close()
     return f"sqlite:///{path}"
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
 async def runtime(ray_session, store_url):
-    """Start pools on the shared store; every pool started here is killed at teardown."""
+    """Start pools on the module's store; every pool started here is killed at teardown."""
     pools: list[HostPool] = []
 
     async def start(namespace: str | None = None, **overrides) -> HostPool:
-        fields = dict(hosts=2, host_num_cpus=0.1, dispatcher_num_cpus=0.1, detached=False, model="offline")
+        fields = dict(hosts=2, host_num_cpus=0.1, dispatcher_num_cpus=0.1, detached=False, model="offline",
+                      turn_function=RECORDED, idle_deactivate_s=2.0, lease_ttl_s=10.0)
         config = RuntimeConfig(store_url=store_url, namespace=namespace or f"t-{uuid.uuid4().hex[:8]}",
                                **{**fields, **overrides})
         pool = await HostPool.start(config)
@@ -69,12 +70,31 @@ async def runtime(ray_session, store_url):
             ray.kill(handle, no_restart=True)
 
 
+@pytest.fixture(scope="module")
+async def pool(runtime) -> HostPool:
+    """One two-host pool shared by the tests below; each test talks to its own people."""
+    return await runtime()
+
+
+async def restart(host) -> None:
+    """Kill a host and wait until Ray has brought it back as a new process."""
+    old = await host.pid.remote()
+    ray.kill(host, no_restart=False)
+    for _ in range(100):
+        try:
+            if await host.pid.remote() != old:
+                return
+        except ray.exceptions.RayActorError:
+            pass
+        await asyncio.sleep(0.1)
+    raise AssertionError("host did not come back")
+
+
 async def runs_of(spine: Spine, person_id: str) -> list[dict]:
     return [dict(i.data, message_id=i.sk) for i in await spine.store.query(f"TESTRUN#{person_id}")]
 
 
-async def test_twenty_messages_from_one_person_are_answered_in_order(runtime):
-    pool = await runtime(turn_function=RECORDED)
+async def test_twenty_messages_from_one_person_are_answered_in_order(pool):
     envs = [message("p_marcus", f"message {i}") for i in range(20)]
     results = await asyncio.gather(*(pool.submit(e) for e in envs))
     assert [r.reply for r in results] == [f"re: message {i}" for i in range(20)]
@@ -84,9 +104,8 @@ async def test_twenty_messages_from_one_person_are_answered_in_order(runtime):
     assert len({r["pid"] for r in runs}) == 1
 
 
-async def test_a_killed_host_loses_no_accepted_message(runtime):
-    pool = await runtime(turn_function=RECORDED)
-    people = ["p_marcus", "p_jordan", "p_carlos"]
+async def test_a_killed_host_loses_no_accepted_message(pool):
+    people = ["p_ellen", "p_mike", "p_priya"]
     envs = [message(p, f"{p} {i} sleep=0.2") for i in range(4) for p in people]
     for env in envs:
         await accepted(pool.spine, env)
@@ -104,13 +123,16 @@ async def test_a_killed_host_loses_no_accepted_message(runtime):
             assert inbound.status == InboundStatus.ANSWERED and inbound.reply == outcome.reply
     answered = sum(not isinstance(o, BaseException) for o in outcomes)
     assert answered >= len(envs) - 4  # at most the victim's in-flight turns could fail
-    after = await pool.submit(message("p_marcus", "still there?"))
+    victims = [p for p in people if pool.host_for(message(p, "x")) is victim]
+    pids = {r["pid"] for p in victims for r in await runs_of(pool.spine, p)}
+    assert len(pids) == 2  # the victim's people were served before the kill and after the restart
+    after = await pool.submit(message(people[0], "still there?"))
     assert after.reply == "re: still there?"
 
 
 async def test_the_same_person_never_runs_on_two_hosts_of_two_pools(runtime):
-    first = await runtime(turn_function=RECORDED, hosts=1)
-    second = await runtime(turn_function=RECORDED, hosts=1)
+    first = await runtime(hosts=1)
+    second = await runtime(hosts=1)
     envs = [message("p_jordan", f"m{i} sleep=0.05") for i in range(12)]
     pools = [first, second] * 6
     results = await asyncio.gather(*(p.submit(e) for p, e in zip(pools, envs)))
@@ -125,42 +147,38 @@ async def test_the_same_person_never_runs_on_two_hosts_of_two_pools(runtime):
 
 async def test_a_resized_pool_forwards_to_the_current_owner(runtime):
     namespace = f"t-{uuid.uuid4().hex[:8]}"
-    small = await runtime(namespace, turn_function=RECORDED, hosts=1)
+    small = await runtime(namespace, hosts=1, idle_deactivate_s=300)
     await small.submit(message("p_carlos", "before the resize"))
-    big = await runtime(namespace, turn_function=RECORDED, hosts=3)  # same named hosts, plus two
+    big = await runtime(namespace, hosts=3, idle_deactivate_s=300)  # same named hosts, plus two
     env = message("p_carlos", "after the resize")
     assert big.host_for(env) is not big.hosts[0] or pytest.skip("p_carlos still hashes to host 0")
     assert (await big.submit(env)).reply == "re: after the resize"
-    [info] = await big.actors()
+    [info] = [i for i in await big.actors() if i.key == "person:p_carlos"]
     assert (info.key, info.host, info.turns) == ("person:p_carlos", f"{namespace}/clara-host-0", 2)
 
 
-async def test_a_restarted_host_rehydrates_from_the_store(runtime):
-    pool = await runtime(turn_function=RECORDED)
-    await pool.submit(message("p_jordan", "hi"))
-    [before] = await pool.actors()
-    assert before.roles == ["tenant"] and before.turns == 1
-    await pool.spine.put_role(PersonRole(id="r_jordan_viewer", person_id="p_jordan", role_type=PersonRoleType.VIEWER,
-                                         source=PersonRoleSource.MANUAL_PM,
-                                         scope=RoleScope(org_id="org_propflow")))
-    host = pool.host_for(message("p_jordan", "x"))
-    ray.kill(host, no_restart=False)
-    assert (await pool.submit(message("p_jordan", "are you back?"))).reply == "re: are you back?"
-    [after] = await pool.actors()
-    assert sorted(after.roles) == ["tenant", "viewer"]  # re-read, not remembered
+async def test_a_restarted_host_rehydrates_from_the_store(pool):
+    await pool.submit(message("p_lena", "hi"))
+    [before] = [i for i in await pool.actors() if i.key == "person:p_lena"]
+    assert before.roles == ["leasing_agent"] and before.turns == 1
+    await pool.spine.put_role(PersonRole(id="r_lena_viewer", person_id="p_lena", role_type=PersonRoleType.VIEWER,
+                                         source=PersonRoleSource.MANUAL_PM, scope=RoleScope(org_id="org_propflow")))
+    await restart(pool.host_for(message("p_lena", "x")))
+    assert (await pool.submit(message("p_lena", "are you back?"))).reply == "re: are you back?"
+    [after] = [i for i in await pool.actors() if i.key == "person:p_lena"]
+    assert sorted(after.roles) == ["leasing_agent", "viewer"]  # re-read, not remembered
     assert after.turns == 1 and after.lease_epoch == before.lease_epoch + 1
-    runs = await runs_of(pool.spine, "p_jordan")
+    runs = await runs_of(pool.spine, "p_lena")
     assert sorted(r["history"] for r in runs) == [0, 0]  # the warm transcript died with the process
 
 
-async def test_idle_persons_deactivate_and_release_their_leases(runtime):
-    pool = await runtime(turn_function=RECORDED, idle_deactivate_s=0.5, lease_ttl_s=5)
-    await pool.submit(message("p_marcus", "hello"))
-    assert len(await pool.actors()) == 1
-    for _ in range(50):
+async def test_idle_persons_deactivate_and_release_their_leases(pool):
+    await pool.submit(message("p_sam", "hello"))
+    assert "person:p_sam" in [i.key for i in await pool.actors()]
+    for _ in range(60):
         await asyncio.sleep(0.1)
-        if not await pool.actors():
+        if "person:p_sam" not in [i.key for i in await pool.actors()]:
             break
-    assert await pool.actors() == []
-    lease = await pool.spine.store.get("OWNER#person:p_marcus")
+    assert "person:p_sam" not in [i.key for i in await pool.actors()]
+    lease = await pool.spine.store.get("OWNER#person:p_sam")
     assert lease.data["owner"] == "" and lease.data["expires_at"] == 0
