@@ -65,7 +65,7 @@ async def _safety_net(deps: TurnDeps, caller: Caller, env: MessageEnvelope, out:
                                     "summary": env.body[:500]})
         result = await deps.tools.run(inv, caller)
         out.tool_calls.append(trace_call(inv, result))
-    if EMERGENCY_NUDGE not in out.reply:
+    if "911" not in out.reply:  # the model may already have said it in its own words
         out.reply = f"{EMERGENCY_NUDGE} {out.reply}".strip()
     return [TraceEvent(kind=EventKind.SAFETY, reason=match.kind)]
 
@@ -110,9 +110,10 @@ async def _converse(deps: TurnDeps, env: MessageEnvelope, decision: RoutingDecis
     caller = await load_caller(deps.spine, decision.person_id, env.property_id, env.interaction_id, env.channel)
     context, events = await load_context(deps, env, decision.person_id)
     prop = await deps.spine.get_property(env.property_id)
-    role_tools = role_tools_for(caller)
+    person = await deps.spine.get_person(decision.person_id) if decision.person_id else None
     prompt = assemble_prompt(l1=decision.l1, property=prop, facility_tools=facility_tools(),
-                             role_tools=role_tools, context=context)
+                             role_tools=role_tools_for(caller), context=context,
+                             caller_name=person.display_name if person else None)
     request = ModelRequest(system=prompt.system, tools=prompt.tools,
                            messages=[*history, {"role": "user", "content": _user_text(env)}])
     prefetch = asyncio.create_task(deps.tools.prefetch(prefetch_candidates(env.body, context, caller), caller))

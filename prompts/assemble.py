@@ -66,9 +66,12 @@ def _tool_listing(facility: list[ToolSpec], role: list[ToolSpec], label: str) ->
     return facility_text, role_text
 
 
-def render_volatile(l1: L1Result, context: PersonContext) -> tuple[str, str, str]:
-    """The three volatile parts: personContext.summary, personContext.active, the L1 breadcrumb."""
+def render_volatile(l1: L1Result, context: PersonContext, caller_name: str | None = None) -> tuple[str, str, str]:
+    """The three volatile parts: personContext.summary, personContext.active, the L1 breadcrumb.
+    The caller's name leads the summary so Clara can greet them; it never goes above the breakpoint."""
     summary = FRESH_CONTACT_SUMMARY if context.refreshed_at is None else context.summary
+    if caller_name:
+        summary = f"Caller: {caller_name}\n{summary}"
     active = json.dumps(context.active.model_dump(mode="json"), ensure_ascii=False)
     return (f"PERSON CONTEXT (summary, advisory):\n{summary}",
             f"ACTIVE POINTERS (authoritative, from the records):\n{active}",
@@ -76,14 +79,15 @@ def render_volatile(l1: L1Result, context: PersonContext) -> tuple[str, str, str
 
 
 def assemble_prompt(*, l1: L1Result, property: Property | None, facility_tools: list[ToolSpec],
-                    role_tools: list[ToolSpec], context: PersonContext) -> AssembledPrompt:
+                    role_tools: list[ToolSpec], context: PersonContext,
+                    caller_name: str | None = None) -> AssembledPrompt:
     features = features_for(l1.roles)
     facility = _unique(facility_tools)
     role = _unique(role_tools, exclude={t.name for t in facility})
     l0 = l0_text(property)
     l2 = "\n\n".join(f.prompt for f in features)
     facility_text, role_text = _tool_listing(facility, role, _role_label(features))
-    summary, active, breadcrumb = render_volatile(l1, context)
+    summary, active, breadcrumb = render_volatile(l1, context, caller_name)
     volatile = f"{summary}\n\n{active}\n\n{breadcrumb}"
 
     stable_blocks = [{"type": "text", "text": text} for text in (l0, l2, f"{facility_text}\n{role_text}") if text]
