@@ -104,3 +104,12 @@ async def test_second_interaction_carries_the_first_summary_in_its_prompt(deps, 
     volatile = "".join(b["text"] for b in server.bodies()[-1]["system"] if not b.get("cache_control"))
     assert "Marcus reported a dripping bathroom sink" in volatile
     assert "WO-7" in volatile
+
+
+async def test_safety_net_escalates_and_nudges_when_the_model_does_neither(deps, server, spine):
+    server.script(text("Sure, what can I help with?"))
+    result = await run_interaction(deps, envelope("+13105557777", "there's smoke and fire coming from the laundry room"))
+    forced = [c for c in result.trace.tool_calls if c.tool_use_id == "safety-net"]
+    assert forced and forced[0].name == "escalate_to_human" and forced[0].decision == "allowed"
+    assert result.reply.startswith("If anyone is in danger, call 911")
+    assert any(e.kind == "agent/safety-net" for e in result.trace.events)
