@@ -36,6 +36,7 @@ _FIRE = _rx(
     r"\b(?:a|the|there'?s\s+a|there\s+is\s+a|house|kitchen|grease|apartment|building|electrical)\s+fire\b(?!\s+(?:drill|extinguisher|inspection|code))",
     r"\bfire\s+(?:in|on|at|is\s+spreading|spreading|started|broke\s+out)\b", r"(?<!i'm )(?<!i am )\bon\s+fire\b",
     r"\bflames?\b", r"\bsmoke\s+(?:is\s+)?(?:coming|pouring|billowing|filling|everywhere)\b",
+    r"\b(?:smoke|fire)\s+and\s+(?:smoke|fire|flames)\b", r"\b(?:fire|smoke)\s+(?:is\s+)?coming\s+(?:from|out)\b",
     r"\b(?:full\s+of|filling\s+(?:up\s+)?with)\s+smoke\b", r"\bsmell\w*\s+smoke\b", r"\bfire\s+alarm\s+(?:is\s+)?going\s+off\b",
 )
 _FLOOD = _rx(
