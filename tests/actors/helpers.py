@@ -19,7 +19,7 @@ _ids = itertools.count(1)
 
 PHONES = {"p_marcus": "+12065551001", "p_jordan": "+12065551002", "p_ellen": "+12065551003",
           "p_mike": "+13035551500", "p_carlos": "+13035552020", "p_priya": "+12065550150",
-          "p_sam": "+12065550151", "p_lena": "+12065550152"}
+          "p_sam": "+12065550151", "p_lena": "+12065550152", "p_ruth": "+12065551099"}
 
 
 def envelope(person_id: str | None, body: str, *, from_address: str | None = None,

@@ -1,6 +1,7 @@
 """The actor runtime in a real (private) Ray: ordering, host death, leases across pools, rehydration.
 
-Each test gets its own namespace and store file; all share the session's one Ray instance.
+The tests share one store and one two-host pool (plus a few pools of their own), so each talks
+to its own people: a person warm in one pool is owned there, and another pool would be sent to it.
 """
 from __future__ import annotations
 
@@ -95,10 +96,10 @@ async def runs_of(spine: Spine, person_id: str) -> list[dict]:
 
 
 async def test_twenty_messages_from_one_person_are_answered_in_order(pool):
-    envs = [message("p_marcus", f"message {i}") for i in range(20)]
+    envs = [message("p_jordan", f"message {i}") for i in range(20)]
     results = await asyncio.gather(*(pool.submit(e) for e in envs))
     assert [r.reply for r in results] == [f"re: message {i}" for i in range(20)]
-    runs = sorted(await runs_of(pool.spine, "p_marcus"), key=lambda r: r["start"])
+    runs = sorted(await runs_of(pool.spine, "p_jordan"), key=lambda r: r["start"])
     assert [r["message_id"] for r in runs] == [e.message_id for e in envs]
     assert all(a["end"] <= b["start"] for a, b in zip(runs, runs[1:]))  # one at a time
     assert len({r["pid"] for r in runs}) == 1
@@ -133,16 +134,16 @@ async def test_a_killed_host_loses_no_accepted_message(pool):
 async def test_the_same_person_never_runs_on_two_hosts_of_two_pools(runtime):
     first = await runtime(hosts=1)
     second = await runtime(hosts=1)
-    envs = [message("p_jordan", f"m{i} sleep=0.05") for i in range(12)]
+    envs = [message("p_ruth", f"m{i} sleep=0.05") for i in range(12)]
     pools = [first, second] * 6
     results = await asyncio.gather(*(p.submit(e) for p, e in zip(pools, envs)))
     assert sorted(r.reply for r in results) == sorted(f"re: {e.body}" for e in envs)
-    runs = sorted(await runs_of(first.spine, "p_jordan"), key=lambda r: r["start"])
+    runs = sorted(await runs_of(first.spine, "p_ruth"), key=lambda r: r["start"])
     assert len(runs) == 12
     assert len({r["pid"] for r in runs}) == 1  # the lease owner ran them all
     assert all(a["end"] <= b["start"] for a, b in zip(runs, runs[1:]))
     listed = await first.actors() + await second.actors()
-    assert [i.key for i in listed] == ["person:p_jordan"]
+    assert [i.key for i in listed] == ["person:p_ruth"]
 
 
 async def test_a_resized_pool_forwards_to_the_current_owner(runtime):
@@ -182,3 +183,26 @@ async def test_idle_persons_deactivate_and_release_their_leases(pool):
     assert "person:p_sam" not in [i.key for i in await pool.actors()]
     lease = await pool.spine.store.get("OWNER#person:p_sam")
     assert lease.data["owner"] == "" and lease.data["expires_at"] == 0
+
+
+async def test_real_turns_through_the_dispatcher_actor_then_refresh_on_deactivation(runtime):
+    """run_interaction on the offline model, tools via the DispatcherActor, in order; then the idle
+    deactivation ends the interaction and writes the personContext."""
+    real = await runtime(turn_function=None, idle_deactivate_s=1.0)
+    questions = ["what are the pool hours?", "what's my balance?"]
+    envs = [message("p_marcus", questions[i % 2]) for i in range(20)]
+    for env in envs:
+        await accepted(real.spine, env)
+    results = await asyncio.gather(*(real.submit(e) for e in envs))
+    for env, result in zip(envs, results):
+        tool = "get_pool_status" if "pool" in env.body else "get_balance"
+        assert [(c.name, c.decision) for c in result.trace.tool_calls] == [(tool, "allowed")]
+        assert result.reply and ("pool" in result.reply.lower()) == ("pool" in env.body)
+        assert await real.spine.get_trace(env.interaction_id) is not None
+        assert (await real.spine.get_inbound(env.message_id)).status == InboundStatus.ANSWERED
+    for _ in range(60):
+        context = await real.spine.get_context("p_marcus")
+        if context is not None and context.refreshed_at is not None:
+            break
+        await asyncio.sleep(0.1)
+    assert context.active.last_interaction_id == envs[-1].interaction_id
