@@ -13,6 +13,9 @@ COMMANDS = [
     "gateway.cli.whois",
     "gateway.cli.explain",
     "gateway.cli.voice_prompt",
+    "gateway.cli.serve",
+    "gateway.cli.demo",
+    "gateway.cli.sms",
 ]
 
 

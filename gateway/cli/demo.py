@@ -1,0 +1,178 @@
+"""`gateway demo` (what `make run` runs): the whole gateway on this machine, then K-1..K-5.
+
+Sets up the store (default sqlite:///var/clara.db) and the demo data, starts a local Ray and the
+gateway from ray_config.yaml (offline model; Anthropic when ANTHROPIC_API_KEY is set), replays the
+ADR's five examples as signed Twilio-shaped requests over real HTTP to its own /sms/twilio, prints
+each flow from its trace (/admin/traces/{id}), then keeps serving until Ctrl-C.
+"""
+from __future__ import annotations
+
+import asyncio
+import os
+import secrets
+import socket
+import sys
+import time
+from dataclasses import dataclass
+from urllib.parse import urlparse
+
+import httpx
+
+from gateway.cli.serve import (
+    ServeStartError, _seed, concrete_store_env, config_path, deploy_config, stop_on_sigterm, wait_until_running,
+)
+from gateway.cli.sms import DEFAULT_TO, send_sms
+from gateway.settings import Settings
+from spine.context import Channel
+from spine.participants import resolve_person
+
+
+@dataclass(frozen=True)
+class Flow:
+    label: str
+    who: str
+    phone: str
+    body: str
+
+
+FLOWS = [
+    Flow("K-1", "tenant texts maintenance", "+12065551001", "my toilet is overflowing!"),
+    Flow("K-2", "vendor about a work order (a voice call in the ADR; sent here as SMS)", "+13035551500",
+         "I'm 10 min out from WO-7"),
+    Flow("K-3", "unknown number asks about availability", "+14155559876", "do you have 2BR units next month?"),
+    Flow("K-4", "multi-role caller (vendor + tenant)", "+13035552020", "check on WO-42"),
+    Flow("K-5", "wrong number", "+13105557777", "yo what's up Trevor"),
+]
+
+
+def ensure_tokens() -> dict[str, str]:
+    """Generated local values for the secrets the demo needs and the user did not set."""
+    made = {}
+    for name in ("GATEWAY_ADMIN_TOKEN", "TWILIO_AUTH_TOKEN"):
+        if not os.environ.get(name):
+            os.environ[name] = made[name] = secrets.token_urlsafe(18)
+    return made
+
+
+def port_free(url: str) -> bool:
+    parsed = urlparse(url)
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        try:
+            s.bind((parsed.hostname or "127.0.0.1", parsed.port or 80))
+            return True
+        except OSError:
+            return False
+
+
+def print_flow(flow: Flow, exchange, trace: dict | None, names: dict[str, str]) -> None:
+    print(f"\n{flow.label}  {flow.who}")
+    print(f"  from …{flow.phone[-4:]}: {flow.body!r}")
+    if exchange.error:
+        print(f"  error: HTTP {exchange.status_code}: {exchange.error}")
+        return
+    if trace is None:
+        print(f"  reply: {' / '.join(exchange.messages) or '(none)'}   (no trace: {exchange.interaction_id})")
+        return
+    routing = trace["routing"]
+    person = trace["participant_id"]
+    caller = f"{person} ({names.get(person, 'minted just now')})" if person else "unknown (no Person)"
+    other = routing.get("other_classification") or {}
+    print(f"  caller: {caller}")
+    print(f"  roles: {', '.join(routing['roles'])} ({routing['confidence']})"
+          + (f"; other: {other.get('description')} / {other.get('spine_category')}" if other else ""))
+    print(f"  tools offered ({len(trace['tools_offered'])}): {', '.join(trace['tools_offered'])}")
+    calls = [f"{c['name']} [{c['decision']}]" for c in trace["tool_calls"]]
+    print(f"  tools called: {', '.join(calls) or 'none'}")
+    for text in exchange.messages or ["(no reply)"]:
+        print(f"  reply: {text}")
+    print(f"  trace: GET /admin/traces/{trace['interaction_id']}  ({trace['latency_ms']['total']:.0f} ms)")
+
+
+async def replay(settings: Settings) -> int:
+    from gateway.cli.common import open_spine
+
+    spine = open_spine(settings)
+    names = {}
+    for flow in FLOWS:
+        person = await resolve_person(spine, Channel.SMS, flow.phone)
+        if person:
+            names[person.id] = person.display_name
+    await spine.store.close()
+    failures = 0
+    headers = {"Authorization": f"Bearer {settings.admin_token}"}
+    async with httpx.AsyncClient(base_url=settings.public_url, timeout=30.0) as http:
+        for flow in FLOWS:
+            exchange = await send_sms(http, base_url=settings.public_url, auth_token=settings.twilio_auth_token or "",
+                                      from_=flow.phone, to=DEFAULT_TO, body=flow.body,
+                                      account_sid=settings.twilio_account_sid)
+            trace = None
+            if exchange.interaction_id:
+                response = await http.get(f"/admin/traces/{exchange.interaction_id}", headers=headers)
+                trace = response.json() if response.status_code == 200 else None
+            failures += bool(exchange.error)
+            print_flow(flow, exchange, trace, names)
+    return failures
+
+
+def register(sub) -> None:
+    p = sub.add_parser("demo", help="start Ray + the gateway on SQLite, replay K-1..K-5 over HTTP, keep serving")
+    p.add_argument("--config", default=None, help="Serve config file (default ./ray_config.yaml)")
+    p.add_argument("--no-serve", action="store_true", help="replay the flows, then stop instead of serving")
+    p.set_defaults(func=run)
+
+
+def run(args) -> int:
+    import ray
+    from ray import serve
+
+    made = ensure_tokens()
+    settings = concrete_store_env()
+    try:
+        path = config_path(args.config)
+    except ServeStartError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    if not port_free(settings.public_url):
+        print(f"error: {settings.public_url} is already in use (another gateway?). Stop it, or set "
+              "GATEWAY_PUBLIC_URL and the port in ray_config.yaml to match.", file=sys.stderr)
+        return 1
+    asyncio.run(_seed(settings))
+    print(f"store: {settings.store_url} (demo data seeded)")
+    print(f"model: {settings.model}" + ("" if settings.model == "anthropic" else " (deterministic offline policy, "
+                                                                                 "not an LLM; set ANTHROPIC_API_KEY for Claude)"))
+    for name, value in made.items():
+        print(f"{name}={value}  (generated for this run)")
+    context = ray.init(namespace="serve", log_to_driver=False, configure_logging=False)
+    dashboard = getattr(context, "dashboard_url", None)
+    print("ray: started locally" + (f"; dashboard http://{dashboard}" if dashboard else ""))
+    try:
+        deploy_config(path, blocking=False)
+        wait_until_running()
+    except ServeStartError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        ray.shutdown()
+        return 1
+    print(f"gateway: serving {settings.public_url} (POST /sms/twilio, GET /admin/traces, GET /healthz)")
+    started = time.monotonic()
+    failures = asyncio.run(replay(settings))
+    print(f"\nreplayed {len(FLOWS)} flows in {time.monotonic() - started:.1f}s"
+          + (f", {failures} failed" if failures else ""))
+    if args.no_serve:
+        serve.shutdown()
+        ray.shutdown()
+        return 1 if failures else 0
+    print("\nSend your own message (in another shell):")
+    print(f"  export TWILIO_AUTH_TOKEN={settings.twilio_auth_token}")
+    print('  .venv/bin/gateway sms --from +12065551001 "my toilet is overflowing!"')
+    print(f"  curl -H 'Authorization: Bearer {settings.admin_token}' {settings.public_url}/admin/traces")
+    print("Ctrl-C stops the gateway.")
+    stop_on_sigterm()
+    try:
+        while True:
+            time.sleep(3600)
+    except KeyboardInterrupt:
+        print("\nstopping")
+    finally:
+        serve.shutdown()
+        ray.shutdown()
+    return 0
