@@ -168,3 +168,33 @@ async def test_a_store_outage_at_activation_fails_the_message_not_the_host(tmp_p
     assert host.persons == {}
     with pytest.raises(StoreUnavailable):  # the host still answers the next one, as clearly
         await host.submit(envelope("p_marcus", "hello?"))
+
+
+async def test_a_warm_person_actor_stays_far_below_100_kb(spine, clock):
+    """Roles, a realistic personContext and a transcript exchange, measured by tracemalloc."""
+    import gc
+    import tracemalloc
+
+    from spine.identity import Person, PersonRole, PersonRoleSource, PersonRoleType, RoleScope
+
+    n = 200
+    summary = "Tenant of 204; reported a running toilet (WO-7), asked for an ETA, renewal pending. " * 8
+    for i in range(n):
+        pid = f"p_mem_{i}"
+        await spine.put_person(Person(id=pid, display_name=pid))
+        await spine.put_role(PersonRole(id=f"r_{pid}", person_id=pid, role_type=PersonRoleType.TENANT,
+                                        source=PersonRoleSource.PMS_SYNC, scope=RoleScope(unit_id="u_yale_204")))
+        await spine.put_context(PersonContext(person_id=pid, summary=summary))
+    host = make_host(spine, "h0", RecordingTurn(spine), clock)
+    envs = [envelope(f"p_mem_{i}", "the toilet in 204 is running again, can someone come today? " * 2,
+                     from_address=f"+1206555{i:04d}") for i in range(n)]
+    gc.collect()
+    tracemalloc.start()
+    before = tracemalloc.get_traced_memory()[0]
+    for env in envs:
+        await host.submit(env)
+    gc.collect()
+    per_actor = (tracemalloc.get_traced_memory()[0] - before) / n
+    tracemalloc.stop()
+    assert all(a.active and a.roles and a.context and a.transcript for a in host.persons.values())
+    assert per_actor < 100 * 1024, f"{per_actor / 1024:.1f} KB per warm PersonActor"

@@ -206,3 +206,18 @@ async def test_real_turns_through_the_dispatcher_actor_then_refresh_on_deactivat
             break
         await asyncio.sleep(0.1)
     assert context.active.last_interaction_id == envs[-1].interaction_id
+
+
+async def test_a_host_gone_for_good_leaves_a_durable_failure_for_each_accepted_message(runtime):
+    doomed = await runtime(hosts=1)
+    envs = [message("p_priya", f"m{i} sleep=1") for i in range(3)]
+    for env in envs:
+        await accepted(doomed.spine, env)
+    submitted = [asyncio.ensure_future(doomed.submit(e)) for e in envs]
+    await asyncio.sleep(0.3)
+    ray.kill(doomed.hosts[0], no_restart=True)
+    outcomes = await asyncio.gather(*submitted, return_exceptions=True)
+    assert all(isinstance(o, TurnFailed) for o in outcomes)
+    for env in envs:
+        inbound = await doomed.spine.get_inbound(env.message_id)
+        assert inbound.status == InboundStatus.FAILED and inbound.failure.startswith("host lost")
