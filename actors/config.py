@@ -36,6 +36,9 @@ class RuntimeConfig(BaseModel):
 
     # PersonActor lifecycle.
     idle_deactivate_s: float = Field(default=300.0, gt=0)  # idle this long = end of interaction
+    # A lease holds for the idle window plus this margin from a person's last turn, so it covers
+    # the whole warm life of a PersonActor with about one store write per margin/2 of activity.
+    # It bounds how long a host that died for good (and was not drained) blocks its people.
     lease_ttl_s: float = Field(default=30.0, gt=0)
     transcript_turns: int = Field(default=10, ge=0)  # user/assistant pairs kept warm
     transcript_chars: int = Field(default=1600, ge=1)  # per entry; one long SMS

@@ -158,9 +158,10 @@ def build_runtime(config: RuntimeConfig, host_id: str, dispatcher: Any) -> Perso
     model = make_model_from(config, timeout_s=config.model_call_s)
     deps = TurnDeps(spine=spine, model=model, tools=RayToolRunner(dispatcher),
                     confirmer=model_confirmer(model), budget=config.budget())
-    runtime = PersonRuntime(deps=deps, leases=Leases(spine.store, host_id, config.lease_ttl_s), host_id=host_id,
-                            idle_deactivate_s=config.idle_deactivate_s, transcript_turns=config.transcript_turns,
-                            transcript_chars=config.transcript_chars)
+    runtime = PersonRuntime(deps=deps, leases=Leases(spine.store, host_id, config.idle_deactivate_s + config.lease_ttl_s),
+                            host_id=host_id, idle_deactivate_s=config.idle_deactivate_s,
+                            renew_below_s=config.idle_deactivate_s + config.lease_ttl_s / 2,
+                            transcript_turns=config.transcript_turns, transcript_chars=config.transcript_chars)
     if config.turn_function:
         module, _, name = config.turn_function.partition(":")
         runtime.turn = getattr(importlib.import_module(module), name)

@@ -47,6 +47,7 @@ class Leases:
     """Takes, renews and releases the leases of one host (`owner`)."""
 
     def __init__(self, store: Store, owner: str, ttl_s: float, clock: Callable[[], float] = time.time) -> None:
+        """`ttl_s`: how long each take or renewal holds the lease."""
         self.store, self.owner, self.ttl_s, self.clock = store, owner, ttl_s, clock
 
     async def acquire(self, key: str) -> Lease:

@@ -81,6 +81,7 @@ class PersonRuntime:
     leases: Leases
     host_id: str
     idle_deactivate_s: float = 300.0
+    renew_below_s: float = 315.0  # renew a lease with less than this left (the idle window + margin)
     transcript_turns: int = 10
     transcript_chars: int = 1600
     turn: TurnFn = default_turn
@@ -192,10 +193,10 @@ class PersonActor:
         self.person_id, self.property_id, self.roles, self.context = person_id, property_id, roles, context
 
     async def renew_if_due(self) -> None:
-        """Keep the lease while active and in use. Called at each turn and by the host's sweeper
-        during long turns; a lease that lapsed and was taken elsewhere drops our warm state."""
+        """Keep the lease for as long as we may stay warm: checked at each turn and by the host's
+        sweeper during long turns; a lease that lapsed and was taken elsewhere drops our warm state."""
         lease = self.lease
-        if lease is None or lease.remaining(self.rt.clock()) >= self.rt.leases.ttl_s / 2:
+        if lease is None or lease.remaining(self.rt.clock()) >= self.rt.renew_below_s:
             return
         try:
             self.lease = await self.rt.leases.renew(lease)
@@ -226,7 +227,7 @@ class PersonActor:
                 await self._record(envelope, InboundStatus.FAILED, failure=f"{type(exc).__name__}: {exc}"[:500])
                 raise
             await self._record(envelope, InboundStatus.IGNORED if result.suppressed else InboundStatus.ANSWERED,
-                               reply=result.reply)
+                               reply=result.reply.strip())
         self._remember(envelope, result)
         return result
 

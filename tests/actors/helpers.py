@@ -97,8 +97,8 @@ class RecordingRefresh:
 def make_host(spine, host_id: str, turn, clock: Clock, *, refresh: RecordingRefresh | None = None,
               idle_s: float = 300.0, ttl_s: float = 30.0, transcript_turns: int = 10) -> PersonHost:
     runtime = PersonRuntime(deps=TurnDeps(spine=spine, model=None, tools=None),  # type: ignore[arg-type]
-                            leases=Leases(spine.store, host_id, ttl_s, clock), host_id=host_id,
-                            idle_deactivate_s=idle_s, transcript_turns=transcript_turns, turn=turn,
+                            leases=Leases(spine.store, host_id, idle_s + ttl_s, clock), host_id=host_id,
+                            idle_deactivate_s=idle_s, renew_below_s=idle_s + ttl_s / 2, transcript_turns=transcript_turns, turn=turn,
                             refresh=refresh or RecordingRefresh(), clock=clock)
     host = PersonHost(runtime, sweep_interval_s=3600)
     _made.append(host)

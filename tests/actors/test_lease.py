@@ -46,10 +46,13 @@ async def test_a_released_lease_moves_to_the_next_host_at_once(spine, clock):
 
 
 async def test_a_lapsed_lease_taken_elsewhere_makes_the_old_host_forward(spine, clock):
-    a = make_host(spine, "ns/clara-host-0", RecordingTurn(spine), clock, ttl_s=30)
-    b = make_host(spine, "ns/clara-host-1", RecordingTurn(spine), clock, ttl_s=30)
+    a = make_host(spine, "ns/clara-host-0", RecordingTurn(spine), clock, idle_s=60, ttl_s=30)
+    b = make_host(spine, "ns/clara-host-1", RecordingTurn(spine), clock, idle_s=60, ttl_s=30)
     await a.submit(envelope("p_marcus", "hi"))
-    clock.advance(31)  # host 0 stalled past its lease
+    clock.advance(89)
+    with pytest.raises(Moved):  # the lease covers the idle window plus the margin
+        await b.submit(envelope("p_marcus", "too early"))
+    clock.advance(2)  # host 0 stalled (its sweeper never ran) past its lease
     await b.submit(envelope("p_marcus", "hello from the resized pool"))
     with pytest.raises(Moved) as moved:
         await a.submit(envelope("p_marcus", "late message to the old host"))
@@ -71,11 +74,11 @@ async def test_a_restarted_host_takes_its_own_lease_back_and_fences_the_old_one(
 
 async def test_a_long_turn_keeps_its_lease_through_the_sweeper(spine, clock):
     gate = asyncio.Event()
-    host = make_host(spine, "ns/clara-host-0", RecordingTurn(spine, gate=gate), clock, ttl_s=30)
+    host = make_host(spine, "ns/clara-host-0", RecordingTurn(spine, gate=gate), clock, idle_s=60, ttl_s=30)
     turn = asyncio.ensure_future(host.submit(envelope("p_marcus", "long one")))
     await asyncio.sleep(0.05)
     first = host.persons["person:p_marcus"].lease
-    for _ in range(4):  # 80 s of turn, far past one ttl
+    for _ in range(8):  # 160 s of turn, far past one lease (90 s)
         clock.advance(20)
         await host.sweep_once()
     lease = host.persons["person:p_marcus"].lease
