@@ -110,7 +110,7 @@ class PersonActor:
         self.turns = 0
         self.last_interaction_id: str | None = None
         self._mailbox: deque[tuple[MessageEnvelope | str, asyncio.Future]] = deque()
-        self._running = False
+        self._running: asyncio.Task | None = None  # the drain task, only while there is mail
 
     # -- mailbox ----------------------------------------------------------------------
     def enqueue(self, item: MessageEnvelope | str) -> asyncio.Future:
@@ -119,9 +119,8 @@ class PersonActor:
         self._mailbox.append((item, fut))
         if isinstance(item, MessageEnvelope):
             self.last_active = self.rt.clock()
-        if not self._running:
-            self._running = True
-            asyncio.get_running_loop().create_task(self._drain())
+        if self._running is None:
+            self._running = asyncio.get_running_loop().create_task(self._drain())
         return fut
 
     async def submit(self, envelope: MessageEnvelope) -> TurnResult:
@@ -148,7 +147,7 @@ class PersonActor:
                     if not fut.done():
                         fut.set_result(result)
         finally:
-            self._running = False
+            self._running = None
             if self.lease is None and not self._mailbox:
                 self.rt.on_cold(self)
 
@@ -159,10 +158,10 @@ class PersonActor:
 
     @property
     def busy(self) -> bool:
-        return self._running
+        return self._running is not None
 
     def idle_for(self, now: float) -> float:
-        return 0.0 if self._running else now - self.last_active
+        return 0.0 if self._running is not None else now - self.last_active
 
     def info(self) -> ActorInfo:
         return ActorInfo(key=self.key, person_id=self.person_id, host=self.rt.host_id,
