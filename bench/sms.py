@@ -1,0 +1,228 @@
+"""SMS gateway throughput and latency against a bare Ray Serve echo, side by side in one run.
+
+One private Ray, one Serve proxy on a free 127.0.0.1 port, two applications behind it:
+  * echo: a bare deployment that returns the request body (the floor of a Serve round trip);
+  * the gateway (`gateway.app:build_app`, 1 ingress replica, 2 PersonActor hosts, the
+    DispatcherActor, the offline model, SQLite), answering signed Twilio-shaped webhooks.
+S concurrent senders (default 16), each its own tenant, loop over bounded request counts: a
+warm-up (PersonActors activated, connections open), then measured rounds alternating echo and
+gateway. Each gateway request is a full warm SMS turn: signature, MessageSid dedupe record,
+routing, the agent loop with one read-only tool through the DispatcherActor, trace, TwiML.
+Prints requests/s and p50/p95 latency of both and the ratios. Criterion: gateway throughput
+>= 50% of echo's and p50 within 2x of echo's.
+
+With `--proxy both` (default) it runs twice, in fresh processes: Serve's default proxy, then
+RAY_SERVE_ENABLE_HA_PROXY=1 (HAProxy ingress) when this Ray version has it.
+
+    .venv/bin/python bench/sms.py [--senders 16] [--requests 40] [--rounds 2] [--proxy default|haproxy|both]
+"""
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+AUTH_TOKEN = "bench-twilio-token"
+YALE = "+12065550100"
+BODY = "what are the office hours?"
+
+
+def pct(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+async def seed_store(path: Path, senders: int) -> list[str]:
+    from spine.demo import seed
+    from spine.identity import Claim, ClaimKind, OccupancyKind, Person, PersonRole, PersonRoleSource, PersonRoleType
+    from spine.identity import RoleScope
+    from spine.repo import Spine
+    from spine.store.sqlite import SqliteStore
+
+    spine = Spine(SqliteStore(path))
+    await seed(spine)
+    phones = []
+    for i in range(senders):
+        pid, phone = f"p_bench_{i:02d}", f"+1206555{7000 + i:04d}"
+        await spine.put_person(Person(id=pid, display_name=f"Bench {i}", claims=[Claim(kind=ClaimKind.PHONE, value=phone)]))
+        await spine.put_role(PersonRole(id=f"r_{pid}", person_id=pid, role_type=PersonRoleType.TENANT,
+                                        source=PersonRoleSource.PMS_SYNC,
+                                        scope=RoleScope(org_id="org_propflow", property_id="pf_yale",
+                                                        unit_id="u_yale_110", occupancy=OccupancyKind.ROOMMATE)))
+        phones.append(phone)
+    await spine.store.close()
+    return phones
+
+
+def deploy(store: Path, port: int) -> None:
+    from ray import serve
+    from starlette.requests import Request
+    from starlette.responses import Response
+
+    from gateway.app import build_app
+
+    @serve.deployment(name="Echo", max_ongoing_requests=100, ray_actor_options={"num_cpus": 0.25})
+    class Echo:
+        async def __call__(self, request: Request) -> Response:
+            return Response(await request.body(), media_type="application/xml")
+
+    serve.run(Echo.bind(), name="echo", route_prefix="/echo")
+    env = {"GATEWAY_STORE": f"sqlite:///{store}", "GATEWAY_MODEL": "offline", "TWILIO_AUTH_TOKEN": AUTH_TOKEN,
+           "GATEWAY_PUBLIC_URL": f"http://127.0.0.1:{port}"}
+    runtime = {"namespace": "bench-sms", "hosts": 2, "host_num_cpus": 0.25, "dispatcher_num_cpus": 0.25,
+               "detached": False}
+    serve.run(build_app({"runtime": runtime, "env": env}), name="clara", route_prefix="/")
+
+
+class Load:
+    """Closed-loop senders: each sends its next request when the previous one is answered."""
+
+    def __init__(self, base_url: str, phones: list[str]) -> None:
+        import httpx
+
+        self.base_url, self.phones = base_url, phones
+        self.http = httpx.AsyncClient(base_url=base_url, timeout=30.0,
+                                      limits=httpx.Limits(max_connections=len(phones) * 2))
+
+    def _sms_request(self, phone: str) -> tuple[dict, dict]:
+        from gateway.cli.sms import inbound_form
+        from gateway.sms.signature import sign
+
+        sid = "SM" + uuid.uuid4().hex
+        form = inbound_form(from_=phone, to=YALE, body=BODY, message_sid=sid, account_sid="AC" + "0" * 32)
+        return form, {"X-Twilio-Signature": sign(AUTH_TOKEN, self.base_url + "/sms/twilio", form)}
+
+    async def _one(self, target: str, phone: str) -> float:
+        form, headers = self._sms_request(phone)  # built for both targets: equal client-side work
+        path = "/sms/twilio" if target == "gateway" else "/echo"
+        started = time.perf_counter()
+        response = await self.http.post(path, data=form, headers=headers)
+        elapsed = time.perf_counter() - started
+        if response.status_code != 200 or (target == "gateway" and "<Message>" not in response.text):
+            raise RuntimeError(f"{target} answered {response.status_code}: {response.text[:200]}")
+        return elapsed
+
+    async def round(self, target: str, per_sender: int) -> dict:
+        latencies: list[float] = []
+
+        async def sender(phone: str) -> None:
+            for _ in range(per_sender):
+                latencies.append(await self._one(target, phone))
+
+        started = time.perf_counter()
+        await asyncio.gather(*(sender(p) for p in self.phones))
+        wall = time.perf_counter() - started
+        return {"rps": len(latencies) / wall, "p50_ms": pct(latencies, 0.5) * 1000,
+                "p95_ms": pct(latencies, 0.95) * 1000, "n": len(latencies)}
+
+    async def close(self) -> None:
+        await self.http.aclose()
+
+
+async def measure(base_url: str, phones: list[str], per_sender: int, rounds: int, warmup: int) -> dict:
+    load = Load(base_url, phones)
+    try:
+        await load.round("echo", warmup)
+        await load.round("gateway", warmup)
+        results: dict[str, list[dict]] = {"echo": [], "gateway": []}
+        for _ in range(rounds):
+            for target in ("echo", "gateway"):
+                results[target].append(await load.round(target, per_sender))
+        return results
+    finally:
+        await load.close()
+
+
+def run_variant(args: argparse.Namespace, proxy: str) -> dict:
+    if proxy == "haproxy":
+        os.environ["RAY_SERVE_ENABLE_HA_PROXY"] = "1"  # read when ray.serve is imported, also by the controller
+    import ray
+    from ray import serve
+
+    from tests.support.ray_fixtures import free_port
+
+    workdir = Path(tempfile.mkdtemp(prefix="clara-bench-sms-"))
+    phones = asyncio.run(seed_store(workdir / "clara.db", args.senders))
+    os.environ["PYTHONPATH"] = os.pathsep.join([str(ROOT), *filter(None, [os.environ.get("PYTHONPATH")])])
+    ray.init(address="local", num_cpus=4, include_dashboard=False, log_to_driver=False,
+             _temp_dir=str(workdir / "ray"), configure_logging=False)
+    try:
+        port = free_port()
+        serve.start(http_options={"host": "127.0.0.1", "port": port})
+        deploy(workdir / "clara.db", port)
+        results = asyncio.run(measure(f"http://127.0.0.1:{port}", phones, args.requests, args.rounds, args.warmup))
+    finally:
+        serve.shutdown()
+        ray.shutdown()
+    return {"proxy": proxy, **summarize(results)}
+
+
+def summarize(results: dict[str, list[dict]]) -> dict:
+    out = {}
+    for target, runs in results.items():
+        out[target] = {k: statistics.median(r[k] for r in runs) for k in ("rps", "p50_ms", "p95_ms")}
+        out[target]["rounds"] = runs
+    out["throughput_ratio"] = out["gateway"]["rps"] / out["echo"]["rps"]
+    out["p50_ratio"] = out["gateway"]["p50_ms"] / out["echo"]["p50_ms"]
+    return out
+
+
+def report(result: dict, senders: int) -> None:
+    e, g = result["echo"], result["gateway"]
+    print(f"\nproxy: {result['proxy']}   {senders} concurrent senders, median of {len(e['rounds'])} rounds")
+    print(f"{'':22}{'req/s':>10}{'p50 ms':>10}{'p95 ms':>10}")
+    print(f"{'Serve echo':22}{e['rps']:>10.1f}{e['p50_ms']:>10.2f}{e['p95_ms']:>10.2f}")
+    print(f"{'gateway SMS turn':22}{g['rps']:>10.1f}{g['p50_ms']:>10.2f}{g['p95_ms']:>10.2f}")
+    ok_tp, ok_p50 = result["throughput_ratio"] >= 0.5, result["p50_ratio"] <= 2.0
+    print(f"throughput gateway/echo = {result['throughput_ratio']:.2f} (target >= 0.50: {'met' if ok_tp else 'NOT met'})")
+    print(f"p50 gateway/echo        = {result['p50_ratio']:.2f} (target <= 2.00: {'met' if ok_p50 else 'NOT met'})")
+
+
+def has_ha_proxy() -> bool:
+    from ray.serve._private import constants
+
+    return hasattr(constants, "RAY_SERVE_ENABLE_HA_PROXY")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--senders", type=int, default=16)
+    parser.add_argument("--requests", type=int, default=40, help="per sender per measured round")
+    parser.add_argument("--warmup", type=int, default=5, help="per sender, before measuring")
+    parser.add_argument("--rounds", type=int, default=2)
+    parser.add_argument("--proxy", choices=["default", "haproxy", "both"], default="both")
+    parser.add_argument("--json", action="store_true", help="print one JSON line (used by --proxy both)")
+    args = parser.parse_args()
+    if args.proxy != "both":
+        result = run_variant(args, args.proxy)
+        print(json.dumps(result) if args.json else "", end="\n" if args.json else "")
+        if not args.json:
+            report(result, args.senders)
+        return
+    variants = ["default"] + (["haproxy"] if has_ha_proxy() else [])
+    if len(variants) == 1:
+        print("RAY_SERVE_ENABLE_HA_PROXY does not exist in this Ray version; default proxy only")
+    for proxy in variants:
+        cmd = [sys.executable, __file__, "--proxy", proxy, "--json", "--senders", str(args.senders),
+               "--requests", str(args.requests), "--warmup", str(args.warmup), "--rounds", str(args.rounds)]
+        done = subprocess.run(cmd, capture_output=True, text=True, timeout=900)
+        lines = [ln for ln in done.stdout.splitlines() if ln.startswith("{")]
+        if done.returncode != 0 or not lines:
+            print(f"\nproxy {proxy}: failed (exit {done.returncode})\n{done.stderr[-2000:]}")
+            continue
+        report(json.loads(lines[-1]), args.senders)
+
+
+if __name__ == "__main__":
+    main()
