@@ -104,7 +104,11 @@ class SmsHandler:
             await self._event(EventKind.STORE_DEGRADED, "inbound_not_recorded", sms, None, {"error": repr(exc)})
             return SmsReply(messages=[APOLOGY], outcome=Outcome.FAILED)
         if not fresh:
-            return await self._redelivery(sms.message_sid)
+            try:
+                return await self._redelivery(sms.message_sid)
+            except Exception:  # the first delivery may have answered: acknowledge, never 500
+                log.exception("sms %s: redelivery state unreadable", sms.message_sid)
+                return SmsReply(outcome=Outcome.DUPLICATE)
         try:
             return await self._process(record, sms)
         except Exception as exc:  # never a 500 at Twilio: record the failure, apologise

@@ -277,3 +277,22 @@ async def test_status_callback_updates_the_outbox_by_provider_sid(make_gateway, 
     assert unknown.status_code == 204
     bad = await post_form(client, {"MessageSid": sid}, path="/sms/twilio/status")
     assert bad.status_code == 400 and "MessageStatus" in bad.text
+
+
+async def test_a_store_outage_is_an_apology_not_a_500(tmp_path):
+    import httpx
+
+    from conftest import settings_for
+    from gateway.app import create_app
+    from gateway.context import GatewayContext
+    from spine.repo import Spine
+    from spine.store.sqlite import SqliteStore
+
+    down = Spine(SqliteStore(tmp_path / "down.db"))
+    await down.store.close()  # every store call now fails, as an unreachable store does
+    pool = ScriptedPool()
+    context = GatewayContext(settings_for(down, None), down, pool)
+    async with httpx.AsyncClient(transport=httpx.ASGITransport(app=create_app(context)), base_url=PUBLIC_URL) as client:
+        reply = await text(client, "my toilet is overflowing!")
+    await context.http.aclose()
+    assert reply.status_code == 200 and reply.messages == [APOLOGY] and pool.submitted == []
