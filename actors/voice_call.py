@@ -14,6 +14,8 @@ import hashlib
 import json
 import logging
 from datetime import datetime
+from functools import cache
+from collections.abc import Awaitable
 from typing import Any
 
 from pydantic import BaseModel
@@ -21,6 +23,7 @@ from pydantic import BaseModel
 from actors.context_refresh import refresh_person_context
 from actors.model.base import ModelBackend
 from actors.turn_types import ToolRunner
+from actors.voice_reads import OpenReads, ReferenceCache
 from prompts.voice import (
     VoiceContextView, call_variables, default_voice_prompt, first_message,
     personalized_prompt, voice_applicable_features,
@@ -43,6 +46,10 @@ from tools.caller import Caller, load_caller
 log = logging.getLogger("clara.voice")
 
 OPEN_BUDGET_S = 1.0  # the caller hears ringing while we build context; never longer than this
+# Bookkeeping of an opening (the call's trace, context-build events) is written just after the
+# answer, so a burst of ringing phones is answered first; nothing reads it that soon but this
+# replica, which waits for it (`_recorded`).
+WRITE_BEHIND_S = 0.05
 CALL_FAILED = "voice/call-failed"
 Scalar = str | int | float | bool
 
@@ -68,7 +75,6 @@ class VoiceCallStart(BaseModel):
 class _Opened(BaseModel):
     start: VoiceCallStart
     context: PersonContext
-    trace: AgentTrace | None = None
 
 
 def tool_use_id_for(name: str, parameters: dict[str, Any]) -> str:
@@ -93,7 +99,9 @@ class VoiceCalls:
         self.spine, self.tools, self.model = spine, tools, model
         self.voice_prompt = voice_prompt if voice_prompt is not None else default_voice_prompt()
         self.open_budget_s = open_budget_s
+        self._reference = ReferenceCache()
         self._background: set[asyncio.Task] = set()
+        self._recording: dict[str, asyncio.Task] = {}  # call traces being written by this replica
 
     # -- start ---------------------------------------------------------------------------------
     async def start(self, *, caller_number: str, called_number: str, call_sid: str) -> VoiceCallStart:
@@ -118,6 +126,13 @@ class VoiceCalls:
                 property_id=None, interaction_id=iid, detail={"budget_s": self.open_budget_s, "error": str(exc)[:200]})))
             return self._minimal(iid)
 
+    def _later(self, write: Awaitable[Any]) -> None:
+        async def behind() -> None:
+            await asyncio.sleep(WRITE_BEHIND_S)
+            await write
+
+        self._keep(asyncio.create_task(behind()))
+
     def _keep(self, task: asyncio.Task) -> None:
         self._background.add(task)
         task.add_done_callback(self._background.discard)
@@ -135,28 +150,28 @@ class VoiceCalls:
         return _Opened(start=start, context=view.context)
 
     async def _open(self, caller_number: str, called_number: str, iid: str) -> _Opened:
-        prop = await self.spine.property_for_number(_e164_or_raw(called_number))
+        reads = OpenReads(self.spine, self._reference)
+        prop = await reads.property_for_number(_e164_or_raw(called_number))
         if prop is None:
             log.warning("voice call %s to an unknown number ...%s", iid, last4(called_number))
             return self._minimal(iid)
-        decision = await route_inbound(self.spine, channel=Channel.VOICE, wire_address=caller_number,
+        decision = await route_inbound(reads, channel=Channel.VOICE, wire_address=caller_number,
                                        property_id=prop.id, message="", interaction_id=iid)
         pid = decision.person_id
         person, caller, (context, events) = await asyncio.gather(
-            self.spine.get_person(pid) if pid else _none(), load_caller(self.spine, pid, prop.id, iid, Channel.VOICE),
-            self._context(pid, caller_number, prop.id, iid))
+            reads.get_person(pid) if pid else _none(), load_caller(reads, pid, prop.id, iid, Channel.VOICE),
+            self._context(reads, pid, caller_number, prop.id, iid))
         if decision.graceful_degrade_reason:
             events.append(TraceEvent(kind=EventKind.GRACEFUL_DEGRADE, reason=decision.graceful_degrade_reason))
         view = VoiceContextView(
             caller_name=person.display_name if person else None, person_id=pid, known=bool(person and caller.roles),
-            l1=decision.l1,
-            features=_voice_features(decision.l1.roles), property_name=prop.name,
-            units=await _units_of(self.spine, caller), context=context, tool_names=_voice_tools_for(caller))
+            l1=decision.l1, features=_voice_features(decision.l1.roles), property_name=prop.name,
+            units=await _units_of(reads, caller), context=context, tool_names=_voice_tools_for(caller))
         start = VoiceCallStart(
             interaction_id=iid, person_id=pid, property_id=prop.id, dynamic_variables=call_variables(view, iid),
             prompt=personalized_prompt(self.voice_prompt, view), first_message=first_message(view),
             suppressed=decision.reply_suppressed)
-        trace = AgentTrace(
+        self._record(AgentTrace(
             interaction_id=iid, channel=Channel.VOICE, participant_id=pid, property_id=prop.id,
             wire_address_last4=last4(caller_number), events=events, tools_offered=view.tool_names,
             routing=TraceRouting(roles=[r.value for r in decision.l1.roles], confidence=decision.l1.confidence,
@@ -165,12 +180,28 @@ class VoiceCalls:
             prompt=TracePrompt(sections=[
                 PromptSection(layer="L0", name="voice_prompt", token_estimate=estimate_tokens(self.voice_prompt)),
                 PromptSection(layer="context", name="voice_context",
-                              token_estimate=estimate_tokens(start.prompt) - estimate_tokens(self.voice_prompt))]))
-        if await self.spine.get_trace(iid) is None:  # a second leg of the call keeps the first record
-            await self.spine.put_trace(trace)
-        return _Opened(start=start, context=context, trace=trace)
+                              token_estimate=estimate_tokens(start.prompt) - estimate_tokens(self.voice_prompt))])))
+        return _Opened(start=start, context=context)
 
-    async def _context(self, person_id: str | None, address: str, property_id: str,
+    def _record(self, trace: AgentTrace) -> None:
+        """Write the call's trace after answering: the caller is not kept ringing for it. Until it
+        lands, this replica's own readers of the call wait for it (`_recorded`)."""
+        iid = trace.interaction_id
+        task = asyncio.create_task(self._write_first(trace))
+        self._recording[iid] = task
+        task.add_done_callback(lambda t: self._recording.get(iid) is t and self._recording.pop(iid))
+        self._keep(task)
+
+    async def _write_first(self, trace: AgentTrace) -> None:
+        await asyncio.sleep(WRITE_BEHIND_S)
+        await self.spine.put_trace(trace)
+
+    async def _recorded(self, interaction_id: str) -> None:
+        task = self._recording.get(interaction_id)
+        if task is not None:
+            await asyncio.gather(asyncio.shield(task), return_exceptions=True)
+
+    async def _context(self, reads: Spine, person_id: str | None, address: str, property_id: str,
                        iid: str) -> tuple[PersonContext, list[TraceEvent]]:
         """The eager tier, as the SMS turn loads it: the persisted snapshot (ghost pointers
         filtered), else pointers from the store with the fresh-contact summary."""
@@ -178,18 +209,19 @@ class VoiceCalls:
 
         common = dict(channel=Channel.VOICE, address=address, property_id=property_id, interaction_id=iid)
         if person_id is None:
-            await context_build(self.spine, "personId_missing", **common)
+            self._later(context_build(self.spine, "personId_missing", **common))
             return PersonContext(person_id=""), [TraceEvent(kind=EventKind.CONTEXT_BUILD, reason="personId_missing")]
-        stored = await self.spine.get_context(person_id)
+        stored = await reads.get_context(person_id)
         if stored is not None:
-            return await filter_ghost_pointers(self.spine, stored, **common), []
-        await context_build(self.spine, "persisted_context_missing", **common)
-        fresh = PersonContext(person_id=person_id, active=await build_active_pointers(self.spine, person_id))
+            return await filter_ghost_pointers(reads, stored, **common), []
+        self._later(context_build(self.spine, "persisted_context_missing", **common))
+        fresh = PersonContext(person_id=person_id, active=await build_active_pointers(reads, person_id))
         return fresh, [TraceEvent(kind=EventKind.CONTEXT_BUILD, reason="persisted_context_missing")]
 
     # -- during the call -----------------------------------------------------------------------
     async def caller_of(self, interaction_id: str) -> Caller | None:
         """The caller's authority, from the call's recorded trace (never from the request)."""
+        await self._recorded(interaction_id)
         trace = await self.spine.get_trace(interaction_id)
         if trace is None or trace.channel != Channel.VOICE or not trace.property_id:
             return None
@@ -211,6 +243,7 @@ class VoiceCalls:
     # -- end -----------------------------------------------------------------------------------
     async def mark_failed(self, interaction_id: str, reason: str) -> None:
         """Record at once that the call broke (the voice webhook asks right after, to apologize)."""
+        await self._recorded(interaction_id)
         trace = await self.spine.get_trace(interaction_id)
         if trace is not None:
             trace.events.append(TraceEvent(kind=CALL_FAILED, reason=reason))
@@ -218,6 +251,7 @@ class VoiceCalls:
 
     async def failed(self, interaction_id: str) -> bool:
         """Whether the caller was let down: the call broke, or never got as far as being recorded."""
+        await self._recorded(interaction_id)
         trace = await self.spine.get_trace(interaction_id)
         return trace is None or any(e.kind == CALL_FAILED for e in trace.events)
 
@@ -225,6 +259,7 @@ class VoiceCalls:
                   prefetch: list[dict] = (), events: list[TraceEvent] = ()) -> bool:
         """Complete the call's trace and refresh personContext. True for the first end of the call;
         the second (stream end and post-call webhook) only adds what the first did not have."""
+        await self._recorded(interaction_id)
         trace = await self.spine.get_trace(interaction_id)
         if trace is None:
             log.warning("end of unknown voice call %s", interaction_id)
@@ -247,8 +282,9 @@ class VoiceCalls:
         return True
 
     async def drain(self) -> None:
-        """Wait for background opens (tests and shutdown)."""
-        await asyncio.gather(*self._background, return_exceptions=True)
+        """Wait for background work, including what background work starts (tests and shutdown)."""
+        while self._background:
+            await asyncio.gather(*self._background, return_exceptions=True)
 
 
 class VoiceCall:
@@ -334,12 +370,18 @@ def _voice_features(roles: list[MetaRole]) -> list[str]:
     return voice_applicable_features(features_for(roles))
 
 
+@cache
+def _voice_tool_names() -> frozenset[str]:
+    from tools.catalog import voice_catalog
+
+    return frozenset(t.name for t in voice_catalog())
+
+
 def _voice_tools_for(caller: Caller) -> list[str]:
     """What this caller may run on the phone: their catalog, projected onto the voice catalog."""
-    from tools.catalog import catalog_for, voice_catalog
+    from tools.catalog import catalog_names
 
-    voice = {t.name for t in voice_catalog()}
-    return [t.name for t in catalog_for(caller) if t.name in voice]
+    return [name for name in catalog_names(caller) if name in _voice_tool_names()]
 
 
 async def _units_of(spine: Spine, caller: Caller) -> list[str]:

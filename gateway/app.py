@@ -15,6 +15,7 @@ from ray.serve import Application
 from gateway.admin.routes import router as admin_router
 from gateway.context import GatewayArgs, GatewayContext
 from gateway.sms.routes import router as sms_router
+from gateway.voice.routes import router as voice_router
 
 
 def create_app(context: GatewayContext) -> FastAPI:
@@ -22,6 +23,7 @@ def create_app(context: GatewayContext) -> FastAPI:
     app.state.context = context
     app.include_router(sms_router)
     app.include_router(admin_router)
+    app.include_router(voice_router)
 
     @app.get("/healthz")
     async def healthz() -> dict[str, str]:

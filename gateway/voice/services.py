@@ -34,7 +34,7 @@ class VoiceServices:
     def from_context(cls, ctx) -> "VoiceServices":
         """In a Serve replica: tools through the DispatcherActor, the configured model."""
         from actors.dispatcher_actor import RayToolRunner
-        from actors.model.factory import make_model
+        from actors.model.factory import make_model_from
 
-        return cls.build(ctx.settings, ctx.spine, RayToolRunner(ctx.pool.dispatcher), make_model(ctx.settings),
+        return cls.build(ctx.settings, ctx.spine, RayToolRunner(ctx.pool.dispatcher), make_model_from(ctx.settings),
                          http=ctx.http)

@@ -10,5 +10,7 @@ from actors.voice_call import VoiceCalls
 
 
 @pytest.fixture
-def calls(spine) -> VoiceCalls:
-    return VoiceCalls(spine, Dispatcher(spine), OfflineModel())
+async def calls(spine):
+    calls = VoiceCalls(spine, Dispatcher(spine), OfflineModel())
+    yield calls
+    await calls.drain()  # trace and event writes finish before the store closes

@@ -35,6 +35,7 @@ async def payloads(spine) -> dict[str, dict]:
     out["degraded"] = initiation_data(services.calls.fallback_start("CA_degraded")).model_dump(mode="json",
                                                                                                exclude_none=True)
     out["_voice_prompt"] = services.calls.voice_prompt
+    await services.calls.drain()
     return out
 
 

@@ -25,8 +25,10 @@ AUTH = {"Authorization": f"Bearer {VOICE_TOKEN}"}
 
 
 @pytest.fixture
-def services(spine) -> VoiceServices:
-    return VoiceServices.build(voice_settings(), spine, Dispatcher(spine), OfflineModel())
+async def services(spine):
+    services = VoiceServices.build(voice_settings(), spine, Dispatcher(spine), OfflineModel())
+    yield services
+    await services.calls.drain()
 
 
 @pytest.fixture
