@@ -9,7 +9,9 @@ warm-up (PersonActors activated, connections open), then measured rounds alterna
 gateway. Each gateway request is a full warm SMS turn: signature, MessageSid dedupe record,
 routing, the agent loop with one read-only tool through the DispatcherActor, trace, TwiML.
 Prints requests/s and p50/p95 latency of both and the ratios. Criterion: gateway throughput
->= 50% of echo's and p50 within 2x of echo's.
+>= 50% of echo's and p50 within 2x of echo's. A third row redeploys the gateway with a trivial
+turn function (RuntimeConfig.turn_function) to separate the gateway path (Serve ingress, webhook
+checks, inbound log, actor hop) from the agent turn itself.
 
 With `--proxy both` (default) it runs twice, in fresh processes: Serve's default proxy, then
 RAY_SERVE_ENABLE_HA_PROXY=1 (HAProxy ingress) when this Ray version has it.
@@ -65,12 +67,32 @@ async def seed_store(path: Path, senders: int) -> list[str]:
     return phones
 
 
+async def trivial_turn(deps, env, history):
+    """A turn that answers at once: what the gateway path costs without the agent."""
+    from actors.turn_types import TurnResult
+    from spine.records import AgentTrace
+
+    trace = AgentTrace(interaction_id=env.interaction_id, channel=env.channel, participant_id=env.participant_id)
+    return TurnResult(interaction_id=env.interaction_id, person_id=env.participant_id,
+                      reply="Office: Mon-Fri 9am-6pm, Sat 10am-4pm", trace=trace)
+
+
+def deploy_gateway(store: Path, port: int, turn_function: str | None = None) -> None:
+    from ray import serve
+
+    from gateway.app import build_app
+
+    env = {"GATEWAY_STORE": f"sqlite:///{store}", "GATEWAY_MODEL": "offline", "TWILIO_AUTH_TOKEN": AUTH_TOKEN,
+           "GATEWAY_PUBLIC_URL": f"http://127.0.0.1:{port}"}
+    runtime = {"namespace": "bench-sms" + ("-trivial" if turn_function else ""), "hosts": 2, "host_num_cpus": 0.25,
+               "dispatcher_num_cpus": 0.25, "detached": False, "turn_function": turn_function}
+    serve.run(build_app({"runtime": runtime, "env": env}), name="clara", route_prefix="/")
+
+
 def deploy(store: Path, port: int) -> None:
     from ray import serve
     from starlette.requests import Request
     from starlette.responses import Response
-
-    from gateway.app import build_app
 
     @serve.deployment(name="Echo", max_ongoing_requests=100, ray_actor_options={"num_cpus": 0.25})
     class Echo:
@@ -78,11 +100,7 @@ def deploy(store: Path, port: int) -> None:
             return Response(await request.body(), media_type="application/xml")
 
     serve.run(Echo.bind(), name="echo", route_prefix="/echo")
-    env = {"GATEWAY_STORE": f"sqlite:///{store}", "GATEWAY_MODEL": "offline", "TWILIO_AUTH_TOKEN": AUTH_TOKEN,
-           "GATEWAY_PUBLIC_URL": f"http://127.0.0.1:{port}"}
-    runtime = {"namespace": "bench-sms", "hosts": 2, "host_num_cpus": 0.25, "dispatcher_num_cpus": 0.25,
-               "detached": False}
-    serve.run(build_app({"runtime": runtime, "env": env}), name="clara", route_prefix="/")
+    deploy_gateway(store, port)
 
 
 class Load:
@@ -109,7 +127,8 @@ class Load:
         started = time.perf_counter()
         response = await self.http.post(path, data=form, headers=headers)
         elapsed = time.perf_counter() - started
-        if response.status_code != 200 or (target == "gateway" and "<Message>" not in response.text):
+        if response.status_code != 200 or (target == "gateway" and ("<Message>" not in response.text
+                                                                      or "Sorry" in response.text)):
             raise RuntimeError(f"{target} answered {response.status_code}: {response.text[:200]}")
         return elapsed
 
@@ -130,14 +149,15 @@ class Load:
         await self.http.aclose()
 
 
-async def measure(base_url: str, phones: list[str], per_sender: int, rounds: int, warmup: int) -> dict:
+async def measure(base_url: str, phones: list[str], per_sender: int, rounds: int, warmup: int,
+                  targets: tuple[str, ...] = ("echo", "gateway")) -> dict:
     load = Load(base_url, phones)
     try:
-        await load.round("echo", warmup)
-        await load.round("gateway", warmup)
-        results: dict[str, list[dict]] = {"echo": [], "gateway": []}
+        for target in targets:
+            await load.round(target, warmup)
+        results: dict[str, list[dict]] = {t: [] for t in targets}
         for _ in range(rounds):
-            for target in ("echo", "gateway"):
+            for target in targets:
                 results[target].append(await load.round(target, per_sender))
         return results
     finally:
@@ -153,7 +173,9 @@ def run_variant(args: argparse.Namespace, proxy: str) -> dict:
     from tests.support.ray_fixtures import free_port
 
     workdir = Path(tempfile.mkdtemp(prefix="clara-bench-sms-"))
-    phones = asyncio.run(seed_store(workdir / "clara.db", args.senders))
+    # Two sets of senders: the trivial-turn deployment gets people no earlier pool ever owned.
+    phones = asyncio.run(seed_store(workdir / "clara.db", 2 * args.senders))
+    agent_phones, trivial_phones = phones[:args.senders], phones[args.senders:]
     os.environ["PYTHONPATH"] = os.pathsep.join([str(ROOT), *filter(None, [os.environ.get("PYTHONPATH")])])
     ray.init(address="local", num_cpus=4, include_dashboard=False, log_to_driver=False,
              _temp_dir=str(workdir / "ray"), configure_logging=False)
@@ -161,7 +183,11 @@ def run_variant(args: argparse.Namespace, proxy: str) -> dict:
         port = free_port()
         serve.start(http_options={"host": "127.0.0.1", "port": port})
         deploy(workdir / "clara.db", port)
-        results = asyncio.run(measure(f"http://127.0.0.1:{port}", phones, args.requests, args.rounds, args.warmup))
+        url = f"http://127.0.0.1:{port}"
+        results = asyncio.run(measure(url, agent_phones, args.requests, args.rounds, args.warmup))
+        deploy_gateway(workdir / "clara.db", port, turn_function="bench.sms:trivial_turn")
+        trivial = asyncio.run(measure(url, trivial_phones, args.requests, 1, args.warmup, targets=("gateway",)))
+        results["gateway_trivial_turn"] = trivial["gateway"]
     finally:
         serve.shutdown()
         ray.shutdown()
@@ -184,6 +210,10 @@ def report(result: dict, senders: int) -> None:
     print(f"{'':22}{'req/s':>10}{'p50 ms':>10}{'p95 ms':>10}")
     print(f"{'Serve echo':22}{e['rps']:>10.1f}{e['p50_ms']:>10.2f}{e['p95_ms']:>10.2f}")
     print(f"{'gateway SMS turn':22}{g['rps']:>10.1f}{g['p50_ms']:>10.2f}{g['p95_ms']:>10.2f}")
+    t = result.get("gateway_trivial_turn")
+    if t:
+        print(f"{'gateway, trivial turn':22}{t['rps']:>10.1f}{t['p50_ms']:>10.2f}{t['p95_ms']:>10.2f}"
+              f"   (gateway path without the agent: {t['rps'] / e['rps']:.2f}x echo throughput)")
     ok_tp, ok_p50 = result["throughput_ratio"] >= 0.5, result["p50_ratio"] <= 2.0
     print(f"throughput gateway/echo = {result['throughput_ratio']:.2f} (target >= 0.50: {'met' if ok_tp else 'NOT met'})")
     print(f"p50 gateway/echo        = {result['p50_ratio']:.2f} (target <= 2.00: {'met' if ok_p50 else 'NOT met'})")
