@@ -16,7 +16,7 @@ import logging
 from datetime import datetime
 from functools import cache
 from collections.abc import Awaitable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel
 
@@ -42,6 +42,9 @@ from spine.routing_types import L1Result, MetaRole
 from spine.store import StoreError
 from spine.toolspec import ToolInvocation, ToolResult
 from tools.caller import Caller, load_caller
+
+if TYPE_CHECKING:
+    from actors.voice_session import VoiceCall
 
 log = logging.getLogger("clara.voice")
 
@@ -84,7 +87,17 @@ def tool_use_id_for(name: str, parameters: dict[str, Any]) -> str:
     return f"wh-{digest[:16]}"
 
 
-def _as_trace_call(inv: ToolInvocation, result: ToolResult) -> TraceToolCall:
+def not_on_the_phone(inv: ToolInvocation) -> ToolResult | None:
+    """A tool outside the voice catalog never reached the voice agent's tool list; if a call for
+    one slips through anyway it is refused here, before the DispatcherActor (defense in depth)."""
+    if inv.name in voice_tool_names():
+        return None
+    return ToolResult(tool_use_id=inv.tool_use_id, name=inv.name, is_error=True, decision="refused",
+                      reason=f"{inv.name} is not available on a phone call", rule="voice_catalog",
+                      content="That can't be done on a phone call; I can have the team follow up by text.")
+
+
+def as_trace_call(inv: ToolInvocation, result: ToolResult) -> TraceToolCall:
     return TraceToolCall(tool_use_id=inv.tool_use_id, name=inv.name, input=inv.input, decision=result.decision,
                          reason=result.reason, prefetched=result.prefetched, latency_ms=result.latency_ms,
                          is_error=result.is_error)
@@ -107,7 +120,10 @@ class VoiceCalls:
     async def start(self, *, caller_number: str, called_number: str, call_sid: str) -> VoiceCallStart:
         return (await self._open_bounded(caller_number, called_number, call_sid)).start
 
-    async def open(self, *, caller_number: str, called_number: str, call_sid: str) -> "VoiceCall":
+    async def open(self, *, caller_number: str, called_number: str, call_sid: str) -> VoiceCall:
+        """A live call for the media bridge (`start` is all a Twilio-native call needs)."""
+        from actors.voice_session import VoiceCall
+
         opened = await self._open_bounded(caller_number, called_number, call_sid)
         return VoiceCall(self, opened.start, opened.context)
 
@@ -233,10 +249,10 @@ class VoiceCalls:
         if caller is None:
             return None
         inv = ToolInvocation(name=name, input=parameters, tool_use_id=tool_use_id_for(name, parameters))
-        result = await self.tools.run(inv, caller)
+        result = not_on_the_phone(inv) or await self.tools.run(inv, caller)
         trace = await self.spine.get_trace(interaction_id)
         if trace is not None and all(c.tool_use_id != inv.tool_use_id for c in trace.tool_calls):
-            trace.tool_calls.append(_as_trace_call(inv, result))
+            trace.tool_calls.append(as_trace_call(inv, result))
             await self.spine.put_trace(trace)
         return result
 
@@ -254,6 +270,16 @@ class VoiceCalls:
         await self._recorded(interaction_id)
         trace = await self.spine.get_trace(interaction_id)
         return trace is None or any(e.kind == CALL_FAILED for e in trace.events)
+
+    async def end_reported(self, interaction_id: str, transcript: list[dict[str, str]], *,
+                           caller_number: str | None = None, called_number: str | None = None) -> bool:
+        """The provider's report of a finished call (the post-call webhook). A call we never opened
+        (personalization off, no bridge) is opened from the report first: its transcript is kept."""
+        await self._recorded(interaction_id)
+        if caller_number and called_number and await self.spine.get_trace(interaction_id) is None:
+            await self._open(caller_number, called_number, interaction_id)  # nobody is waiting on it now
+            await self._recorded(interaction_id)
+        return await self.end(interaction_id, transcript)
 
     async def end(self, interaction_id: str, transcript: list[dict[str, str]], *, tool_calls: list[TraceToolCall] = (),
                   prefetch: list[dict] = (), events: list[TraceEvent] = ()) -> bool:
@@ -287,83 +313,6 @@ class VoiceCalls:
             await asyncio.gather(*self._background, return_exceptions=True)
 
 
-class VoiceCall:
-    """A live call on the bridge: tools with the caller's authority, the transcript as heard,
-    speculative prefetch, and the end."""
-
-    def __init__(self, calls: VoiceCalls, start: VoiceCallStart, context: PersonContext) -> None:
-        self.calls, self.start, self.context = calls, start, context
-        self.interaction_id = start.interaction_id
-        self.transcript: list[dict[str, str]] = []
-        self.tool_calls: list[TraceToolCall] = []
-        self.events: list[TraceEvent] = []
-        self.conversation_id: str | None = None
-        self._prefetched: set[str] = set()
-        self._ended = False
-
-    def heard_user(self, text: str) -> None:
-        if text.strip():
-            self.transcript.append({"role": "user", "text": text.strip()})
-
-    def heard_agent(self, text: str) -> None:
-        if text.strip():
-            self.transcript.append({"role": "agent", "text": text.strip()})
-
-    def corrected_agent(self, original: str, corrected: str) -> None:
-        for turn in reversed(self.transcript):
-            if turn["role"] == "agent" and turn["text"] == original.strip():
-                turn["text"] = corrected.strip()
-                return
-
-    def note(self, kind: str, reason: str) -> None:
-        self.events.append(TraceEvent(kind=kind, reason=reason))
-
-    async def run_tool(self, name: str, parameters: dict[str, Any], tool_call_id: str) -> ToolResult:
-        """Through the ToolRunner with authority re-derived from the store; an unknown caller
-        still goes through the gate (which refuses what they may not do)."""
-        inv = ToolInvocation(name=name, input=parameters, tool_use_id=tool_call_id)
-        caller = await self.calls.caller_of(self.interaction_id)
-        if caller is None:
-            result = ToolResult(tool_use_id=tool_call_id, name=name, is_error=True, decision="refused",
-                                reason="this call could not be identified", content="I can't do that on this call.")
-        else:
-            result = await self.calls.tools.run(inv, caller)
-        self.tool_calls.append(_as_trace_call(inv, result))
-        return result
-
-    async def prefetch(self, heard: str) -> list[ToolResult]:
-        """Speculative read-only lookups suggested by what the caller said, each once per call,
-        under the same gate. Returns what landed successfully."""
-        from tools.prefetch import prefetch_candidates
-
-        caller = await self.calls.caller_of(self.interaction_id)
-        if caller is None:
-            return []
-        fresh = []
-        for inv in prefetch_candidates(heard, self.context, caller):
-            key = inv.name + json.dumps(inv.input, sort_keys=True)
-            if key not in self._prefetched:
-                self._prefetched.add(key)
-                fresh.append(inv.model_copy(update={"tool_use_id": f"prefetch-{len(self._prefetched)}"}))
-        if not fresh:
-            return []
-        await self.calls.tools.prefetch(fresh, caller)
-        results = await asyncio.gather(*(self.calls.tools.run(inv, caller) for inv in fresh))
-        return [r for r in results if not r.is_error]
-
-    async def end(self) -> bool:
-        if self._ended:
-            return False
-        self._ended = True
-        try:
-            report = await self.calls.tools.prefetch_report(self.interaction_id)
-        except Exception as exc:  # the report is nice to have; the end of the call is not optional
-            log.warning("prefetch report for %s failed: %s", self.interaction_id, exc)
-            report = []
-        return await self.calls.end(self.interaction_id, self.transcript, tool_calls=self.tool_calls,
-                                    prefetch=report, events=self.events)
-
-
 def _voice_features(roles: list[MetaRole]) -> list[str]:
     from prompts.directory import features_for
 
@@ -371,7 +320,7 @@ def _voice_features(roles: list[MetaRole]) -> list[str]:
 
 
 @cache
-def _voice_tool_names() -> frozenset[str]:
+def voice_tool_names() -> frozenset[str]:
     from tools.catalog import voice_catalog
 
     return frozenset(t.name for t in voice_catalog())
@@ -381,7 +330,7 @@ def _voice_tools_for(caller: Caller) -> list[str]:
     """What this caller may run on the phone: their catalog, projected onto the voice catalog."""
     from tools.catalog import catalog_names
 
-    return [name for name in catalog_names(caller) if name in _voice_tool_names()]
+    return [name for name in catalog_names(caller) if name in voice_tool_names()]
 
 
 async def _units_of(spine: Spine, caller: Caller) -> list[str]:

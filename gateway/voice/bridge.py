@@ -15,7 +15,8 @@ from typing import Protocol
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
 
-from actors.voice_call import VoiceCall, VoiceCalls
+from actors.voice_call import VoiceCalls
+from actors.voice_session import VoiceCall
 from gateway.voice.elevenlabs import AgentEndpoint, ElevenLabsError
 from gateway.voice.payload import initiation_data
 from gateway.voice.twiml import verified_caller

@@ -124,7 +124,9 @@ async def post_call(request: Request, background: BackgroundTasks) -> Response:
     if interaction_id in ("", "none"):
         return _error(422, "post-call webhook names no call of ours (no interaction_id variable, no call_sid)")
     transcript = [{"role": t.role, "text": t.message.strip()} for t in data.transcript if t.message and t.message.strip()]
-    background.add_task(voice.calls.end, interaction_id, transcript)
+    background.add_task(voice.calls.end_reported, interaction_id, transcript,
+                        caller_number=phone.external_number if phone else None,
+                        called_number=phone.agent_number if phone else None)
     return JSONResponse({"status": "accepted", "interaction_id": interaction_id})
 
 

@@ -84,14 +84,18 @@ async def test_client_tool_call_runs_with_the_callers_authority(calls, spine):
         Send(tool_call("get_work_order_detail", {"work_order_id": "WO-7"}, "tc_1")),
         Expect("client_tool_result", fields={"tool_call_id": "tc_1"}),
         Send(tool_call("pm_close_work_order", {"work_order_id": "WO-7"}, "tc_2")),
-        Expect("client_tool_result", fields={"tool_call_id": "tc_2"}), Close())
+        Expect("client_tool_result", fields={"tool_call_id": "tc_2"}),
+        Send(tool_call("request_photo", {"reason": "the leak"}, "tc_3")),  # SMS-only: not in the voice catalog
+        Expect("client_tool_result", fields={"tool_call_id": "tc_3"}), Close())
     _, _, convo = await _call(calls, script, call_sid="CA_tools")
-    allowed, refused = convo.of("client_tool_result")
+    allowed, refused, sms_only = convo.of("client_tool_result")
     assert allowed["is_error"] is False and "WO-7" in allowed["result"]
     assert refused["is_error"] is True and refused["result"]
+    assert sms_only["is_error"] is True and "phone" in sms_only["result"]
     trace = await spine.get_trace("voice-CA_tools")
     assert [(c.name, c.decision) for c in trace.tool_calls] == [("get_work_order_detail", "allowed"),
-                                                               ("pm_close_work_order", "refused")]
+                                                               ("pm_close_work_order", "refused"),
+                                                               ("request_photo", "refused")]
 
 
 async def test_forged_stream_parameters_get_no_ones_authority(calls, spine):

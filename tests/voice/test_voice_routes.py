@@ -231,3 +231,26 @@ async def test_concurrent_personalizations_all_answer(client):
                                                  json=_personalization(MARCUS, f"CA_c{i}")) for i in range(20)))
     assert {r.status_code for r in replies} == {200}
     assert {r.json()["dynamic_variables"]["interaction_id"] for r in replies} == {f"voice-CA_c{i}" for i in range(20)}
+
+
+async def test_post_call_of_a_call_never_personalized_is_still_kept(client, spine):
+    body = json.dumps({"type": "post_call_transcription", "event_timestamp": int(time.time()), "data": {
+        "agent_id": "agent_clara", "conversation_id": "conv_10", "status": "done",
+        "transcript": [{"role": "user", "message": "Is the pool open this weekend?"},
+                       {"role": "agent", "message": "It's closed for the season."}],
+        "metadata": {"phone_call": {"call_sid": "CA_native", "external_number": MARCUS, "agent_number": YALE_LINE}},
+        "conversation_initiation_client_data": {"dynamic_variables": {}}}}).encode()
+    r = await _signed_post(client, body)
+    assert r.status_code == 200 and r.json()["interaction_id"] == "voice-CA_native"
+    trace = await spine.get_trace("voice-CA_native")
+    assert trace.participant_id == "p_marcus" and trace.inbound == "Is the pool open this weekend?"
+    assert (await spine.get_context("p_marcus")).active.last_interaction_id == "voice-CA_native"
+
+
+async def test_a_tool_outside_the_voice_catalog_is_refused(client, spine):
+    await client.post("/voice/personalization", json=_personalization(MARCUS, "CA_t4"), headers=AUTH)
+    r = await client.post("/voice/tools/request_photo", headers=AUTH,
+                          json={"reason": "show the leak", "interaction_id": "voice-CA_t4"})
+    assert r.status_code == 200 and r.json()["is_error"] is True and "phone" in r.json()["result"]
+    trace = await spine.get_trace("voice-CA_t4")
+    assert [(c.name, c.decision) for c in trace.tool_calls] == [("request_photo", "refused")]
