@@ -19,6 +19,7 @@ import argparse
 import asyncio
 import json
 import os
+import random
 import statistics
 import subprocess
 import sys
@@ -139,13 +140,17 @@ def summary(values: list[float]) -> str:
     return f"p50 {pct(values, 50):6.2f} ms   p99 {pct(values, 99):6.2f} ms   max {max(values):6.2f} ms   n={len(values)}"
 
 
-async def personalization(base: str, bursts: int, concurrency: int, *, floor: bool = False) -> list[float]:
-    """Latency of each call in bursts of `concurrency`. With `floor`, the same requests without the
-    token: the route answers 401 at once, which measures the HTTP stack alone on this machine."""
+async def personalization(base: str, bursts: int, concurrency: int, *, floor: bool = False,
+                          spread_s: float = 0.0) -> list[float]:
+    """Latency of each call in bursts of `concurrency` (all at once, or ringing at random moments
+    within `spread_s`). With `floor`, the same requests without the token: the route answers 401
+    at once, which measures the HTTP stack alone on this machine."""
     latencies: list[float] = []
+    rng = random.Random(7)
     headers = {} if floor else {"Authorization": f"Bearer {TOKEN}"}
     async with aiohttp.ClientSession(base_url=base, connector=aiohttp.TCPConnector(limit=concurrency)) as http:
-        async def one(n: int) -> float:
+        async def one(n: int, delay: float = 0.0) -> float:
+            await asyncio.sleep(delay)
             body = {"caller_id": CALLERS[n % len(CALLERS)], "agent_id": "bench", "called_number": YALE,
                     "call_sid": f"CA_bench_{n}"}
             t0 = time.perf_counter()
@@ -161,7 +166,8 @@ async def personalization(base: str, bursts: int, concurrency: int, *, floor: bo
 
         await asyncio.gather(*(one(-i - 1) for i in range(concurrency)))  # warm connections and caches
         for b in range(bursts):
-            latencies += await asyncio.gather(*(one(b * concurrency + i) for i in range(concurrency)))
+            latencies += await asyncio.gather(*(one(b * concurrency + i, rng.uniform(0, spread_s))
+                                                for i in range(concurrency)))
             await asyncio.sleep(0.2)  # let the burst's background trace writes land before the next ring
     return latencies
 
@@ -231,6 +237,7 @@ async def main(args: argparse.Namespace) -> int:
         cpu0 = cpu_ms(replicas)
         person = await personalization(f"http://127.0.0.1:{port}", args.bursts, args.concurrency)
         server_cpu = (cpu_ms(replicas) - cpu0) / ((args.bursts + 1) * args.concurrency)
+        spread = await personalization(f"http://127.0.0.1:{port}", args.bursts, args.concurrency, spread_s=1.0)
         alone = await direct(ws_url, args.frames)
         through = await bridged(int(port), args.frames)
     finally:
@@ -244,7 +251,8 @@ async def main(args: argparse.Namespace) -> int:
           f"({args.replicas} replica(s) on uvicorn, SQLite):")
     print(f"  {summary(person)}   -> p99 <= 50 ms: {'PASS' if pct(person, 99) <= 50 else 'FAIL'}")
     print(f"  server CPU per call (all threads, incl. write-behind): {server_cpu:.2f} ms")
-    print(f"  HTTP floor (same burst, answered 401 at once): {summary(floor)}\n")
+    print(f"  HTTP floor (same burst, answered 401 at once): {summary(floor)}")
+    print(f"  {args.concurrency} calls ringing within 1 s instead: {summary(spread)}\n")
     print(f"media relay, one call, {args.frames} frames of 20 ms, echo round trip:")
     print(f"  direct to agent stand-in : {summary(alone)}")
     print(f"  through the bridge       : {summary(through)}")
