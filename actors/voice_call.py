@@ -13,9 +13,9 @@ import asyncio
 import hashlib
 import json
 import logging
+from collections.abc import Awaitable
 from datetime import datetime
 from functools import cache
-from collections.abc import Awaitable
 from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel
@@ -72,7 +72,7 @@ class VoiceCallStart(BaseModel):
     prompt: str
     first_message: str
     degraded: bool = False
-    suppressed: bool = False  # a spam caller: answer briefly, run nothing
+    suppressed: bool = False  # spam: the bridge does not put the agent on (as SMS does not reply)
 
 
 class _Opened(BaseModel):
@@ -105,7 +105,7 @@ def as_trace_call(inv: ToolInvocation, result: ToolResult) -> TraceToolCall:
 
 class VoiceCalls:
     """The voice calls of one process (a Serve replica, or a test): opens, runs tools for, and
-    ends calls. Holds no per-call state; that is in the store and in `VoiceCall` sessions."""
+    ends calls. A call's state is in the store (its trace) and, on a bridge, in its `VoiceCall`."""
 
     def __init__(self, spine: Spine, tools: ToolRunner, model: ModelBackend, *, voice_prompt: str | None = None,
                  open_budget_s: float = OPEN_BUDGET_S) -> None:
@@ -134,8 +134,10 @@ class VoiceCalls:
         task = asyncio.create_task(self._open(caller_number, called_number, iid))
         try:
             return await asyncio.wait_for(asyncio.shield(task), self.open_budget_s)
-        except (TimeoutError, StoreError) as exc:
+        except Exception as exc:  # slow or failing store, or a bug: the ringing caller still gets Clara
             reason = "voice_context_timeout" if isinstance(exc, TimeoutError) else "voice_context_failed"
+            if not isinstance(exc, (TimeoutError, StoreError)):
+                log.exception("opening voice call %s failed", iid)
             self._keep(task)
             self._keep(asyncio.create_task(emit_event(
                 self.spine, EventKind.STORE_DEGRADED, reason, channel=Channel.VOICE, address=caller_number,
