@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import ACCOUNT_SID, ADMIN_TOKEN, AUTH_TOKEN, PUBLIC_URL, OfflinePool
+from tests.gateway.sms_support import ACCOUNT_SID, ADMIN_TOKEN, AUTH_TOKEN, PUBLIC_URL, OfflinePool
 from gateway.cli.sms import send_sms
 from gateway.sms.handler import SmsEvent
 

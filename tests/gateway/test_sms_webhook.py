@@ -6,7 +6,7 @@ import asyncio
 
 import pytest
 
-from conftest import ACCOUNT_SID, AUTH_TOKEN, PUBLIC_URL, ScriptedPool
+from tests.gateway.sms_support import ACCOUNT_SID, AUTH_TOKEN, PUBLIC_URL, ScriptedPool
 from gateway.cli.sms import inbound_form, new_message_sid, send_sms
 from gateway.sms.handler import APOLOGY, SmsEvent, SmsOptions
 from gateway.sms.signature import sign
@@ -282,7 +282,7 @@ async def test_status_callback_updates_the_outbox_by_provider_sid(make_gateway, 
 async def test_a_store_outage_is_an_apology_not_a_500(tmp_path):
     import httpx
 
-    from conftest import settings_for
+    from tests.gateway.sms_support import settings_for
     from gateway.app import create_app
     from gateway.context import GatewayContext
     from spine.repo import Spine

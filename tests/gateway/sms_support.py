@@ -1,0 +1,69 @@
+"""Shared pieces of the gateway tests: constants, settings, and turn runners that implement the
+actor pool's interface (submit/actors) without Ray."""
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+
+from actors.turn_types import TurnDeps, TurnResult
+from gateway.settings import Settings
+from spine.envelope import MessageEnvelope
+from spine.records import AgentTrace
+from spine.repo import Spine
+from tests.support.twilio_server import TwilioStandIn
+
+PUBLIC_URL = "http://gateway.test"
+AUTH_TOKEN = "twilio-test-token"
+ADMIN_TOKEN = "admin-test-token"
+ACCOUNT_SID = "AC" + "1" * 32
+
+
+class ScriptedPool:
+    """A turn runner that answers from a function of the envelope, after an optional delay or
+    with an error: lets tests shape slow, failing or long turns through the pool's interface."""
+
+    def __init__(self, reply: Callable[[MessageEnvelope], str] = lambda e: f"echo: {e.body}",
+                 delay_s: float = 0.0, error: Exception | None = None) -> None:
+        self.reply, self.delay_s, self.error = reply, delay_s, error
+        self.submitted: list[MessageEnvelope] = []
+
+    async def submit(self, envelope: MessageEnvelope) -> TurnResult:
+        self.submitted.append(envelope)
+        await asyncio.sleep(self.delay_s)
+        if self.error is not None:
+            raise self.error
+        trace = AgentTrace(interaction_id=envelope.interaction_id, channel=envelope.channel)
+        return TurnResult(interaction_id=envelope.interaction_id, person_id=envelope.participant_id,
+                          reply=self.reply(envelope), trace=trace)
+
+    async def actors(self) -> list:
+        return []
+
+
+class OfflinePool:
+    """The real agent turn (router, prompts, tools, offline model) in-process, without Ray."""
+
+    def __init__(self, spine: Spine) -> None:
+        from actors.dispatcher import Dispatcher
+        from actors.model.offline import OfflineModel
+
+        self.deps = TurnDeps(spine=spine, model=OfflineModel(), tools=Dispatcher(spine))
+        self.submitted: list[MessageEnvelope] = []
+
+    async def submit(self, envelope: MessageEnvelope) -> TurnResult:
+        from actors.interaction import run_interaction
+
+        self.submitted.append(envelope)
+        return await run_interaction(self.deps, envelope)
+
+    async def actors(self) -> list:
+        return []
+
+
+def settings_for(spine: Spine, twilio: TwilioStandIn | None, **overrides) -> Settings:
+    values = dict(store_url="sqlite:///unused", twilio_auth_token=AUTH_TOKEN, public_url=PUBLIC_URL,
+                  admin_token=ADMIN_TOKEN)
+    if twilio is not None:
+        values.update(twilio_account_sid=twilio.account_sid, twilio_api_base=twilio.url)
+    values.update(overrides)
+    return Settings(**values)
