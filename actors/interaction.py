@@ -116,14 +116,17 @@ async def _converse(deps: TurnDeps, env: MessageEnvelope, decision: RoutingDecis
                              caller_name=person.display_name if person else None)
     request = ModelRequest(system=prompt.system, tools=prompt.tools,
                            messages=[*history, {"role": "user", "content": _user_text(env)}])
-    prefetch = asyncio.create_task(deps.tools.prefetch(prefetch_candidates(env.body, context, caller), caller))
+    # Speculative prefetch runs beside the first model call; no candidates, no dispatcher hop.
+    candidates = prefetch_candidates(env.body, context, caller)
+    prefetch = asyncio.create_task(deps.tools.prefetch(candidates, caller)) if candidates else None
     out = await run_agent_loop(deps.model, deps.tools, caller, request, deps.budget, started)
-    await asyncio.gather(prefetch, return_exceptions=True)
+    if prefetch is not None:
+        await asyncio.gather(prefetch, return_exceptions=True)
     events += await _fail_safe(deps, caller, env, out)
     events += await _safety_net(deps, caller, env, out)
     if decision.graceful_degrade_reason:
         events.append(TraceEvent(kind=EventKind.GRACEFUL_DEGRADE, reason=decision.graceful_degrade_reason))
-    report = await deps.tools.prefetch_report(env.interaction_id)
+    report = await deps.tools.prefetch_report(env.interaction_id) if candidates else []
     trace = build_trace(env, decision, prompt, out, started, events=events, prefetch=report,
                         cost=cost_usd(out.model, out.usage))
     await deps.spine.put_trace(trace)

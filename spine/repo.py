@@ -12,6 +12,7 @@ from pydantic import BaseModel
 from spine.context import PersonContext
 from spine.identity import ClaimKind, Person, PersonRole, PersonRoleType, utcnow
 from spine.property import Lease, Organization, Property, Unit, Vendor
+from spine.reference_cache import REFERENCE_TTL_S, ReferenceCache
 from spine.records import AgentTrace, Event, InboundMessage, OptOut, OutboxMessage, OutboxStatus
 from spine.repo_tools import ToolRecords
 from spine.store.base import ABSENT, ConditionFailed, Item, Store
@@ -38,13 +39,26 @@ def role_index_key(role: PersonRole) -> str:
 
 
 class Spine(ToolRecords):
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Store, *, reference_ttl_s: float = REFERENCE_TTL_S) -> None:
         self.store = store
+        self.reference = ReferenceCache(reference_ttl_s)
 
     # -- generic ---------------------------------------------------------------------
     async def _get(self, model: type[M], pk: str, sk: str = "_") -> M | None:
         item = await self.store.get(pk, sk)
         return model.model_validate(item.data) if item else None
+
+    async def _get_reference(self, model: type[M], pk: str) -> M | None:
+        hit, data = self.reference.get(pk)
+        if not hit:
+            item = await self.store.get(pk)
+            data = item.data if item else None
+            self.reference.put(pk, data)
+        return model.model_validate(data) if data is not None else None
+
+    async def _put_reference(self, model: BaseModel, pk: str, **index: str | None) -> None:
+        self.reference.drop(pk)
+        await self._put(model, pk, **index)
 
     async def _put(self, model: BaseModel, pk: str, sk: str = "_", *, gsi1pk: str | None = None,
                    gsi1sk: str | None = None, if_absent: bool = False) -> None:
@@ -116,31 +130,36 @@ class Spine(ToolRecords):
 
     # -- organizations, properties, units, leases, vendors ------------------------------
     async def put_org(self, org: Organization) -> None:
-        await self._put(org, f"ORG#{org.id}")
+        await self._put_reference(org, f"ORG#{org.id}")
 
     async def get_org(self, org_id: str) -> Organization | None:
-        return await self._get(Organization, f"ORG#{org_id}")
+        return await self._get_reference(Organization, f"ORG#{org_id}")
 
     async def put_property(self, prop: Property) -> None:
-        await self._put(prop, f"PROPERTY#{prop.id}", gsi1pk="PROPERTIES", gsi1sk=prop.id)
+        await self._put_reference(prop, f"PROPERTY#{prop.id}", gsi1pk="PROPERTIES", gsi1sk=prop.id)
         for number in {prop.sms_number, prop.voice_number} - {None}:
+            self.reference.drop(f"NUMBER#{number}")
             await self.store.put(Item(pk=f"NUMBER#{number}", data={"property_id": prop.id}))
 
     async def get_property(self, property_id: str) -> Property | None:
-        return await self._get(Property, f"PROPERTY#{property_id}")
+        return await self._get_reference(Property, f"PROPERTY#{property_id}")
 
     async def list_properties(self) -> list[Property]:
         return await self._index(Property, "PROPERTIES")
 
     async def property_for_number(self, number: str) -> Property | None:
-        item = await self.store.get(f"NUMBER#{number}")
-        return await self.get_property(item.data["property_id"]) if item else None
+        hit, data = self.reference.get(f"NUMBER#{number}")
+        if not hit:
+            item = await self.store.get(f"NUMBER#{number}")
+            data = item.data if item else None
+            self.reference.put(f"NUMBER#{number}", data)
+        return await self.get_property(data["property_id"]) if data else None
 
     async def put_unit(self, unit: Unit) -> None:
-        await self._put(unit, f"UNIT#{unit.id}", gsi1pk=f"PROPUNITS#{unit.property_id}", gsi1sk=unit.number)
+        await self._put_reference(unit, f"UNIT#{unit.id}", gsi1pk=f"PROPUNITS#{unit.property_id}", gsi1sk=unit.number)
 
     async def get_unit(self, unit_id: str) -> Unit | None:
-        return await self._get(Unit, f"UNIT#{unit_id}")
+        return await self._get_reference(Unit, f"UNIT#{unit_id}")
 
     async def units_of(self, property_id: str) -> list[Unit]:
         return await self._index(Unit, f"PROPUNITS#{property_id}")
@@ -153,10 +172,10 @@ class Spine(ToolRecords):
         return leases[0] if leases else None
 
     async def put_vendor(self, vendor: Vendor) -> None:
-        await self._put(vendor, f"VENDOR#{vendor.id}", gsi1pk="VENDORS", gsi1sk=vendor.id)
+        await self._put_reference(vendor, f"VENDOR#{vendor.id}", gsi1pk="VENDORS", gsi1sk=vendor.id)
 
     async def get_vendor(self, vendor_id: str) -> Vendor | None:
-        return await self._get(Vendor, f"VENDOR#{vendor_id}")
+        return await self._get_reference(Vendor, f"VENDOR#{vendor_id}")
 
     async def list_vendors(self) -> list[Vendor]:
         return await self._index(Vendor, "VENDORS")

@@ -45,8 +45,9 @@ def catalog_names(caller: Caller) -> tuple[str, ...]:
 
 
 def _specs(names: tuple[str, ...] | list[str]) -> list[ToolSpec]:
-    # Copies: a caller decorating its list (cache_control, say) must not change anyone else's.
-    return [TOOLS[n].spec.model_copy(deep=True) for n in names]
+    # Shallow copies: a caller decorating its list (cache_control, say) must not change anyone
+    # else's; the nested input schemas are shared and never modified.
+    return [TOOLS[n].spec.model_copy() for n in names]
 
 
 def catalog_for(caller: Caller) -> list[ToolSpec]:
