@@ -37,7 +37,8 @@ FALLBACK_REPLY = ("Sorry, I'm having trouble right now. I've passed your message
                   "someone will follow up shortly.")
 
 
-async def load_context(deps: TurnDeps, env: MessageEnvelope, person_id: str | None) -> tuple[PersonContext, list[TraceEvent]]:
+async def load_context(deps: TurnDeps, env: MessageEnvelope, person_id: str | None,
+                       in_session: bool = False) -> tuple[PersonContext, list[TraceEvent]]:
     """The eager tier: the persisted snapshot (ghost pointers filtered), or, on a first contact,
     pointers built from the store with the fresh-contact summary."""
     common = dict(channel=env.channel, address=env.from_address, property_id=env.property_id,
@@ -48,8 +49,10 @@ async def load_context(deps: TurnDeps, env: MessageEnvelope, person_id: str | No
     stored = await deps.spine.get_context(person_id)
     if stored is not None:
         return await filter_ghost_pointers(deps.spine, stored, **common), []
-    await emit_event(deps.spine, EventKind.CONTEXT_BUILD, "persisted_context_missing", **common)
     context = PersonContext(person_id=person_id, active=await build_active_pointers(deps.spine, person_id))
+    if in_session:  # the refresh runs when the session ends; its absence mid-session is expected
+        return context, []
+    await emit_event(deps.spine, EventKind.CONTEXT_BUILD, "persisted_context_missing", **common)
     return context, [TraceEvent(kind=EventKind.CONTEXT_BUILD, reason="persisted_context_missing")]
 
 
@@ -108,7 +111,7 @@ async def run_interaction(deps: TurnDeps, env: MessageEnvelope, history: list[di
 async def _converse(deps: TurnDeps, env: MessageEnvelope, decision: RoutingDecision,
                     history: list[dict[str, Any]], started: float) -> TurnResult:
     caller = await load_caller(deps.spine, decision.person_id, env.property_id, env.interaction_id, env.channel)
-    context, events = await load_context(deps, env, decision.person_id)
+    context, events = await load_context(deps, env, decision.person_id, in_session=bool(history))
     prop = await deps.spine.get_property(env.property_id)
     person = await deps.spine.get_person(decision.person_id) if decision.person_id else None
     prompt = assemble_prompt(l1=decision.l1, property=prop, facility_tools=facility_tools(),
