@@ -83,5 +83,6 @@ def twilio_rest(settings: Settings, http: httpx.AsyncClient) -> TwilioRest | Non
                       auth_token=settings.twilio_auth_token)
 
 
-def get_context(request: Request) -> GatewayContext:
+async def get_context(request: Request) -> GatewayContext:
+    # async: FastAPI runs a plain `def` dependency in a worker thread, a hop on every request
     return request.app.state.context

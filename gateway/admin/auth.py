@@ -9,7 +9,7 @@ from fastapi import Depends, HTTPException, Request
 from gateway.context import GatewayContext, get_context
 
 
-def require_admin(request: Request, ctx: GatewayContext = Depends(get_context)) -> GatewayContext:
+async def require_admin(request: Request, ctx: GatewayContext = Depends(get_context)) -> GatewayContext:
     expected = ctx.settings.admin_token
     scheme, _, given = request.headers.get("authorization", "").partition(" ")
     if not expected:
