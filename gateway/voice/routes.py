@@ -36,10 +36,8 @@ def install_voice(app: FastAPI, services: VoiceServices) -> None:
 
 def get_voice(conn: HTTPConnection) -> VoiceServices:
     services = getattr(conn.app.state, "voice", None)
-    if services is None:
-        from gateway.context import get_context
-
-        services = conn.app.state.voice = VoiceServices.from_context(get_context(conn))
+    if services is None:  # first voice request on this replica: build from its GatewayContext
+        services = conn.app.state.voice = VoiceServices.from_context(conn.app.state.context)
     return services
 
 
