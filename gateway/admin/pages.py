@@ -1,0 +1,62 @@
+"""The admin index and the active-PersonActors page."""
+from __future__ import annotations
+
+import logging
+from collections import Counter
+from typing import Any
+
+from fastapi import APIRouter, Depends, Response
+
+from gateway.admin import html as h
+from gateway.admin.auth import AdminPageRoute, require_admin_page
+from gateway.context import GatewayContext
+
+log = logging.getLogger("clara.admin")
+router = APIRouter(route_class=AdminPageRoute)
+
+SECTIONS = [
+    ("/admin/status", "Status", "context-build gaps, graceful-degrade signals, prompt-cache hit rate per role set"),
+    ("/admin/tools", "Tool catalog", "every tool with its catalog, scope, flags and allowed roles"),
+    ("/admin/traces/view", "Agent traces", "every interaction: routing, prompt anatomy, tool calls, cost"),
+    ("/admin/actors/view", "Actors", "active PersonActors and the host that holds each"),
+    ("/admin/ask", "Ask Clara", "talk to Clara as yourself, or impersonating a tenant"),
+]
+JSON_ROUTES = ["/admin/api/status", "/admin/api/tools", "/admin/api/ask (POST)", "/admin/traces",
+               "/admin/traces/{interaction_id}", "/admin/actors", "/admin/events"]
+
+
+@router.get("", include_in_schema=False)
+async def index(_: GatewayContext = Depends(require_admin_page)) -> Response:
+    items = [h.tag("li", h.link(href, title), " — ", text) for href, title, text in SECTIONS]
+    return h.page("Clara admin", h.tag("ul", *items),
+                  h.tag("h2", "JSON API"), h.tag("p", h.join((h.tag("code", r) for r in JSON_ROUTES), " · ")),
+                  h.tag("p", h.link("/admin/logout", "sign out"), class_="muted"))
+
+
+def _as_dict(info: Any) -> dict[str, Any]:
+    return info.model_dump() if hasattr(info, "model_dump") else dict(info)
+
+
+@router.get("/actors/view", include_in_schema=False)
+async def actors_page(ctx: GatewayContext = Depends(require_admin_page)) -> Response:
+    try:
+        actors = [_as_dict(a) for a in await ctx.pool.actors()]
+    except Exception as exc:  # noqa: BLE001 - a lost host must not take the page down
+        log.error("listing actors failed: %s", exc)
+        return h.page("Active PersonActors", h.tag("div", f"Could not list actors: {type(exc).__name__}: {exc}",
+                                                   class_="alarm"), status_code=503)
+    per_host = Counter(a.get("host") for a in actors)
+    rows = [(a.get("key"),
+             h.link("/admin/traces/view?" + h.query(participant_id=a["person_id"]), a["person_id"])
+             if a.get("person_id") else "—",
+             a.get("host"), h.join(h.pill(r) for r in a.get("roles") or []), a.get("turns"), a.get("queued", 0),
+             a.get("activated_at"), a.get("last_active"), a.get("lease_epoch", "")) for a in actors]
+    return h.page(
+        "Active PersonActors",
+        h.tag("p", f"{len(actors)} active on {len(per_host)} host(s) · ", h.link("/admin/actors", "as JSON"),
+              class_="muted"),
+        h.table(["host", "active PersonActors"], sorted(per_host.items(), key=lambda kv: str(kv[0])),
+                empty="no host holds an active PersonActor"),
+        h.table(["key", "person", "host", "roles", "turns", "queued", "activated", "last active", "lease epoch"],
+                rows, empty="no active PersonActors"),
+    )

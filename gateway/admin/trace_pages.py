@@ -1,0 +1,160 @@
+"""Agent-trace pages: a filtered list and one interaction in full (routing, prompt anatomy with
+the cache breakpoint, tools offered, tool calls and their gate decisions, prefetch, usage, cost,
+latency, events, reply). The JSON routes /admin/traces[/{id}] stay as they are."""
+from __future__ import annotations
+
+import json
+
+from fastapi import APIRouter, Depends, Request, Response
+
+from gateway.admin import html as h
+from gateway.admin.auth import AdminPageRoute, require_admin_page
+from gateway.admin.trace_query import find_traces
+from gateway.context import GatewayContext
+from spine.context import Channel
+from spine.records import AgentTrace
+
+router = APIRouter(route_class=AdminPageRoute)
+
+DEFAULT_LIMIT, MAX_LIMIT = 50, 500
+SNIPPET = 90
+
+
+def _short(text: str, limit: int = SNIPPET) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def trace_href(interaction_id: str) -> str:
+    return f"/admin/traces/view/{h.path_part(interaction_id)}"
+
+
+def _origin(t: AgentTrace) -> h.Safe:
+    if t.origin != "admin":
+        return h.esc(t.origin)
+    return h.join([h.pill("admin", "bad"), f" impersonated by {t.impersonated_by}" if t.impersonated_by else ""])
+
+
+def _filters(request: Request) -> tuple[str | None, Channel | None, int, list[str]]:
+    q, errors = request.query_params, []
+    participant = q.get("participant_id") or None
+    channel = None
+    if q.get("channel"):
+        try:
+            channel = Channel(q["channel"])
+        except ValueError:
+            errors.append(f"unknown channel {q['channel']!r}; known: {', '.join(c.value for c in Channel)}")
+    try:
+        limit = max(1, min(MAX_LIMIT, int(q.get("limit") or DEFAULT_LIMIT)))
+    except ValueError:
+        errors.append(f"limit must be a number, got {q['limit']!r}")
+        limit = DEFAULT_LIMIT
+    return participant, channel, limit, errors
+
+
+def _filter_form(participant: str | None, channel: Channel | None, limit: int) -> h.Safe:
+    options = [h.tag("option", "any", value="")] + [
+        h.tag("option", c.value, value=c.value, selected=c == channel) for c in Channel]
+    return h.tag("form",
+                 h.tag("label", "participant_id", h.tag("input", name="participant_id", value=participant or "")),
+                 h.tag("label", "channel", h.tag("select", *options, name="channel")),
+                 h.tag("label", "limit", h.tag("input", name="limit", type="number", min=1, max=MAX_LIMIT, value=limit)),
+                 h.tag("button", "Filter", type="submit"), method="get", action="/admin/traces/view", class_="inline")
+
+
+@router.get("/traces/view", include_in_schema=False)
+async def traces_page(request: Request, ctx: GatewayContext = Depends(require_admin_page)) -> Response:
+    participant, channel, limit, errors = _filters(request)
+    if errors:
+        return h.page("Agent traces", *(h.tag("div", e, class_="alarm") for e in errors),
+                      _filter_form(participant, None, limit), status_code=400)
+    traces = await find_traces(ctx.spine, participant_id=participant, channel=channel, limit=limit)
+    rows = [(t.started_at, h.link(trace_href(t.interaction_id), t.interaction_id), t.channel, _origin(t),
+             h.link("/admin/traces/view?" + h.query(participant_id=t.participant_id), t.participant_id)
+             if t.participant_id else "—",
+             t.property_id, h.join(h.pill(r) for r in t.routing.roles), _short(t.inbound), _short(t.reply),
+             len(t.tool_calls), f"${t.cost_usd:.4f}", f"{t.latency_ms.total:.0f} ms") for t in traces]
+    return h.page("Agent traces", _filter_form(participant, channel, limit),
+                  h.tag("p", f"{len(traces)} trace(s), newest first · ",
+                        h.link("/admin/traces?" + h.query(participant_id=participant, channel=channel, limit=limit),
+                               "as JSON"), class_="muted"),
+                  h.table(["started", "interaction", "channel", "origin", "participant", "property", "roles",
+                           "inbound", "reply", "tool calls", "cost", "latency"], rows, empty="no traces"))
+
+
+def _json(value: object) -> h.Safe:
+    return h.tag("pre", json.dumps(value, indent=1, sort_keys=True, default=str))
+
+
+def _summary(t: AgentTrace) -> h.Safe:
+    u = t.usage
+    return h.kv_table([
+        ("interaction", t.interaction_id), ("started", t.started_at), ("channel", t.channel),
+        ("origin", _origin(t)), ("participant", t.participant_id or "— (unresolved)"),
+        ("property", t.property_id), ("phone", f"…{t.wire_address_last4}" if t.wire_address_last4 else "—"),
+        ("model", t.model or "—"), ("cost", f"${t.cost_usd:.6f}"),
+        ("latency", f"total {t.latency_ms.total:.0f} ms · model {t.latency_ms.model:.0f} ms · "
+                    f"tools {t.latency_ms.tools:.0f} ms"),
+        ("usage", f"input {u.input_tokens} · output {u.output_tokens} · cache read {u.cache_read_input_tokens} · "
+                  f"cache write {u.cache_creation_input_tokens}"),
+    ])
+
+
+def _routing(t: AgentTrace) -> h.Safe:
+    r = t.routing
+    oc = r.other_classification
+    return h.kv_table([
+        ("roles", h.join(h.pill(x) for x in r.roles) or "—"), ("confidence", r.confidence),
+        ("other classification", f"{oc.description} / {oc.spine_category or '—'}" if oc else "—"),
+        ("inferred intent", r.inferred_intent.kind if r.inferred_intent else "—"),
+    ])
+
+
+def prompt_anatomy(t: AgentTrace) -> h.Safe:
+    """Sections in prompt order with a breakpoint row after the last cached section."""
+    sections, cut = t.prompt.sections, t.prompt.breakpoint_index
+    rows: list[tuple[object, ...]] = []
+    for i, s in enumerate(sections):
+        rows.append((i, s.layer, s.name, s.token_estimate))
+        if i == cut:
+            rows.append(("", h.tag("b", "CACHE BREAKPOINT"), h.tag("span", "everything above is the cached prefix",
+                                                                    class_="muted"), ""))
+    marked = cut + 1 if cut is not None and cut < len(sections) else None
+    stable = sum(s.token_estimate for s in sections[: cut + 1]) if cut is not None else 0
+    total = sum(s.token_estimate for s in sections)
+    note = h.tag("p", f"≈{stable} of ≈{total} estimated tokens above the breakpoint", class_="muted")
+    return h.join([h.table(["#", "layer", "section", "≈ tokens"], rows, marked_row=marked,
+                           empty="no prompt (the turn ended before assembly)"), note if sections else ""])
+
+
+def _calls(t: AgentTrace) -> h.Safe:
+    return h.table(["tool_use_id", "tool", "input", "decision", "reason", "prefetched", "latency", "error"],
+                   [(c.tool_use_id, h.tag("b", c.name), _json(c.input),
+                     h.pill(c.decision, "good" if c.decision == "allowed" else "bad"), c.reason,
+                     "yes" if c.prefetched else "no", f"{c.latency_ms:.1f} ms", "yes" if c.is_error else "")
+                    for c in t.tool_calls], empty="no tool calls")
+
+
+@router.get("/traces/view/{interaction_id}", include_in_schema=False)
+async def trace_page(interaction_id: str, ctx: GatewayContext = Depends(require_admin_page)) -> Response:
+    t = await ctx.spine.get_trace(interaction_id)
+    if t is None:
+        return h.page("Trace not found", h.tag("p", f"No trace for interaction {interaction_id!r}."),
+                      h.link("/admin/traces/view", "all traces"), status_code=404)
+    transcript = [h.card("Transcript", h.table(["role", "text"], [(x.get("role"), x.get("text") or x.get("content"))
+                                                                 for x in t.transcript]))] if t.transcript else []
+    return h.page(
+        f"Trace {t.interaction_id}",
+        h.tag("p", h.link(f"/admin/traces/{h.path_part(t.interaction_id)}", "as JSON"), class_="muted"),
+        h.card("Summary", _summary(t)),
+        h.card("Messages", h.tag("h3", "Inbound"), h.tag("pre", t.inbound or "—"),
+               h.tag("h3", "Reply"), h.tag("pre", t.reply or "— (no reply)")),
+        h.card("Routing", _routing(t)),
+        h.card("Prompt anatomy", prompt_anatomy(t)),
+        h.card("Tools offered", h.join(h.pill(n) for n in t.tools_offered) or h.tag("span", "none", class_="muted")),
+        h.card("Tool calls", _calls(t)),
+        h.card("Prefetch", h.table(["tool", "input", "status"], [(p.name, _json(p.input), p.status) for p in t.prefetch],
+                                   empty="no speculative prefetch")),
+        h.card("Events", h.table(["kind", "reason"], [(e.kind, e.reason) for e in t.events], empty="no events")),
+        *transcript,
+    )
