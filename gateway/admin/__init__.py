@@ -1,1 +1,2 @@
-"""The bearer-token admin JSON API (traces, actors, events)."""
+"""The /admin surface: bearer-token JSON API and server-rendered pages (sign-in, status cards,
+tool catalog, traces, actors, Ask Clara)."""

@@ -58,8 +58,10 @@ async def require_admin_page(request: Request, ctx: GatewayContext = Depends(get
     return ctx
 
 
-def unauthorized_page(reason: str) -> Response:
+def unauthorized_page(reason: str, next_path: str | None = None) -> Response:
+    """The sign-in page (401); its form posts the token to /admin/login and comes back to `next_path`."""
     form = h.tag("form", h.tag("label", "Admin token", h.tag("input", type="password", name="token", autofocus=True)),
+                 h.tag("input", type="hidden", name="next", value=next_path) if next_path else "",
                  h.tag("button", "Sign in", type="submit"), method="post", action="/admin/login", class_="inline")
     response = h.page("Sign in", h.tag("p", reason), form, status_code=401, nav=False)
     response.headers["WWW-Authenticate"] = "Bearer"
@@ -76,6 +78,6 @@ class AdminPageRoute(APIRoute):
             try:
                 return await handler(request)
             except PageUnauthorized as exc:
-                return unauthorized_page(exc.reason)
+                return unauthorized_page(exc.reason, request.url.path)
 
         return guarded

@@ -25,12 +25,13 @@ table{border-collapse:collapse;background:#fff;margin:.3rem 0 1rem;width:100%}
 th,td{border:1px solid #d9dee4;padding:.3rem .5rem;text-align:left;vertical-align:top}
 th{background:#eef1f5;font-weight:600}tr.mark td{border-top:3px dashed #c05600}
 .card{background:#fff;border:1px solid #d9dee4;border-radius:6px;padding:.8rem 1rem;margin-bottom:1rem}
+.card h2{margin-top:0}table.kv th{width:12rem}tr.mark td{background:#fff4e5}
 .alarm{background:#fdecea;border-left:4px solid #c62828;padding:.5rem .8rem;margin:.5rem 0}
 .ok{background:#e9f6ec;border-left:4px solid #2e7d32;padding:.5rem .8rem;margin:.5rem 0}
 .pill{display:inline-block;padding:0 .45rem;border-radius:9px;background:#e3e8ef;margin:0 .15rem .15rem 0;font-size:12px}
 .bad{background:#f9d6d3}.good{background:#d4eeda}.muted{color:#6b7580}
 pre{background:#f0f2f5;padding:.5rem;white-space:pre-wrap;word-break:break-word;margin:0}
-form.inline{display:flex;gap:.6rem;align-items:end;flex-wrap:wrap;margin-bottom:1rem}
+.inline{display:flex;gap:.6rem;align-items:end;flex-wrap:wrap;margin-bottom:1rem}form{max-width:1000px}
 label{display:flex;flex-direction:column;font-size:12px;color:#46505a}
 input,select,textarea{font:inherit;padding:.25rem .4rem}textarea{width:100%;min-height:5rem}
 button{font:inherit;padding:.3rem .9rem;background:#1f3a5f;color:#fff;border:0;border-radius:4px}
@@ -99,7 +100,7 @@ def table(headers: Sequence[str], rows: Iterable[Sequence[object]], *, empty: st
 
 
 def kv_table(pairs: Iterable[tuple[str, object]]) -> Safe:
-    return tag("table", *(tag("tr", tag("th", k), tag("td", v)) for k, v in pairs))
+    return tag("table", *(tag("tr", tag("th", k), tag("td", v)) for k, v in pairs), class_="kv")
 
 
 def counts_table(title: str, counts: dict[str, int]) -> Safe:

@@ -10,6 +10,7 @@ from fastapi import APIRouter, Depends, Response
 from gateway.admin import html as h
 from gateway.admin.auth import AdminPageRoute, require_admin_page
 from gateway.context import GatewayContext
+from spine.events import mask_phones
 
 log = logging.getLogger("clara.admin")
 router = APIRouter(route_class=AdminPageRoute)
@@ -46,7 +47,8 @@ async def actors_page(ctx: GatewayContext = Depends(require_admin_page)) -> Resp
         return h.page("Active PersonActors", h.tag("div", f"Could not list actors: {type(exc).__name__}: {exc}",
                                                    class_="alarm"), status_code=503)
     per_host = Counter(a.get("host") for a in actors)
-    rows = [(a.get("key"),
+    # An unknown caller's actor is keyed by its number; the page shows only the last four digits.
+    rows = [(mask_phones(str(a.get("key"))),
              h.link("/admin/traces/view?" + h.query(participant_id=a["person_id"]), a["person_id"])
              if a.get("person_id") else "—",
              a.get("host"), h.join(h.pill(r) for r in a.get("roles") or []), a.get("turns"), a.get("queued", 0),

@@ -107,7 +107,7 @@ def degrade_card_html(card: GracefulDegradeCard) -> h.Safe:
 def cache_card_html(rates: list[RoleCacheRate], excluded: list[str]) -> h.Safe:
     low = [r.roles for r in rates if r.alarm]
     banner = h.alarm(f"ALARM: cache-hit rate below {CACHE_HIT_ALARM:.0%} for {', '.join(low)} — review prompt "
-                     "stability for that role set.", bool(low), f"Every role set at or above {CACHE_HIT_ALARM:.0%}.")
+                     "stability for that role set.", bool(low), f"No role set below {CACHE_HIT_ALARM:.0%}.")
     rows = [(r.roles, r.traces, r.input_tokens, r.cache_read_input_tokens,
              "—" if r.hit_rate is None else h.pill(f"{r.hit_rate:.1%}", "bad" if r.alarm else "good"))
             for r in rates]

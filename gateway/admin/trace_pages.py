@@ -83,7 +83,7 @@ async def traces_page(request: Request, ctx: GatewayContext = Depends(require_ad
 
 
 def _json(value: object) -> h.Safe:
-    return h.tag("pre", json.dumps(value, indent=1, sort_keys=True, default=str))
+    return h.tag("pre", json.dumps(value, sort_keys=True, ensure_ascii=False, default=str))
 
 
 def _summary(t: AgentTrace) -> h.Safe:

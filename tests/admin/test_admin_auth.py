@@ -87,3 +87,18 @@ async def test_pages_closed_without_a_configured_token(make_admin, spine):
                      await client.get("/admin/login", params={"token": ""})):
         assert response.status_code == 401 and "GATEWAY_ADMIN_TOKEN" in response.text
         assert "set-cookie" not in response.headers
+
+
+async def test_sign_in_returns_to_the_page_asked_for(make_admin, spine):
+    client, _ = await make_admin(OfflinePool(spine))
+    refused = await client.get("/admin/status")
+    assert '<input type="hidden" name="next" value="/admin/status">' in refused.text
+    response = await client.post("/admin/login", data={"token": ADMIN_TOKEN, "next": "/admin/status"})
+    assert response.status_code == 303 and response.headers["location"] == "/admin/status"
+
+
+@pytest.mark.parametrize("target", ["https://evil.example/", "//evil.example/admin", "/administrator", "/admin\\..\\x"])
+async def test_sign_in_is_no_open_redirect(make_admin, spine, target):
+    client, _ = await make_admin(OfflinePool(spine))
+    response = await client.get("/admin/login", params={"token": ADMIN_TOKEN, "next": target})
+    assert response.status_code == 303 and response.headers["location"] == "/admin"
