@@ -95,7 +95,7 @@ async def run(args) -> int:
         return 1
     print(f"{exchange.message_sid} -> interaction {exchange.interaction_id or '-'}")
     if not exchange.messages:
-        print("(no inline reply: acknowledged; a late reply goes out by the REST API or waits in the outbox)")
+        print("(no inline reply: Clara answers nothing to STOP, spam or an opted-out number; a slow turn's reply follows by the REST API or waits in the outbox)")
     for text in exchange.messages:
         print(f"Clara: {text}")
     return 0
