@@ -19,13 +19,14 @@ import asyncio
 import hashlib
 import itertools
 import json
-import threading
 import time
 from collections import deque
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from aiohttp import web
+
+from tests.support.threaded_server import ThreadedServer
 
 ERROR_TYPES = {400: "invalid_request_error", 401: "authentication_error", 403: "permission_error",
                404: "not_found_error", 413: "request_too_large", 429: "rate_limit_error",
@@ -89,12 +90,16 @@ def tokens(value: Any) -> int:
     return len(value if isinstance(value, str) else canonical(value)) // 4
 
 
-class AnthropicStandIn:
+class AnthropicStandIn(ThreadedServer):
     """Runs on 127.0.0.1, a free port, in its own thread and event loop (so a test or bench that
     blocks its own loop still gets answers). `start()`/`stop()` or `with AnthropicStandIn() as s:`."""
 
+    name = "Anthropic stand-in"
+    client_max_size = 32 * 1024 * 1024
+
     def __init__(self, api_key: str = "test-key", clock: Callable[[], float] = time.monotonic,
                  default_text: str = "OK.", min_cache_tokens: int = 0) -> None:
+        super().__init__()
         self.api_key = api_key
         self.clock = clock
         self.min_cache_tokens = min_cache_tokens  # the real API skips caching short prefixes
@@ -103,13 +108,6 @@ class AnthropicStandIn:
         self._script: deque[Reply] = deque()
         self._cache: dict[str, float] = {}
         self._ids = itertools.count(1)
-        self._loop: asyncio.AbstractEventLoop | None = None
-        self._thread: threading.Thread | None = None
-        self.port = 0
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
 
     def script(self, *replies: Reply) -> None:
         self._script.extend(replies)
@@ -117,45 +115,8 @@ class AnthropicStandIn:
     def bodies(self) -> list[dict[str, Any]]:
         return [r.body for r in self.requests]
 
-    # -- lifecycle -----------------------------------------------------------------------------
-    def start(self) -> "AnthropicStandIn":
-        ready = threading.Event()
-        self._thread = threading.Thread(target=self._run, args=(ready,), name="anthropic-standin", daemon=True)
-        self._thread.start()
-        if not ready.wait(10):
-            raise RuntimeError("the Anthropic stand-in did not start")
-        return self
-
-    def stop(self) -> None:
-        if self._loop is not None and self._thread is not None:
-            self._loop.call_soon_threadsafe(self._loop.stop)
-            self._thread.join(10)
-            self._loop = self._thread = None
-
-    __enter__ = start
-
-    def __exit__(self, *exc: object) -> None:
-        self.stop()
-
-    def _run(self, ready: threading.Event) -> None:
-        loop = self._loop = asyncio.new_event_loop()
-        asyncio.set_event_loop(loop)
-        app = web.Application(client_max_size=32 * 1024 * 1024)
+    def routes(self, app: web.Application) -> None:
         app.router.add_post("/v1/messages", self._handle)
-        runner = web.AppRunner(app)
-        loop.run_until_complete(runner.setup())
-        site = web.TCPSite(runner, "127.0.0.1", 0, shutdown_timeout=0.1)
-        loop.run_until_complete(site.start())
-        self.port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
-        ready.set()
-        loop.run_forever()
-        loop.run_until_complete(runner.cleanup())
-        pending = asyncio.all_tasks(loop)  # handlers still sleeping in a scripted hang
-        for task in pending:
-            task.cancel()
-        if pending:
-            loop.run_until_complete(asyncio.wait(pending))
-        loop.close()
 
     # -- the endpoint --------------------------------------------------------------------------
     async def _handle(self, request: web.Request) -> web.StreamResponse:

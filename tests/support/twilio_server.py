@@ -21,6 +21,8 @@ from typing import Any
 
 import aiohttp
 from aiohttp import web
+
+from tests.support.threaded_server import ThreadedServer
 from twilio.request_validator import RequestValidator
 
 MAX_BODY_CHARS = 1600
@@ -64,10 +66,13 @@ def _error(status: int, code: int, message: str) -> web.Response:
                               "more_info": f"https://www.twilio.com/docs/errors/{code}"}, status=status)
 
 
-class TwilioStandIn:
+class TwilioStandIn(ThreadedServer):
+    name = "Twilio stand-in"
+
     def __init__(self, account_sid: str = "AC" + "0" * 31 + "1", auth_token: str = "test-twilio-token",
                  *, callbacks: bool = False, callback_statuses: tuple[str, ...] = ("sent", "delivered"),
                  callback_error_code: str | None = None) -> None:
+        super().__init__()
         self.account_sid = account_sid
         self.auth_token = auth_token
         self.callbacks = callbacks
@@ -78,13 +83,6 @@ class TwilioStandIn:
         self.callbacks_posted: list[Callback] = []
         self._failures: list[Failure] = []
         self._changed = threading.Condition()
-        self._loop: asyncio.AbstractEventLoop | None = None
-        self._thread: threading.Thread | None = None
-        self.port = 0
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
 
     def fail_next(self, status: int = 500, code: int = 20500, message: str = "Internal Server Error") -> None:
         self._failures.append(Failure(status, code, message))
@@ -101,45 +99,8 @@ class TwilioStandIn:
                 self._changed.wait(max(0.0, deadline - time.monotonic()))
             return self.accepted()
 
-    # -- lifecycle -----------------------------------------------------------------------------
-    def start(self) -> "TwilioStandIn":
-        ready = threading.Event()
-        self._thread = threading.Thread(target=self._run, args=(ready,), name="twilio-standin", daemon=True)
-        self._thread.start()
-        if not ready.wait(10):
-            raise RuntimeError("the Twilio stand-in did not start")
-        return self
-
-    def stop(self) -> None:
-        if self._loop is not None and self._thread is not None:
-            self._loop.call_soon_threadsafe(self._loop.stop)
-            self._thread.join(10)
-            self._loop = self._thread = None
-
-    __enter__ = start
-
-    def __exit__(self, *exc: object) -> None:
-        self.stop()
-
-    def _run(self, ready: threading.Event) -> None:
-        loop = self._loop = asyncio.new_event_loop()
-        asyncio.set_event_loop(loop)
-        app = web.Application()
+    def routes(self, app: web.Application) -> None:
         app.router.add_post("/2010-04-01/Accounts/{account_sid}/Messages.json", self._create)
-        runner = web.AppRunner(app)
-        loop.run_until_complete(runner.setup())
-        site = web.TCPSite(runner, "127.0.0.1", 0, shutdown_timeout=0.1)
-        loop.run_until_complete(site.start())
-        self.port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
-        ready.set()
-        loop.run_forever()
-        loop.run_until_complete(runner.cleanup())
-        pending = asyncio.all_tasks(loop)
-        for task in pending:
-            task.cancel()
-        if pending:
-            loop.run_until_complete(asyncio.wait(pending))
-        loop.close()
 
     # -- the endpoint --------------------------------------------------------------------------
     async def _create(self, request: web.Request) -> web.Response:

@@ -1,0 +1,66 @@
+"""An aiohttp server on 127.0.0.1 and a free port, in its own thread and event loop, so a test or
+bench that blocks its own loop still gets answers. The local stand-ins of external services
+(Anthropic, Twilio) subclass it and add their routes in `routes(app)`."""
+from __future__ import annotations
+
+import asyncio
+import threading
+
+from aiohttp import web
+
+
+class ThreadedServer:
+    name = "stand-in"
+    client_max_size = 1024 * 1024
+
+    def __init__(self) -> None:
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._thread: threading.Thread | None = None
+        self.port = 0
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def routes(self, app: web.Application) -> None:
+        raise NotImplementedError
+
+    def start(self):
+        ready = threading.Event()
+        self._thread = threading.Thread(target=self._run, args=(ready,), name=self.name, daemon=True)
+        self._thread.start()
+        if not ready.wait(10):
+            raise RuntimeError(f"the {self.name} did not start")
+        return self
+
+    def stop(self) -> None:
+        if self._loop is not None and self._thread is not None:
+            self._loop.call_soon_threadsafe(self._loop.stop)
+            self._thread.join(10)
+            self._loop = self._thread = None
+
+    def __enter__(self):
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    def _run(self, ready: threading.Event) -> None:
+        loop = self._loop = asyncio.new_event_loop()
+        asyncio.set_event_loop(loop)
+        app = web.Application(client_max_size=self.client_max_size)
+        self.routes(app)
+        runner = web.AppRunner(app)
+        loop.run_until_complete(runner.setup())
+        site = web.TCPSite(runner, "127.0.0.1", 0, shutdown_timeout=0.1)
+        loop.run_until_complete(site.start())
+        self.port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+        ready.set()
+        loop.run_forever()
+        loop.run_until_complete(runner.cleanup())
+        pending = asyncio.all_tasks(loop)  # handlers still sleeping (a scripted hang, a callback)
+        for task in pending:
+            task.cancel()
+        if pending:
+            loop.run_until_complete(asyncio.wait(pending))
+        loop.close()
