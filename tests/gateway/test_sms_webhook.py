@@ -10,7 +10,6 @@ from tests.gateway.sms_support import ACCOUNT_SID, AUTH_TOKEN, PUBLIC_URL, Scrip
 from gateway.cli.sms import inbound_form, new_message_sid, send_sms
 from gateway.sms.handler import APOLOGY, SmsEvent, SmsOptions
 from gateway.sms.signature import sign
-from gateway.sms.twiml import read_twiml
 from spine.events import mask_phones
 from spine.records import InboundStatus, OutboxStatus
 

@@ -20,7 +20,6 @@ from spine.records import InboundMessage, InboundStatus
 from spine.repo import Spine
 from spine.store.sqlite import SqliteStore
 from tests.actors.helpers import PHONES
-from tests.ray.turns import run_key
 
 pytestmark = pytest.mark.ray
 

@@ -4,7 +4,6 @@ MessageSid deduplication, opt-out."""
 from __future__ import annotations
 
 import asyncio
-import uuid
 
 import httpx
 import pytest
