@@ -1,10 +1,11 @@
 """`Spine`: typed reads and writes of the domain over any Store.
 
-Every key layout lives here, once, so the SQLite and DynamoDB backends stay dumb item stores.
+Every key layout lives here, once (with the two mixins: `repo_records` for the inbound log,
+outbox, events and traces; `repo_tools` for tool runs and escalations), so the SQLite and
+DynamoDB backends stay dumb item stores.
 """
 from __future__ import annotations
 
-from datetime import datetime
 from typing import TypeVar
 
 from pydantic import BaseModel
@@ -13,7 +14,7 @@ from spine.context import PersonContext
 from spine.identity import ClaimKind, Person, PersonRole, PersonRoleType, utcnow
 from spine.property import Lease, Organization, Property, Unit, Vendor
 from spine.reference_cache import REFERENCE_TTL_S, ReferenceCache
-from spine.records import AgentTrace, Event, InboundMessage, OptOut, OutboxMessage, OutboxStatus
+from spine.repo_records import InteractionRecords
 from spine.repo_tools import ToolRecords
 from spine.store.base import ABSENT, ConditionFailed, Item, Store
 from spine.work import Prospect, RenewalWorkflow, Tour, WorkOrder
@@ -38,7 +39,7 @@ def role_index_key(role: PersonRole) -> str:
     return f"ORGROLES#{s.org_id}"
 
 
-class Spine(ToolRecords):
+class Spine(InteractionRecords, ToolRecords):
     def __init__(self, store: Store, *, reference_ttl_s: float = REFERENCE_TTL_S) -> None:
         self.store = store
         self.reference = ReferenceCache(reference_ttl_s)
@@ -253,68 +254,3 @@ class Spine(ToolRecords):
             return True
         except ConditionFailed:
             return False
-
-    # -- inbound log, outbox, opt-outs --------------------------------------------------
-    async def accept_inbound(self, message: InboundMessage) -> bool:
-        """Record an inbound once; False when this provider id was already accepted (redelivery)."""
-        try:
-            await self._put(message, f"INBOUND#{message.id}", gsi1pk="INBOUND", gsi1sk=message.received_at.isoformat(),
-                            if_absent=True)
-            return True
-        except ConditionFailed:
-            return False
-
-    async def update_inbound(self, message: InboundMessage) -> None:
-        await self._put(message, f"INBOUND#{message.id}", gsi1pk="INBOUND", gsi1sk=message.received_at.isoformat())
-
-    async def get_inbound(self, message_id: str) -> InboundMessage | None:
-        return await self._get(InboundMessage, f"INBOUND#{message_id}")
-
-    async def put_outbox(self, message: OutboxMessage) -> None:
-        await self._put(message, f"OUTBOX#{message.id}", gsi1pk=f"OUTBOX#{message.status}",
-                        gsi1sk=message.created_at.isoformat())
-
-    async def outbox(self, status: OutboxStatus = OutboxStatus.PENDING, limit: int = 100) -> list[OutboxMessage]:
-        return await self._index(OutboxMessage, f"OUTBOX#{status}", limit=limit)
-
-    async def get_outbox(self, outbox_id: str) -> OutboxMessage | None:
-        return await self._get(OutboxMessage, f"OUTBOX#{outbox_id}")
-
-    async def link_outbox_provider_id(self, provider_id: str, outbox_id: str) -> None:
-        """Remember which outbox row a provider message id (Twilio's SM... sid) belongs to,
-        so delivery status callbacks can find it."""
-        await self.store.put(Item(pk=f"OUTBOXSID#{provider_id}", data={"outbox_id": outbox_id}))
-
-    async def outbox_by_provider_id(self, provider_id: str) -> OutboxMessage | None:
-        item = await self.store.get(f"OUTBOXSID#{provider_id}")
-        return await self.get_outbox(item.data["outbox_id"]) if item else None
-
-    async def is_marked(self, key: str) -> bool:
-        """Whether `mark_once(key)` has happened (read-only)."""
-        return await self.store.get(f"ONCE#{key}") is not None
-
-    async def set_opt_out(self, opt: OptOut) -> None:
-        await self._put(opt, f"OPTOUT#{opt.address}")
-
-    async def is_opted_out(self, address: str) -> bool:
-        opt = await self._get(OptOut, f"OPTOUT#{address}")
-        return bool(opt and opt.opted_out)
-
-    # -- events and traces --------------------------------------------------------------
-    async def put_event(self, event: Event) -> None:
-        await self._put(event, f"EVENT#{event.id}", gsi1pk=f"EVENTS#{event.kind}",
-                        gsi1sk=f"{event.at.isoformat()}#{event.id}")
-
-    async def events(self, kind: str, *, limit: int = 100, since: datetime | None = None) -> list[Event]:
-        found = await self._index(Event, f"EVENTS#{kind}", limit=limit, descending=True)
-        return [e for e in found if since is None or e.at >= since]
-
-    async def put_trace(self, trace: AgentTrace) -> None:
-        await self._put(trace, f"TRACE#{trace.interaction_id}", gsi1pk="TRACES",
-                        gsi1sk=f"{trace.started_at.isoformat()}#{trace.interaction_id}")
-
-    async def get_trace(self, interaction_id: str) -> AgentTrace | None:
-        return await self._get(AgentTrace, f"TRACE#{interaction_id}")
-
-    async def recent_traces(self, limit: int = 50) -> list[AgentTrace]:
-        return await self._index(AgentTrace, "TRACES", limit=limit, descending=True)
