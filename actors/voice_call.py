@@ -23,7 +23,7 @@ from pydantic import BaseModel
 from actors.context_refresh import refresh_person_context
 from actors.model.base import ModelBackend
 from actors.turn_types import ToolRunner
-from actors.voice_reads import OpenReads, ReferenceCache
+from actors.voice_reads import OpenReads
 from prompts.voice import (
     VoiceContextView, call_variables, default_voice_prompt, first_message,
     personalized_prompt, voice_applicable_features,
@@ -112,7 +112,6 @@ class VoiceCalls:
         self.spine, self.tools, self.model = spine, tools, model
         self.voice_prompt = voice_prompt if voice_prompt is not None else default_voice_prompt()
         self.open_budget_s = open_budget_s
-        self._reference = ReferenceCache()
         self._background: set[asyncio.Task] = set()
         self._recording: dict[str, asyncio.Task] = {}  # call traces being written by this replica
 
@@ -168,7 +167,7 @@ class VoiceCalls:
         return _Opened(start=start, context=view.context)
 
     async def _open(self, caller_number: str, called_number: str, iid: str) -> _Opened:
-        reads = OpenReads(self.spine, self._reference)
+        reads = OpenReads(self.spine)
         prop = await reads.property_for_number(_e164_or_raw(called_number))
         if prop is None:
             log.warning("voice call %s to an unknown number ...%s", iid, last4(called_number))
