@@ -1,8 +1,9 @@
-"""One phone call with Clara, channel-neutral: who is calling, what the voice agent is told, the
-tools it runs with the caller's authority, and the end of the call as the end of the interaction.
+"""The phone calls of one process with Clara, channel-neutral: a call opened within a time
+bound and recorded, the tools it runs with the caller's authority, and its end as the end of the
+interaction.
 
-A call is one interaction, `voice-<CallSid>`. Opening it routes the caller (phone -> Person ->
-roles -> personContext, as for SMS) and records the call's trace; that trace is the call's identity
+A call is one interaction, `voice-<CallSid>`. Opening it (`actors.voice_opening`) routes the caller
+and shapes the call's trace; the trace is recorded just after answering, and is the call's identity
 for every later tool call, whichever replica or webhook it arrives on, so authority never comes
 from the model's parameters. Ending it (the stream closing, or the post-call webhook, whichever
 comes first; `Spine.mark_once` makes the two one) completes the trace and refreshes personContext.
@@ -15,30 +16,20 @@ import json
 import logging
 from collections.abc import Awaitable
 from datetime import datetime
-from functools import cache
 from typing import TYPE_CHECKING, Any
-
-from pydantic import BaseModel
 
 from actors.context_refresh import refresh_person_context
 from actors.model.base import ModelBackend
 from actors.turn_types import ToolRunner
-from actors.voice_reads import OpenReads
-from prompts.voice import (
-    VoiceContextView, call_variables, default_voice_prompt, first_message,
-    personalized_prompt, voice_applicable_features,
+from actors.voice_opening import (
+    Opened, VoiceCallStart, interaction_id_for, minimal_opening, open_call, voice_tool_names,
 )
-from spine.context import Channel, PersonContext, estimate_tokens
-from spine.context_build import build_active_pointers
+from prompts.voice import default_voice_prompt
+from spine.context import Channel
 from spine.events import context_build, emit_event
 from spine.identity import utcnow
-from spine.records import (
-    AgentTrace, EventKind, PromptSection, TraceEvent, TracePrefetch, TracePrompt, TraceRouting, TraceToolCall,
-    last4,
-)
+from spine.records import AgentTrace, EventKind, TraceEvent, TracePrefetch, TraceToolCall
 from spine.repo import Spine
-from spine.router import route_inbound
-from spine.routing_types import L1Result, MetaRole
 from spine.store import StoreError
 from spine.toolspec import ToolInvocation, ToolResult
 from tools.caller import Caller, load_caller
@@ -54,30 +45,6 @@ OPEN_BUDGET_S = 1.0  # the caller hears ringing while we build context; never lo
 # replica, which waits for it (`_recorded`).
 WRITE_BEHIND_S = 0.05
 CALL_FAILED = "voice/call-failed"
-Scalar = str | int | float | bool
-
-
-def interaction_id_for(call_sid: str) -> str:
-    """Deterministic, so a retried webhook or a second leg of the same call is the same interaction."""
-    return f"voice-{call_sid}"
-
-
-class VoiceCallStart(BaseModel):
-    """What the voice agent is given at call start (the personalization payload's content)."""
-
-    interaction_id: str
-    person_id: str | None = None
-    property_id: str | None = None
-    dynamic_variables: dict[str, Scalar]
-    prompt: str
-    first_message: str
-    degraded: bool = False
-    suppressed: bool = False  # spam: the bridge does not put the agent on (as SMS does not reply)
-
-
-class _Opened(BaseModel):
-    start: VoiceCallStart
-    context: PersonContext
 
 
 def tool_use_id_for(name: str, parameters: dict[str, Any]) -> str:
@@ -126,7 +93,7 @@ class VoiceCalls:
         opened = await self._open_bounded(caller_number, called_number, call_sid)
         return VoiceCall(self, opened.start, opened.context)
 
-    async def _open_bounded(self, caller_number: str, called_number: str, call_sid: str) -> _Opened:
+    async def _open_bounded(self, caller_number: str, called_number: str, call_sid: str) -> Opened:
         """Within the budget, or minimal context and an event. The full open keeps running in the
         background so the call's trace (its identity for tools) still lands."""
         iid = interaction_id_for(call_sid)
@@ -141,7 +108,7 @@ class VoiceCalls:
             self._keep(asyncio.create_task(emit_event(
                 self.spine, EventKind.STORE_DEGRADED, reason, channel=Channel.VOICE, address=caller_number,
                 property_id=None, interaction_id=iid, detail={"budget_s": self.open_budget_s, "error": str(exc)[:200]})))
-            return self._minimal(iid)
+            return minimal_opening(self.voice_prompt, iid)
 
     def _later(self, write: Awaitable[Any]) -> None:
         async def behind() -> None:
@@ -157,48 +124,16 @@ class VoiceCalls:
 
     def fallback_start(self, call_sid: str) -> VoiceCallStart:
         """Minimal context for an unknown caller: what a call gets when nothing else can be had."""
-        return self._minimal(interaction_id_for(call_sid)).start
+        return minimal_opening(self.voice_prompt, interaction_id_for(call_sid)).start
 
-    def _minimal(self, iid: str) -> _Opened:
-        view = VoiceContextView(l1=L1Result(roles=[MetaRole.OTHER]), context=PersonContext(person_id=""), degraded=True)
-        start = VoiceCallStart(interaction_id=iid, dynamic_variables=call_variables(view, iid),
-                               prompt=personalized_prompt(self.voice_prompt, view), first_message=first_message(view),
-                               degraded=True)
-        return _Opened(start=start, context=view.context)
-
-    async def _open(self, caller_number: str, called_number: str, iid: str) -> _Opened:
-        reads = OpenReads(self.spine)
-        prop = await reads.property_for_number(_e164_or_raw(called_number))
-        if prop is None:
-            log.warning("voice call %s to an unknown number ...%s", iid, last4(called_number))
-            return self._minimal(iid)
-        decision = await route_inbound(reads, channel=Channel.VOICE, wire_address=caller_number,
-                                       property_id=prop.id, message="", interaction_id=iid)
-        pid = decision.person_id
-        person, caller, (context, events) = await asyncio.gather(
-            reads.get_person(pid) if pid else _none(), load_caller(reads, pid, prop.id, iid, Channel.VOICE),
-            self._context(reads, pid, caller_number, prop.id, iid))
-        if decision.graceful_degrade_reason:
-            events.append(TraceEvent(kind=EventKind.GRACEFUL_DEGRADE, reason=decision.graceful_degrade_reason))
-        view = VoiceContextView(
-            caller_name=person.display_name if person else None, person_id=pid, known=bool(person and caller.roles),
-            l1=decision.l1, features=_voice_features(decision.l1.roles), property_name=prop.name,
-            units=await _units_of(reads, caller), context=context, tool_names=_voice_tools_for(caller))
-        start = VoiceCallStart(
-            interaction_id=iid, person_id=pid, property_id=prop.id, dynamic_variables=call_variables(view, iid),
-            prompt=personalized_prompt(self.voice_prompt, view), first_message=first_message(view),
-            suppressed=decision.reply_suppressed)
-        self._record(AgentTrace(
-            interaction_id=iid, channel=Channel.VOICE, participant_id=pid, property_id=prop.id,
-            wire_address_last4=last4(caller_number), events=events, tools_offered=view.tool_names,
-            routing=TraceRouting(roles=[r.value for r in decision.l1.roles], confidence=decision.l1.confidence,
-                                 other_classification=decision.l1.other_classification,
-                                 inferred_intent=decision.l1.inferred_intent),
-            prompt=TracePrompt(sections=[
-                PromptSection(layer="L0", name="voice_prompt", token_estimate=estimate_tokens(self.voice_prompt)),
-                PromptSection(layer="context", name="voice_context",
-                              token_estimate=estimate_tokens(start.prompt) - estimate_tokens(self.voice_prompt))])))
-        return _Opened(start=start, context=context)
+    async def _open(self, caller_number: str, called_number: str, iid: str) -> Opened:
+        opened = await open_call(self.spine, self.voice_prompt, caller_number, called_number, iid)
+        for reason in opened.context_builds:
+            self._later(context_build(self.spine, reason, channel=Channel.VOICE, address=caller_number,
+                                      property_id=opened.start.property_id, interaction_id=iid))
+        if opened.trace is not None:
+            self._record(opened.trace)
+        return opened
 
     def _record(self, trace: AgentTrace) -> None:
         """Write the call's trace after answering: the caller is not kept ringing for it. Until it
@@ -217,23 +152,6 @@ class VoiceCalls:
         task = self._recording.get(interaction_id)
         if task is not None:
             await asyncio.gather(asyncio.shield(task), return_exceptions=True)
-
-    async def _context(self, reads: Spine, person_id: str | None, address: str, property_id: str,
-                       iid: str) -> tuple[PersonContext, list[TraceEvent]]:
-        """The eager tier, as the SMS turn loads it: the persisted snapshot (ghost pointers
-        filtered), else pointers from the store with the fresh-contact summary."""
-        from prompts.context_check import filter_ghost_pointers
-
-        common = dict(channel=Channel.VOICE, address=address, property_id=property_id, interaction_id=iid)
-        if person_id is None:
-            self._later(context_build(self.spine, "personId_missing", **common))
-            return PersonContext(person_id=""), [TraceEvent(kind=EventKind.CONTEXT_BUILD, reason="personId_missing")]
-        stored = await reads.get_context(person_id)
-        if stored is not None:
-            return await filter_ghost_pointers(reads, stored, **common), []
-        self._later(context_build(self.spine, "persisted_context_missing", **common))
-        fresh = PersonContext(person_id=person_id, active=await build_active_pointers(reads, person_id))
-        return fresh, [TraceEvent(kind=EventKind.CONTEXT_BUILD, reason="persisted_context_missing")]
 
     # -- during the call -----------------------------------------------------------------------
     async def caller_of(self, interaction_id: str) -> Caller | None:
@@ -314,47 +232,8 @@ class VoiceCalls:
             await asyncio.gather(*self._background, return_exceptions=True)
 
 
-def _voice_features(roles: list[MetaRole]) -> list[str]:
-    from prompts.directory import features_for
-
-    return voice_applicable_features(features_for(roles))
-
-
-@cache
-def voice_tool_names() -> frozenset[str]:
-    from tools.catalog import voice_catalog
-
-    return frozenset(t.name for t in voice_catalog())
-
-
-def _voice_tools_for(caller: Caller) -> list[str]:
-    """What this caller may run on the phone: their catalog, projected onto the voice catalog."""
-    from tools.catalog import catalog_names
-
-    return [name for name in catalog_names(caller) if name in voice_tool_names()]
-
-
-async def _units_of(spine: Spine, caller: Caller) -> list[str]:
-    unit_ids = sorted({r.scope.unit_id for r in caller.roles if r.scope.unit_id})
-    units = await asyncio.gather(*(spine.get_unit(u) for u in unit_ids))
-    return [u.number for u in units if u is not None and u.property_id == caller.property_id]
-
-
-def _e164_or_raw(number: str) -> str:
-    from spine.phone import InvalidPhoneNumber, normalize_phone
-
-    try:
-        return normalize_phone(number)
-    except InvalidPhoneNumber:
-        return number
-
-
 def _ms_since(started: datetime) -> float:
     return max(0.0, (utcnow() - started).total_seconds() * 1000)
-
-
-async def _none() -> None:
-    return None
 
 
 def _log_failure(task: asyncio.Task) -> None:

@@ -7,7 +7,8 @@ import json
 import logging
 from typing import Any
 
-from actors.voice_call import VoiceCalls, VoiceCallStart, as_trace_call, not_on_the_phone
+from actors.voice_call import VoiceCalls, as_trace_call, not_on_the_phone
+from actors.voice_opening import VoiceCallStart
 from spine.context import PersonContext
 from spine.records import TraceEvent, TraceToolCall
 from spine.toolspec import ToolInvocation, ToolResult

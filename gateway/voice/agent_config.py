@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any, Literal
 
 from spine.toolspec import ToolSpec
-from gateway.voice.wire import ULAW_8000
+from gateway.voice.elevenlabs_wire import ULAW_8000
 
 ToolMode = Literal["webhook", "client"]
 TOOLS_PATH = "/voice/tools/"

@@ -18,14 +18,18 @@ from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
 from actors.voice_call import VoiceCalls
 from actors.voice_session import VoiceCall
 from gateway.voice.elevenlabs import AgentEndpoint, ElevenLabsError
-from gateway.voice.payload import initiation_data
-from gateway.voice.twiml import verified_caller
-from gateway.voice.wire import (
+from gateway.voice.elevenlabs_wire import (
     ULAW_8000, AgentAudio, AgentResponse, AgentResponseCorrection, ClientToolCall, ClientToolResult,
-    ConversationInitiationMetadata, ContextualUpdate, Interruption, MarkBody, OutboundMediaBody, Ping, Pong,
-    TwilioClear, TwilioMark, TwilioMarkOut, TwilioMedia, TwilioMediaOut, TwilioStart, TwilioStop, UnknownMessage,
-    UserAudioChunk, UserTranscript, parse_agent_event, parse_twilio_event,
+    ConversationInitiationMetadata, ContextualUpdate, Interruption, Ping, Pong, UserAudioChunk, UserTranscript,
+    parse_agent_event,
 )
+from gateway.voice.frames import UnknownMessage
+from gateway.voice.payload import initiation_data
+from gateway.voice.twilio_media import (
+    MarkBody, OutboundMediaBody, TwilioClear, TwilioMark, TwilioMarkOut, TwilioMedia, TwilioMediaOut, TwilioStart,
+    TwilioStop, parse_twilio_event,
+)
+from gateway.voice.twiml import verified_caller
 
 log = logging.getLogger("clara.voice.bridge")
 

@@ -2,8 +2,8 @@
 calls) and the first message on a bridged call's agent websocket."""
 from __future__ import annotations
 
-from actors.voice_call import VoiceCallStart
-from gateway.voice.wire import (
+from actors.voice_opening import VoiceCallStart
+from gateway.voice.elevenlabs_wire import (
     AgentOverride, ConversationConfigOverride, ConversationInitiationClientData, PromptOverride,
 )
 

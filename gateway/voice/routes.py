@@ -11,15 +11,15 @@ from fastapi.responses import JSONResponse, Response
 from pydantic import ValidationError
 from starlette.requests import HTTPConnection
 
-from actors.voice_call import interaction_id_for
+from actors.voice_opening import interaction_id_for
 from gateway.voice import signature as el_signature
 from gateway.voice.bridge import CallBridge
+from gateway.voice.elevenlabs_wire import PersonalizationRequest, PostCallWebhook, ToolWebhookAnswer
 from gateway.voice.payload import initiation_data
 from gateway.voice.services import VoiceServices
 from gateway.voice.sockets import StarletteTextSocket
 from gateway.voice.twilio_webhook import TwilioRejected, signed_form
 from gateway.voice.twiml import ENDED_QUERY, call_ended, connect_stream, stream_parameters
-from gateway.voice.wire import PersonalizationRequest, PostCallWebhook, ToolWebhookAnswer
 
 log = logging.getLogger("clara.voice")
 router = APIRouter()

@@ -8,9 +8,9 @@ import pytest
 
 from actors.dispatcher import Dispatcher
 from actors.model.offline import OfflineModel
+from gateway.voice.elevenlabs_wire import ConversationInitiationClientData
 from gateway.voice.payload import initiation_data
 from gateway.voice.services import VoiceServices
-from gateway.voice.wire import ConversationInitiationClientData
 from prompts.voice import UNKNOWN_CALLER_VARIABLES, template_variables
 from tests.voice.voice_helpers import VOICE_TOKEN, YALE_LINE, client_for, voice_app, voice_settings
 

@@ -1,0 +1,169 @@
+"""The opening of a phone call: who is calling, and what the voice agent is told about them.
+
+Opening routes the caller (phone -> Person -> roles -> personContext, as for SMS), renders the
+voice prompt's [CONTEXT] block, and shapes the call's trace, which is the call's identity for
+every later tool call. The opening is answered while the phone rings, so its own bookkeeping (the
+trace, context-build events) is not written here but returned, for `VoiceCalls` to write just after.
+"""
+from __future__ import annotations
+
+import asyncio
+import logging
+from functools import cache
+
+from pydantic import BaseModel
+
+from actors.voice_reads import OpenReads
+from prompts.voice import (
+    VoiceContextView, call_variables, first_message, personalized_prompt, voice_applicable_features,
+)
+from spine.context import Channel, PersonContext, estimate_tokens
+from spine.context_build import build_active_pointers
+from spine.records import (
+    AgentTrace, EventKind, PromptSection, TraceEvent, TracePrompt, TraceRouting, last4,
+)
+from spine.repo import Spine
+from spine.router import route_inbound
+from spine.routing_types import L1Result, MetaRole, RoutingDecision
+from tools.caller import Caller, load_caller
+
+log = logging.getLogger("clara.voice")
+
+Scalar = str | int | float | bool
+
+
+def interaction_id_for(call_sid: str) -> str:
+    """Deterministic, so a retried webhook or a second leg of the same call is the same interaction."""
+    return f"voice-{call_sid}"
+
+
+class VoiceCallStart(BaseModel):
+    """What the voice agent is given at call start (the personalization payload's content)."""
+
+    interaction_id: str
+    person_id: str | None = None
+    property_id: str | None = None
+    dynamic_variables: dict[str, Scalar]
+    prompt: str
+    first_message: str
+    degraded: bool = False
+    suppressed: bool = False  # spam: the bridge does not put the agent on (as SMS does not reply)
+
+
+class Opened(BaseModel):
+    """An opening: the agent's start, the caller's context, and what to record once answered
+    (the call's trace; the reasons of context-build events). No trace: nothing to record."""
+
+    start: VoiceCallStart
+    context: PersonContext
+    trace: AgentTrace | None = None
+    context_builds: list[str] = []
+
+
+def minimal_opening(voice_prompt: str, iid: str) -> Opened:
+    """Minimal context for an unknown caller: what a call gets when nothing else can be had."""
+    view = VoiceContextView(l1=L1Result(roles=[MetaRole.OTHER]), context=PersonContext(person_id=""), degraded=True)
+    start = VoiceCallStart(interaction_id=iid, dynamic_variables=call_variables(view, iid),
+                           prompt=personalized_prompt(voice_prompt, view), first_message=first_message(view),
+                           degraded=True)
+    return Opened(start=start, context=view.context)
+
+
+async def open_call(spine: Spine, voice_prompt: str, caller_number: str, called_number: str, iid: str) -> Opened:
+    reads = OpenReads(spine)
+    prop = await reads.property_for_number(_e164_or_raw(called_number))
+    if prop is None:
+        log.warning("voice call %s to an unknown number ...%s", iid, last4(called_number))
+        return minimal_opening(voice_prompt, iid)
+    decision = await route_inbound(reads, channel=Channel.VOICE, wire_address=caller_number,
+                                   property_id=prop.id, message="", interaction_id=iid)
+    pid = decision.person_id
+    person, caller, (context, events, builds) = await asyncio.gather(
+        reads.get_person(pid) if pid else _none(), load_caller(reads, pid, prop.id, iid, Channel.VOICE),
+        _context(reads, pid, caller_number, prop.id, iid))
+    if decision.graceful_degrade_reason:
+        events.append(TraceEvent(kind=EventKind.GRACEFUL_DEGRADE, reason=decision.graceful_degrade_reason))
+    view = VoiceContextView(
+        caller_name=person.display_name if person else None, person_id=pid, known=bool(person and caller.roles),
+        l1=decision.l1, features=_voice_features(decision.l1.roles), property_name=prop.name,
+        units=await _units_of(reads, caller), context=context, tool_names=_voice_tools_for(caller))
+    start = VoiceCallStart(
+        interaction_id=iid, person_id=pid, property_id=prop.id, dynamic_variables=call_variables(view, iid),
+        prompt=personalized_prompt(voice_prompt, view), first_message=first_message(view),
+        suppressed=decision.reply_suppressed)
+    trace = _trace(voice_prompt, start, decision, view, caller_number, events)
+    return Opened(start=start, context=context, trace=trace, context_builds=builds)
+
+
+def _trace(voice_prompt: str, start: VoiceCallStart, decision: RoutingDecision, view: VoiceContextView,
+           caller_number: str, events: list[TraceEvent]) -> AgentTrace:
+    l1 = decision.l1
+    return AgentTrace(
+        interaction_id=start.interaction_id, channel=Channel.VOICE, participant_id=start.person_id,
+        property_id=start.property_id, wire_address_last4=last4(caller_number), events=events,
+        tools_offered=view.tool_names,
+        routing=TraceRouting(roles=[r.value for r in l1.roles], confidence=l1.confidence,
+                             other_classification=l1.other_classification, inferred_intent=l1.inferred_intent),
+        prompt=TracePrompt(sections=[
+            PromptSection(layer="L0", name="voice_prompt", token_estimate=estimate_tokens(voice_prompt)),
+            PromptSection(layer="context", name="voice_context",
+                          token_estimate=estimate_tokens(start.prompt) - estimate_tokens(voice_prompt))]))
+
+
+async def _context(reads: Spine, person_id: str | None, address: str, property_id: str,
+                   iid: str) -> tuple[PersonContext, list[TraceEvent], list[str]]:
+    """The eager tier, as the SMS turn loads it: the persisted snapshot (ghost pointers
+    filtered), else pointers from the store with the fresh-contact summary. Also the reasons of
+    the context-build events to record after answering."""
+    from prompts.context_check import filter_ghost_pointers
+
+    if person_id is None:
+        reason = "personId_missing"
+        return PersonContext(person_id=""), [TraceEvent(kind=EventKind.CONTEXT_BUILD, reason=reason)], [reason]
+    stored = await reads.get_context(person_id)
+    if stored is not None:
+        filtered = await filter_ghost_pointers(reads, stored, channel=Channel.VOICE, address=address,
+                                               property_id=property_id, interaction_id=iid)
+        return filtered, [], []
+    reason = "persisted_context_missing"
+    fresh = PersonContext(person_id=person_id, active=await build_active_pointers(reads, person_id))
+    return fresh, [TraceEvent(kind=EventKind.CONTEXT_BUILD, reason=reason)], [reason]
+
+
+def _voice_features(roles: list[MetaRole]) -> list[str]:
+    from prompts.directory import features_for
+
+    return voice_applicable_features(features_for(roles))
+
+
+@cache
+def voice_tool_names() -> frozenset[str]:
+    from tools.catalog import voice_catalog
+
+    return frozenset(t.name for t in voice_catalog())
+
+
+def _voice_tools_for(caller: Caller) -> list[str]:
+    """What this caller may run on the phone: their catalog, projected onto the voice catalog."""
+    from tools.catalog import catalog_names
+
+    return [name for name in catalog_names(caller) if name in voice_tool_names()]
+
+
+async def _units_of(spine: Spine, caller: Caller) -> list[str]:
+    unit_ids = sorted({r.scope.unit_id for r in caller.roles if r.scope.unit_id})
+    units = await asyncio.gather(*(spine.get_unit(u) for u in unit_ids))
+    return [u.number for u in units if u is not None and u.property_id == caller.property_id]
+
+
+def _e164_or_raw(number: str) -> str:
+    from spine.phone import InvalidPhoneNumber, normalize_phone
+
+    try:
+        return normalize_phone(number)
+    except InvalidPhoneNumber:
+        return number
+
+
+async def _none() -> None:
+    return None

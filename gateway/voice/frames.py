@@ -1,0 +1,32 @@
+"""What every voice wire format shares: provider messages that tolerate new fields, and the
+parsing of one JSON frame into the model its type names."""
+from __future__ import annotations
+
+import json
+
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+
+class Lenient(BaseModel):
+    """Providers add fields over time; unknown ones are kept, never rejected."""
+
+    model_config = ConfigDict(extra="allow")
+
+
+class UnknownMessage(Exception):
+    """A frame that is not JSON, or of a type we do not handle (callers log and go on)."""
+
+
+def parse_frame(raw: str | bytes, key: str, table: dict[str, type[BaseModel]]) -> BaseModel:
+    """The model `table` names for the frame's `key` field (`type` or `event`), validated."""
+    try:
+        data = json.loads(raw)
+    except (TypeError, ValueError) as exc:
+        raise UnknownMessage(f"not JSON: {str(raw)[:60]!r}") from exc
+    model = table.get(data.get(key)) if isinstance(data, dict) else None
+    if model is None:
+        raise UnknownMessage(f"unhandled {key} {data.get(key) if isinstance(data, dict) else None!r}")
+    try:
+        return model.model_validate(data)
+    except ValidationError as exc:
+        raise UnknownMessage(f"malformed {data.get(key)!r}: {exc.errors()[0]['msg']}") from exc
