@@ -102,6 +102,18 @@ def _text(text: str) -> dict[str, Any]:
     return {"type": "text", "text": text}
 
 
+_CATALOG_TOKENS: dict[tuple[str, ...], int] = {}  # one entry per distinct tool catalog (a few dozen)
+
+
+def _catalog_tokens(tools: list[dict[str, Any]]) -> int:
+    """Token estimate of a tool list, computed once per catalog: the same names, the same specs."""
+    names = tuple(t.get("name", "") for t in tools if isinstance(t, dict))
+    if names not in _CATALOG_TOKENS:
+        _CATALOG_TOKENS[names] = estimate_tokens(json.dumps(tools, default=str))
+    return _CATALOG_TOKENS[names]
+
+
 def _usage(request: ModelRequest, content: list[dict[str, Any]]) -> Usage:
-    prompt = json.dumps([request.system, request.tools, request.messages], default=str)
-    return Usage(input_tokens=estimate_tokens(prompt), output_tokens=estimate_tokens(json.dumps(content)))
+    prompt = json.dumps([request.system, request.messages], default=str)
+    return Usage(input_tokens=estimate_tokens(prompt) + _catalog_tokens(request.tools),
+                 output_tokens=estimate_tokens(json.dumps(content)))

@@ -105,7 +105,13 @@ def result_text(content: Any) -> str:
 
 
 def system_text(request: ModelRequest) -> str:
-    return "\n".join(b.get("text", "") for b in request.system if isinstance(b, dict))
+    """The per-interaction part of the system prompt: the blocks after the last cache breakpoint
+    (instructions above it are the same for every caller and hold no context), or all of it
+    when nothing is marked."""
+    blocks = [b for b in request.system if isinstance(b, dict)]
+    marked = [i for i, b in enumerate(blocks) if b.get("cache_control")]
+    tail = blocks[marked[-1] + 1:] if marked else blocks
+    return "\n".join(b.get("text", "") for b in tail)
 
 
 def read_context(text: str) -> CallerContext:
