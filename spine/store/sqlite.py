@@ -57,50 +57,61 @@ class SqliteStore:
         except sqlite3.Error as exc:
             raise StoreUnavailable(f"cannot create the items table in sqlite store at {self.path}: {exc}") from exc
 
-    def _conn(self) -> sqlite3.Connection:
+    def _conn(self, wait: bool = True) -> sqlite3.Connection:
+        """This thread's connection: one that waits for locks (up to the bound), or one that
+        never waits (busy_timeout 0), for operations tried inline on the event loop."""
         if self._closed:
             raise StoreError(f"sqlite store at {self.path} is closed")
-        conn = getattr(self._local, "conn", None)
+        attr = "conn" if wait else "inline_conn"
+        conn = getattr(self._local, attr, None)
         if conn is None:
+            busy_s = self._busy_s if wait else 0.0
             try:
                 conn = sqlite3.connect(
-                    self.path, timeout=self._busy_s, isolation_level=None, uri=self._uri, check_same_thread=False
+                    self.path, timeout=busy_s, isolation_level=None, uri=self._uri, check_same_thread=False
                 )
                 conn.execute("PRAGMA journal_mode=WAL")
                 conn.execute("PRAGMA synchronous=NORMAL")
-                conn.execute(f"PRAGMA busy_timeout={int(self._busy_s * 1000)}")
+                conn.execute(f"PRAGMA busy_timeout={int(busy_s * 1000)}")
             except sqlite3.Error as exc:
                 raise StoreUnavailable(f"cannot open sqlite store at {self.path}: {exc}") from exc
-            self._local.conn = conn
+            setattr(self._local, attr, conn)
             with self._conns_lock:
                 self._conns.append(conn)
         return conn
 
-    def _call(self, what: str, fn, *args):
+    def _call(self, what: str, fn, *args, wait: bool = True):
         try:
-            return fn(self._conn(), *args)
+            return fn(self._conn(wait), *args)
         except sqlite3.OperationalError as exc:  # locked, busy, disk I/O, cannot open
             raise StoreUnavailable(f"sqlite {what} on {self.path} failed: {exc}") from exc
         except sqlite3.Error as exc:
             raise StoreError(f"sqlite {what} on {self.path} failed: {exc}") from exc
 
     async def _run(self, what: str, fn, *args):
-        """Writes run in a worker thread under the time bound: they may wait for the write lock."""
+        """Try inline first, on a connection that never waits; only an operation that meets a
+        lock goes to a worker thread, where it may wait for the lock under the time bound.
+
+        A statement costs tens of microseconds where a thread hop costs several times that, and
+        a turn makes dozens (in WAL mode reads never wait for a writer, and an uncontended
+        autocommit write does not fsync), so the hop, not SQLite, was the cost. A statement that
+        meets SQLITE_BUSY has not applied, so running it again in the thread is safe."""
+        try:
+            return fn(self._conn(wait=False), *args)
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) and "busy" not in str(exc):
+                raise StoreUnavailable(f"sqlite {what} on {self.path} failed: {exc}") from exc
+        except sqlite3.Error as exc:
+            raise StoreError(f"sqlite {what} on {self.path} failed: {exc}") from exc
         return await bounded(asyncio.to_thread(self._call, what, fn, *args), self.timeout_s,
                              f"sqlite {what} on {self.path}")
-
-    async def _read(self, what: str, fn, *args):
-        """Reads run inline on the caller's thread. In WAL mode a reader never waits for a writer,
-        and a point read costs tens of microseconds where a thread hop costs several times that;
-        a turn makes dozens of reads, so the hop, not SQLite, was the cost."""
-        return self._call(what, fn, *args)
 
     async def get(self, pk: str, sk: str = "_") -> Item | None:
         def op(conn: sqlite3.Connection):
             row = conn.execute(f"SELECT {_COLUMNS} FROM items WHERE pk=? AND sk=?", (pk, sk)).fetchone()
             return _row_to_item(row) if row else None
 
-        return await self._read("get", op)
+        return await self._run("get", op)
 
     async def query(self, pk: str, sk_prefix: str = "", *, limit: int | None = None, descending: bool = False) -> list[Item]:
         return await self._select("pk", "sk", pk, sk_prefix, limit, descending)
@@ -126,7 +137,7 @@ class SqliteStore:
         def op(conn: sqlite3.Connection):
             return [_row_to_item(r) for r in conn.execute(sql, params).fetchall()]
 
-        return await self._read("query", op)
+        return await self._run("query", op)
 
     async def put(self, item: Item, *, expect_version: int | None = None) -> Item:
         check_keys(item)
