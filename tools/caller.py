@@ -25,6 +25,16 @@ class Caller(BaseModel):
     # The gate's facts, loaded once per interaction. Private: never serialized, so a Caller
     # that crossed a process boundary is re-derived from the store, not trusted.
     _facts: CallerFacts | None = PrivateAttr(default=None)
+    # The roles as load_caller read them from the store in this process. While `roles` still
+    # equals this snapshot the gate need not query them again; a copy with other roles, or a
+    # Caller that crossed a process boundary (private attributes are not serialized), is re-derived.
+    _store_roles: tuple[PersonRole, ...] | None = PrivateAttr(default=None)
+
+    def roles_from_store(self) -> list[PersonRole] | None:
+        """The roles, if they are still exactly what the store said; None otherwise."""
+        if self._store_roles is not None and tuple(self.roles) == self._store_roles:
+            return self.roles
+        return None
 
 
 async def authoritative_roles(spine: Spine, person_id: str | None, property_id: str) -> list[PersonRole]:
@@ -42,5 +52,7 @@ async def load_caller(spine: Spine, person_id: str | None, property_id: str, int
                       channel: Channel = Channel.SMS) -> Caller:
     prop = await spine.get_property(property_id)
     roles = await authoritative_roles(spine, person_id, property_id)
-    return Caller(person_id=person_id, property_id=property_id, org_id=prop.org_id if prop else None,
-                  roles=roles, interaction_id=interaction_id, channel=channel)
+    caller = Caller(person_id=person_id, property_id=property_id, org_id=prop.org_id if prop else None,
+                    roles=roles, interaction_id=interaction_id, channel=channel)
+    caller._store_roles = tuple(r.model_copy(deep=True) for r in roles)
+    return caller

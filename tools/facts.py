@@ -54,7 +54,12 @@ async def load_facts(spine: Spine, caller: Caller) -> CallerFacts:
     if cached is not None and cached.person_id == caller.person_id and cached.property_id == caller.property_id:
         return cached
     prop = await spine.get_property(caller.property_id)
-    roles = await authoritative_roles(spine, caller.person_id, caller.property_id) if prop else []
+    if not prop:
+        roles = []
+    else:
+        roles = caller.roles_from_store()
+        if roles is None:
+            roles = await authoritative_roles(spine, caller.person_id, caller.property_id)
     units: dict[str, set[OccupancyKind]] = {}
     numbers: dict[str, str] = {}
     vendors: dict[str, frozenset[str]] = {}

@@ -93,3 +93,14 @@ async def test_deceased_tenant_has_no_authority(spine):
     ruth = await load_caller(spine, "p_ruth", "pf_yale", "i-ruth")
     assert ruth.roles == []
     assert (await authorize(spine, ruth, "get_lease_details", {"unit": "305"})).rule == "role"
+
+
+async def test_roles_changed_in_place_after_loading_are_not_trusted(spine):
+    """load_caller's roles skip a second store read only while they are exactly what it read."""
+    from tools.caller import load_caller
+    jordan = await load_caller(spine, "p_jordan", "pf_yale", "i-forged")
+    priya = await load_caller(spine, "p_priya", "pf_yale", "i-priya")
+    jordan.roles.append(priya.roles[0])
+    assert (await authorize(spine, jordan, "pm_list_open_work_orders", {})).rule == "role"
+    untouched = await load_caller(spine, "p_priya", "pf_yale", "i-priya-2")
+    assert (await authorize(spine, untouched, "pm_list_open_work_orders", {})).allowed
