@@ -14,8 +14,9 @@ import asyncio
 import hashlib
 import json
 import logging
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Callable
 from datetime import datetime
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from actors.context_refresh import refresh_person_context
@@ -28,7 +29,7 @@ from prompts.voice import default_voice_prompt
 from spine.context import Channel
 from spine.events import context_build, emit_event
 from spine.identity import utcnow
-from spine.records import AgentTrace, EventKind, TraceEvent, TracePrefetch, TraceToolCall
+from spine.records import EventKind, TraceEvent, TracePrefetch, TraceToolCall
 from spine.repo import Spine
 from spine.store import StoreError
 from spine.toolspec import ToolInvocation, ToolResult
@@ -81,6 +82,8 @@ class VoiceCalls:
         self.open_budget_s = open_budget_s
         self._background: set[asyncio.Task] = set()
         self._recording: dict[str, asyncio.Task] = {}  # call traces being written by this replica
+        self._batch: list[Callable[[], Awaitable[Any]]] | None = None  # bookkeeping queued to write
+        self._batch_task: asyncio.Task | None = None
 
     # -- start ---------------------------------------------------------------------------------
     async def start(self, *, caller_number: str, called_number: str, call_sid: str) -> VoiceCallStart:
@@ -110,12 +113,28 @@ class VoiceCalls:
                 property_id=None, interaction_id=iid, detail={"budget_s": self.open_budget_s, "error": str(exc)[:200]})))
             return minimal_opening(self.voice_prompt, iid)
 
-    def _later(self, write: Awaitable[Any]) -> None:
-        async def behind() -> None:
-            await asyncio.sleep(WRITE_BEHIND_S)
-            await write
+    def _later(self, write: Callable[[], Awaitable[Any]], *, recording: str | None = None) -> None:
+        """Write an opening's bookkeeping just after answering. Everything queued within
+        WRITE_BEHIND_S is written by one task: a burst of ringing phones costs one timer and one
+        task, not one of each per write. With `recording`, the call's own readers on this
+        replica wait for the batch (`_recorded`)."""
+        if self._batch is None:
+            self._batch = []
+            self._batch_task = asyncio.create_task(self._write_behind(self._batch))
+            self._keep(self._batch_task)
+        self._batch.append(write)
+        if recording:
+            self._recording[recording] = self._batch_task
 
-        self._keep(asyncio.create_task(behind()))
+    async def _write_behind(self, batch: list[Callable[[], Awaitable[Any]]]) -> None:
+        await asyncio.sleep(WRITE_BEHIND_S)
+        self._batch = None
+        try:
+            await asyncio.gather(*(_logged(write) for write in batch))
+        finally:
+            me = asyncio.current_task()
+            for iid in [i for i, task in self._recording.items() if task is me]:
+                del self._recording[iid]
 
     def _keep(self, task: asyncio.Task) -> None:
         self._background.add(task)
@@ -129,24 +148,12 @@ class VoiceCalls:
     async def _open(self, caller_number: str, called_number: str, iid: str) -> Opened:
         opened = await open_call(self.spine, self.voice_prompt, caller_number, called_number, iid)
         for reason in opened.context_builds:
-            self._later(context_build(self.spine, reason, channel=Channel.VOICE, address=caller_number,
-                                      property_id=opened.start.property_id, interaction_id=iid))
+            self._later(partial(context_build, self.spine, reason, channel=Channel.VOICE, address=caller_number,
+                                property_id=opened.start.property_id, interaction_id=iid))
         if opened.trace is not None:
-            self._record(opened.trace)
+            trace = opened.trace
+            self._later(lambda: self.spine.put_trace(trace()), recording=iid)
         return opened
-
-    def _record(self, trace: AgentTrace) -> None:
-        """Write the call's trace after answering: the caller is not kept ringing for it. Until it
-        lands, this replica's own readers of the call wait for it (`_recorded`)."""
-        iid = trace.interaction_id
-        task = asyncio.create_task(self._write_first(trace))
-        self._recording[iid] = task
-        task.add_done_callback(lambda t: self._recording.get(iid) is t and self._recording.pop(iid))
-        self._keep(task)
-
-    async def _write_first(self, trace: AgentTrace) -> None:
-        await asyncio.sleep(WRITE_BEHIND_S)
-        await self.spine.put_trace(trace)
 
     async def _recorded(self, interaction_id: str) -> None:
         task = self._recording.get(interaction_id)
@@ -234,6 +241,13 @@ class VoiceCalls:
 
 def _ms_since(started: datetime) -> float:
     return max(0.0, (utcnow() - started).total_seconds() * 1000)
+
+
+async def _logged(write: Callable[[], Awaitable[Any]]) -> None:
+    try:
+        await write()
+    except Exception as exc:  # bookkeeping of one call; the others in its batch still land
+        log.warning("voice bookkeeping write failed: %r", exc)
 
 
 def _log_failure(task: asyncio.Task) -> None:

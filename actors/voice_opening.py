@@ -7,9 +7,10 @@ trace, context-build events) is not written here but returned, for `VoiceCalls` 
 """
 from __future__ import annotations
 
-import asyncio
 import logging
-from functools import cache
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from functools import cache, partial
 
 from pydantic import BaseModel
 
@@ -50,14 +51,16 @@ class VoiceCallStart(BaseModel):
     suppressed: bool = False  # spam: the bridge does not put the agent on (as SMS does not reply)
 
 
-class Opened(BaseModel):
-    """An opening: the agent's start, the caller's context, and what to record once answered
-    (the call's trace; the reasons of context-build events). No trace: nothing to record."""
+@dataclass(frozen=True)
+class Opened:
+    """An opening: the agent's start, the caller's context, and what to record once answered:
+    the call's trace (built then, off the ringing caller's time) and the reasons of context-build
+    events. No trace: nothing to record."""
 
     start: VoiceCallStart
     context: PersonContext
-    trace: AgentTrace | None = None
-    context_builds: list[str] = []
+    trace: Callable[[], AgentTrace] | None = None
+    context_builds: list[str] = field(default_factory=list)
 
 
 def minimal_opening(voice_prompt: str, iid: str) -> Opened:
@@ -78,20 +81,23 @@ async def open_call(spine: Spine, voice_prompt: str, caller_number: str, called_
     decision = await route_inbound(reads, channel=Channel.VOICE, wire_address=caller_number,
                                    property_id=prop.id, message="", interaction_id=iid)
     pid = decision.person_id
-    person, caller, (context, events, builds) = await asyncio.gather(
-        reads.get_person(pid) if pid else _none(), load_caller(reads, pid, prop.id, iid, Channel.VOICE),
-        _context(reads, pid, caller_number, prop.id, iid))
+    # One after another, not gathered: after routing, the Person, roles, property and units are
+    # memo or cache hits, so only the context reads reach the store and there is nothing to overlap.
+    person = await reads.get_person(pid) if pid else None
+    caller = await load_caller(reads, pid, prop.id, iid, Channel.VOICE)
+    context, events, builds = await _context(reads, pid, caller_number, prop.id, iid)
     if decision.graceful_degrade_reason:
         events.append(TraceEvent(kind=EventKind.GRACEFUL_DEGRADE, reason=decision.graceful_degrade_reason))
     view = VoiceContextView(
         caller_name=person.display_name if person else None, person_id=pid, known=bool(person and caller.roles),
         l1=decision.l1, features=_voice_features(decision.l1.roles), property_name=prop.name,
         units=await _units_of(reads, caller), context=context, tool_names=_voice_tools_for(caller))
-    start = VoiceCallStart(
+    # Every value below is built by our own typed code, so it is not validated a second time.
+    start = VoiceCallStart.model_construct(
         interaction_id=iid, person_id=pid, property_id=prop.id, dynamic_variables=call_variables(view, iid),
         prompt=personalized_prompt(voice_prompt, view), first_message=first_message(view),
         suppressed=decision.reply_suppressed)
-    trace = _trace(voice_prompt, start, decision, view, caller_number, events)
+    trace = partial(_trace, voice_prompt, start, decision, view, caller_number, events)
     return Opened(start=start, context=context, trace=trace, context_builds=builds)
 
 
@@ -152,7 +158,7 @@ def _voice_tools_for(caller: Caller) -> list[str]:
 
 async def _units_of(spine: Spine, caller: Caller) -> list[str]:
     unit_ids = sorted({r.scope.unit_id for r in caller.roles if r.scope.unit_id})
-    units = await asyncio.gather(*(spine.get_unit(u) for u in unit_ids))
+    units = [await spine.get_unit(u) for u in unit_ids]  # reference data, cached since routing read it
     return [u.number for u in units if u is not None and u.property_id == caller.property_id]
 
 
@@ -164,6 +170,3 @@ def _e164_or_raw(number: str) -> str:
     except InvalidPhoneNumber:
         return number
 
-
-async def _none() -> None:
-    return None

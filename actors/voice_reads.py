@@ -5,7 +5,9 @@ and the context build each read the Person and their roles. `OpenReads` is a Spi
 opening in which each Person-scoped record is read once, however many ask for it (concurrent
 askers share the one read); that saves a third of an opening's store reads. Reference data
 (properties, the numbers that ring them, units, vendors) comes from the wrapped Spine's
-per-process reference cache, shared with it. Writes pass straight through to the store.
+per-process reference cache, shared with it, and is also taken once per opening: the property is
+asked for five times, and each cache hit is a fresh model validated anew. Writes pass straight
+through to the store.
 """
 from __future__ import annotations
 
@@ -15,6 +17,7 @@ from typing import Any
 
 from spine.context import PersonContext
 from spine.identity import Person, PersonRole
+from spine.property import Property, Unit, Vendor
 from spine.repo import Spine
 
 
@@ -26,10 +29,23 @@ class OpenReads(Spine):
         self._memo: dict[tuple[str, str], asyncio.Future] = {}
 
     async def _once(self, kind: str, key: str, load: Callable[[str], Awaitable[Any]]) -> Any:
-        future = self._memo.get((kind, key))
-        if future is None:
-            future = self._memo[(kind, key)] = asyncio.ensure_future(load(key))
-        return await asyncio.shield(future)
+        """The first asker reads, in its own task (an inline SQLite read costs less than starting
+        a task for it would); askers that come while that read is in flight wait for it."""
+        memo = self._memo.get((kind, key))
+        if memo is not None:
+            return memo.result() if memo.done() else await asyncio.shield(memo)
+        memo = self._memo[(kind, key)] = asyncio.get_running_loop().create_future()
+        try:
+            value = await load(key)
+        except asyncio.CancelledError:
+            memo.cancel()
+            raise
+        except Exception as exc:
+            memo.set_exception(exc)
+            memo.exception()  # this asker raises it; a later one gets it from the memo
+            raise
+        memo.set_result(value)
+        return value
 
     async def get_person(self, person_id: str) -> Person | None:
         return await self._once("person", person_id, self._base.get_person)
@@ -39,3 +55,12 @@ class OpenReads(Spine):
 
     async def get_context(self, person_id: str) -> PersonContext | None:
         return await self._once("context", person_id, self._base.get_context)
+
+    async def get_property(self, property_id: str) -> Property | None:
+        return await self._once("property", property_id, self._base.get_property)
+
+    async def get_unit(self, unit_id: str) -> Unit | None:
+        return await self._once("unit", unit_id, self._base.get_unit)
+
+    async def get_vendor(self, vendor_id: str) -> Vendor | None:
+        return await self._once("vendor", vendor_id, self._base.get_vendor)

@@ -30,9 +30,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-import aiohttp  # noqa: E402
 from websockets.asyncio.client import connect  # noqa: E402
 
+from tests.support.keepalive_client import KeepAlive  # noqa: E402
 from tests.support.twilio_media_client import frame  # noqa: E402
 
 TOKEN, SECRET = "bench-voice-token", "bench-twilio-token"
@@ -140,36 +140,56 @@ def summary(values: list[float]) -> str:
     return f"p50 {pct(values, 50):6.2f} ms   p99 {pct(values, 99):6.2f} ms   max {max(values):6.2f} ms   n={len(values)}"
 
 
-async def personalization(base: str, bursts: int, concurrency: int, *, floor: bool = False,
+def personalization_request(n: int, port: int, *, token: bool) -> bytes:
+    body = json.dumps({"caller_id": CALLERS[n % len(CALLERS)], "agent_id": "bench", "called_number": YALE,
+                       "call_sid": f"CA_bench_{n}"}).encode()
+    auth = f"Authorization: Bearer {TOKEN}\r\n" if token else ""
+    head = (f"POST /voice/personalization HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n{auth}"
+            f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\n\r\n")
+    return head.encode() + body
+
+
+async def personalization(port: int, bursts: int, concurrency: int, *, floor: bool = False,
                           spread_s: float = 0.0) -> list[float]:
     """Latency of each call in bursts of `concurrency` (all at once, or ringing at random moments
-    within `spread_s`). With `floor`, the same requests without the token: the route answers 401
-    at once, which measures the HTTP stack alone on this machine."""
-    latencies: list[float] = []
+    within `spread_s`), each on its own keep-alive connection. With `floor`, the same requests
+    without the token: the route answers 401 at once, which measures the HTTP stack alone on this
+    machine."""
     rng = random.Random(7)
-    headers = {} if floor else {"Authorization": f"Bearer {TOKEN}"}
-    async with aiohttp.ClientSession(base_url=base, connector=aiohttp.TCPConnector(limit=concurrency)) as http:
-        async def one(n: int, delay: float = 0.0) -> float:
-            await asyncio.sleep(delay)
-            body = {"caller_id": CALLERS[n % len(CALLERS)], "agent_id": "bench", "called_number": YALE,
-                    "call_sid": f"CA_bench_{n}"}
-            t0 = time.perf_counter()
-            async with http.post("/voice/personalization", json=body, headers=headers) as r:
-                answer = await r.json()
-            elapsed = (time.perf_counter() - t0) * 1000
-            if floor:
-                assert r.status == 401
-                return elapsed
-            assert r.status == 200 and answer["dynamic_variables"]["interaction_id"] == f"voice-CA_bench_{n}"
-            assert answer["dynamic_variables"]["caller_known"] is True
-            return elapsed
+    conns = [await KeepAlive.open(port) for _ in range(concurrency)]
 
-        await asyncio.gather(*(one(-i - 1) for i in range(concurrency)))  # warm connections and caches
+    async def one(conn: KeepAlive, n: int, delay: float = 0.0) -> tuple[float, int, bytes]:
+        request = personalization_request(n, port, token=not floor)
+        await asyncio.sleep(delay)
+        t0 = time.perf_counter()
+        status, body = await conn.send(request)
+        return (time.perf_counter() - t0) * 1000, status, body
+
+    def check(n: int, status: int, body: bytes) -> None:
+        if floor:
+            assert status == 401, status
+            return
+        answer = json.loads(body)
+        assert status == 200 and answer["dynamic_variables"]["interaction_id"] == f"voice-CA_bench_{n}"
+        assert answer["dynamic_variables"]["caller_known"] is True
+
+    async def burst(first: int, spread: float) -> list[float]:
+        delays = [rng.uniform(0, spread) if spread else 0.0 for _ in conns]
+        results = await asyncio.gather(*(one(conn, first + i, delays[i]) for i, conn in enumerate(conns)))
+        for i, (_, status, body) in enumerate(results):
+            check(first + i, status, body)
+        await asyncio.sleep(0.2)  # let the burst's background trace writes land before the next ring
+        return [elapsed for elapsed, _, _ in results]
+
+    try:
+        await burst(-concurrency, 0.0)  # warm connections and caches
+        latencies: list[float] = []
         for b in range(bursts):
-            latencies += await asyncio.gather(*(one(b * concurrency + i, rng.uniform(0, spread_s))
-                                                for i in range(concurrency)))
-            await asyncio.sleep(0.2)  # let the burst's background trace writes land before the next ring
-    return latencies
+            latencies += await burst(b * concurrency, spread_s)
+        return latencies
+    finally:
+        for conn in conns:
+            conn.transport.close()
 
 
 async def _paced(frames: int, send, receive) -> list[float]:
@@ -233,11 +253,13 @@ async def main(args: argparse.Namespace) -> int:
     replicas = [gateway] + [spawn("--role", "gateway", "--store", str(store), "--ws-url", ws_url, "--port", port)[0]
                             for _ in range(args.replicas - 1)]
     try:
-        floor = await personalization(f"http://127.0.0.1:{port}", args.bursts, args.concurrency, floor=True)
         cpu0 = cpu_ms(replicas)
-        person = await personalization(f"http://127.0.0.1:{port}", args.bursts, args.concurrency)
-        server_cpu = (cpu_ms(replicas) - cpu0) / ((args.bursts + 1) * args.concurrency)
-        spread = await personalization(f"http://127.0.0.1:{port}", args.bursts, args.concurrency, spread_s=1.0)
+        floor = await personalization(int(port), args.bursts, args.concurrency, floor=True)
+        cpu1 = cpu_ms(replicas)
+        person = await personalization(int(port), args.bursts, args.concurrency)
+        calls = (args.bursts + 1) * args.concurrency
+        floor_cpu, server_cpu = (cpu1 - cpu0) / calls, (cpu_ms(replicas) - cpu1) / calls
+        spread = await personalization(int(port), args.bursts, args.concurrency, spread_s=1.0)
         alone = await direct(ws_url, args.frames)
         through = await bridged(int(port), args.frames)
     finally:
@@ -251,7 +273,7 @@ async def main(args: argparse.Namespace) -> int:
           f"({args.replicas} replica(s) on uvicorn, SQLite):")
     print(f"  {summary(person)}   -> p99 <= 50 ms: {'PASS' if pct(person, 99) <= 50 else 'FAIL'}")
     print(f"  server CPU per call (all threads, incl. write-behind): {server_cpu:.2f} ms")
-    print(f"  HTTP floor (same burst, answered 401 at once): {summary(floor)}")
+    print(f"  HTTP floor (same burst, answered 401 at once): {summary(floor)}   server CPU per call {floor_cpu:.2f} ms")
     print(f"  {args.concurrency} calls ringing within 1 s instead: {summary(spread)}\n")
     print(f"media relay, one call, {args.frames} frames of 20 ms, echo round trip:")
     print(f"  direct to agent stand-in : {summary(alone)}")

@@ -9,8 +9,11 @@ from gateway.voice.elevenlabs_wire import (
 
 
 def initiation_data(start: VoiceCallStart) -> ConversationInitiationClientData:
-    return ConversationInitiationClientData(
+    """Built without validating again what `VoiceCallStart` has validated (this runs while the
+    phone rings, for every call)."""
+    override = AgentOverride.model_construct(prompt=PromptOverride.model_construct(prompt=start.prompt),
+                                             first_message=start.first_message)
+    return ConversationInitiationClientData.model_construct(
         dynamic_variables=start.dynamic_variables,
-        conversation_config_override=ConversationConfigOverride(
-            agent=AgentOverride(prompt=PromptOverride(prompt=start.prompt), first_message=start.first_message)),
+        conversation_config_override=ConversationConfigOverride.model_construct(agent=override),
     )

@@ -27,6 +27,7 @@ router = APIRouter()
 TOKEN_HEADER = "X-Clara-Voice-Token"
 CALL_REFERENCES = ("interaction_id", "call_sid")
 TWIML = "application/xml"
+JSON = "application/json"
 
 
 def install_voice(app: FastAPI, services: VoiceServices) -> None:
@@ -71,7 +72,7 @@ async def personalization(request: Request) -> Response:
     except Exception:  # the phone is ringing: a bug here still gets the caller a working agent
         log.exception("personalization failed for call %s; answering with minimal context", body.call_sid)
         start = voice.calls.fallback_start(body.call_sid)
-    return JSONResponse(initiation_data(start).model_dump(mode="json", exclude_none=True))
+    return Response(initiation_data(start).model_dump_json(exclude_none=True), media_type=JSON)
 
 
 @router.post("/voice/tools/{tool_name}")

@@ -183,7 +183,9 @@ class AgentServer:
             await ws.close(step.code)
 
     async def _echo(self, ws: ServerConnection, convo: Conversation) -> None:
-        seen, event_id = len(convo.received), 0
+        # From the first message on: a bridge relays the caller's audio as soon as it has sent the
+        # client data, so chunks can arrive before this step starts, and each must be answered.
+        seen, event_id = 0, 0
         while ws.state.name != "CLOSED":
             async with convo.changed:
                 await convo.changed.wait_for(lambda: len(convo.received) > seen or ws.state.name == "CLOSED")
