@@ -42,9 +42,11 @@ log = logging.getLogger("clara.voice")
 
 OPEN_BUDGET_S = 1.0  # the caller hears ringing while we build context; never longer than this
 # Bookkeeping of an opening (the call's trace, context-build events) is written just after the
-# answer, so a burst of ringing phones is answered first; nothing reads it that soon but this
+# answer, and while other phones are still ringing on this replica it waits for them (up to
+# WRITE_BEHIND_MAX_S), so a burst of calls is answered first; nothing reads it that soon but this
 # replica, which waits for it (`_recorded`).
 WRITE_BEHIND_S = 0.05
+WRITE_BEHIND_MAX_S = 0.5
 CALL_FAILED = "voice/call-failed"
 
 
@@ -84,6 +86,9 @@ class VoiceCalls:
         self._recording: dict[str, asyncio.Task] = {}  # call traces being written by this replica
         self._batch: list[Callable[[], Awaitable[Any]]] | None = None  # bookkeeping queued to write
         self._batch_task: asyncio.Task | None = None
+        self._ringing = 0  # openings in progress on this replica
+        self._quiet = asyncio.Event()  # set whenever none is
+        self._quiet.set()
 
     # -- start ---------------------------------------------------------------------------------
     async def start(self, *, caller_number: str, called_number: str, call_sid: str) -> VoiceCallStart:
@@ -101,6 +106,9 @@ class VoiceCalls:
         background so the call's trace (its identity for tools) still lands."""
         iid = interaction_id_for(call_sid)
         task = asyncio.create_task(self._open(caller_number, called_number, iid))
+        self._ringing += 1
+        self._quiet.clear()
+        task.add_done_callback(self._answered)
         try:
             return await asyncio.wait_for(asyncio.shield(task), self.open_budget_s)
         except Exception as exc:  # slow or failing store, or a bug: the ringing caller still gets Clara
@@ -112,6 +120,11 @@ class VoiceCalls:
                 self.spine, EventKind.STORE_DEGRADED, reason, channel=Channel.VOICE, address=caller_number,
                 property_id=None, interaction_id=iid, detail={"budget_s": self.open_budget_s, "error": str(exc)[:200]})))
             return minimal_opening(self.voice_prompt, iid)
+
+    def _answered(self, _: asyncio.Task) -> None:
+        self._ringing -= 1
+        if not self._ringing:
+            self._quiet.set()
 
     def _later(self, write: Callable[[], Awaitable[Any]], *, recording: str | None = None) -> None:
         """Write an opening's bookkeeping just after answering. Everything queued within
@@ -129,6 +142,10 @@ class VoiceCalls:
     async def _write_behind(self, batch: list[Callable[[], Awaitable[Any]]]) -> None:
         await asyncio.sleep(WRITE_BEHIND_S)
         self._batch = None
+        try:
+            await asyncio.wait_for(self._quiet.wait(), WRITE_BEHIND_MAX_S - WRITE_BEHIND_S)
+        except TimeoutError:
+            pass  # phones keep ringing: write anyway, the call's tools need its trace
         try:
             await asyncio.gather(*(_logged(write) for write in batch))
         finally:

@@ -80,7 +80,7 @@ async def serve_echo() -> None:
 
 
 async def serve_gateway(store_path: str, ws_url: str, port: int) -> None:
-    """One GatewayIngress-like replica: the voice routes on uvicorn. Replicas share the port
+    """One GatewayIngress-like replica: the gateway's app on uvicorn. Replicas share the port
     (SO_REUSEPORT: the kernel spreads connections, as Serve's proxy spreads requests) and the store."""
     import socket
 
@@ -88,6 +88,7 @@ async def serve_gateway(store_path: str, ws_url: str, port: int) -> None:
 
     from actors.dispatcher import Dispatcher
     from actors.model.offline import OfflineModel
+    from gateway.app import settle_heap
     from gateway.settings import Settings
     from gateway.voice.services import VoiceServices
     from spine.demo import seed
@@ -101,6 +102,7 @@ async def serve_gateway(store_path: str, ws_url: str, port: int) -> None:
         await seed_bench_tenants(spine)
     settings = Settings(voice_token=TOKEN, twilio_auth_token=SECRET, elevenlabs_ws_url=ws_url)
     app = voice_app(VoiceServices.build(settings, spine, Dispatcher(spine), OfflineModel()))
+    settle_heap()  # as GatewayIngress does once started
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)

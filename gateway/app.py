@@ -6,6 +6,7 @@ routes below. `create_app(context)` is the same app without Ray (tests drive it 
 """
 from __future__ import annotations
 
+import gc
 from typing import Any
 
 from fastapi import FastAPI
@@ -18,18 +19,37 @@ from gateway.sms.routes import router as sms_router
 from gateway.voice.routes import router as voice_router
 
 
-def create_app(context: GatewayContext) -> FastAPI:
-    app = FastAPI(title="Clara gateway", docs_url=None, redoc_url=None, openapi_url=None)
-    app.state.context = context
+def new_app() -> FastAPI:
+    """The routes, in the order they are matched; the state (context, voice services) comes after."""
+    # FastAPI's own OpenTelemetry is off: it asks for a tracer provider on every request, and
+    # the gateway's request metrics come from Ray Serve (dashboard, /metrics).
+    app = FastAPI(title="Clara gateway", docs_url=None, redoc_url=None, openapi_url=None,
+                  telemetry={"tracing": False, "metrics": False, "logs": False})
+    # Routes are matched in order: the callers' webhooks first (a ringing phone is waiting on
+    # /voice/personalization), the admin pages last.
+    app.include_router(voice_router)
     app.include_router(sms_router)
     app.include_router(admin_router)
-    app.include_router(voice_router)
 
     @app.get("/healthz")
     async def healthz() -> dict[str, str]:
         return {"status": "ok"}
 
     return app
+
+
+def create_app(context: GatewayContext) -> FastAPI:
+    app = new_app()
+    app.state.context = context
+    return app
+
+
+def settle_heap() -> None:
+    """Put what start-up built (modules, the app, caches) out of the garbage collector's reach.
+    Otherwise every full collection walks all of it, a 40-80 ms pause in the middle of a burst of
+    ringing phones; frozen, a full collection walks only what requests made (1-3 ms)."""
+    gc.collect()
+    gc.freeze()
 
 
 # Defaults; ray_config.yaml's `deployments:` entry for GatewayIngress overrides any of them.
@@ -45,6 +65,7 @@ def create_app(context: GatewayContext) -> FastAPI:
 class GatewayIngress:
     async def __init__(self, args: dict[str, Any]) -> None:
         self.context = await GatewayContext.start(GatewayArgs.model_validate(args))
+        settle_heap()
 
     def __serve_build_asgi_app__(self) -> FastAPI:
         return create_app(self.context)

@@ -11,30 +11,31 @@ def _brief(wo: WorkOrder, as_vendor: bool) -> str:
     return f"{wo.brief} (you are the assigned vendor)" if as_vendor else wo.brief
 
 
+async def _open_work_orders(spine: Spine, unit_ids: set[str], vendor_ids: set[str]) -> list[ActiveWorkOrder]:
+    """A tenant's units are read one prefix each; a vendor's assignments need every work order
+    at the properties the vendor services."""
+    found: dict[str, tuple[WorkOrder, bool]] = {}
+    for unit_id in sorted(unit_ids):
+        unit = await spine.get_unit(unit_id)
+        for wo in await spine.work_orders_of_unit(unit.property_id, unit_id) if unit else []:
+            found[wo.id] = (wo, False)
+    for vendor_id in sorted(vendor_ids):
+        vendor = await spine.get_vendor(vendor_id)
+        for property_id in sorted(vendor.services_property_ids) if vendor else []:
+            for wo in await spine.work_orders_at(property_id):
+                if wo.assigned_vendor_id in vendor_ids and wo.id not in found:
+                    found[wo.id] = (wo, wo.unit_id not in unit_ids)
+    return [ActiveWorkOrder(id=wo.id, display_id=wo.display_id, status=wo.status.value, brief=_brief(wo, as_vendor))
+            for wo, as_vendor in found.values() if wo.is_open]
+
+
 async def build_active_pointers(spine: Spine, person_id: str) -> ActivePointers:
     """Open work orders where the person is tenant (their units) or vendor (their vendors'
     assignments), upcoming tours, and an open renewal on a unit they signed for."""
     roles = await spine.roles_of(person_id)
     unit_ids = {r.scope.unit_id for r in roles if r.role_type == PersonRoleType.TENANT and r.scope.unit_id}
     vendor_ids = {r.scope.vendor_id for r in roles if r.role_type == PersonRoleType.VENDOR_CONTACT and r.scope.vendor_id}
-    property_ids: set[str] = set()
-    for unit_id in unit_ids:
-        unit = await spine.get_unit(unit_id)
-        if unit:
-            property_ids.add(unit.property_id)
-    for vendor_id in vendor_ids:
-        vendor = await spine.get_vendor(vendor_id)
-        if vendor:
-            property_ids.update(vendor.services_property_ids)
-
-    work_orders: list[ActiveWorkOrder] = []
-    for property_id in sorted(property_ids):
-        for wo in await spine.work_orders_at(property_id):
-            as_vendor = wo.assigned_vendor_id in vendor_ids
-            if wo.is_open and (as_vendor or wo.unit_id in unit_ids):
-                work_orders.append(ActiveWorkOrder(id=wo.id, display_id=wo.display_id, status=wo.status.value,
-                                                   brief=_brief(wo, as_vendor and wo.unit_id not in unit_ids)))
-
+    work_orders = await _open_work_orders(spine, unit_ids, vendor_ids)
     tours = [ActiveTour(id=t.id, status=t.status.value, scheduled_at=t.scheduled_at.isoformat())
              for t in await spine.tours_of(person_id)
              if t.status in (TourStatus.REQUESTED, TourStatus.SCHEDULED)]

@@ -4,7 +4,7 @@ from __future__ import annotations
 from datetime import datetime, timezone
 from enum import StrEnum
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 
 def utcnow() -> datetime:
@@ -101,6 +101,8 @@ class RoleScope(BaseModel):
     vendor_contact names its vendor (vendor roles are vendor-scoped, not org-scoped);
     staff roles name their org."""
 
+    model_config = ConfigDict(frozen=True)
+
     org_id: str | None = None
     property_id: str | None = None
     unit_id: str | None = None
@@ -109,6 +111,10 @@ class RoleScope(BaseModel):
 
 
 class PersonRole(BaseModel):
+    # Frozen: a role read from the store is shared (the gate trusts a Caller's roles while they
+    # are the very objects load_caller read); a change is a new role, written through the Spine.
+    model_config = ConfigDict(frozen=True)
+
     id: str
     person_id: str
     role_type: PersonRoleType

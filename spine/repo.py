@@ -183,7 +183,9 @@ class Spine(InteractionRecords, ToolRecords):
 
     # -- work orders, tours, prospects, renewals -----------------------------------------
     async def put_work_order(self, wo: WorkOrder) -> None:
-        await self._put(wo, f"WO#{wo.id}", gsi1pk=f"PROPWO#{wo.property_id}", gsi1sk=wo.id)
+        # Sorted by unit, so one unit's work orders are one prefix read (a tenant's first
+        # contact reads only theirs, not the whole property's).
+        await self._put(wo, f"WO#{wo.id}", gsi1pk=f"PROPWO#{wo.property_id}", gsi1sk=f"{wo.unit_id or ''}#{wo.id}")
 
     async def get_work_order(self, wo_id: str) -> WorkOrder | None:
         return await self._get(WorkOrder, f"WO#{wo_id}")
@@ -193,6 +195,9 @@ class Spine(InteractionRecords, ToolRecords):
 
     async def work_orders_at(self, property_id: str) -> list[WorkOrder]:
         return await self._index(WorkOrder, f"PROPWO#{property_id}")
+
+    async def work_orders_of_unit(self, property_id: str, unit_id: str) -> list[WorkOrder]:
+        return await self._index(WorkOrder, f"PROPWO#{property_id}", f"{unit_id}#")
 
     async def next_sequence(self, name: str) -> int:
         """A gap-free counter on compare-and-set (display ids such as WO-812)."""

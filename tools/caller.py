@@ -54,5 +54,5 @@ async def load_caller(spine: Spine, person_id: str | None, property_id: str, int
     roles = await authoritative_roles(spine, person_id, property_id)
     caller = Caller(person_id=person_id, property_id=property_id, org_id=prop.org_id if prop else None,
                     roles=roles, interaction_id=interaction_id, channel=channel)
-    caller._store_roles = tuple(r.model_copy(deep=True) for r in roles)
+    caller._store_roles = tuple(roles)  # roles are frozen: the same objects are the same roles
     return caller

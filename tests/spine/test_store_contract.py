@@ -288,6 +288,10 @@ async def test_spine_repository_end_to_end(store):
     assert (await spine.current_lease("u_yale_204")).id == "l_yale_204"
     assert (await spine.property_for_number("+12065550100")).id == "pf_yale"
     assert {w.id for w in await spine.work_orders_at("pf_yale")} == {"wo_7", "wo_42"}
+    unit_of = {w.id: w.unit_id for w in await spine.work_orders_at("pf_yale")}
+    for wo_id, unit_id in unit_of.items():
+        assert [w.id for w in await spine.work_orders_of_unit("pf_yale", unit_id)] == [wo_id]
+    assert await spine.work_orders_of_unit("pf_yale", unit_of["wo_7"][:-1]) == []  # a unit id's prefix is not it
     assert await spine.next_sequence("work_order") == 801
     assert await spine.mark_once("turn#1") is True
     assert await spine.mark_once("turn#1") is False

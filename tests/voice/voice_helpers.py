@@ -69,13 +69,12 @@ def voice_settings(**overrides):
 
 
 def voice_app(services):
-    """The voice router on a bare FastAPI app with the given services (no Ray, no SMS)."""
-    from fastapi import FastAPI
+    """The gateway's app with the given voice services and no GatewayContext (no Ray; the SMS and
+    admin routes are there but have nothing to serve with)."""
+    from gateway.app import new_app
+    from gateway.voice.routes import install_voice
 
-    from gateway.voice.routes import install_voice, router
-
-    app = FastAPI()
-    app.include_router(router)
+    app = new_app()
     install_voice(app, services)
     return app
 
