@@ -110,7 +110,10 @@ class VoiceCalls:
         self._quiet.clear()
         task.add_done_callback(self._answered)
         try:
-            return await asyncio.wait_for(asyncio.shield(task), self.open_budget_s)
+            await asyncio.wait((task,), timeout=self.open_budget_s)  # never cancels the open
+            if not task.done():
+                raise TimeoutError(f"no context within {self.open_budget_s} s")
+            return task.result()
         except Exception as exc:  # slow or failing store, or a bug: the ringing caller still gets Clara
             reason = "voice_context_timeout" if isinstance(exc, TimeoutError) else "voice_context_failed"
             if not isinstance(exc, (TimeoutError, StoreError)):
