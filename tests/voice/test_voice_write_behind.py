@@ -1,5 +1,6 @@
 """An opening's bookkeeping (the call's trace, context-build events) is written just after the
-answer, the writes of calls ringing together at once: one refused write loses nothing else."""
+answer, the writes of calls ringing together at once, after the phones still ringing on the replica
+(up to a cap): one refused write loses nothing else."""
 from __future__ import annotations
 
 import asyncio
@@ -10,7 +11,7 @@ from actors.model.offline import OfflineModel
 from actors.voice_call import VoiceCalls
 from spine.repo import Spine
 from spine.store.base import StoreUnavailable
-from tests.voice.voice_helpers import MARCUS, YALE_LINE
+from tests.voice.voice_helpers import MARCUS, UNKNOWN, YALE_LINE
 
 
 class RefusingStore:
@@ -39,3 +40,43 @@ async def test_one_refused_trace_write_loses_nothing_else(spine, caplog):
     assert await spine.get_trace("voice-CA_wb_bad") is None
     assert await calls.failed("voice-CA_wb_bad") and not await calls.failed("voice-CA_wb_ok")
     assert "refused TRACE#voice-CA_wb_bad" in caplog.text
+
+
+class HeldClaimStore:
+    """A store that holds the phone-claim read of one number until released: that caller's
+    phone keeps ringing on this replica for as long as the test wants."""
+
+    def __init__(self, inner, held_number: str) -> None:
+        self.inner, self.held_pk = inner, f"CLAIM#phone#{held_number}"
+        self.release = asyncio.Event()
+
+    async def get(self, pk, *args, **kwargs):
+        if pk == self.held_pk:
+            await self.release.wait()
+        return await self.inner.get(pk, *args, **kwargs)
+
+    def __getattr__(self, name: str):
+        return getattr(self.inner, name)
+
+
+async def test_bookkeeping_waits_while_other_phones_ring_but_not_past_the_cap(spine):
+    from actors.voice_call import WRITE_BEHIND_MAX_S, WRITE_BEHIND_S
+
+    held = HeldClaimStore(spine.store, UNKNOWN)
+    calls = VoiceCalls(Spine(held), Dispatcher(spine), OfflineModel(), open_budget_s=10.0)
+    await calls.start(caller_number=MARCUS, called_number=YALE_LINE, call_sid="CA_wb_alone")
+    await asyncio.sleep(WRITE_BEHIND_S * 3)
+    assert await spine.get_trace("voice-CA_wb_alone") is not None  # nothing else ringing: written at once
+
+    await calls.start(caller_number=MARCUS, called_number=YALE_LINE, call_sid="CA_wb_first")
+    ringing = asyncio.create_task(calls.start(caller_number=UNKNOWN, called_number=YALE_LINE, call_sid="CA_wb_held"))
+    await asyncio.sleep(WRITE_BEHIND_S * 3)
+    assert await spine.get_trace("voice-CA_wb_first") is None  # a phone still rings: it is answered first
+    await asyncio.sleep(WRITE_BEHIND_MAX_S)
+    assert await spine.get_trace("voice-CA_wb_first") is not None  # but never held past the cap
+    assert not ringing.done()
+
+    held.release.set()
+    assert (await ringing).interaction_id == "voice-CA_wb_held"
+    await calls.drain()
+    assert await spine.get_trace("voice-CA_wb_held") is not None
