@@ -50,6 +50,10 @@ def _dumps(value: Any) -> str:
     return json.dumps(value, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
 
 
+def _json_list(encoded: list[str]) -> str:
+    return f"[{','.join(encoded)}]"
+
+
 def _count(tools: list[ToolSpec]) -> str:
     return f"{len(tools)} tool" + ("" if len(tools) == 1 else "s")
 
@@ -93,14 +97,17 @@ def assemble_prompt(*, l1: L1Result, property: Property | None, facility_tools: 
     stable_blocks = [{"type": "text", "text": text} for text in (l0, l2, f"{facility_text}\n{role_text}") if text]
     stable_blocks[-1]["cache_control"] = dict(CACHE_CONTROL)
     tools = [t.to_api() for t in facility] + [t.to_api() for t in role]
+    # Each tool is encoded once: its JSON is counted for its layer and is part of the cached bytes.
+    tool_json = [_dumps(t) for t in tools]
+    facility_json, role_json = tool_json[:len(facility)], tool_json[len(facility):]
 
     sections = [PromptSection(layer="L0", name="L0 identity + safety + facility hint", token_estimate=estimate_tokens(l0))]
     sections += [PromptSection(layer="L2", name=f.key, token_estimate=f.meta.token_estimate) for f in features]
     sections += [
         PromptSection(layer="L3", name=f"facility tool descriptions ({_count(facility)})",
-                      token_estimate=estimate_tokens(facility_text) + estimate_tokens(_dumps([t.to_api() for t in facility]))),
+                      token_estimate=estimate_tokens(facility_text) + estimate_tokens(_json_list(facility_json))),
         PromptSection(layer="L3", name=f"role tool descriptions: {_role_label(features)} ({_count(role)})",
-                      token_estimate=estimate_tokens(role_text) + estimate_tokens(_dumps([t.to_api() for t in role]))),
+                      token_estimate=estimate_tokens(role_text) + estimate_tokens(_json_list(role_json))),
     ]
     breakpoint_index = len(sections) - 1
     sections += [
@@ -113,6 +120,7 @@ def assemble_prompt(*, l1: L1Result, property: Property | None, facility_tools: 
         tools=tools,
         sections=sections,
         breakpoint_index=breakpoint_index,
-        stable_prefix=_dumps({"tools": tools, "system": stable_blocks}),
+        # == _dumps({"tools": tools, "system": stable_blocks}), from the parts already encoded
+        stable_prefix=f'{{"system":{_dumps(stable_blocks)},"tools":{_json_list(tool_json)}}}',
         volatile=volatile,
     )

@@ -114,6 +114,22 @@ async def replay(settings: Settings) -> int:
     return failures
 
 
+def print_setup(settings: Settings, made: dict[str, str]) -> None:
+    print(f"store: {settings.store_url} (demo data seeded)")
+    print(f"model: {settings.model}" + ("" if settings.model == "anthropic" else " (deterministic offline policy, "
+                                                                                 "not an LLM; set ANTHROPIC_API_KEY for Claude)"))
+    for name, value in made.items():
+        print(f"{name}={value}  (generated for this run)")
+
+
+def print_try_it(settings: Settings) -> None:
+    print("\nSend your own message (in another shell):")
+    print(f"  export TWILIO_AUTH_TOKEN={settings.twilio_auth_token}")
+    print('  .venv/bin/gateway sms --from +12065551001 "my toilet is overflowing!"')
+    print(f"  curl -H 'Authorization: Bearer {settings.admin_token}' {settings.public_url}/admin/traces")
+    print("Ctrl-C stops the gateway.")
+
+
 def register(sub) -> None:
     p = sub.add_parser("demo", help="start Ray + the gateway on SQLite, replay K-1..K-5 over HTTP, keep serving")
     p.add_argument("--config", default=None, help="Serve config file (default ./ray_config.yaml)")
@@ -137,11 +153,7 @@ def run(args) -> int:
               "GATEWAY_PUBLIC_URL and the port in ray_config.yaml to match.", file=sys.stderr)
         return 1
     asyncio.run(_seed(settings))
-    print(f"store: {settings.store_url} (demo data seeded)")
-    print(f"model: {settings.model}" + ("" if settings.model == "anthropic" else " (deterministic offline policy, "
-                                                                                 "not an LLM; set ANTHROPIC_API_KEY for Claude)"))
-    for name, value in made.items():
-        print(f"{name}={value}  (generated for this run)")
+    print_setup(settings, made)
     context = ray.init(namespace="serve", log_to_driver=False, configure_logging=False)
     dashboard = getattr(context, "dashboard_url", None)
     print("ray: started locally" + (f"; dashboard http://{dashboard}" if dashboard else ""))
@@ -161,11 +173,7 @@ def run(args) -> int:
         serve.shutdown()
         ray.shutdown()
         return 1 if failures else 0
-    print("\nSend your own message (in another shell):")
-    print(f"  export TWILIO_AUTH_TOKEN={settings.twilio_auth_token}")
-    print('  .venv/bin/gateway sms --from +12065551001 "my toilet is overflowing!"')
-    print(f"  curl -H 'Authorization: Bearer {settings.admin_token}' {settings.public_url}/admin/traces")
-    print("Ctrl-C stops the gateway.")
+    print_try_it(settings)
     stop_on_sigterm()
     try:
         while True:

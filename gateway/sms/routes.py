@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
+from typing import TypeVar
 
 from fastapi import APIRouter, Depends, Request, Response
 from starlette.datastructures import ImmutableMultiDict
@@ -12,6 +14,7 @@ from gateway.sms.signature import SETTINGS_HEADER, SIGNATURE_HEADER, public_url,
 from gateway.sms.status import parse_status, record_status
 from gateway.sms.twiml import TWIML_MEDIA_TYPE, render_twiml
 
+T = TypeVar("T")
 log = logging.getLogger("clara.sms")
 router = APIRouter()
 
@@ -38,6 +41,16 @@ async def read_limited(request: Request, limit: int = MAX_FORM_BYTES) -> bytes:
     return bytes(body)
 
 
+async def verified(request: Request, ctx: GatewayContext, parse: Callable[[ImmutableMultiDict], T]) -> T:
+    """A webhook Twilio signed for this public URL, parsed; or WebhookRejected (400 when it is
+    signed but not the webhook `parse` reads)."""
+    form = await verified_form(request, ctx)
+    try:
+        return parse(form)
+    except MalformedWebhook as exc:
+        raise WebhookRejected(400, str(exc)) from exc
+
+
 async def verified_form(request: Request, ctx: GatewayContext) -> ImmutableMultiDict:
     """The form of a request Twilio signed for this public URL, or WebhookRejected."""
     try:
@@ -61,9 +74,7 @@ def _rejected(exc: WebhookRejected) -> Response:
 @router.post("/sms/twilio")
 async def twilio_inbound(request: Request, ctx: GatewayContext = Depends(get_context)) -> Response:
     try:
-        sms = parse_inbound(await verified_form(request, ctx))
-    except MalformedWebhook as exc:
-        return _rejected(WebhookRejected(400, str(exc)))
+        sms = await verified(request, ctx, parse_inbound)
     except WebhookRejected as exc:
         return _rejected(exc)
     reply = await ctx.sms.handle(sms)
@@ -76,9 +87,7 @@ async def twilio_inbound(request: Request, ctx: GatewayContext = Depends(get_con
 @router.post("/sms/twilio/status")
 async def twilio_status(request: Request, ctx: GatewayContext = Depends(get_context)) -> Response:
     try:
-        callback = parse_status(await verified_form(request, ctx))
-    except MalformedWebhook as exc:
-        return _rejected(WebhookRejected(400, str(exc)))
+        callback = await verified(request, ctx, parse_status)
     except WebhookRejected as exc:
         return _rejected(exc)
     token = request.headers.get(IDEMPOTENCY_HEADER)

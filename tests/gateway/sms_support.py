@@ -5,7 +5,12 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable
 
+import httpx
+
 from actors.turn_types import TurnDeps, TurnResult
+from gateway.app import create_app
+from gateway.context import GatewayContext
+from gateway.sms.handler import SmsOptions
 from gateway.settings import Settings
 from spine.envelope import MessageEnvelope
 from spine.records import AgentTrace
@@ -67,3 +72,27 @@ def settings_for(spine: Spine, twilio: TwilioStandIn | None, **overrides) -> Set
         values.update(twilio_account_sid=twilio.account_sid, twilio_api_base=twilio.url)
     values.update(overrides)
     return Settings(**values)
+
+
+class GatewayClients:
+    """The gateway apps one test builds (create_app over a GatewayContext, driven in-process
+    through httpx) over the test's store; `aclose` closes them all."""
+
+    def __init__(self, spine: Spine, twilio: TwilioStandIn | None) -> None:
+        self.spine, self.twilio = spine, twilio
+        self.opened: list[tuple[httpx.AsyncClient, GatewayContext]] = []
+
+    async def open(self, pool, *, sms_options: SmsOptions | None = None, with_twilio: bool = True,
+                   **settings) -> tuple[httpx.AsyncClient, GatewayContext]:
+        twilio = self.twilio if with_twilio else None
+        context = GatewayContext(settings_for(self.spine, twilio, **settings), self.spine, pool,
+                                 sms_options=sms_options)
+        client = httpx.AsyncClient(transport=httpx.ASGITransport(app=create_app(context)), base_url=PUBLIC_URL)
+        self.opened.append((client, context))
+        return client, context
+
+    async def aclose(self) -> None:
+        for client, context in self.opened:
+            await client.aclose()
+            await context.sms.drain()
+            await context.http.aclose()

@@ -31,6 +31,8 @@ async def test_system_blocks_carry_one_cache_control_on_the_last_stable_block(sp
     assert "FACILITY TOOL DESCRIPTIONS" in p.system[-2]["text"] and "ROLE TOOL DESCRIPTIONS" in p.system[-2]["text"]
     cached = json.loads(p.stable_prefix)
     assert cached == {"tools": p.tools, "system": p.system[:-1]}
+    canonical = json.dumps(cached, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    assert p.stable_prefix == canonical  # byte for byte: the bytes the cache keys on
 
 
 async def test_tools_are_facility_then_role_tools_in_catalog_order(spine):
