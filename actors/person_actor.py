@@ -25,7 +25,7 @@ from actors.turn_types import TurnDeps, TurnResult
 from spine.context import PersonContext
 from spine.envelope import MessageEnvelope
 from spine.identity import PersonRole
-from spine.records import InboundStatus
+from spine.records import InboundMessage, InboundStatus
 from spine.repo import Spine
 from spine.roles import resolve_active_roles
 
@@ -218,15 +218,18 @@ class PersonActor:
     # -- one turn -----------------------------------------------------------------------
     async def _turn(self, envelope: MessageEnvelope) -> TurnResult:
         await self._own(envelope)
-        result = await self._replayed(envelope)
+        # None for admin 'Ask Clara' and tests, which submit without an inbound record
+        inbound = await self.rt.deps.spine.get_inbound(envelope.message_id)
+        result = await self._replayed(envelope, inbound)
         if result is None:
             try:
                 result = await self.rt.turn(self.rt.deps, envelope, list(self.transcript))
             except Exception as exc:
-                await self._record(envelope, InboundStatus.FAILED, failure=f"{type(exc).__name__}: {exc}"[:500])
+                await self._record(envelope, inbound, InboundStatus.FAILED, failure=f"{type(exc).__name__}: {exc}"[:500])
                 raise
-            await self._record(envelope, InboundStatus.IGNORED if result.suppressed else InboundStatus.ANSWERED,
-                               reply=result.reply.strip())
+            status = InboundStatus.IGNORED if result.suppressed else InboundStatus.ANSWERED
+            reply = "" if result.suppressed else result.reply.strip()
+            result.inbound_recorded = await self._record(envelope, inbound, status, reply=reply)
         self._remember(envelope, result)
         return result
 
@@ -242,31 +245,30 @@ class PersonActor:
             self.transcript.append({"role": "user", "content": envelope.body[:cap]})
             self.transcript.append({"role": "assistant", "content": result.reply[:cap]})
 
-    async def _replayed(self, envelope: MessageEnvelope) -> TurnResult | None:
+    async def _replayed(self, envelope: MessageEnvelope, inbound: InboundMessage | None) -> TurnResult | None:
         """A retried message (host restart, redelivery) that was already answered gets the same
         answer back instead of a second turn."""
-        spine = self.rt.deps.spine
-        inbound = await spine.get_inbound(envelope.message_id)
         if inbound is None or inbound.status != InboundStatus.ANSWERED or inbound.interaction_id != envelope.interaction_id:
             return None
-        trace = await spine.get_trace(envelope.interaction_id)
+        trace = await self.rt.deps.spine.get_trace(envelope.interaction_id)
         if trace is None:
             return None
         return TurnResult(interaction_id=envelope.interaction_id, person_id=trace.participant_id,
-                          reply=inbound.reply or "", trace=trace)
+                          reply=inbound.reply or "", trace=trace, inbound_recorded=True)
 
-    async def _record(self, envelope: MessageEnvelope, status: InboundStatus, *, reply: str | None = None,
-                      failure: str | None = None) -> None:
-        """The inbound log is the durable record that an accepted message ended answered or failed."""
-        spine = self.rt.deps.spine
+    async def _record(self, envelope: MessageEnvelope, inbound: InboundMessage | None, status: InboundStatus, *,
+                      reply: str | None = None, failure: str | None = None) -> bool:
+        """The inbound log is the durable record that an accepted message ended answered or
+        failed. True once written; the gateway writes it itself otherwise."""
+        if inbound is None:
+            return False
         try:
-            inbound = await spine.get_inbound(envelope.message_id)
-            if inbound is None:
-                return  # admin 'Ask Clara' and tests submit without an inbound record
-            await spine.update_inbound(inbound.model_copy(update={
+            await self.rt.deps.spine.update_inbound(inbound.model_copy(update={
                 "status": status, "reply": reply, "failure": failure, "interaction_id": envelope.interaction_id}))
+            return True
         except Exception as exc:  # noqa: BLE001 - the reply matters more than its bookkeeping
             log.error("could not record inbound %s as %s: %s", envelope.message_id, status, exc)
+            return False
 
     # -- deactivation ---------------------------------------------------------------------
     async def _stop(self, marker: str) -> None:

@@ -52,6 +52,9 @@ class TurnResult(BaseModel):
     reply: str
     suppressed: bool = False
     trace: AgentTrace
+    # The PersonActor recorded in the inbound log how this turn ended (status and reply), so the
+    # gateway need not read the record back to check.
+    inbound_recorded: bool = False
 
     def to_bytes(self) -> bytes:
         return msgpack.packb(self.model_dump(mode="json"), use_bin_type=True)

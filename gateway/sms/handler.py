@@ -179,11 +179,11 @@ class SmsHandler:
         if result.suppressed:
             await self._event(SmsEvent.SPAM_DROPPED, "reply_suppressed", sms, prop,
                               {"person_id": result.person_id}, result.interaction_id)
-            await self._finish_turn(record, InboundStatus.IGNORED, "")
+            await self._finish_turn(record, InboundStatus.IGNORED, "", result.inbound_recorded)
             return "", Outcome.SUPPRESSED
         if not result.reply.strip():
             raise RuntimeError("the turn ended without a reply")
-        await self._finish_turn(record, InboundStatus.ANSWERED, result.reply.strip())
+        await self._finish_turn(record, InboundStatus.ANSWERED, result.reply.strip(), result.inbound_recorded)
         return result.reply.strip(), Outcome.ANSWERED
 
     async def _answer_later(self, record: InboundMessage, sms: InboundSms, prop: Property,
@@ -227,11 +227,13 @@ class SmsHandler:
         await self.spine.update_inbound(record)
         return SmsReply(messages=split_body(reply), outcome=outcome, interaction_id=record.interaction_id)
 
-    async def _finish_turn(self, record: InboundMessage, status: InboundStatus, reply: str) -> None:
+    async def _finish_turn(self, record: InboundMessage, status: InboundStatus, reply: str, recorded: bool) -> None:
         """The PersonActor records how its turn ended; write only if it could not (a write costs a
-        cross-process lock, a read does not)."""
-        current = await self.spine.get_inbound(record.id)
+        cross-process lock, a read does not, and a turn that says it recorded needs neither)."""
         record.status, record.reply = status, reply
+        if recorded:
+            return
+        current = await self.spine.get_inbound(record.id)
         if current is None or (current.status, current.reply or "") != (status, reply):
             await self.spine.update_inbound(record)
 

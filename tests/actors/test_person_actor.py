@@ -117,10 +117,16 @@ async def test_an_answered_inbound_is_not_run_twice_on_retry(spine, clock):
     inbound = await spine.get_inbound(env.message_id)
     assert (inbound.status, inbound.reply, inbound.interaction_id) == (InboundStatus.ANSWERED, first.reply,
                                                                       env.interaction_id)
+    assert first.inbound_recorded  # the gateway need not read the record back
     # The host died after answering; Ray retries the task on its restarted self (same owner id).
     again = await make_host(spine, "h0", turn, clock).submit(env)
     assert turn.started == [env.message_id]
-    assert (again.reply, again.interaction_id) == (first.reply, first.interaction_id)
+    assert (again.reply, again.interaction_id) == (first.reply, first.interaction_id) and again.inbound_recorded
+
+
+async def test_a_turn_without_an_inbound_record_says_it_recorded_nothing(spine, clock):
+    result = await make_host(spine, "h0", RecordingTurn(spine), clock).submit(envelope("p_marcus", "hello"))
+    assert result.reply and not result.inbound_recorded  # admin 'Ask Clara': nothing in the inbound log
 
 
 async def test_a_failed_turn_leaves_a_durable_failure_and_the_mailbox_goes_on(spine, clock):
