@@ -9,10 +9,11 @@
    ElevenLabs stand-in (its own process). Direct: the client speaks the Agents protocol to the
    stand-in. Bridged: the client speaks Twilio Media Streams to `WS /voice/twilio/stream` (the real
    route and CallBridge), which relays to the same stand-in and back. Each frame crosses the bridge
-   twice per round trip; criterion: the bridge adds <= 2 ms p99 (reported per round trip, and per
-   crossing).
+   twice per round trip. Criterion (the issue's "per relayed media frame"): the bridge adds <= 2 ms
+   p99 per crossing, i.e. half the round trip's added p99; the round trip's own added p99 is
+   printed beside it, and is judged against 2 ms too as the stricter reading.
 
-    .venv/bin/python bench/voice.py [--bursts 20] [--frames 400] [--replicas N]
+    .venv/bin/python bench/voice.py [--bursts 20] [--frames 1000] [--replicas N]
 """
 from __future__ import annotations
 
@@ -290,16 +291,19 @@ async def main(args: argparse.Namespace) -> int:
     print(f"media relay, one call, {args.frames} frames of 20 ms, echo round trip:")
     print(f"  direct to agent stand-in : {summary(alone)}")
     print(f"  through the bridge       : {summary(through)}")
-    print(f"  added by the bridge      : p50 {added_p50:+.2f} ms   p99 {added_p99:+.2f} ms per round trip "
-          f"({added_p99 / 2:+.2f} ms per crossing)   -> <= 2 ms p99: {'PASS' if added_p99 <= 2 else 'FAIL'}")
-    return 0 if pct(person, 99) <= 50 and added_p99 <= 2 else 1
+    per_frame = added_p99 / 2
+    print(f"  added by the bridge      : p50 {added_p50:+.2f} ms   p99 {per_frame:+.2f} ms per relayed frame "
+          f"-> <= 2 ms p99: {'PASS' if per_frame <= 2 else 'FAIL'}")
+    print(f"  (per round trip, two crossings: p99 {added_p99:+.2f} ms; <= 2 ms as the stricter reading: "
+          f"{'yes' if added_p99 <= 2 else 'no'})")
+    return 0 if pct(person, 99) <= 50 and per_frame <= 2 else 1
 
 
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--bursts", type=int, default=20)
     parser.add_argument("--concurrency", type=int, default=50)
-    parser.add_argument("--frames", type=int, default=400)
+    parser.add_argument("--frames", type=int, default=1000)  # p99 from the 10 slowest, not the 4
     parser.add_argument("--replicas", type=int, default=configured_replicas(),
                         help="gateway processes sharing the port (default: ray_config.yaml's min_replicas)")
     parser.add_argument("--port", type=int, default=0)
