@@ -4,6 +4,7 @@ Routes get it through the FastAPI dependency `get_context(request)`; nothing els
 """
 from __future__ import annotations
 
+import asyncio
 import os
 from typing import Any, Protocol
 
@@ -13,6 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from actors.turn_types import TurnResult
 from gateway.settings import Settings
+from gateway.sms.abandoned import AbandonedInboundSweep
 from gateway.sms.delivery import Delivery
 from gateway.sms.handler import SmsHandler, SmsOptions
 from gateway.sms.rest import TwilioRest
@@ -56,6 +58,10 @@ class GatewayContext:
         self.delivery = Delivery(spine, twilio_rest(settings, self.http),
                                  status_callback_url=settings.public_url + STATUS_CALLBACK_PATH)
         self.sms = SmsHandler(spine, pool, self.delivery, sms_options)
+        options = self.sms.options
+        self.abandoned = AbandonedInboundSweep(spine, self.delivery, abandoned_after_s=options.abandoned_after_s,
+                                               every_s=options.sweep_every_s)
+        self._sweeping: asyncio.Task | None = None
 
     @classmethod
     async def start(cls, args: GatewayArgs) -> "GatewayContext":
@@ -67,9 +73,13 @@ class GatewayContext:
         config = RuntimeConfig.from_settings(settings, args.runtime)
         spine = Spine(open_store(settings.store_url, timeout_s=config.store_timeout_s))
         pool = await HostPool.start(config, spine)
-        return cls(settings, spine, pool, sms_options=args.sms)
+        context = cls(settings, spine, pool, sms_options=args.sms)
+        context._sweeping = asyncio.create_task(context.abandoned.run())  # every replica sweeps
+        return context
 
     async def aclose(self) -> None:
+        if self._sweeping is not None:
+            self._sweeping.cancel()
         await self.sms.drain()
         await self.http.aclose()
         await self.spine.store.close()

@@ -5,23 +5,30 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from spine.records import AgentTrace, Event, InboundMessage, OptOut, OutboxMessage, OutboxStatus
+from spine.records import AgentTrace, Event, InboundMessage, InboundStatus, OptOut, OutboxMessage, OutboxStatus
 from spine.store.base import ConditionFailed, Item
 
 
 class InteractionRecords:
     # -- inbound log, outbox, opt-outs --------------------------------------------------
+    # Indexed by status, oldest first: the `accepted` partition holds only the messages whose
+    # turn has not ended, which is what the abandoned-inbound sweep reads.
     async def accept_inbound(self, message: InboundMessage) -> bool:
         """Record an inbound once; False when this provider id was already accepted (redelivery)."""
         try:
-            await self._put(message, f"INBOUND#{message.id}", gsi1pk="INBOUND", gsi1sk=message.received_at.isoformat(),
-                            if_absent=True)
+            await self._put(message, f"INBOUND#{message.id}", gsi1pk=f"INBOUND#{message.status}",
+                            gsi1sk=message.received_at.isoformat(), if_absent=True)
             return True
         except ConditionFailed:
             return False
 
     async def update_inbound(self, message: InboundMessage) -> None:
-        await self._put(message, f"INBOUND#{message.id}", gsi1pk="INBOUND", gsi1sk=message.received_at.isoformat())
+        await self._put(message, f"INBOUND#{message.id}", gsi1pk=f"INBOUND#{message.status}",
+                        gsi1sk=message.received_at.isoformat())
+
+    async def inbound_with_status(self, status: InboundStatus, *, limit: int = 100) -> list[InboundMessage]:
+        """Oldest first."""
+        return await self._index(InboundMessage, f"INBOUND#{status}", limit=limit)
 
     async def get_inbound(self, message_id: str) -> InboundMessage | None:
         return await self._get(InboundMessage, f"INBOUND#{message_id}")

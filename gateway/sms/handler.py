@@ -45,6 +45,7 @@ class SmsEvent:
     OPTED_OUT_INBOUND = "gateway/opted-out-inbound"
     REPLY_DEFERRED = "gateway/reply-deferred"
     INBOUND_FAILED = "gateway/inbound-failed"
+    INBOUND_REPAIRED = "gateway/inbound-repaired"  # its turn ended but the end went unrecorded
 
 
 class Outcome(StrEnum):
@@ -70,6 +71,10 @@ class SmsOptions(BaseModel):
     inline_budget_s: float = Field(default=10.0, gt=0, lt=15.0)  # Twilio gives up at 15 s
     redelivery_wait_s: float = Field(default=4.0, ge=0, lt=15.0)
     poll_s: float = Field(default=0.05, gt=0)
+    # An inbound still `accepted` this long after arriving was abandoned by a replica that died
+    # mid-turn (gateway.sms.abandoned); well past the inline budget plus a turn's own budget.
+    abandoned_after_s: float = Field(default=120.0, ge=30.0)
+    sweep_every_s: float = Field(default=30.0, gt=0)
 
 
 class TurnSubmitter(Protocol):
@@ -96,8 +101,11 @@ class SmsHandler:
         self._background: set[asyncio.Task] = set()
 
     async def handle(self, sms: InboundSms) -> SmsReply:
+        # The interaction id is reserved at acceptance, so a message whose replica died mid-turn
+        # can be told apart (by its trace) from one whose turn never ended (gateway.sms.abandoned).
         record = InboundMessage(id=sms.message_sid, channel=Channel.SMS, from_address=sms.from_address,
-                                to_address=sms.to_address, body=sms.body, media_urls=sms.media_urls)
+                                to_address=sms.to_address, body=sms.body, media_urls=sms.media_urls,
+                                interaction_id=new_interaction_id())
         try:
             fresh = await self.spine.accept_inbound(record)
         except Exception as exc:  # the store is down: nothing was accepted, still answer
@@ -154,11 +162,10 @@ class SmsHandler:
 
     async def _turn(self, record: InboundMessage, sms: InboundSms, prop: Property) -> SmsReply:
         envelope = MessageEnvelope(
-            message_id=sms.message_sid, interaction_id=new_interaction_id(), channel=Channel.SMS,
+            message_id=sms.message_sid, interaction_id=record.interaction_id, channel=Channel.SMS,
             from_address=sms.from_address, to_address=sms.to_address, body=sms.body, property_id=prop.id,
             participant_id=await resolve_participant(self.spine, Channel.SMS, sms.from_address),
             media_urls=sms.media_urls, received_at=record.received_at)
-        record.interaction_id = envelope.interaction_id
         task = asyncio.ensure_future(self.turns.submit(envelope))
         try:
             result = await asyncio.wait_for(asyncio.shield(task), self.options.inline_budget_s)
@@ -223,9 +230,10 @@ class SmsHandler:
 
     # -- records and events --------------------------------------------------------------
     async def _finish(self, record: InboundMessage, status: InboundStatus, reply: str, outcome: Outcome) -> SmsReply:
-        record.status, record.reply = status, reply
+        """An inbound answered without a turn (keywords, opted-out senders, unknown numbers)."""
+        record.status, record.reply, record.interaction_id = status, reply, None  # no interaction ran
         await self.spine.update_inbound(record)
-        return SmsReply(messages=split_body(reply), outcome=outcome, interaction_id=record.interaction_id)
+        return SmsReply(messages=split_body(reply), outcome=outcome)
 
     async def _finish_turn(self, record: InboundMessage, status: InboundStatus, reply: str, recorded: bool) -> None:
         """The PersonActor records how its turn ended; write only if it could not (a write costs a

@@ -1,0 +1,78 @@
+"""Abandoned inbounds: accepted, then the replica holding the turn died before recording its end.
+
+Every inbound is accepted (written) before its turn runs, and ends answered, ignored or failed.
+One left `accepted` long past any turn's budget was abandoned: its replica crashed or was
+redeployed mid-turn, and the sender heard nothing. Each replica sweeps now and then; one sweep
+takes each abandoned message (`Spine.mark_once`) and either
+  * repairs the record, when the turn's trace shows the turn did end (the replica died after the
+    turn but before writing its end; the reply left with the turn), or
+  * records it failed, emits `gateway/inbound-failed` (reason `abandoned`) and texts the sender
+    the apology through the outbox and the REST API (suppressed if they have opted out since).
+Clara never goes silent on a message she accepted.
+"""
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable
+from datetime import datetime, timedelta
+
+from gateway.sms.delivery import Delivery
+from gateway.sms.handler import APOLOGY, SmsEvent
+from spine.events import emit_event
+from spine.identity import utcnow
+from spine.records import InboundMessage, InboundStatus
+from spine.repo import Spine
+
+log = logging.getLogger("clara.sms")
+
+
+class AbandonedInboundSweep:
+    def __init__(self, spine: Spine, delivery: Delivery, *, abandoned_after_s: float, every_s: float,
+                 clock: Callable[[], datetime] = utcnow) -> None:
+        self.spine, self.delivery = spine, delivery
+        self.abandoned_after = timedelta(seconds=abandoned_after_s)
+        self.every_s = every_s
+        self.clock = clock
+
+    async def run(self) -> None:
+        """Sweep every `every_s` until cancelled; a failing sweep is logged and tried again."""
+        while True:
+            await asyncio.sleep(self.every_s)
+            try:
+                await self.sweep_once()
+            except Exception:
+                log.exception("abandoned-inbound sweep failed; next in %.0f s", self.every_s)
+
+    async def sweep_once(self) -> list[InboundMessage]:
+        """Settle the abandoned inbounds (oldest first); returns those this sweep settled."""
+        cutoff = self.clock() - self.abandoned_after
+        settled = []
+        for record in await self.spine.inbound_with_status(InboundStatus.ACCEPTED):
+            if record.received_at > cutoff:
+                break  # this one and every later one may still be in its turn
+            if await self.spine.mark_once(f"inbound-abandoned#{record.id}"):  # one replica settles each
+                settled.append(await self._settle(record))
+        return settled
+
+    async def _settle(self, record: InboundMessage) -> InboundMessage:
+        # An SMS turn writes its trace as it ends, so a trace means the turn ended.
+        trace = await self.spine.get_trace(record.interaction_id) if record.interaction_id else None
+        if trace is not None:
+            status = InboundStatus.ANSWERED if trace.reply else InboundStatus.IGNORED  # no reply: suppressed
+            record = record.model_copy(update={"status": status, "reply": trace.reply})
+            await self.spine.update_inbound(record)
+            await self._event(SmsEvent.INBOUND_REPAIRED, "turn_ended_unrecorded", record)
+            return record
+        failure = f"abandoned: no turn ended within {self.abandoned_after.total_seconds():.0f} s of acceptance"
+        record = record.model_copy(update={"status": InboundStatus.FAILED, "failure": failure})
+        await self.spine.update_inbound(record)
+        await self._event(SmsEvent.INBOUND_FAILED, "abandoned", record)
+        await self.delivery.send(key=f"abandoned-{record.id}", to=record.from_address, from_=record.to_address,
+                                 body=APOLOGY)
+        return record
+
+    async def _event(self, kind: str, reason: str, record: InboundMessage) -> None:
+        await emit_event(self.spine, kind, reason, channel=record.channel, address=record.from_address,
+                         property_id=None, interaction_id=record.interaction_id,
+                         detail={"message_sid": record.id, "received_at": record.received_at.isoformat()})
