@@ -53,6 +53,8 @@ FIXTURES = ("garbage disposal", "water heater", "air conditioning", "smoke detec
             "disposal", "dishwasher", "refrigerator", "fridge", "freezer", "oven", "stove", "microwave", "washer",
             "dryer", "ac", "a/c", "heater", "heat", "furnace", "shower", "bathtub", "tub", "drain", "pipe", "outlet",
             "lights", "light", "door", "lock", "window", "ceiling", "thermostat", "garage door", "hot water")
+# In FIXTURES' order: the first named fixture wins, wherever it stands in the text.
+FIXTURE_PATTERNS = [(f, re.compile(rf"\b{re.escape(f)}\b")) for f in FIXTURES]
 SYMPTOMS: list[tuple[str, re.Pattern[str]]] = [
     ("overflowing", rx(r"\boverflow\w*")), ("leaking", rx(r"\bleak\w*", r"\bdrip\w*")),
     ("clogged", rx(r"\bclog\w*", r"\bbacked\s+up\b", r"\bwon'?t\s+drain\b")), ("jammed", rx(r"\bjam\w*", r"\bstuck\b")),
@@ -196,7 +198,7 @@ def _eta(text: str, clock: time | None) -> tuple[str, str] | None:
 def _problem(text: str, emergency: str | None) -> Problem | None:
     lowered = text.lower()
     symptom = next((name for name, pattern in SYMPTOMS if pattern.search(text)), None)
-    fixture = next((f for f in FIXTURES if re.search(rf"\b{re.escape(f)}\b", lowered)), None)
+    fixture = next((f for f, pattern in FIXTURE_PATTERNS if pattern.search(lowered)), None)
     if symptom is None and emergency is None:
         return None
     if fixture == "hot water" and symptom == "no hot water":
