@@ -8,7 +8,8 @@ S concurrent senders (default 16), each its own tenant, loop over bounded reques
 warm-up (PersonActors activated, connections open), then measured rounds alternating echo and
 gateway. Each gateway request is a full warm SMS turn: signature, MessageSid dedupe record,
 routing, the agent loop with one read-only tool through the DispatcherActor, trace, TwiML.
-Prints requests/s and p50/p95 latency of both and the ratios. Criterion: gateway throughput
+Prints requests/s and p50/p95 latency of both and the ratios, and the CPU each request costs in
+each Ray process (on two cores throughput follows the total CPU per request). Criterion: gateway throughput
 >= 50% of echo's and p50 within 2x of echo's. A third row redeploys the gateway with a trivial
 turn function (RuntimeConfig.turn_function) to separate the gateway path (Serve ingress, webhook
 checks, inbound log, actor hop) from the agent turn itself.
@@ -103,6 +104,28 @@ def deploy(store: Path, port: int) -> None:
     deploy_gateway(store, port)
 
 
+RAY_DAEMONS = ("raylet", "gcs_server")
+
+
+def ray_cpu_ms() -> dict[str, float]:
+    """CPU (user + system, ms) so far of this machine's Ray processes, summed by role: workers by
+    their title (`ray::ProxyActor.receive_asgi_messages` -> "ProxyActor"), and the raylet and GCS.
+    Linux /proc; one private Ray runs during the bench."""
+    tick = os.sysconf("SC_CLK_TCK")
+    by_role: dict[str, float] = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            cmd = (stat.parent / "cmdline").read_bytes().split(b"\0")[0].decode()
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            continue  # gone meanwhile
+        name = Path(cmd).name
+        role = cmd[5:].split(".")[0].strip() if cmd.startswith("ray::") else name if name in RAY_DAEMONS else None
+        if role:
+            by_role[role] = by_role.get(role, 0.0) + (int(fields[11]) + int(fields[12])) * 1000 / tick
+    return by_role
+
+
 class Load:
     """Closed-loop senders: each sends its next request when the previous one is answered."""
 
@@ -139,11 +162,14 @@ class Load:
             for _ in range(per_sender):
                 latencies.append(await self._one(target, phone))
 
+        cpu0 = ray_cpu_ms()
         started = time.perf_counter()
         await asyncio.gather(*(sender(p) for p in self.phones))
         wall = time.perf_counter() - started
+        cpu = {k: (v - cpu0.get(k, 0.0)) / len(latencies) for k, v in ray_cpu_ms().items()}
         return {"rps": len(latencies) / wall, "p50_ms": pct(latencies, 0.5) * 1000,
-                "p95_ms": pct(latencies, 0.95) * 1000, "n": len(latencies)}
+                "p95_ms": pct(latencies, 0.95) * 1000, "n": len(latencies),
+                "cpu_ms": {k: v for k, v in cpu.items() if v >= 0.005}}
 
     async def close(self) -> None:
         await self.http.aclose()
@@ -198,6 +224,8 @@ def summarize(results: dict[str, list[dict]]) -> dict:
     out = {}
     for target, runs in results.items():
         out[target] = {k: statistics.median(r[k] for r in runs) for k in ("rps", "p50_ms", "p95_ms")}
+        roles = {role for r in runs for role in r["cpu_ms"]}
+        out[target]["cpu_ms"] = {role: statistics.median(r["cpu_ms"].get(role, 0.0) for r in runs) for role in roles}
         out[target]["rounds"] = runs
     out["throughput_ratio"] = out["gateway"]["rps"] / out["echo"]["rps"]
     out["p50_ratio"] = out["gateway"]["p50_ms"] / out["echo"]["p50_ms"]
@@ -214,9 +242,22 @@ def report(result: dict, senders: int) -> None:
     if t:
         print(f"{'gateway, trivial turn':22}{t['rps']:>10.1f}{t['p50_ms']:>10.2f}{t['p95_ms']:>10.2f}"
               f"   (gateway path without the agent: {t['rps'] / e['rps']:.2f}x echo throughput)")
+    report_cpu(result)
     ok_tp, ok_p50 = result["throughput_ratio"] >= 0.5, result["p50_ratio"] <= 2.0
     print(f"throughput gateway/echo = {result['throughput_ratio']:.2f} (target >= 0.50: {'met' if ok_tp else 'NOT met'})")
     print(f"p50 gateway/echo        = {result['p50_ratio']:.2f} (target <= 2.00: {'met' if ok_p50 else 'NOT met'})")
+
+
+def report_cpu(result: dict) -> None:
+    """Where each request's CPU goes (Ray processes only; the load generator is not counted).
+    On a 2-core machine throughput follows the total, so this explains the ratio above."""
+    columns = [t for t in ("echo", "gateway", "gateway_trivial_turn") if t in result]
+    roles = sorted({role for t in columns for role in result[t]["cpu_ms"]},
+                   key=lambda role: -max(result[t]["cpu_ms"].get(role, 0.0) for t in columns))
+    print(f"CPU ms per request{'':22}" + "".join(f"{t.replace('gateway_trivial_turn', 'trivial'):>10}" for t in columns))
+    for role in roles:
+        print(f"  {role[:38]:38}" + "".join(f"{result[t]['cpu_ms'].get(role, 0.0):>10.2f}" for t in columns))
+    print(f"  {'total':38}" + "".join(f"{sum(result[t]['cpu_ms'].values()):>10.2f}" for t in columns))
 
 
 def has_ha_proxy() -> bool:
