@@ -116,7 +116,7 @@ async def _converse(deps: TurnDeps, env: MessageEnvelope, decision: RoutingDecis
     person = await deps.spine.get_person(decision.person_id) if decision.person_id else None
     prompt = assemble_prompt(l1=decision.l1, property=prop, facility_tools=facility_tools(),
                              role_tools=role_tools_for(caller), context=context,
-                             caller_name=person.display_name if person else None)
+                             caller_name=person.display_name if person else None, origin=env.origin)
     request = ModelRequest(system=prompt.system, tools=prompt.tools,
                            messages=[*history, {"role": "user", "content": _user_text(env)}])
     # Speculative prefetch runs beside the first model call; no candidates, no dispatcher hop.

@@ -84,8 +84,8 @@ def render_volatile(l1: L1Result, context: PersonContext, caller_name: str | Non
 
 def assemble_prompt(*, l1: L1Result, property: Property | None, facility_tools: list[ToolSpec],
                     role_tools: list[ToolSpec], context: PersonContext,
-                    caller_name: str | None = None) -> AssembledPrompt:
-    features = features_for(l1.roles)
+                    caller_name: str | None = None, origin: str = "inbound") -> AssembledPrompt:
+    features = features_for(l1.roles, origin)
     facility = _unique(facility_tools)
     role = _unique(role_tools, exclude={t.name for t in facility})
     l0 = l0_text(property)

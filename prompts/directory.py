@@ -46,7 +46,15 @@ def all_features() -> list[L2Feature]:
     return list(_all())
 
 
-def features_for(roles: Iterable[MetaRole]) -> list[L2Feature]:
-    """The union of every listed role's bundle, all features with equal weight, in LAYOUT order."""
+# Origin informs the L2 path (ADR-0022): staff asking in the dashboard's Ask Clara panel get
+# pm/ask_clara alone; escalation replies reach Clara by text, on the escalation's own thread.
+ADMIN_ORIGIN_FEATURES: dict[MetaRole, frozenset[str]] = {MetaRole.PM: frozenset({"pm/ask_clara"})}
+
+
+def features_for(roles: Iterable[MetaRole], origin: str = "inbound") -> list[L2Feature]:
+    """The union of every listed role's bundle, all features with equal weight, in LAYOUT order;
+    for an admin-origin envelope, a role's bundle narrowed as ADMIN_ORIGIN_FEATURES says."""
     wanted = {MetaRole(r) for r in roles}
-    return [f for f in _all() if f.meta_role in wanted]
+    narrowed = ADMIN_ORIGIN_FEATURES if origin == "admin" else {}
+    return [f for f in _all()
+            if f.meta_role in wanted and (f.meta_role not in narrowed or f.key in narrowed[f.meta_role])]

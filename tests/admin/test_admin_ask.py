@@ -46,6 +46,8 @@ async def test_pm_as_themselves(make_admin, spine):
     assert answer["origin"] == "admin" and answer["impersonated_by"] is None
     trace = await spine.get_trace(answer["interaction_id"])
     assert trace.origin == "admin" and trace.impersonated_by is None and "pm_list_open_work_orders" in trace.tools_offered
+    l2 = [section.name for section in trace.prompt.sections if section.layer == "L2"]
+    assert l2 == ["pm/ask_clara"]  # the dashboard's path; escalation replies come by text
 
 
 async def test_merged_number_resolves_to_the_survivor(make_admin, spine):

@@ -80,3 +80,14 @@ def test_the_sensitive_paths_say_the_right_things():
     triage = prompt["other/light_triage"]
     assert "sorry for your loss" in triage and "escalate_to_human" in triage and "SAFETY" in triage
     assert "never tell anyone not to apply" in prompt["prospect/disqualification"].lower()
+
+
+def test_admin_origin_narrows_the_pm_bundle_to_ask_clara_and_nothing_else():
+    def keys(roles, origin="inbound"):
+        return [f.key for f in features_for(roles, origin)]
+
+    assert keys([MetaRole.PM]) == ["pm/ask_clara", "pm/escalation_response"]
+    assert keys([MetaRole.PM], "admin") == ["pm/ask_clara"]
+    # A PM impersonating a tenant is routed as the tenant: their bundle, whole.
+    assert keys([MetaRole.TENANT], "admin") == keys([MetaRole.TENANT])
+    assert keys([MetaRole.TENANT, MetaRole.PM], "admin") == keys([MetaRole.TENANT]) + ["pm/ask_clara"]
