@@ -29,9 +29,12 @@ from spine.store import StoreError
 from spine.toolspec import ToolInvocation
 from tools.caller import Caller, load_caller
 from tools.catalog import facility_tools, role_tools_for
+from tools.photos import attach_requested_photos
 from tools.prefetch import prefetch_candidates
 
 log = logging.getLogger("clara.interaction")
+
+PHOTOS_ATTACHED = "gateway/photos-attached"
 
 FALLBACK_REPLY = ("Sorry, I'm having trouble right now. I've passed your message to our team and "
                   "someone will follow up shortly.")
@@ -112,13 +115,14 @@ async def _converse(deps: TurnDeps, env: MessageEnvelope, decision: RoutingDecis
                     history: list[dict[str, Any]], started: float) -> TurnResult:
     caller = await load_caller(deps.spine, decision.person_id, env.property_id, env.interaction_id, env.channel)
     context, events = await load_context(deps, env, decision.person_id, in_session=bool(history))
+    photos_for = await _attach_photos(deps, caller, env, events)
     prop = await deps.spine.get_property(env.property_id)
     person = await deps.spine.get_person(decision.person_id) if decision.person_id else None
     prompt = assemble_prompt(l1=decision.l1, property=prop, facility_tools=facility_tools(),
                              role_tools=role_tools_for(caller), context=context,
                              caller_name=person.display_name if person else None, origin=env.origin)
     request = ModelRequest(system=prompt.system, tools=prompt.tools,
-                           messages=[*history, {"role": "user", "content": _user_text(env)}])
+                           messages=[*history, {"role": "user", "content": _user_text(env, photos_for)}])
     # Speculative prefetch runs beside the first model call; no candidates, no dispatcher hop.
     candidates = prefetch_candidates(env.body, context, caller)
     prefetch = asyncio.create_task(deps.tools.prefetch(candidates, caller)) if candidates else None
@@ -136,10 +140,25 @@ async def _converse(deps: TurnDeps, env: MessageEnvelope, decision: RoutingDecis
     return TurnResult(interaction_id=env.interaction_id, person_id=decision.person_id, reply=out.reply, trace=trace)
 
 
-def _user_text(env: MessageEnvelope) -> str:
+def _user_text(env: MessageEnvelope, photos_for: str | None) -> str:
     if not env.media_urls:
         return env.body
-    return env.body + "\n[attached media: " + ", ".join(env.media_urls) + "]"
+    where = f"; attached to {photos_for}, which asked for a photo" if photos_for else ""
+    return env.body + "\n[attached media: " + ", ".join(env.media_urls) + where + "]"
+
+
+async def _attach_photos(deps: TurnDeps, caller: Caller, env: MessageEnvelope, events: list[TraceEvent]) -> str | None:
+    """MMS that answers a photo request lands on its work order (tools.photos); the display id."""
+    if not env.media_urls:
+        return None
+    try:
+        wo = await attach_requested_photos(deps.spine, caller, env.media_urls)
+    except StoreError as exc:  # the photos are still in the conversation; the turn goes on
+        events.append(TraceEvent(kind=PHOTOS_ATTACHED, reason=f"not attached: {exc}"[:200]))
+        return None
+    if wo is not None:
+        events.append(TraceEvent(kind=PHOTOS_ATTACHED, reason=wo.display_id))
+    return wo.display_id if wo else None
 
 
 def _store_down_result(env: MessageEnvelope, started: float, error: str) -> TurnResult:

@@ -43,6 +43,8 @@ class WorkOrder(BaseModel):
     assigned_vendor_id: str | None = None
     eta: str | None = None
     photo_urls: list[str] = Field(default_factory=list)
+    # What request_photo asked the tenant to show, until photos arrive by MMS (tools.photos).
+    photo_request: str | None = None
     rating: int | None = None
     created_by_person_id: str | None = None
     created_at: datetime = Field(default_factory=utcnow)

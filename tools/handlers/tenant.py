@@ -5,6 +5,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
+from spine.identity import utcnow
 from spine.property import Appliance
 from spine.work import WorkOrderNote, WorkOrderStatus
 from tools.handlers.base import (
@@ -67,6 +68,7 @@ async def request_photo(ctx: HandlerContext, args: RequestPhotoIn) -> Ack:
     if ctx.target.work_order_id:
         wo = await target_work_order(ctx)
         wo.notes.append(WorkOrderNote(author_person_id=ctx.caller.person_id, text=f"Photo requested: {args.reason}"))
+        wo.photo_request, wo.updated_at = args.reason, utcnow()
         await ctx.spine.put_work_order(wo)
         where = f" It will be attached to {wo.display_id}."
     return Ack(message=f"Ask the tenant to reply with a photo showing: {args.reason}.{where}")

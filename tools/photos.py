@@ -1,0 +1,45 @@
+"""Photos that answer a photo request: a tenant's MMS attached to the work order that asked.
+
+`request_photo` marks a work order as waiting for a photo. When the next message from an
+occupant of that work order's unit carries media, the turn attaches it there before Clara
+answers, so the technician sees it in `get_work_order_detail`. Only open work orders on the
+caller's own units at this property are candidates (the scope `request_photo` itself has), and
+only those still waiting; media with nothing waiting for it stays in the conversation alone.
+"""
+from __future__ import annotations
+
+from spine.identity import PersonRoleType, utcnow
+from spine.repo import Spine
+from spine.work import WorkOrder, WorkOrderNote
+from tools.caller import Caller
+
+
+async def waiting_for_photos(spine: Spine, caller: Caller) -> list[WorkOrder]:
+    """Open work orders on the caller's own units here that asked for a photo, latest first."""
+    unit_ids = sorted({r.scope.unit_id for r in caller.roles
+                       if r.role_type == PersonRoleType.TENANT and r.scope.unit_id})
+    waiting = []
+    for unit_id in unit_ids:
+        unit = await spine.get_unit(unit_id)
+        if unit is None or unit.property_id != caller.property_id:
+            continue
+        waiting += [wo for wo in await spine.work_orders_of_unit(unit.property_id, unit_id)
+                    if wo.is_open and wo.photo_request]
+    return sorted(waiting, key=lambda wo: wo.updated_at, reverse=True)
+
+
+async def attach_requested_photos(spine: Spine, caller: Caller, media_urls: list[str]) -> WorkOrder | None:
+    """Attach `media_urls` to the latest work order waiting for them; the work order, or None."""
+    if not media_urls:
+        return None
+    waiting = await waiting_for_photos(spine, caller)
+    if not waiting:
+        return None
+    wo = waiting[0]
+    new = [url for url in media_urls if url not in wo.photo_urls]
+    wo.photo_urls += new
+    wo.notes.append(WorkOrderNote(author_person_id=caller.person_id,
+                                  text=f"{len(new)} photo(s) received by MMS for: {wo.photo_request}"))
+    wo.photo_request, wo.updated_at = None, utcnow()
+    await spine.put_work_order(wo)
+    return wo
