@@ -21,4 +21,5 @@ test: $(STAMP)
 	$(BIN)/python -m pytest -q $(PYTEST_ARGS)
 
 bench: $(STAMP)
-	for f in bench/*.py; do $(BIN)/python $$f || exit 1; done
+	failed=""; for f in bench/*.py; do $(BIN)/python $$f || failed="$$failed $$f"; done; \
+	test -z "$$failed" || { echo "criteria not met in:$$failed"; exit 1; }
