@@ -2,8 +2,8 @@
 
 Every inbound is accepted (written) before its turn runs, and ends answered, ignored or failed.
 One left `accepted` long past any turn's budget was abandoned: its replica crashed or was
-redeployed mid-turn, and the sender heard nothing. Each replica sweeps now and then; one sweep
-takes each abandoned message (`Spine.mark_once`) and either
+redeployed mid-turn, and the sender heard nothing. Each replica sweeps now and then, and for
+each abandoned message either
   * repairs the record, when the turn's trace shows the turn did end (the replica died after the
     turn but before writing its end; the reply left with the turn), or
   * records it failed, emits `gateway/inbound-failed` (reason `abandoned`) and texts the sender
@@ -51,25 +51,32 @@ class AbandonedInboundSweep:
         for record in await self.spine.inbound_with_status(InboundStatus.ACCEPTED):
             if record.received_at > cutoff:
                 break  # this one and every later one may still be in its turn
-            if await self.spine.mark_once(f"inbound-abandoned#{record.id}"):  # one replica settles each
+            try:
                 settled.append(await self._settle(record))
+            except Exception:  # still `accepted`, so the next sweep tries it again
+                log.exception("abandoned inbound %s not settled", record.id)
         return settled
 
     async def _settle(self, record: InboundMessage) -> InboundMessage:
+        """Record first (the same write from any replica), then the side effects, which exactly
+        one replica claims (`mark_once`): a store failure before the claim leaves the message
+        `accepted` for the next sweep, never claimed and unsent."""
         # An SMS turn writes its trace as it ends, so a trace means the turn ended.
         trace = await self.spine.get_trace(record.interaction_id) if record.interaction_id else None
         if trace is not None:
             status = InboundStatus.ANSWERED if trace.reply else InboundStatus.IGNORED  # no reply: suppressed
             record = record.model_copy(update={"status": status, "reply": trace.reply})
             await self.spine.update_inbound(record)
-            await self._event(SmsEvent.INBOUND_REPAIRED, "turn_ended_unrecorded", record)
+            if await self.spine.mark_once(f"inbound-abandoned#{record.id}"):
+                await self._event(SmsEvent.INBOUND_REPAIRED, "turn_ended_unrecorded", record)
             return record
         failure = f"abandoned: no turn ended within {self.abandoned_after.total_seconds():.0f} s of acceptance"
         record = record.model_copy(update={"status": InboundStatus.FAILED, "failure": failure})
         await self.spine.update_inbound(record)
-        await self._event(SmsEvent.INBOUND_FAILED, "abandoned", record)
-        await self.delivery.send(key=f"abandoned-{record.id}", to=record.from_address, from_=record.to_address,
-                                 body=APOLOGY)
+        if await self.spine.mark_once(f"inbound-abandoned#{record.id}"):
+            await self._event(SmsEvent.INBOUND_FAILED, "abandoned", record)
+            await self.delivery.send(key=f"abandoned-{record.id}", to=record.from_address, from_=record.to_address,
+                                     body=APOLOGY)
         return record
 
     async def _event(self, kind: str, reason: str, record: InboundMessage) -> None:

@@ -16,6 +16,8 @@ from gateway.sms.rest import TwilioRest
 from spine.context import Channel
 from spine.identity import utcnow
 from spine.records import AgentTrace, InboundMessage, InboundStatus, OptOut, OutboxStatus
+from spine.repo import Spine
+from spine.store.base import StoreUnavailable
 from tests.gateway.sms_support import ScriptedPool
 from tests.gateway.test_sms_webhook import text
 
@@ -28,12 +30,14 @@ async def sweeps(spine, twilio):
     """sweeps(n) -> n sweeps over one store, each with its own REST client (as n replicas)."""
     clients: list[httpx.AsyncClient] = []
 
-    def make(n: int = 1) -> list[AbandonedInboundSweep]:
+    def make(n: int = 1, store=None) -> list[AbandonedInboundSweep]:
+        """`store`: the replicas' view of the store (default: the test's own)."""
         made = []
+        on = Spine(store) if store is not None else spine
         for _ in range(n):
             clients.append(http := httpx.AsyncClient(timeout=5.0))
             rest = TwilioRest(http, api_base=twilio.url, account_sid=twilio.account_sid, auth_token=twilio.auth_token)
-            made.append(AbandonedInboundSweep(spine, Delivery(spine, rest), abandoned_after_s=AFTER_S, every_s=1.0))
+            made.append(AbandonedInboundSweep(on, Delivery(on, rest), abandoned_after_s=AFTER_S, every_s=1.0))
         return made
 
     yield make
@@ -51,9 +55,8 @@ async def accepted(spine, sid: str, *, age_s: float, sender: str = MARCUS) -> In
 
 async def test_an_abandoned_inbound_fails_and_the_sender_gets_the_apology_once(spine, twilio, sweeps):
     await accepted(spine, "SM_dead", age_s=AFTER_S + 60)
-    first, second = sweeps(2)  # two replicas sweeping at the same moment
-    settled = await asyncio.gather(first.sweep_once(), second.sweep_once())
-    assert sorted(len(s) for s in settled) == [0, 1]
+    first, second = sweeps(2)  # two replicas sweeping at the same moment: one text, one event
+    await asyncio.gather(first.sweep_once(), second.sweep_once())
     record = await spine.get_inbound("SM_dead")
     assert record.status == InboundStatus.FAILED and record.failure.startswith("abandoned")
     [sent] = twilio.accepted()
@@ -98,3 +101,29 @@ async def test_the_webhook_reserves_the_interaction_id_at_acceptance(make_gatewa
     record = await spine.get_inbound(exchange.message_sid)
     assert record.status == InboundStatus.ACCEPTED and record.interaction_id == exchange.interaction_id
     assert [r.id for r in await spine.inbound_with_status(InboundStatus.ACCEPTED)] == [exchange.message_sid]
+
+
+class FailingInboundWrites:
+    """A store whose inbound-log writes fail (the store is down for them) until `healed`."""
+
+    def __init__(self, inner) -> None:
+        self.inner, self.healed = inner, False
+
+    async def put(self, item, **kwargs):
+        if item.pk.startswith("INBOUND#") and not self.healed:
+            raise StoreUnavailable("inbound log unavailable")
+        return await self.inner.put(item, **kwargs)
+
+    def __getattr__(self, name: str):
+        return getattr(self.inner, name)
+
+
+async def test_a_sweep_that_cannot_record_sends_nothing_and_the_next_one_settles_it(spine, twilio, sweeps):
+    await accepted(spine, "SM_flaky", age_s=AFTER_S + 5)
+    failing = FailingInboundWrites(spine.store)
+    [sweep] = sweeps(store=failing)
+    assert await sweep.sweep_once() == []
+    assert (await spine.get_inbound("SM_flaky")).status == InboundStatus.ACCEPTED and twilio.accepted() == []
+    failing.healed = True
+    [settled] = await sweep.sweep_once()
+    assert settled.status == InboundStatus.FAILED and len(twilio.accepted()) == 1
