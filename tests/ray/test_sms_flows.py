@@ -9,6 +9,7 @@ import httpx
 import pytest
 
 from gateway.cli.sms import new_message_sid, send_sms
+from gateway.sms.handler import APOLOGY
 from gateway.sms.signature import sign
 from spine.demo import seed
 from spine.repo import Spine
@@ -21,6 +22,7 @@ pytestmark = pytest.mark.ray
 APP = "clara-sms-flows"
 AUTH_TOKEN = "ray-twilio-token"
 ADMIN_TOKEN = "ray-admin-token"
+YALE = "+12065550100"
 
 
 @pytest.fixture(scope="module")
@@ -45,7 +47,8 @@ def base_url(ray_session, store_path, twilio):
     deploy_gateway(APP, env={"GATEWAY_STORE": f"sqlite:///{store_path}", "GATEWAY_MODEL": "offline",
                              "TWILIO_AUTH_TOKEN": AUTH_TOKEN, "TWILIO_ACCOUNT_SID": twilio.account_sid,
                              "TWILIO_API_BASE": twilio.url, "GATEWAY_PUBLIC_URL": url,
-                             "GATEWAY_ADMIN_TOKEN": ADMIN_TOKEN})
+                             "GATEWAY_ADMIN_TOKEN": ADMIN_TOKEN},
+                   sms={"sweep_every_s": 0.5})
     yield url
     undeploy(APP)
 
@@ -168,3 +171,21 @@ async def test_admin_lists_the_active_person_actors(http):
     marcus = [a for a in actors if a["person_id"] == "p_marcus"]
     assert marcus and "clara-host-" in marcus[0]["host"] and marcus[0]["turns"] >= 1
     assert (await http.get("/admin/actors")).status_code == 401
+
+
+async def test_a_replica_sweeps_an_inbound_a_dead_replica_left_accepted(http, spine, twilio):
+    from datetime import timedelta
+
+    from spine.context import Channel
+    from spine.identity import utcnow
+    from spine.records import InboundMessage, InboundStatus
+
+    sid, sender = new_message_sid(), "+12065558811"
+    await spine.accept_inbound(InboundMessage(id=sid, channel=Channel.SMS, from_address=sender, to_address=YALE,
+                                              body="hello?", received_at=utcnow() - timedelta(minutes=5)))
+    for _ in range(100):
+        if (await spine.get_inbound(sid)).status == InboundStatus.FAILED and any(s.to == sender for s in twilio.sent):
+            break
+        await asyncio.sleep(0.1)
+    assert (await spine.get_inbound(sid)).failure.startswith("abandoned")
+    assert [s.form["Body"] for s in twilio.sent if s.to == sender] == [APOLOGY]
