@@ -171,9 +171,12 @@ async def personalization(port: int, bursts: int, concurrency: int, *, floor: bo
     rng = random.Random(7)
     conns = [await KeepAlive.open(port) for _ in range(concurrency)]
 
-    async def one(conn: KeepAlive, n: int, delay: float = 0.0) -> tuple[float, int, bytes]:
+    async def one(i: int, n: int, delay: float = 0.0) -> tuple[float, int, bytes]:
         request = personalization_request(n, port, token=not floor)
         await asyncio.sleep(delay)
+        conn = conns[i]
+        if conn.closed:  # the server (or a proxy) closed it while idle: reconnect off the clock
+            conn = conns[i] = await KeepAlive.open(port)
         t0 = time.perf_counter()
         status, body = await conn.send(request)
         return (time.perf_counter() - t0) * 1000, status, body
@@ -188,7 +191,7 @@ async def personalization(port: int, bursts: int, concurrency: int, *, floor: bo
 
     async def burst(first: int, spread: float) -> list[float]:
         delays = [rng.uniform(0, spread) if spread else 0.0 for _ in conns]
-        results = await asyncio.gather(*(one(conn, first + i, delays[i]) for i, conn in enumerate(conns)))
+        results = await asyncio.gather(*(one(i, first + i, delays[i]) for i in range(len(conns))))
         for i, (_, status, body) in enumerate(results):
             check(first + i, status, body)
         await asyncio.sleep(0.2)  # let the burst's background trace writes land before the next ring

@@ -41,7 +41,14 @@ class KeepAlive(asyncio.Protocol):
         if self.answer is not None and not self.answer.done():
             self.answer.set_exception(exc or ConnectionError("server closed the connection"))
 
+    @property
+    def closed(self) -> bool:
+        """The server closed this connection (an idle keep-alive timeout, say): open another."""
+        return self.transport is None or self.transport.is_closing()
+
     async def send(self, request: bytes) -> tuple[int, bytes]:
+        if self.closed:  # a write to it would vanish, and the answer never come
+            raise ConnectionError("the connection is closed")
         self.body, self.answer = [], asyncio.get_running_loop().create_future()
         self.transport.write(request)
         return await self.answer
