@@ -7,6 +7,8 @@ routes below. `create_app(context)` is the same app without Ray (tests drive it 
 from __future__ import annotations
 
 import gc
+import logging
+import time
 from typing import Any
 
 from fastapi import FastAPI
@@ -17,6 +19,8 @@ from gateway.admin.routes import router as admin_router
 from gateway.context import GatewayArgs, GatewayContext
 from gateway.sms.routes import router as sms_router
 from gateway.voice.routes import router as voice_router
+
+log = logging.getLogger("clara.gateway")
 
 
 def new_app() -> FastAPI:
@@ -44,12 +48,34 @@ def create_app(context: GatewayContext) -> FastAPI:
     return app
 
 
+class GcPauseLog:
+    """A `gc.callbacks` entry that logs collections pausing the replica for `threshold_s` or
+    more: every caller on the replica waits them out."""
+
+    def __init__(self, threshold_s: float = 0.02) -> None:
+        self.threshold_s = threshold_s
+        self._started = 0.0
+
+    def __call__(self, phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            self._started = time.perf_counter()
+        elif (paused := time.perf_counter() - self._started) >= self.threshold_s:
+            log.warning("garbage collection paused the replica %.0f ms (generation %d, %d objects collected)",
+                        paused * 1000, info["generation"], info["collected"])
+
+
+GC_PAUSE_LOG = GcPauseLog()
+
+
 def settle_heap() -> None:
     """Put what start-up built (modules, the app, caches) out of the garbage collector's reach.
     Otherwise every full collection walks all of it, a 40-80 ms pause in the middle of a burst of
-    ringing phones; frozen, a full collection walks only what requests made (1-3 ms)."""
+    ringing phones; frozen, a full collection walks only what requests made (1-3 ms). Pauses
+    that still run long are logged."""
     gc.collect()
     gc.freeze()
+    if GC_PAUSE_LOG not in gc.callbacks:
+        gc.callbacks.append(GC_PAUSE_LOG)
 
 
 # Defaults; ray_config.yaml's `deployments:` entry for GatewayIngress overrides any of them.

@@ -45,3 +45,4 @@ def test_a_misspelt_arg_fails_at_build_time():
         build_app({"sms": {"inline_budget_s": 20}})  # past Twilio's 15 s: never inline
     with pytest.raises(ValidationError, match="hosts"):
         build_app({"runtime": {"hosts": 0}})
+
