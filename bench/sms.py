@@ -36,14 +36,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from bench.measure import pct, ray_cpu_ms  # noqa: E402
+
 AUTH_TOKEN = "bench-twilio-token"
 YALE = "+12065550100"
 BODY = "what are the office hours?"
-
-
-def pct(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
 async def seed_store(path: Path, senders: int) -> list[str]:
@@ -104,28 +101,6 @@ def deploy(store: Path, port: int) -> None:
     deploy_gateway(store, port)
 
 
-RAY_DAEMONS = ("raylet", "gcs_server")
-
-
-def ray_cpu_ms() -> dict[str, float]:
-    """CPU (user + system, ms) so far of this machine's Ray processes, summed by role: workers by
-    their title (`ray::ProxyActor.receive_asgi_messages` -> "ProxyActor"), and the raylet and GCS.
-    Linux /proc; one private Ray runs during the bench."""
-    tick = os.sysconf("SC_CLK_TCK")
-    by_role: dict[str, float] = {}
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            cmd = (stat.parent / "cmdline").read_bytes().split(b"\0")[0].decode()
-            fields = stat.read_text().rsplit(")", 1)[1].split()
-        except (OSError, IndexError):
-            continue  # gone meanwhile
-        name = Path(cmd).name
-        role = cmd[5:].split(".")[0].strip() if cmd.startswith("ray::") else name if name in RAY_DAEMONS else None
-        if role:
-            by_role[role] = by_role.get(role, 0.0) + (int(fields[11]) + int(fields[12])) * 1000 / tick
-    return by_role
-
-
 class Load:
     """Closed-loop senders: each sends its next request when the previous one is answered."""
 
@@ -167,8 +142,8 @@ class Load:
         await asyncio.gather(*(sender(p) for p in self.phones))
         wall = time.perf_counter() - started
         cpu = {k: (v - cpu0.get(k, 0.0)) / len(latencies) for k, v in ray_cpu_ms().items()}
-        return {"rps": len(latencies) / wall, "p50_ms": pct(latencies, 0.5) * 1000,
-                "p95_ms": pct(latencies, 0.95) * 1000, "n": len(latencies),
+        return {"rps": len(latencies) / wall, "p50_ms": pct(latencies, 50) * 1000,
+                "p95_ms": pct(latencies, 95) * 1000, "n": len(latencies),
                 "cpu_ms": {k: v for k, v in cpu.items() if v >= 0.005}}
 
     async def close(self) -> None:

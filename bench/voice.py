@@ -22,7 +22,6 @@ import asyncio
 import json
 import os
 import random
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -34,6 +33,7 @@ sys.path.insert(0, str(ROOT))
 
 from websockets.asyncio.client import connect  # noqa: E402
 
+from bench.measure import configured_replicas, cpu_ms, pct, summary  # noqa: E402
 from tests.support.keepalive_client import KeepAlive  # noqa: E402
 from tests.support.twilio_media_client import frame  # noqa: E402
 
@@ -118,24 +118,6 @@ async def serve_gateway(store_path: str, ws_url: str, port: int) -> None:
     await task
 
 
-def configured_replicas() -> int:
-    """GatewayIngress's min_replicas in ray_config.yaml: what a burst meets before any upscale."""
-    import yaml
-
-    config = yaml.safe_load((ROOT / "ray_config.yaml").read_text())
-    [ingress] = [d for app in config["applications"] for d in app["deployments"] if d["name"] == "GatewayIngress"]
-    return int(ingress.get("autoscaling_config", {}).get("min_replicas", ingress.get("num_replicas", 1)))
-
-
-def cpu_ms(procs: list[subprocess.Popen]) -> float:
-    """User + system CPU of processes so far (Linux /proc), in ms."""
-    total = 0
-    for proc in procs:
-        fields = Path(f"/proc/{proc.pid}/stat").read_text().rsplit(")", 1)[1].split()
-        total += int(fields[11]) + int(fields[12])
-    return total * 1000 / os.sysconf("SC_CLK_TCK")
-
-
 def spawn(*args: str) -> tuple[subprocess.Popen, str]:
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     # Their logs (one JSON line per event) are still written, to /dev/null: the cost stays in.
@@ -145,14 +127,6 @@ def spawn(*args: str) -> tuple[subprocess.Popen, str]:
 
 
 # -- measurements --------------------------------------------------------------------------------
-def pct(values: list[float], q: float) -> float:
-    return statistics.quantiles(values, n=1000, method="inclusive")[int(q * 10) - 1] if len(values) > 1 else values[0]
-
-
-def summary(values: list[float]) -> str:
-    return f"p50 {pct(values, 50):6.2f} ms   p99 {pct(values, 99):6.2f} ms   max {max(values):6.2f} ms   n={len(values)}"
-
-
 def personalization_request(n: int, port: int, *, token: bool) -> bytes:
     body = json.dumps({"caller_id": CALLERS[n % len(CALLERS)], "agent_id": "bench", "called_number": YALE,
                        "call_sid": f"CA_bench_{n}"}).encode()
@@ -269,12 +243,12 @@ async def main(args: argparse.Namespace) -> int:
     replicas = [gateway] + [spawn("--role", "gateway", "--store", str(store), "--ws-url", ws_url, "--port", port)[0]
                             for _ in range(args.replicas - 1)]
     try:
-        cpu0 = cpu_ms(replicas)
+        cpu0 = cpu_ms([p.pid for p in replicas])
         floor = await personalization(int(port), args.bursts, args.concurrency, floor=True)
-        cpu1 = cpu_ms(replicas)
+        cpu1 = cpu_ms([p.pid for p in replicas])
         person = await personalization(int(port), args.bursts, args.concurrency)
         calls = (args.bursts + 1) * args.concurrency
-        floor_cpu, server_cpu = (cpu1 - cpu0) / calls, (cpu_ms(replicas) - cpu1) / calls
+        floor_cpu, server_cpu = (cpu1 - cpu0) / calls, (cpu_ms([p.pid for p in replicas]) - cpu1) / calls
         spread = await personalization(int(port), args.bursts, args.concurrency, spread_s=1.0)
         alone = await direct(ws_url, args.frames)
         through = await bridged(int(port), args.frames)

@@ -20,9 +20,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.voice import SECRET, TOKEN, configured_replicas, personalization, seed_bench_tenants, summary  # noqa: E402
-from bench.sms import ray_cpu_ms  # noqa: E402
-from bench.voice import pct  # noqa: E402
+from bench.measure import configured_replicas, pct, ray_cpu_ms, summary  # noqa: E402
+from bench.voice import SECRET, TOKEN, personalization, seed_bench_tenants  # noqa: E402
 
 
 async def seed_store(path: Path) -> None:

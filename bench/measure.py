@@ -1,0 +1,57 @@
+"""What the benches measure with: percentiles, CPU time from /proc, and the replica count the
+operator configured. Shared by bench/sms.py, bench/voice.py and bench/voice_serve.py."""
+from __future__ import annotations
+
+import os
+import statistics
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+RAY_DAEMONS = ("raylet", "gcs_server")
+
+
+def pct(values: list[float], q: float) -> float:
+    """The q-th percentile (q in 0-100), interpolated between samples."""
+    if len(values) == 1:
+        return values[0]
+    return statistics.quantiles(values, n=1000, method="inclusive")[int(q * 10) - 1]
+
+
+def summary(values: list[float]) -> str:
+    return f"p50 {pct(values, 50):6.2f} ms   p99 {pct(values, 99):6.2f} ms   max {max(values):6.2f} ms   n={len(values)}"
+
+
+def _cpu_of(stat: Path) -> float:
+    fields = stat.read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) * 1000 / os.sysconf("SC_CLK_TCK")
+
+
+def cpu_ms(pids: list[int]) -> float:
+    """User + system CPU of these processes so far (Linux /proc), in ms."""
+    return sum(_cpu_of(Path(f"/proc/{pid}/stat")) for pid in pids)
+
+
+def ray_cpu_ms() -> dict[str, float]:
+    """CPU (ms) so far of this machine's Ray processes, summed by role: workers by their title
+    (`ray::ProxyActor.receive_asgi_messages` -> "ProxyActor"), and the raylet and GCS. One
+    private Ray runs during a bench."""
+    by_role: dict[str, float] = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            cmd = (stat.parent / "cmdline").read_bytes().split(b"\0")[0].decode()
+            name = Path(cmd).name
+            role = cmd[5:].split(".")[0].strip() if cmd.startswith("ray::") else name if name in RAY_DAEMONS else None
+            if role:
+                by_role[role] = by_role.get(role, 0.0) + _cpu_of(stat)
+        except (OSError, IndexError):
+            continue  # gone meanwhile
+    return by_role
+
+
+def configured_replicas() -> int:
+    """GatewayIngress's min_replicas in ray_config.yaml: what a burst meets before any upscale."""
+    import yaml
+
+    config = yaml.safe_load((ROOT / "ray_config.yaml").read_text())
+    [ingress] = [d for app in config["applications"] for d in app["deployments"] if d["name"] == "GatewayIngress"]
+    return int(ingress.get("autoscaling_config", {}).get("min_replicas", ingress.get("num_replicas", 1)))
