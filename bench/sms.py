@@ -10,9 +10,9 @@ gateway. Each gateway request is a full warm SMS turn: signature, MessageSid ded
 routing, the agent loop with one read-only tool through the DispatcherActor, trace, TwiML.
 Prints requests/s and p50/p95 latency of both and the ratios, and the CPU each request costs in
 each Ray process (on two cores throughput follows the total CPU per request). Criterion: gateway
-throughput >= 50% of echo's and p50 within 2x of echo's. A third row redeploys the gateway with a trivial
-turn function (RuntimeConfig.turn_function) to separate the gateway path (Serve ingress, webhook
-checks, inbound log, actor hop) from the agent turn itself.
+throughput >= 50% of echo's and p50 within 2x of echo's. A third row redeploys the gateway with a
+trivial turn function (RuntimeConfig.turn_function) to separate the gateway path (Serve ingress,
+webhook checks, inbound log, actor hop) from the agent turn itself.
 
 With `--proxy both` (default) it runs twice, in fresh processes: Serve's default proxy, then
 RAY_SERVE_ENABLE_HA_PROXY=1 (HAProxy ingress) when this Ray version has it.
