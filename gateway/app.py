@@ -22,13 +22,16 @@ from gateway.voice.routes import router as voice_router
 
 log = logging.getLogger("clara.gateway")
 
+# Any request body past this is refused (413) unread; routes that expect less say so themselves.
+MAX_BODY_BYTES = 1024 * 1024
+
 
 def new_app() -> FastAPI:
     """The routes, in the order they are matched; the state (context, voice services) comes after."""
     # FastAPI's own OpenTelemetry is off: it asks for a tracer provider on every request, and
     # the gateway's request metrics come from Ray Serve (dashboard, /metrics).
     app = FastAPI(title="Clara gateway", docs_url=None, redoc_url=None, openapi_url=None,
-                  telemetry={"tracing": False, "metrics": False, "logs": False})
+                  telemetry={"tracing": False, "metrics": False, "logs": False}, max_body_size=MAX_BODY_BYTES)
     # Routes are matched in order: the callers' webhooks first (a ringing phone is waiting on
     # /voice/personalization), the admin pages last.
     app.include_router(voice_router)

@@ -28,6 +28,11 @@ TOKEN_HEADER = "X-Clara-Voice-Token"
 CALL_REFERENCES = ("interaction_id", "call_sid")
 TWIML = "application/xml"
 JSON = "application/json"
+# Bodies past these are refused (413) before they are read whole: a personalization request is
+# four short fields, a tool call a few parameters; a post-call report carries the transcript.
+PERSONALIZATION_MAX_BYTES = 16 * 1024
+TOOL_MAX_BYTES = 64 * 1024
+POST_CALL_MAX_BYTES = 8 * 1024 * 1024
 
 
 def install_voice(app: FastAPI, services: VoiceServices) -> None:
@@ -56,7 +61,7 @@ def _token_ok(voice: VoiceServices, request: Request) -> str | None:
     return None if given and hmac.compare_digest(given.strip(), expected) else "voice token missing or wrong"
 
 
-@router.post("/voice/personalization")
+@router.post("/voice/personalization", max_body_size=PERSONALIZATION_MAX_BYTES)
 async def personalization(request: Request) -> Response:
     voice = get_voice(request)
     if why := _token_ok(voice, request):
@@ -75,7 +80,7 @@ async def personalization(request: Request) -> Response:
     return Response(initiation_data(start).model_dump_json(exclude_none=True), media_type=JSON)
 
 
-@router.post("/voice/tools/{tool_name}")
+@router.post("/voice/tools/{tool_name}", max_body_size=TOOL_MAX_BYTES)
 async def server_tool(tool_name: str, request: Request) -> Response:
     voice = get_voice(request)
     if why := _token_ok(voice, request):
@@ -98,7 +103,7 @@ async def server_tool(tool_name: str, request: Request) -> Response:
     return JSONResponse(answer.model_dump())
 
 
-@router.post("/voice/post-call")
+@router.post("/voice/post-call", max_body_size=POST_CALL_MAX_BYTES)
 async def post_call(request: Request, background: BackgroundTasks) -> Response:
     voice = get_voice(request)
     raw = await request.body()

@@ -77,6 +77,17 @@ async def test_malformed_personalization_is_a_clear_422(client):
     assert r.status_code == 422 and "call_sid" in r.json()["error"]
 
 
+@pytest.mark.parametrize("path, limit", [("/voice/personalization", 16 * 1024), ("/voice/tools/get_pet_policy", 64 * 1024),
+                                         ("/voice/post-call", 8 * 1024 * 1024)])
+async def test_an_oversize_voice_webhook_is_a_413_and_changes_nothing(client, spine, path, limit):
+    padded = {**_personalization(MARCUS, "CA_big"), "padding": "x" * limit}
+    r = await client.post(path, content=json.dumps(padded), headers={**AUTH, "Content-Type": "application/json"})
+    assert r.status_code == 413
+    assert await spine.get_trace("voice-CA_big") is None
+    fits = await client.post(path, json=_personalization(MARCUS, "CA_fits"), headers=AUTH)
+    assert fits.status_code != 413
+
+
 async def test_slow_store_still_answers_in_bounded_time(spine):
     slow = Spine(SlowStore(spine.store, delay_s=0.4))
     services = VoiceServices.build(voice_settings(), slow, Dispatcher(slow), OfflineModel(), open_budget_s=0.1)
