@@ -8,23 +8,20 @@ only those still waiting; media with nothing waiting for it stays in the convers
 """
 from __future__ import annotations
 
-from spine.identity import PersonRoleType, utcnow
+from spine.identity import utcnow
 from spine.repo import Spine
 from spine.work import WorkOrder, WorkOrderNote
 from tools.caller import Caller
+from tools.facts import load_facts
 
 
 async def waiting_for_photos(spine: Spine, caller: Caller) -> list[WorkOrder]:
-    """Open work orders on the caller's own units here that asked for a photo, latest first."""
-    unit_ids = sorted({r.scope.unit_id for r in caller.roles
-                       if r.role_type == PersonRoleType.TENANT and r.scope.unit_id})
-    waiting = []
-    for unit_id in unit_ids:
-        unit = await spine.get_unit(unit_id)
-        if unit is None or unit.property_id != caller.property_id:
-            continue
-        waiting += [wo for wo in await spine.work_orders_of_unit(unit.property_id, unit_id)
-                    if wo.is_open and wo.photo_request]
+    """Open work orders on the caller's own units here that asked for a photo, latest first.
+    The units are the gate's own (CallerFacts), so this is the scope request_photo is held to."""
+    facts = await load_facts(spine, caller)
+    waiting = [wo for unit_id in sorted(facts.units)
+               for wo in await spine.work_orders_of_unit(caller.property_id, unit_id)
+               if wo.is_open and wo.photo_request]
     return sorted(waiting, key=lambda wo: wo.updated_at, reverse=True)
 
 

@@ -45,6 +45,24 @@ async def sweeps(spine, twilio):
         await http.aclose()
 
 
+class BothSeeIt:
+    """A store on which the first `parties` listings of accepted inbounds happen at the same
+    moment: none gets its answer before all have asked (replicas racing for the same message)."""
+
+    def __init__(self, inner, parties: int) -> None:
+        self.inner, self.barrier, self.held = inner, asyncio.Barrier(parties), parties
+
+    async def query_index(self, key, *args, **kwargs):
+        found = await self.inner.query_index(key, *args, **kwargs)
+        if key == f"INBOUND#{InboundStatus.ACCEPTED}" and self.held:
+            self.held -= 1
+            await self.barrier.wait()
+        return found
+
+    def __getattr__(self, name: str):
+        return getattr(self.inner, name)
+
+
 async def accepted(spine, sid: str, *, age_s: float, sender: str = MARCUS) -> InboundMessage:
     """What a replica that died mid-turn leaves: the record as accepted, `age_s` ago."""
     record = InboundMessage(id=sid, channel=Channel.SMS, from_address=sender, to_address=YALE, body="is it fixed?",
@@ -55,7 +73,8 @@ async def accepted(spine, sid: str, *, age_s: float, sender: str = MARCUS) -> In
 
 async def test_an_abandoned_inbound_fails_and_the_sender_gets_the_apology_once(spine, twilio, sweeps):
     await accepted(spine, "SM_dead", age_s=AFTER_S + 60)
-    first, second = sweeps(2)  # two replicas sweeping at the same moment: one text, one event
+    # Two replicas sweeping at the same moment, both seeing the message: one text, one event.
+    first, second = sweeps(2, store=BothSeeIt(spine.store, parties=2))
     await asyncio.gather(first.sweep_once(), second.sweep_once())
     record = await spine.get_inbound("SM_dead")
     assert record.status == InboundStatus.FAILED and record.failure.startswith("abandoned")

@@ -3,12 +3,25 @@ the gateway application deployed on it with a test's store, tokens and stand-ins
 from __future__ import annotations
 
 import uuid
+from pathlib import Path
 from typing import Any
 
 from ray import serve
 
 from gateway.app import build_app
+from spine.demo import seed
+from spine.repo import Spine
+from spine.store.sqlite import SqliteStore
 from tests.support.ray_fixtures import free_port
+
+
+async def seeded_store(directory: Path) -> Path:
+    """A SQLite store file in `directory` with the demo data, closed for the replicas to open."""
+    path = directory / "clara.db"
+    spine = Spine(SqliteStore(path))
+    await seed(spine)
+    await spine.store.close()
+    return path
 
 
 def serve_http_port() -> int:

@@ -11,10 +11,9 @@ import pytest
 from gateway.cli.sms import new_message_sid, send_sms
 from gateway.sms.handler import APOLOGY
 from gateway.sms.signature import sign
-from spine.demo import seed
 from spine.repo import Spine
 from spine.store.sqlite import SqliteStore
-from tests.ray.sms_serve import deploy_gateway, serve_http_port, undeploy
+from tests.ray.sms_serve import deploy_gateway, seeded_store, serve_http_port, undeploy
 from tests.support.twilio_server import TwilioStandIn
 
 pytestmark = pytest.mark.ray
@@ -27,11 +26,7 @@ YALE = "+12065550100"
 
 @pytest.fixture(scope="module")
 async def store_path(tmp_path_factory):
-    path = tmp_path_factory.mktemp("sms-flows") / "clara.db"
-    spine = Spine(SqliteStore(path))
-    await seed(spine)
-    await spine.store.close()
-    return path
+    return await seeded_store(tmp_path_factory.mktemp("sms-flows"))
 
 
 @pytest.fixture(scope="module")

@@ -10,11 +10,10 @@ import httpx
 import pytest
 
 from gateway.cli.sms import send_sms
-from spine.demo import seed
 from spine.records import InboundStatus, OutboxStatus
 from spine.repo import Spine
 from spine.store.sqlite import SqliteStore
-from tests.ray.sms_serve import deploy_gateway, serve_http_port, undeploy
+from tests.ray.sms_serve import deploy_gateway, seeded_store, serve_http_port, undeploy
 from tests.support.anthropic_server import AnthropicStandIn, text
 from tests.support.twilio_server import TwilioStandIn
 
@@ -29,11 +28,7 @@ INLINE_BUDGET_S = 0.5
 
 @pytest.fixture(scope="module")
 async def store_path(tmp_path_factory):
-    path = tmp_path_factory.mktemp("sms-slow") / "clara.db"
-    spine = Spine(SqliteStore(path))
-    await seed(spine)
-    await spine.store.close()
-    return path
+    return await seeded_store(tmp_path_factory.mktemp("sms-slow"))
 
 
 @pytest.fixture(scope="module")

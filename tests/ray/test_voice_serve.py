@@ -10,10 +10,9 @@ import httpx
 import pytest
 
 from gateway.sms.signature import sign
-from spine.demo import seed
 from spine.repo import Spine
 from spine.store.sqlite import SqliteStore
-from tests.ray.sms_serve import deploy_gateway, serve_http_port, undeploy
+from tests.ray.sms_serve import deploy_gateway, seeded_store, serve_http_port, undeploy
 from tests.support.elevenlabs_server import (
     AgentServer, Close, Expect, Send, agent_response, audio, standard_script, tool_call, user_transcript,
 )
@@ -39,11 +38,7 @@ SCRIPT = standard_script(
 
 @pytest.fixture(scope="module")
 async def store_path(tmp_path_factory):
-    path = tmp_path_factory.mktemp("voice-serve") / "clara.db"
-    spine = Spine(SqliteStore(path))
-    await seed(spine)
-    await spine.store.close()
-    return path
+    return await seeded_store(tmp_path_factory.mktemp("voice-serve"))
 
 
 @pytest.fixture(scope="module")
