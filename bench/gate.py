@@ -1,7 +1,8 @@
 """The matrix gate's decision speed, side by side with pycasbin and cedarpy in one run.
 
 Every engine holds the same policy (TOOL_ROLE_MATRIX: one casbin policy line per (role, tool,
-scope); one Cedar `permit` per tool) and decides the same cases: every row of the policy table
+scope); one Cedar `permit` per tool, per role for the org-wide tools, whose reach is bounded by the
+properties a staff role is scoped to) and decides the same cases: every row of the policy table
 (tests/tools/policy_table.py) for every caller, with facts loaded once from a seeded store. All
 engines must agree on every case before anything is timed.
 
@@ -32,7 +33,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from spine.demo import seed  # noqa: E402
-from spine.identity import OccupancyKind  # noqa: E402
+from spine.identity import STAFF_ROLE_TYPES, OccupancyKind  # noqa: E402
 from spine.repo import Spine  # noqa: E402
 from spine.store.sqlite import SqliteStore  # noqa: E402
 from tests.tools.policy_table import CALLERS, ROWS, add_table_people  # noqa: E402
@@ -82,12 +83,17 @@ def subject_attrs(facts: CallerFacts) -> dict:
     return {"person": facts.person_id or "", "property": facts.property_id, "org": facts.org_id or "",
             "roles": {str(r) for r in facts.role_types}, "occupant_units": _units(facts, OCCUPANT),
             "primary_units": _units(facts, PRIMARY), "financial_units": _units(facts, FINANCIAL),
-            "vendor_pairs": {f"{v}|{p}" for v, props in facts.vendor_services.items() for p in props}}
+            "vendor_pairs": {f"{v}|{p}" for v, props in facts.vendor_services.items() for p in props},
+            "org_roles": {str(r) for r in facts.org_wide_roles},
+            "property_roles": {f"{r}|{p}" for p, held in facts.property_roles.items() for r in held}}
 
 
 def target_attrs(target: Target) -> dict:
+    # key_<role>: "<role>|<property>", the key a staff role scoped to the target's property holds
+    # (Cedar has no string concatenation, so the resource carries it, as context carries vendor pairs).
     return {"unit": target.unit_id or "", "property": target.property_id or "", "org": target.org_id or "",
-            "vendor": target.wo_vendor_id or "", "subject": target.subject_person_id or ""}
+            "vendor": target.wo_vendor_id or "", "subject": target.subject_person_id or "",
+            **{f"key_{r}": f"{r}|{target.property_id or ''}" for r in STAFF_ROLE_TYPES}}
 
 
 # -- pycasbin: the matrix as policy lines, the scopes as an ABAC matcher ---------------------------
@@ -111,7 +117,8 @@ m = r.act == p.act && (p.role == "*" || p.role in r.sub.roles) && ( \
      (r.obj.vendor + "|" + r.obj.property) in r.sub.vendor_pairs && r.obj.org == r.sub.org) || \
   (p.scope == "inbound-property" && r.obj.property == r.sub.property && r.obj.property != "") || \
   (p.scope == "self" && r.obj.subject == r.sub.person) || \
-  (p.scope == "org-wide" && r.obj.org == r.sub.org && r.obj.org != ""))
+  (p.scope == "org-wide" && r.obj.org == r.sub.org && r.obj.org != "" && \
+     (p.role in r.sub.org_roles || (p.role + "|" + r.obj.property) in r.sub.property_roles)))
 """
 
 
@@ -138,12 +145,21 @@ def cedar_policy_text() -> str:
         **{s: [f"principal.{attr}.contains(resource.unit)"] for s, attr in UNIT_ATTR.items()},
     }
     out = []
-    for tool, policy in TOOL_ROLE_MATRIX.items():
-        when = [] if policy.roles == "*" else \
-            [f"principal.roles.containsAny([{', '.join(json.dumps(str(r)) for r in sorted(policy.roles))}])"]
-        when += scope_when[policy.scope]
+
+    def permit(tool: str, when: list[str]) -> None:
         clause = f"\nwhen {{ {' && '.join(when)} }}" if when else ""
         out.append(f'permit(principal, action == Action::"{tool}", resource){clause};')
+
+    for tool, policy in TOOL_ROLE_MATRIX.items():
+        if policy.scope == Scope.ORG_WIDE:
+            for role in sorted(policy.roles):
+                permit(tool, [f'principal.roles.contains("{role}")', *scope_when[policy.scope],
+                              f'(principal.org_roles.contains("{role}") || '
+                              f'principal.property_roles.contains(resource.key_{role}))'])
+            continue
+        when = [] if policy.roles == "*" else \
+            [f"principal.roles.containsAny([{', '.join(json.dumps(str(r)) for r in sorted(policy.roles))}])"]
+        permit(tool, when + scope_when[policy.scope])
     return "\n".join(out)
 
 

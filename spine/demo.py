@@ -15,8 +15,8 @@ from spine.repo import Spine
 from spine.store.base import Item, Store
 from spine.work import RenewalOffer, RenewalWorkflow, WorkOrder, WorkOrderNote, WorkOrderStatus
 
-YALE, CAPITOL = "pf_yale", "pf_capitol"
-YALE_NUMBER, CAPITOL_NUMBER = "+12065550100", "+13035550200"
+YALE, CAPITOL, BEACON = "pf_yale", "pf_capitol", "pf_beacon"
+YALE_NUMBER, CAPITOL_NUMBER, BEACON_NUMBER = "+12065550100", "+13035550200", "+12065550300"
 AT = datetime(2026, 11, 20, 16, 30, tzinfo=timezone.utc)
 
 
@@ -54,6 +54,16 @@ PROPERTIES = [
                                  towing_policy="Fire lanes are towed immediately"),
         ),
     ),
+    # A second property of org_propflow, so a property-scoped staff role (Nora) has somewhere
+    # it does not reach inside its own org.
+    Property(
+        id=BEACON, org_id="org_propflow", name="JP Beacon Hill", address="2500 Beacon Ave S, Seattle, WA",
+        sms_number=BEACON_NUMBER, voice_number=BEACON_NUMBER,
+        facility=FacilityFacts(
+            amenities=["courtyard", "package lockers"], office_hours="Mon-Fri 9am-5pm", quiet_hours="10pm-7am",
+            pet_policy=PetPolicy(allowed=True, species=["cat"], deposit_usd=300, restrictions="Cats only"),
+        ),
+    ),
 ]
 
 _FRIDGE = Appliance(kind="refrigerator", brand="Whirlpool", model="WRT318FZDW", installed=date(2022, 3, 1))
@@ -76,6 +86,8 @@ UNITS = [
     Unit(id="u_yale_502", property_id=YALE, number="502", bedrooms=1, square_feet=640,
          monthly_rent_usd=1995, available_from=date(2026, 12, 1)),
     Unit(id="u_capitol_12", property_id=CAPITOL, number="12", bedrooms=1, monthly_rent_usd=1500),
+    Unit(id="u_beacon_501", property_id=BEACON, number="501", bedrooms=1, monthly_rent_usd=1750,
+         appliances=[_FRIDGE]),
 ]
 
 LEASES = [
@@ -96,7 +108,7 @@ RENEWALS = [
 
 VENDORS = [
     Vendor(id="v_inhouse", name="JP Yale in-house maintenance", trade="general", in_house=True,
-           services_property_ids=[YALE]),
+           services_property_ids=[YALE, BEACON]),
     Vendor(id="v_carlos", name="Carlos Plumbing", trade="plumbing", services_property_ids=[YALE, CAPITOL]),
     Vendor(id="v_sparks", name="Sparks Electric", trade="electrical", services_property_ids=[YALE]),
 ]
@@ -114,6 +126,10 @@ WORK_ORDERS = [
     WorkOrder(id="wo_51", display_id="WO-51", property_id=CAPITOL, unit_id="u_capitol_12",
               status=WorkOrderStatus.DISPATCHED, brief="low water pressure, unit 12",
               description="Low water pressure in the shower.", assigned_vendor_id="v_carlos", created_at=AT),
+    WorkOrder(id="wo_90", display_id="WO-90", property_id=BEACON, unit_id="u_beacon_501",
+              status=WorkOrderStatus.OPEN, brief="broken window, unit 501",
+              description="Bedroom window in 501 is cracked and will not latch.", assigned_vendor_id="v_inhouse",
+              created_at=AT),
 ]
 
 
@@ -122,9 +138,10 @@ def _tenant(rid: str, pid: str, unit: str, occ: OccupancyKind) -> PersonRole:
                       scope=RoleScope(org_id="org_propflow", property_id=YALE, unit_id=unit, occupancy=occ))
 
 
-def _staff(rid: str, pid: str, role: T) -> PersonRole:
+def _staff(rid: str, pid: str, role: T, property_id: str | None = None) -> PersonRole:
+    """A staff role across org_propflow, or limited to one of its properties."""
     return PersonRole(id=rid, person_id=pid, role_type=role, source=Src.MANUAL_PM, created_at=AT,
-                      scope=RoleScope(org_id="org_propflow"))
+                      scope=RoleScope(org_id="org_propflow", property_id=property_id))
 
 
 def _vendor(rid: str, pid: str, vendor_id: str) -> PersonRole:
@@ -146,6 +163,7 @@ PEOPLE = [
     _person("p_priya", "Priya Shah", "+12065550150"),
     _person("p_sam", "Sam Ortiz", "+12065550151"),
     _person("p_lena", "Lena Park", "+12065550152"),
+    _person("p_nora", "Nora Quinn", "+12065550154"),
     _person("p_ruth", "Ruth Alvarez", "+12065551099", deceased=True),
     _person("p_spam", "Unknown (spam)", "+18885550199", category=PersonCategory.SPAM),
     _person("p_marcus_old", "Marcus Johnson (old number)", "+12065551088", merged_into_person_id="p_marcus"),
@@ -162,6 +180,7 @@ ROLES = [
     _staff("sr_priya", "p_priya", T.PM),
     _staff("sr_sam", "p_sam", T.VIEWER),
     _staff("sr_lena", "p_lena", T.LEASING_AGENT),
+    _staff("sr_nora", "p_nora", T.PM, property_id=BEACON),
 ]
 
 # Unknown numbers the demo replays; no Person exists for them until the router mints one.

@@ -2,6 +2,11 @@
 
 No I/O: every fact it reads was loaded before (tools/facts.py). The matrix is compiled once into
 per-tool rules with their fixed decisions prebuilt, so an allow is a few dict and set lookups.
+
+A refusal carries two texts: `reason`, the whole story for the trace and operators (where the
+work order is, which vendor holds it), and `public`, the rule alone, for the model and so for the
+caller. `public` reads the same whether the thing named is someone else's or does not exist, so
+refusals never tell a caller what exists, where, or whose it is.
 """
 from __future__ import annotations
 
@@ -16,8 +21,9 @@ from tools.matrix import TOOL_ROLE_MATRIX, UNIT_SCOPES, Scope, ToolPolicy
 @dataclass(frozen=True, slots=True)
 class Decision:
     allowed: bool
-    reason: str
+    reason: str  # the full reason, for the trace
     rule: str  # which rule decided: "role", "scope:<scope>", "target", "unknown-tool", or "allowed"
+    public: str = ""  # what the model is told on a refusal: the rule, not the facts
 
 
 ScopeCheck = Callable[[CallerFacts, Target], str | None]  # None = in scope, else why not
@@ -66,11 +72,26 @@ def _self(facts: CallerFacts, target: Target) -> str | None:
     return None
 
 
-def _org_wide(facts: CallerFacts, target: Target) -> str | None:
-    if target.org_id is None or target.org_id != facts.org_id:
-        what = target.work_order or (f"unit {target.unit_number}" if target.unit_number else target.property_id)
-        return f"{what} belongs to {target.org_id}, not {facts.org_id} (the inbound property's org)"
-    return None
+def _org_wide(roles: frozenset | None) -> ScopeCheck:
+    """In the inbound property's org, and within the properties the caller's staff role reaches:
+    a role limited to one property acts on that property's records only."""
+    tool_roles = roles or frozenset()
+
+    def check(facts: CallerFacts, target: Target) -> str | None:
+        if target.org_id is None or target.org_id != facts.org_id:
+            return f"{_what(target)} belongs to {target.org_id}, not {facts.org_id} (the inbound property's org)"
+        if not tool_roles.isdisjoint(facts.org_wide_roles):
+            return None
+        if not tool_roles.isdisjoint(facts.property_roles.get(target.property_id or "", ())):
+            return None
+        reach = sorted(p for p, held in facts.property_roles.items() if not tool_roles.isdisjoint(held))
+        return f"{_what(target)} is at {target.property_id}; {facts.who}'s role reaches only {', '.join(reach)}"
+
+    return check
+
+
+def _what(target: Target) -> str:
+    return target.work_order or (f"unit {target.unit_number}" if target.unit_number else str(target.property_id))
 
 
 def _no_scope(facts: CallerFacts, target: Target) -> str | None:
@@ -82,9 +103,42 @@ SCOPE_CHECKS: dict[Scope, ScopeCheck] = {
     Scope.ASSIGNED_WO: _assigned_wo,
     Scope.INBOUND_PROPERTY: _inbound_property,
     Scope.SELF: _self,
-    Scope.ORG_WIDE: _org_wide,
     Scope.NONE: _no_scope,
 }
+
+
+# What the model hears when a named target is refused, by scope; the same words whether it is
+# someone else's or does not exist.
+def _not_yours(kind: str) -> Callable[[str], str]:
+    return lambda named: f"{named} is not {kind}"
+
+
+PUBLIC_REFUSALS: dict[Scope, Callable[[str], str]] = {
+    **{scope: (lambda named: f"{named} is not a work order of yours" if named.startswith("WO-")
+               else f"{named} is not a unit of yours") for scope in UNIT_SCOPES},
+    Scope.ASSIGNED_WO: _not_yours("a work order assigned to you"),
+    Scope.ORG_WIDE: _not_yours("within what your role covers from this line"),
+    Scope.INBOUND_PROPERTY: _not_yours("this property's"),
+    Scope.SELF: _not_yours("yours"),
+    Scope.NONE: _not_yours("available"),
+}
+# A refusal that names nothing (no unit given and none or several held): the rule, for the model
+# to ask the caller.
+UNNAMED_REFUSALS: dict[Scope, str] = {
+    **{scope: "this needs a unit of yours; ask which unit (or it is not one you hold)" for scope in UNIT_SCOPES},
+    Scope.ASSIGNED_WO: "this needs a work order assigned to you; ask which one",
+}
+OCCUPANCY_REFUSAL = {scope: f"only the {' or '.join(sorted(kinds))} of a unit may do this"
+                     for scope, kinds in UNIT_SCOPES.items()}
+
+
+def public_refusal(scope: Scope, target: Target, facts: CallerFacts | None = None) -> str:
+    """The rule a refusal of `target` under `scope` tells the model."""
+    if facts is not None and scope in UNIT_SCOPES and target.unit_id in facts.units:
+        return OCCUPANCY_REFUSAL[scope]  # the caller's own unit, held as the wrong kind
+    if target.named:
+        return PUBLIC_REFUSALS[scope](target.named)
+    return UNNAMED_REFUSALS.get(scope, "that is not something you can do here")
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,10 +154,12 @@ def _compile_rule(name: str, policy: ToolPolicy) -> CompiledRule:
     roles = None if policy.roles == "*" else policy.roles
     who = "*" if roles is None else "|".join(sorted(roles))
     needs = "" if roles is None else " or ".join(sorted(roles))
+    check = _org_wide(roles) if policy.scope == Scope.ORG_WIDE else SCOPE_CHECKS[policy.scope]
+    role_reason = f"role: {name} needs {needs}"
     return CompiledRule(
-        roles=roles, scope=policy.scope, check=SCOPE_CHECKS[policy.scope],
+        roles=roles, scope=policy.scope, check=check,
         allow=Decision(True, f"allowed: {name} ({who}, {policy.scope})", "allowed"),
-        role_refusal=Decision(False, f"role: {name} needs {needs}", "role"),
+        role_refusal=Decision(False, role_reason, "role", public=f"{name} is not available to you"),
     )
 
 
@@ -125,12 +181,14 @@ POLICY = Policy(TOOL_ROLE_MATRIX)
 def decide(policy: Policy, facts: CallerFacts, tool: str, target: Target) -> Decision:
     rule = policy.rules.get(tool)
     if rule is None:
-        return Decision(False, f"unknown-tool: {tool!r} is not a Clara tool", "unknown-tool")
+        unknown = f"{tool!r} is not a Clara tool"
+        return Decision(False, f"unknown-tool: {unknown}", "unknown-tool", public=unknown)
     if rule.roles is not None and rule.roles.isdisjoint(facts.role_types):
         return rule.role_refusal
     if target.missing is not None:
-        return Decision(False, f"target: {target.missing}", "target")
+        return Decision(False, f"target: {target.missing}", "target", public=public_refusal(rule.scope, target))
     why = rule.check(facts, target)
     if why is not None:
-        return Decision(False, f"scope {rule.scope}: {why}", f"scope:{rule.scope}")
+        return Decision(False, f"scope {rule.scope}: {why}", f"scope:{rule.scope}",
+                        public=public_refusal(rule.scope, target, facts))
     return rule.allow

@@ -23,6 +23,7 @@ from spine.identity import utcnow
 from spine.toolrun import ToolRun, ToolRunState
 from spine.toolspec import ToolInvocation, ToolResult
 from tools.caller import Caller
+from tools.decide import Decision
 from tools.gate import gate
 from tools.handlers.base import HandlerContext, Tool, ToolFailure
 from tools.matrix import TOOL_ROLE_MATRIX
@@ -53,6 +54,15 @@ def _invalid_reason(name: str, args: Any) -> str | None:
 def _error(inv: ToolInvocation, content: str, *, reason: str, rule: str, decision: str = "refused") -> ToolResult:
     return ToolResult(tool_use_id=inv.tool_use_id, name=inv.name, content=content, is_error=True,
                       decision=decision, reason=reason, rule=rule)
+
+
+def refusal(inv: ToolInvocation, decision: Decision) -> ToolResult:
+    """The gate said no. The model gets the rule as a typed refusal (`refused` names its kind, so
+    no reader parses the wording); the full reason stays on the result for the trace."""
+    kind = decision.rule.split(":", 1)[0]
+    refused = "scope" if kind == "target" else kind  # missing and not-yours look alike to the model
+    content = json.dumps({"error": f"Not allowed: {decision.public}", "refused": refused})
+    return _error(inv, content, reason=decision.reason, rule=decision.rule)
 
 
 def _replayed(inv: ToolInvocation, run: ToolRun) -> ToolResult:
@@ -94,7 +104,7 @@ async def _dispatch(spine: Spine, inv: ToolInvocation, caller: Caller) -> ToolRe
     outcome = await gate(spine, caller, inv.name, inv.input)
     decision = outcome.decision
     if not decision.allowed or tool is None:
-        return _error(inv, f"Not allowed: {decision.reason}", reason=decision.reason, rule=decision.rule)
+        return refusal(inv, decision)
     try:
         args = tool.input_model.model_validate(inv.input)
     except ValidationError as exc:

@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from spine.identity import OccupancyKind, PersonRoleType
+from spine.identity import STAFF_ROLE_TYPES, OccupancyKind, PersonRoleType
 from spine.repo import Spine
 from tools.caller import Caller, authoritative_roles
 from tools.ids import display_id, work_order_key
@@ -24,10 +24,20 @@ class CallerFacts:
     units: dict[str, frozenset[OccupancyKind]] = field(default_factory=dict)  # unit id -> kinds held
     unit_numbers: dict[str, str] = field(default_factory=dict)  # unit id -> "204"
     vendor_services: dict[str, frozenset[str]] = field(default_factory=dict)  # vendor id -> property ids
+    # Where each staff role reaches: a role limited to a property acts on that property's records
+    # only; an org-wide one on anything in the inbound property's org.
+    org_wide_roles: frozenset[PersonRoleType] = frozenset()
+    property_roles: dict[str, frozenset[PersonRoleType]] = field(default_factory=dict)  # property id -> roles
 
     @property
     def who(self) -> str:
         return self.person_id or "an unidentified caller"
+
+    def reach(self, roles: frozenset[PersonRoleType]) -> frozenset[str] | None:
+        """The properties these role types let the caller act on: None for the whole org."""
+        if not roles.isdisjoint(self.org_wide_roles):
+            return None
+        return frozenset(p for p, held in self.property_roles.items() if not roles.isdisjoint(held))
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,7 +52,9 @@ class Target:
     work_order: str | None = None  # display id, WO-7
     wo_vendor_id: str | None = None
     subject_person_id: str | None = None
+    named: str | None = None  # how the call named it ("WO-42", "unit 312"), for a refusal that says no more
     missing: str | None = None  # why the target could not be resolved
+    within: frozenset[str] | None = None  # an org-wide listing's properties, as the caller's roles reach
 
 
 NO_TARGET = Target()
@@ -63,9 +75,16 @@ async def load_facts(spine: Spine, caller: Caller) -> CallerFacts:
     units: dict[str, set[OccupancyKind]] = {}
     numbers: dict[str, str] = {}
     vendors: dict[str, frozenset[str]] = {}
+    org_wide: set[PersonRoleType] = set()
+    by_property: dict[str, set[PersonRoleType]] = {}
     for role in roles:
         scope = role.scope
-        if role.role_type == PersonRoleType.TENANT and scope.unit_id:
+        if role.role_type in STAFF_ROLE_TYPES:
+            if scope.property_id:
+                by_property.setdefault(scope.property_id, set()).add(role.role_type)
+            else:
+                org_wide.add(role.role_type)
+        elif role.role_type == PersonRoleType.TENANT and scope.unit_id:
             # A tenant row without an occupancy kind gets the least authority an occupant has.
             units.setdefault(scope.unit_id, set()).add(scope.occupancy or OccupancyKind.ROOMMATE)
             unit = await spine.get_unit(scope.unit_id)
@@ -77,7 +96,8 @@ async def load_facts(spine: Spine, caller: Caller) -> CallerFacts:
     facts = CallerFacts(
         person_id=caller.person_id, property_id=caller.property_id, org_id=prop.org_id if prop else None,
         role_types=frozenset(r.role_type for r in roles), units={u: frozenset(k) for u, k in units.items()},
-        unit_numbers=numbers, vendor_services=vendors,
+        unit_numbers=numbers, vendor_services=vendors, org_wide_roles=frozenset(org_wide),
+        property_roles={p: frozenset(held) for p, held in by_property.items()},
     )
     caller._facts = facts
     return facts
@@ -115,13 +135,14 @@ async def _unit_target(spine: Spine, facts: CallerFacts, args: dict[str, Any]) -
         if wo_target.missing:
             return wo_target
         if wo_target.unit_id is None:
-            return Target(missing=f"{wo_target.work_order} is not tied to a unit")
+            return Target(named=wo_target.named, missing=f"{wo_target.work_order} is not tied to a unit")
         return wo_target
     if args.get("unit"):
+        named = _unit_name(args["unit"])
         found = await _unit_by_number(spine, facts.property_id, args["unit"])
         if found is None:
-            return Target(missing=f"unit {args['unit']} not found at {facts.property_id}")
-        return Target(unit_id=found[0], unit_number=found[1], **base)
+            return Target(named=named, missing=f"unit {args['unit']} not found at {facts.property_id}")
+        return Target(unit_id=found[0], unit_number=found[1], named=named, **base)
     if len(facts.units) == 1:
         unit_id = next(iter(facts.units))
         return Target(unit_id=unit_id, unit_number=facts.unit_numbers.get(unit_id), **base)
@@ -138,14 +159,15 @@ async def _work_order_target(spine: Spine, spelled: str | None) -> Target:
         key = work_order_key(spelled)
     except ValueError as exc:
         return Target(missing=str(exc))
+    named = display_id(key)
     wo = await spine.get_work_order(key)
     if wo is None:
-        return Target(missing=f"work order {display_id(key)} not found")
+        return Target(named=named, missing=f"work order {named} not found")
     prop = await spine.get_property(wo.property_id)
     unit = await spine.get_unit(wo.unit_id) if wo.unit_id else None
     return Target(property_id=wo.property_id, org_id=prop.org_id if prop else None, unit_id=wo.unit_id,
                   unit_number=unit.number if unit else None, work_order_id=wo.id, work_order=wo.display_id,
-                  wo_vendor_id=wo.assigned_vendor_id)
+                  wo_vendor_id=wo.assigned_vendor_id, named=named)
 
 
 async def _org_target(spine: Spine, facts: CallerFacts, args: dict[str, Any]) -> Target:
@@ -154,10 +176,15 @@ async def _org_target(spine: Spine, facts: CallerFacts, args: dict[str, Any]) ->
     property_id = args.get("property_id") or facts.property_id
     prop = await spine.get_property(property_id)
     if prop is None:
-        return Target(missing=f"property {property_id} not found")
+        return Target(named=f"property {property_id}", missing=f"property {property_id} not found")
     if args.get("unit"):
+        named = _unit_name(args["unit"])
         found = await _unit_by_number(spine, prop.id, args["unit"])
         if found is None:
-            return Target(missing=f"unit {args['unit']} not found at {prop.id}")
-        return Target(property_id=prop.id, org_id=prop.org_id, unit_id=found[0], unit_number=found[1])
-    return Target(property_id=prop.id, org_id=prop.org_id)
+            return Target(named=named, missing=f"unit {args['unit']} not found at {prop.id}")
+        return Target(property_id=prop.id, org_id=prop.org_id, unit_id=found[0], unit_number=found[1], named=named)
+    return Target(property_id=prop.id, org_id=prop.org_id, named=f"property {prop.id}")
+
+
+def _unit_name(spelled: Any) -> str:
+    return f"unit {str(spelled).strip().lstrip('#')[:16]}"

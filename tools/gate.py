@@ -5,13 +5,14 @@ PersonActor claims about roles is trusted.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from spine.repo import Spine
 from tools.caller import Caller
 from tools.decide import POLICY, Decision, decide
 from tools.facts import NO_TARGET, CallerFacts, Target, load_facts, load_target
+from tools.matrix import Scope
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,7 +34,11 @@ async def gate(spine: Spine, caller: Caller, tool_name: str, args: dict[str, Any
     if not POLICY.role_permits(facts, tool_name):
         return GateOutcome(decide(POLICY, facts, tool_name, NO_TARGET), facts, NO_TARGET)
     target = await load_target(spine, facts, policy.scope, args)
-    return GateOutcome(decide(POLICY, facts, tool_name, target), facts, target)
+    decision = decide(POLICY, facts, tool_name, target)
+    if decision.allowed and policy.scope == Scope.ORG_WIDE and policy.roles != "*":
+        # An org-wide listing shows only the properties the caller's role reaches.
+        target = replace(target, within=facts.reach(policy.roles))
+    return GateOutcome(decision, facts, target)
 
 
 async def authorize(spine: Spine, caller: Caller, tool_name: str, input: dict[str, Any]) -> Decision:

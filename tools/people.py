@@ -23,9 +23,12 @@ class PersonMatch(BaseModel):
     roles: list[str] = Field(default_factory=list)  # "tenant of unit 204 (primary)", "pm", ...
 
 
-async def _roles_in_org(spine: Spine, org_id: str) -> tuple[dict[str, list[PersonRole]], dict[str, str]]:
-    """Every active role bound to the org's properties, units and vendors, by person; and unit numbers."""
-    props = [p for p in await spine.list_properties() if p.org_id == org_id]
+async def _roles_in_org(spine: Spine, org_id: str,
+                        within: frozenset[str] | None) -> tuple[dict[str, list[PersonRole]], dict[str, str]]:
+    """Every active role bound to the org's properties (those in `within`, if given), their units
+    and vendors, by person; and unit numbers."""
+    props = [p for p in await spine.list_properties()
+             if p.org_id == org_id and (within is None or p.id in within)]
     keys = [f"ORGROLES#{org_id}"] + [f"PROPROLES#{p.id}" for p in props]
     numbers: dict[str, str] = {}
     for prop in props:
@@ -37,6 +40,8 @@ async def _roles_in_org(spine: Spine, org_id: str) -> tuple[dict[str, list[Perso
     found: dict[str, list[PersonRole]] = {}
     for key in keys:
         for role in await spine.roles_scoped_to(key):
+            if role.scope.property_id and role.scope.property_id not in prop_ids:
+                continue  # a staff role limited to a property outside the lookup's reach
             found.setdefault(role.person_id, []).append(role)
     return found, numbers
 
@@ -53,10 +58,11 @@ async def _describe(spine: Spine, role: PersonRole, numbers: dict[str, str]) -> 
 
 
 async def lookup_people(spine: Spine, org_id: str, *, phone: str | None, name: str | None,
-                        limit: int = 10) -> list[PersonMatch]:
-    """People with a role in the org matching the phone (exact, after normalizing) or the name
-    (case-insensitive substring). People outside the org are never returned."""
-    by_person, numbers = await _roles_in_org(spine, org_id)
+                        within: frozenset[str] | None = None, limit: int = 10) -> list[PersonMatch]:
+    """People with a role in the org (at the properties `within`, if given) matching the phone
+    (exact, after normalizing) or the name (case-insensitive substring). People outside the org
+    are never returned."""
+    by_person, numbers = await _roles_in_org(spine, org_id, within)
     wanted: list[str] = []
     if phone:
         try:

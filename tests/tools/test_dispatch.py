@@ -27,7 +27,7 @@ async def test_refusal_is_an_error_result_and_the_handler_never_runs(spine, call
     result = await dispatch(spine, call("update_work_order", work_order_id="WO-42", status="completed"),
                             callers["mike"])
     assert result.is_error and result.decision == "refused" and result.rule == "scope:assigned-wo"
-    assert "not a contact of v_carlos" in result.content and result.to_api()["is_error"] is True
+    assert "not a contact of v_carlos" in result.reason and result.to_api()["is_error"] is True
     assert (await spine.get_work_order("wo_42")) == before
 
 

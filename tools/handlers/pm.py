@@ -27,7 +27,7 @@ async def pm_lookup_person(ctx: HandlerContext, args: LookupIn) -> LookupOut:
     if not (args.phone or args.name):
         raise ToolFailure("give a phone number or a name to look up")
     return LookupOut(matches=await lookup_people(ctx.spine, ctx.target.org_id or "", phone=args.phone,
-                                                 name=args.name))
+                                                 name=args.name, within=ctx.target.within))
 
 
 class ListOpenIn(ToolInput):

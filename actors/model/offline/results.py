@@ -81,7 +81,12 @@ def _raw_reason(call: ToolCall) -> str:
 
 
 def is_refusal(call: ToolCall) -> bool:
-    """The gate said no (role or scope): relay politely, never escalate, never leak the rule."""
+    """The gate said no (role or scope): relay politely, never escalate, never leak the rule.
+    The gate types its refusals (`refused`: role | scope | unknown-tool); the wording is read only
+    for results that carry no type (voice adapters' own refusals)."""
+    data = call.data()
+    if isinstance(data, dict) and data.get("refused"):
+        return True
     return bool(REFUSAL.match(_raw_reason(call)))
 
 
