@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from spine.repo import Spine
 from spine.toolspec import ToolInvocation, ToolResult
 from tools.caller import Caller, load_caller
-from tools.dispatch import dispatch
+from tools.dispatch import dispatch, serve_prefetched
 
 PREFETCH_TTL_S = 60.0
 
@@ -30,6 +30,7 @@ class _Prefetched:
     invocation: ToolInvocation
     task: asyncio.Task
     started: float
+    for_caller: tuple[str | None, str]  # (person_id, property_id) the lookup ran for
     hit: bool = False
 
 
@@ -44,13 +45,15 @@ class Dispatcher:
         return await load_caller(self.spine, caller.person_id, caller.property_id, caller.interaction_id, caller.channel)
 
     async def run(self, invocation: ToolInvocation, caller: Caller) -> ToolResult:
+        fresh = await self._fresh_caller(caller)
         entry = self._cache.get(caller.interaction_id, {}).get(invocation_key(invocation.name, invocation.input))
-        if entry is not None:
+        if entry is not None and entry.for_caller == (fresh.person_id, fresh.property_id):
             result = await entry.task
             if not result.is_error:
-                entry.hit = True
-                return result.model_copy(update={"tool_use_id": invocation.tool_use_id, "prefetched": True})
-        return await dispatch(self.spine, invocation, await self._fresh_caller(caller))
+                served = await serve_prefetched(self.spine, invocation, fresh, result)
+                entry.hit = entry.hit or not served.is_error
+                return served
+        return await dispatch(self.spine, invocation, fresh)
 
     async def prefetch(self, invocations: list[ToolInvocation], caller: Caller) -> None:
         """Start read-only lookups in the background; returns at once."""
@@ -61,7 +64,8 @@ class Dispatcher:
             key = invocation_key(inv.name, inv.input)
             if key not in slot:
                 probe = inv.model_copy(update={"tool_use_id": f"prefetch-{len(slot)}"})
-                slot[key] = _Prefetched(inv, asyncio.create_task(dispatch(self.spine, probe, fresh)), time.monotonic())
+                slot[key] = _Prefetched(inv, asyncio.create_task(dispatch(self.spine, probe, fresh)), time.monotonic(),
+                                        (fresh.person_id, fresh.property_id))
 
     async def prefetch_report(self, interaction_id: str) -> list[dict]:
         """hit | unused | refused | failed for each prefetch of an interaction; forgets them."""

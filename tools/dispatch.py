@@ -118,6 +118,15 @@ async def _dispatch(spine: Spine, inv: ToolInvocation, caller: Caller) -> ToolRe
     return await _run_once(spine, inv, tool, ctx, args, decision.reason)
 
 
+async def serve_prefetched(spine: Spine, inv: ToolInvocation, caller: Caller, prefetched: ToolResult) -> ToolResult:
+    """A prefetched result goes to this caller only if the gate lets this caller make this very
+    call now; the cost of a hit is one decision, not the lookup."""
+    decision = (await gate(spine, caller, inv.name, inv.input)).decision
+    if not decision.allowed:
+        return refusal(inv, decision)
+    return prefetched.model_copy(update={"tool_use_id": inv.tool_use_id, "prefetched": True})
+
+
 def _same_call(run: ToolRun, inv: ToolInvocation, caller: Caller | None) -> bool:
     return run.name == inv.name and (caller is None or run.person_id == caller.person_id)
 
