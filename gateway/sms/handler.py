@@ -135,9 +135,10 @@ class SmsHandler:
         if keyword is Keyword.OPT_OUT:
             return await self._opt(record, sms, opted_out=True)
         prop = await self.spine.property_for_number(sms.to_address)
-        if keyword is Keyword.OPT_IN:
+        opted_out = await self.spine.is_opted_out(sms.from_address)
+        if keyword is Keyword.OPT_IN and opted_out:  # from anyone else "Yes" answers Clara's question
             return await self._opt(record, sms, opted_out=False, prop=prop)
-        if await self.spine.is_opted_out(sms.from_address):
+        if opted_out:
             await self._event(SmsEvent.OPTED_OUT_INBOUND, "sender_opted_out", sms, prop,
                               {"hint": "the sender must text START before Clara may answer"})
             return await self._finish(record, InboundStatus.IGNORED, "", Outcome.BLOCKED)

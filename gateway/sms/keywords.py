@@ -1,6 +1,8 @@
 """Twilio's reserved keywords. Matched as Twilio matches them: the whole message is the one
 word, any case, surrounding whitespace ignored ("STOP please" is an ordinary message).
-Twilio's default opt-out list also has REVOKE and OPTOUT, so they count here too."""
+Twilio's default opt-out list also has REVOKE and OPTOUT, so they count here too. An opt-in word
+is a keyword only from a number that is opted out: Clara asks yes/no questions, and "Yes" from
+anyone else is an answer that runs a turn (gateway.sms.handler)."""
 from __future__ import annotations
 
 from enum import StrEnum

@@ -162,6 +162,15 @@ async def test_start_words_opt_back_in(make_gateway, spine, word):
     assert (await text(client, "hello again")).messages == ["echo: hello again"]
 
 
+@pytest.mark.parametrize("word", ["Yes", "START", "unstop"])
+async def test_start_words_from_a_number_never_opted_out_are_ordinary_messages(make_gateway, spine, word):
+    pool = ScriptedPool()
+    client, _ = await make_gateway(pool)
+    reply = await text(client, word)
+    assert reply.messages == [f"echo: {word}"] and len(pool.submitted) == 1
+    assert await spine.events(SmsEvent.OPT_IN) == []
+
+
 @pytest.mark.parametrize("word", ["HELP", "info"])
 async def test_help_words_get_help_text_without_a_turn(make_gateway, word):
     pool = ScriptedPool()
