@@ -41,12 +41,33 @@ async def run_tools(runner: ToolRunner, caller: Caller, uses: list[dict[str, Any
 
 
 async def _call_model(model: ModelBackend, request: ModelRequest, timeout_s: float) -> ModelResponse:
+    """The model's answer, or ModelUnavailable: whatever goes wrong with a model (overload,
+    timeout, a body that is not a Message, a tool_use we cannot answer) ends the turn the same way."""
     if timeout_s <= 0:
         raise ModelUnavailable("turn time budget exhausted")
     try:
-        return await asyncio.wait_for(model.complete(request), timeout_s)
+        response = await asyncio.wait_for(model.complete(request), timeout_s)
     except asyncio.TimeoutError as exc:
         raise ModelUnavailable(f"model did not answer within {timeout_s:.1f}s") from exc
+    except ModelUnavailable:
+        raise
+    except Exception as exc:  # a backend's unexpected fault is a model fault, not a crashed turn
+        raise ModelUnavailable(f"{model.name}: {type(exc).__name__}: {exc}"[:300]) from exc
+    if (problem := _malformed_tool_use(response)) is not None:
+        raise ModelUnavailable(f"{response.model or model.name}: malformed answer ({problem})")
+    return response
+
+
+def _malformed_tool_use(response: ModelResponse) -> str | None:
+    """Every tool_use needs an id (its tool_result answers it) and a name; otherwise None."""
+    for block in response.tool_uses():
+        if not isinstance(block.get("id"), str) or not block["id"]:
+            return f"tool_use {block.get('name')!r} without an id"
+        if not isinstance(block.get("name"), str) or not block["name"]:
+            return "tool_use without a name"
+        if not isinstance(block.get("input", {}), dict):
+            return f"tool_use {block['name']!r} input is not an object"
+    return None
 
 
 async def run_agent_loop(model: ModelBackend, runner: ToolRunner, caller: Caller, request: ModelRequest,

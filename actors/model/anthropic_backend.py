@@ -75,6 +75,8 @@ class AnthropicBackend:
             raise ModelUnavailable(f"{model}: {_describe_status_error(exc, self.max_retries)}") from exc
         except anthropic.APIError as exc:
             raise ModelUnavailable(f"{model}: malformed answer ({exc})") from exc
+        except ValueError as exc:  # a 200 whose body is not JSON (json.JSONDecodeError)
+            raise ModelUnavailable(f"{model}: malformed answer ({type(exc).__name__}: {exc})") from exc
         return to_model_response(message, fallback_model=model)
 
     async def aclose(self) -> None:
