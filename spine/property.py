@@ -70,8 +70,13 @@ class Unit(BaseModel):
     bathrooms: float = 1
     square_feet: int | None = None
     monthly_rent_usd: int
-    available_from: date | None = None
+    available_from: date | None = None  # set only while the unit is on the market
     appliances: list[Appliance] = Field(default_factory=list)
+
+    @property
+    def available(self) -> bool:
+        """On the market: the only units prospects may price, see or tour."""
+        return self.available_from is not None
 
 
 class Lease(BaseModel):

@@ -58,11 +58,14 @@ async def save_prospect(ctx: HandlerContext, args: SaveProspectIn) -> Prospect:
     return prospect
 
 
-async def _unit_named(ctx: HandlerContext, number: str) -> Unit:
+async def _available_unit(ctx: HandlerContext, number: str) -> Unit:
+    """The available unit of that number. An occupied unit and one that does not exist get the
+    same answer, so a prospect learns nothing about who lives where."""
     for unit in await ctx.spine.units_of(ctx.caller.property_id):
-        if unit.number == number.strip().lstrip("#"):
+        if unit.number == number.strip().lstrip("#") and unit.available:
             return unit
-    raise ToolFailure(f"there is no unit {number} at this property")
+    raise ToolFailure(f"unit {number.strip()[:16]} is not one of the available units here; "
+                      "get_available_units lists them")
 
 
 class TourIn(ToolInput):
@@ -83,7 +86,7 @@ async def schedule_tour(ctx: HandlerContext, args: TourIn) -> TourOut:
     when = args.when if args.when.tzinfo else args.when.replace(tzinfo=ZoneInfo(prop.timezone))
     if when <= utcnow():
         raise ToolFailure(f"{when.isoformat()} is in the past; pick a future time")
-    unit = await _unit_named(ctx, args.unit) if args.unit else None
+    unit = await _available_unit(ctx, args.unit) if args.unit else None
     tour = Tour(id=f"tour_{secrets.token_hex(6)}", prospect_person_id=ctx.caller.person_id or "",
                 property_id=prop.id, unit_id=unit.id if unit else None, scheduled_at=when)
     await ctx.spine.put_tour(tour)
@@ -138,7 +141,7 @@ def _offer(unit: Unit) -> UnitOffer:
 
 async def get_available_units(ctx: HandlerContext, args: AvailableIn) -> AvailableOut:
     prop = await _property(ctx)
-    units = [u for u in await ctx.spine.units_of(prop.id) if u.available_from is not None
+    units = [u for u in await ctx.spine.units_of(prop.id) if u.available
              and (args.bedrooms is None or u.bedrooms == args.bedrooms)
              and (args.move_in_by is None or u.available_from <= args.move_in_by)]
     units.sort(key=lambda u: (u.available_from, u.number))
@@ -160,9 +163,9 @@ class PricingOut(BaseModel):
 async def get_pricing_details(ctx: HandlerContext, args: PricingIn) -> PricingOut:
     prop = await _property(ctx)
     if args.unit:
-        units = [await _unit_named(ctx, args.unit)]
+        units = [await _available_unit(ctx, args.unit)]
     else:
-        units = [u for u in await ctx.spine.units_of(prop.id) if u.available_from is not None
+        units = [u for u in await ctx.spine.units_of(prop.id) if u.available
                  and (args.bedrooms is None or u.bedrooms == args.bedrooms)]
     pets = prop.facility.pet_policy
     return PricingOut(units=[_offer(u) for u in units],
