@@ -27,7 +27,7 @@ from spine.router import route_inbound
 from spine.routing_types import L1Result, MetaRole, RoutingDecision
 from spine.store import StoreError
 from spine.toolspec import ToolInvocation
-from tools.caller import Caller, load_caller
+from tools.caller import Caller, load_caller, records_visible
 from tools.catalog import facility_tools, role_tools_for
 from tools.photos import attach_requested_photos
 from tools.prefetch import prefetch_candidates
@@ -114,10 +114,13 @@ async def run_interaction(deps: TurnDeps, env: MessageEnvelope, history: list[di
 async def _converse(deps: TurnDeps, env: MessageEnvelope, decision: RoutingDecision,
                     history: list[dict[str, Any]], started: float) -> TurnResult:
     caller = await load_caller(deps.spine, decision.person_id, env.property_id, env.interaction_id, env.channel)
-    context, events = await load_context(deps, env, decision.person_id, in_session=bool(history))
+    if records_visible(caller):
+        context, events = await load_context(deps, env, decision.person_id, in_session=bool(history))
+    else:  # no active role here: nothing of the number's owner goes into the prompt
+        context, events = PersonContext(person_id=decision.person_id or ""), []
     photos_for = await _attach_photos(deps, caller, env, events)
     prop = await deps.spine.get_property(env.property_id)
-    person = await deps.spine.get_person(decision.person_id) if decision.person_id else None
+    person = await deps.spine.get_person(decision.person_id) if records_visible(caller) else None
     prompt = assemble_prompt(l1=decision.l1, property=prop, facility_tools=facility_tools(),
                              role_tools=role_tools_for(caller), context=context,
                              caller_name=person.display_name if person else None, origin=env.origin)

@@ -26,7 +26,7 @@ from spine.records import (
 from spine.repo import Spine
 from spine.router import route_inbound
 from spine.routing_types import L1Result, MetaRole, RoutingDecision
-from tools.caller import Caller, load_caller
+from tools.caller import Caller, load_caller, records_visible
 
 log = logging.getLogger("clara.voice")
 
@@ -83,9 +83,12 @@ async def open_call(spine: Spine, voice_prompt: str, caller_number: str, called_
     pid = decision.person_id
     # One after another, not gathered: after routing, the Person, roles, property and units are
     # memo or cache hits, so only the context reads reach the store and there is nothing to overlap.
-    person = await reads.get_person(pid) if pid else None
     caller = await load_caller(reads, pid, prop.id, iid, Channel.VOICE)
-    context, events, builds = await _context(reads, pid, caller_number, prop.id, iid)
+    person = await reads.get_person(pid) if records_visible(caller) else None
+    if records_visible(caller):
+        context, events, builds = await _context(reads, pid, caller_number, prop.id, iid)
+    else:  # no active role here: nothing of the number's owner goes into [CONTEXT]
+        context, events, builds = PersonContext(person_id=pid or ""), [], []
     if decision.graceful_degrade_reason:
         events.append(TraceEvent(kind=EventKind.GRACEFUL_DEGRADE, reason=decision.graceful_degrade_reason))
     view = VoiceContextView(

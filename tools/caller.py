@@ -48,6 +48,13 @@ async def authoritative_roles(spine: Spine, person_id: str | None, property_id: 
     return await resolve_active_roles(spine, person_id, property_id)
 
 
+def records_visible(caller: Caller) -> bool:
+    """Whether person-specific records (the name on file, personContext, open work orders) may go
+    into this caller's prompt: only for a Person with an active role at the inbound property. A
+    deceased, spam or merged-away Person, or one calling another property's line, gets none."""
+    return caller.person_id is not None and bool(caller.roles)
+
+
 async def load_caller(spine: Spine, person_id: str | None, property_id: str, interaction_id: str,
                       channel: Channel = Channel.SMS) -> Caller:
     prop = await spine.get_property(property_id)
