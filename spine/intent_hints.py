@@ -10,8 +10,8 @@ prospect bundle; a missed one only lands in the polite 'other' lane, which is lo
 """
 from __future__ import annotations
 
-import hashlib
 import re
+import secrets
 from collections.abc import Awaitable, Callable
 from typing import Literal
 
@@ -138,11 +138,14 @@ def _kind(strong: list[tuple[str, str]], pricing: list[str]) -> IntentKind:
 
 # -- promotion: mint a skeleton prospect ---------------------------------------------------
 
+MINTED_PREFIX = "p_new_"
+
+
 def minted_person_id(e164: str) -> str:
-    """Deterministic per number, so racing mints name the same Person; no full number inside
-    (ids reach logs and traces)."""
-    digest = hashlib.sha256(f"phone:{e164}".encode()).hexdigest()[:10]
-    return f"p_new_{last4(e164)}_{digest}"
+    """A fresh random id: ids reach logs, traces and admin pages, so nothing in one recovers the
+    number (the last four digits are what every surface shows anyway). Racing mints agree on one
+    id through the phone claim, not through the id."""
+    return f"{MINTED_PREFIX}{last4(e164)}_{secrets.token_hex(8)}"
 
 
 def minted_role_id(person_id: str, property_id: str) -> str:
@@ -152,20 +155,23 @@ def minted_role_id(person_id: str, property_id: str) -> str:
 class MintResult(BaseModel):
     person_id: str
     minted: bool  # True only for the racer whose claim won
+    prospect: bool = True  # False: the number turned out to belong to a Person someone else made
 
 
 async def mint_prospect(spine: Spine, *, e164: str, property_id: str) -> MintResult:
     """Promote an unknown number to a skeleton prospect at `property_id`.
 
-    The phone claim, written create-if-absent, is the arbiter: exactly one racer wins it. Every
-    racer whose claim names the deterministic id then writes the same records create-if-absent,
-    so whichever finishes first, the Person, its prospect role and its Prospect exist once.
+    The phone claim, written create-if-absent, is the arbiter: exactly one racer wins it, with its
+    own random id. Every racer whose claim names a minted skeleton then writes that skeleton's
+    records create-if-absent, so whichever finishes first (or if the winner died half way), the
+    Person, its prospect role and its Prospect exist once.
     """
-    person_id = minted_person_id(e164)
-    won = await spine.claim(ClaimKind.PHONE, e164, person_id, if_absent=True)
-    owner = person_id if won else await spine.find_person_id_by_claim(ClaimKind.PHONE, e164)
-    if owner != person_id:
-        return MintResult(person_id=owner or person_id, minted=False)  # someone else's Person owns it
+    candidate = minted_person_id(e164)
+    won = await spine.claim(ClaimKind.PHONE, e164, candidate, if_absent=True)
+    owner = candidate if won else await spine.find_person_id_by_claim(ClaimKind.PHONE, e164)
+    if owner is None or not owner.startswith(MINTED_PREFIX):
+        return MintResult(person_id=owner or candidate, minted=False, prospect=False)  # someone else's Person
+    person_id = owner
     prop = await spine.get_property(property_id)
     await spine.create_person(Person(id=person_id, display_name=f"Prospect …{last4(e164)}",
                                      claims=[Claim(kind=ClaimKind.PHONE, value=e164)]))

@@ -149,7 +149,7 @@ async def _unknown_caller(inbound: _Inbound, address: str, confirmer: IntentConf
         return RoutingDecision(person_id=None, property_id=inbound.property_id, l1=l1,
                                events=[f"dry_run:would_mint_prospect:{would_be}"])
     result = await mint_prospect(inbound.spine, e164=address, property_id=inbound.property_id)
-    if result.person_id != minted_person_id(address):
+    if not result.prospect:
         # The number was claimed by another Person meanwhile: route to them as any known caller.
         person = await resolve_person(inbound.spine, inbound.channel, address)
         if person is None:

@@ -63,8 +63,13 @@ def test_hard_negatives_do_not_fire(message):
     assert not regex_hints(message).fires
 
 
-def test_minted_ids_are_deterministic_and_carry_only_the_last_four_digits():
-    assert minted_person_id("+14155559876") == minted_person_id("+14155559876")
-    assert minted_person_id("+14155559876") != minted_person_id("+14155559877")
-    assert minted_person_id("+14155559876").startswith("p_new_9876_")
-    assert "415555" not in minted_person_id("+14155559876")
+def test_minted_ids_are_random_and_carry_only_the_last_four_digits():
+    """Issue 13: an id that was the last four plus an unsalted hash of the number gave the number
+    back by brute force over ~10^6 candidates; a random id gives back nothing."""
+    import hashlib
+
+    first, second = minted_person_id("+14155559876"), minted_person_id("+14155559876")
+    assert first != second and first.startswith("p_new_9876_")
+    assert "415555" not in first
+    suffix = first.rsplit("_", 1)[1]
+    assert suffix not in hashlib.sha256(b"phone:+14155559876").hexdigest()

@@ -6,14 +6,13 @@ import asyncio
 from routing_helpers import YALE, route
 
 from spine.identity import ClaimKind, PersonRoleType
-from spine.intent_hints import minted_person_id
 from spine.routing_types import MetaRole
 
 
 async def test_two_racing_messages_mint_one_person(spine):
     a, b = await asyncio.gather(route(spine, "+14155559876", "do you have 2BR units next month?"),
                                 route(spine, "+14155559876", "and how much is a 2 bedroom?"))
-    assert a.person_id == b.person_id == minted_person_id("+14155559876")
+    assert a.person_id == b.person_id and a.person_id.startswith("p_new_9876_")
     assert sorted([a.minted, b.minted]) == [False, True]
     assert a.l1.roles == b.l1.roles == [MetaRole.PROSPECT]
     roles = await spine.roles_of(a.person_id)
