@@ -2,3 +2,7 @@
 
 Nothing in here imports from the layers above (tools, prompts, actors, gateway).
 """
+
+from spine.logmask import install_log_masking
+
+install_log_masking()

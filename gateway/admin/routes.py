@@ -15,6 +15,7 @@ from gateway.admin.trace_query import find_traces
 from gateway.context import GatewayContext
 from gateway.sms.handler import SmsEvent
 from spine.context import Channel
+from spine.events import mask_phones
 from spine.records import EventKind
 
 api = APIRouter()
@@ -40,8 +41,9 @@ async def get_trace(interaction_id: str, ctx: GatewayContext = Depends(require_a
 
 @api.get("/actors")
 async def list_actors(ctx: GatewayContext = Depends(require_admin)) -> dict[str, Any]:
-    infos = await ctx.pool.actors()
-    return {"actors": [i.model_dump(mode="json") if hasattr(i, "model_dump") else i for i in infos]}
+    infos = [i.model_dump(mode="json") if hasattr(i, "model_dump") else dict(i) for i in await ctx.pool.actors()]
+    # As on the page: an unknown caller's actor is keyed by its number; JSON shows the last four only.
+    return {"actors": [{**i, "key": mask_phones(str(i.get("key", "")))} for i in infos]}
 
 
 @api.get("/events")

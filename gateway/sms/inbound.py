@@ -12,6 +12,7 @@ from urllib.parse import parse_qsl
 from pydantic import BaseModel, Field
 from starlette.datastructures import ImmutableMultiDict
 
+from spine.events import mask_phones
 from spine.phone import InvalidPhoneNumber, normalize_phone
 
 MAX_FORM_BYTES = 64 * 1024
@@ -20,6 +21,15 @@ MAX_MEDIA = 10  # Twilio delivers at most ten media items per message
 
 class MalformedWebhook(ValueError):
     """The request is not a usable Twilio webhook; the message says what is wrong (HTTP 400)."""
+
+
+class UnsupportedSender(MalformedWebhook):
+    """A signed message whose From is not a phone number (a WhatsApp or short-code sender, an
+    alphanumeric id). Not lost: the gateway records it, masked, and refuses it clearly."""
+
+    def __init__(self, message_sid: str, masked_from: str, to_address: str, body: str) -> None:
+        super().__init__(f"From {masked_from} is not a phone number; Clara answers SMS from phone numbers only")
+        self.message_sid, self.masked_from, self.to_address, self.body = message_sid, masked_from, to_address, body
 
 
 class InboundSms(BaseModel):
@@ -71,12 +81,19 @@ def parse_inbound(form: Mapping[str, str]) -> InboundSms:
     count = _num_media(form)
     urls = [form[f"MediaUrl{i}"] for i in range(count) if form.get(f"MediaUrl{i}")]
     types = [form.get(f"MediaContentType{i}", "") for i in range(count) if form.get(f"MediaUrl{i}")]
+    to_address = _phone(form, "To")
+    try:
+        from_address = _phone(form, "From")
+    except MalformedWebhook:
+        if not (form.get("From") or "").strip():
+            raise
+        raise UnsupportedSender(sid, mask_phones(form["From"].strip())[:64], to_address, form.get("Body") or "")
     return InboundSms(
         message_sid=sid,
         account_sid=form.get("AccountSid") or None,
         messaging_service_sid=form.get("MessagingServiceSid") or None,
-        from_address=_phone(form, "From"),
-        to_address=_phone(form, "To"),
+        from_address=from_address,
+        to_address=to_address,
         body=form.get("Body") or "",
         num_media=count,
         media_urls=urls,

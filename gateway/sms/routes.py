@@ -9,16 +9,21 @@ from fastapi import APIRouter, Depends, Request, Response
 from starlette.datastructures import ImmutableMultiDict
 
 from gateway.context import GatewayContext, get_context
-from gateway.sms.inbound import MAX_FORM_BYTES, MalformedWebhook, decode_form, parse_inbound
+from gateway.sms.inbound import MAX_FORM_BYTES, MalformedWebhook, UnsupportedSender, decode_form, parse_inbound
 from gateway.sms.signature import SETTINGS_HEADER, SIGNATURE_HEADER, public_url, signature_valid
 from gateway.sms.status import parse_status, record_status
 from gateway.sms.twiml import TWIML_MEDIA_TYPE, render_twiml
+from spine.context import Channel
+from spine.events import emit_event, mask_phones
+from spine.records import InboundMessage, InboundStatus
 
 T = TypeVar("T")
 log = logging.getLogger("clara.sms")
 router = APIRouter()
 
 IDEMPOTENCY_HEADER = "I-Twilio-Idempotency-Token"
+UNSUPPORTED_SENDER = "gateway/unsupported-sender"
+NOT_A_PHONE_REPLY = "Sorry, this line answers text messages from phone numbers only."
 INTERACTION_HEADER = "X-Clara-Interaction-Id"  # lets operators and the demo find the trace
 
 
@@ -47,8 +52,10 @@ async def verified(request: Request, ctx: GatewayContext, parse: Callable[[Immut
     form = await verified_form(request, ctx)
     try:
         return parse(form)
+    except UnsupportedSender:
+        raise
     except MalformedWebhook as exc:
-        raise WebhookRejected(400, str(exc)) from exc
+        raise WebhookRejected(400, mask_phones(str(exc))) from exc
 
 
 async def verified_form(request: Request, ctx: GatewayContext) -> ImmutableMultiDict:
@@ -71,12 +78,30 @@ def _rejected(exc: WebhookRejected) -> Response:
     return Response(exc.reason + "\n", status_code=exc.status, media_type="text/plain")
 
 
+async def _unsupported_sender(ctx: GatewayContext, exc: UnsupportedSender) -> Response:
+    """Recorded in the inbound log (masked) and answered with a clear refusal, never lost to a 400."""
+    log.warning("sms %s refused: %s", exc.message_sid, exc)
+    record = InboundMessage(id=exc.message_sid, channel=Channel.SMS, from_address=exc.masked_from,
+                            to_address=exc.to_address, body=exc.body, status=InboundStatus.IGNORED,
+                            reply=NOT_A_PHONE_REPLY, failure=str(exc))
+    try:
+        if await ctx.spine.accept_inbound(record):
+            await emit_event(ctx.spine, UNSUPPORTED_SENDER, "sender_not_a_phone_number", channel=Channel.SMS,
+                             address=None, property_id=None, interaction_id=None,
+                             detail={"message_sid": exc.message_sid, "from": exc.masked_from})
+    except Exception:  # the refusal still goes out; the log line above has it
+        log.exception("sms %s: the refused inbound could not be recorded", exc.message_sid)
+    return Response(render_twiml([NOT_A_PHONE_REPLY]), media_type=TWIML_MEDIA_TYPE)
+
+
 @router.post("/sms/twilio")
 async def twilio_inbound(request: Request, ctx: GatewayContext = Depends(get_context)) -> Response:
     try:
         sms = await verified(request, ctx, parse_inbound)
     except WebhookRejected as exc:
         return _rejected(exc)
+    except UnsupportedSender as exc:
+        return await _unsupported_sender(ctx, exc)
     reply = await ctx.sms.handle(sms)
     log.info("sms %s -> %s (%d part(s)) token=%s", sms.message_sid, reply.outcome, len(reply.messages),
              request.headers.get(IDEMPOTENCY_HEADER, "-"))

@@ -50,3 +50,12 @@ async def test_no_actors(make_admin, spine):
     client, _ = await make_admin(ListingPool(spine))
     page = (await client.get("/admin/actors/view", headers=AUTH)).text
     assert "no active PersonActors" in page and "0 active on 0 host(s)" in page
+
+
+async def test_actors_json_masks_numbers_as_the_page_does(make_admin, spine):
+    infos = [info("person:p_marcus", "p_marcus", "clara-host-0", ["tenant"]),
+             info("addr:+14155559876", None, "clara-host-1", [])]
+    client, _ = await make_admin(ListingPool(spine, infos))
+    listed = (await client.get("/admin/actors", headers=AUTH)).json()["actors"]
+    assert [a["key"] for a in listed] == ["person:p_marcus", "addr:…9876"]
+    assert "4155559876" not in str(listed)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from gateway.sms.inbound import InboundSms, MalformedWebhook, decode_form, parse_inbound
+from gateway.sms.inbound import InboundSms, MalformedWebhook, UnsupportedSender, decode_form, parse_inbound
 from gateway.sms.keywords import Keyword, classify_keyword, help_text
 from gateway.sms.signature import public_url, sign, signature_valid
 from gateway.sms.splitting import MAX_BODY_CHARS, split_body
@@ -43,8 +43,11 @@ def test_parse_inbound_names_the_missing_field(missing):
 
 
 def test_parse_inbound_rejects_a_non_phone_sender_and_bad_num_media():
-    with pytest.raises(MalformedWebhook, match="From is not a phone number"):
+    with pytest.raises(UnsupportedSender, match="From not-a-number is not a phone number"):
         parse_inbound({**FORM, "From": "not-a-number"})
+    with pytest.raises(UnsupportedSender) as refused:
+        parse_inbound({**FORM, "From": "whatsapp:+14155551234"})
+    assert "4155551234" not in str(refused.value) and refused.value.masked_from == "whatsapp:…1234"
     with pytest.raises(MalformedWebhook, match="NumMedia"):
         parse_inbound({**FORM, "NumMedia": "two"})
 

@@ -304,3 +304,21 @@ async def test_a_store_outage_is_an_apology_not_a_500(tmp_path):
         reply = await text(client, "my toilet is overflowing!")
     await context.http.aclose()
     assert reply.status_code == 200 and reply.messages == [APOLOGY] and pool.submitted == []
+
+
+@pytest.mark.parametrize("sender", ["whatsapp:+14155551234", "+1 415 555 1234 ext"])
+async def test_a_sender_that_is_not_a_phone_is_refused_clearly_masked_and_recorded(make_gateway, spine, caplog,
+                                                                                   sender):
+    pool = ScriptedPool()
+    client, _ = await make_gateway(pool)
+    signed = form("is a 2BR available?", From=sender)
+    with caplog.at_level("INFO"):
+        r = await post_form(client, signed)
+    assert r.status_code == 200 and "phone numbers only" in r.text and pool.submitted == []
+    stored = await spine.get_inbound(signed["MessageSid"])
+    assert stored is not None and stored.status == InboundStatus.IGNORED and stored.body == "is a 2BR available?"
+    assert "4155551234" not in stored.from_address.replace(" ", "") and "…1234" in stored.from_address
+    logged = " ".join(r.getMessage() for r in caplog.records).replace(" ", "")
+    assert "4155551234" not in logged and "…1234" in logged
+    [event] = await spine.events("gateway/unsupported-sender")
+    assert "4155551234" not in str(event.detail).replace(" ", "")
