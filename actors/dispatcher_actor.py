@@ -13,8 +13,10 @@ import msgpack
 import ray
 from pydantic import BaseModel
 
+from actors.authority import Authority
 from actors.config import RuntimeConfig
 from spine.repo import Spine
+from spine.store.counting import add_reads, counting
 from spine.store.url import open_store
 from spine.toolspec import ToolInvocation, ToolResult
 from tools.caller import Caller
@@ -41,12 +43,15 @@ class DispatcherService:
         from actors.dispatcher import Dispatcher
 
         config = RuntimeConfig.from_bytes(config_bytes)
-        self.dispatcher = Dispatcher(Spine(open_store(config.store_url, timeout_s=config.store_timeout_s)))
+        self.dispatcher = Dispatcher(Spine(counting(open_store(config.store_url, timeout_s=config.store_timeout_s))))
 
     async def run(self, invocation: bytes, caller: bytes) -> bytes:
         result = await self.dispatcher.run(ToolInvocation.model_validate(unpack(invocation)),
                                            Caller.model_validate(unpack(caller)))
         return pack(result)
+
+    async def authority(self, person_id: str | None, property_id: str, fresh: bool = False) -> bytes:
+        return pack(await self.dispatcher.authority(person_id, property_id, fresh=fresh))
 
     async def prefetch(self, invocations: bytes, caller: bytes) -> None:
         await self.dispatcher.prefetch([ToolInvocation.model_validate(i) for i in unpack(invocations)],
@@ -69,7 +74,14 @@ class RayToolRunner:
         self.handle = handle
 
     async def run(self, invocation: ToolInvocation, caller: Caller) -> ToolResult:
-        return ToolResult.model_validate(unpack(await self.handle.run.remote(pack(invocation), pack(caller))))
+        result = ToolResult.model_validate(unpack(await self.handle.run.remote(pack(invocation), pack(caller))))
+        add_reads(result.store_reads)  # the dispatcher's reads count for the turn that asked
+        return result
+
+    async def authority(self, person_id: str | None, property_id: str, *, fresh: bool = False) -> Authority:
+        derived = Authority.model_validate(unpack(await self.handle.authority.remote(person_id, property_id, fresh)))
+        add_reads(derived.store_reads)
+        return derived
 
     async def prefetch(self, invocations: list[ToolInvocation], caller: Caller) -> None:
         await self.handle.prefetch.remote(pack(invocations), pack(caller))

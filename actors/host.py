@@ -23,6 +23,7 @@ from actors.placement import placement_key
 from actors.turn_types import TurnDeps, TurnResult
 from spine.envelope import MessageEnvelope
 from spine.repo import Spine
+from spine.store.counting import counting
 from spine.store.url import open_store
 
 log = logging.getLogger("clara.host")
@@ -43,7 +44,8 @@ class HostReply(BaseModel):
 
     status: Literal["ok", "moved", "failed"]
     result: TurnResult | None = None
-    owner: str | None = None
+    owner: str | None = None  # moved: the live host that owns the key
+    rekey: str | None = None  # moved: the key the message belongs to (the Person an address resolved to)
     error: str | None = None
 
     def to_bytes(self) -> bytes:
@@ -90,7 +92,7 @@ class PersonHost:
         try:
             return HostReply(status="ok", result=await self.submit(envelope)).to_bytes()
         except Moved as moved:
-            return HostReply(status="moved", owner=moved.owner).to_bytes()
+            return HostReply(status="moved", owner=moved.owner, rekey=moved.rekey).to_bytes()
         except Exception as exc:  # noqa: BLE001 - a failed turn is an answer, not a dead host
             log.exception("turn for %s failed on %s", envelope.message_id, self.host_id)
             return HostReply(status="failed", error=f"{type(exc).__name__}: {exc}"[:500]).to_bytes()
@@ -154,7 +156,7 @@ def build_runtime(config: RuntimeConfig, host_id: str, dispatcher: Any) -> Perso
     from actors.model.confirm import model_confirmer
     from actors.model.factory import make_model_from
 
-    spine = Spine(open_store(config.store_url, timeout_s=config.store_timeout_s))
+    spine = Spine(counting(open_store(config.store_url, timeout_s=config.store_timeout_s)))
     model = make_model_from(config, timeout_s=config.model_call_s)
     deps = TurnDeps(spine=spine, model=model, tools=RayToolRunner(dispatcher),
                     confirmer=model_confirmer(model), budget=config.budget())

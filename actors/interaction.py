@@ -1,7 +1,8 @@
 """One interaction, from inbound envelope to reply and trace (ARCHITECTURE "One inbound").
 
-route -> caller -> personContext -> assemble_prompt -> prefetch || agent loop -> safety net ->
-reply (never empty) -> trace. Every failure path still ends in a reply and a trace.
+Opening (the PersonActor's warm one, or routed and opened here) -> L1 -> prompt (cached prefix +
+volatile block) -> prefetch || agent loop -> safety net -> reply (never empty) -> trace, which
+records the store reads the turn made. Every failure path still ends in a reply and a trace.
 """
 from __future__ import annotations
 
@@ -11,21 +12,22 @@ import time
 from typing import Any
 
 from actors.agent_loop import LoopOutcome, run_agent_loop, trace_call
+from actors.dispatcher import writes
 from actors.model.base import ModelRequest
 from actors.model.pricing import cost_usd
+from actors.opening import Opening, open_for, prompt_for
 from actors.trace_builder import build_trace
 from actors.turn_types import TurnDeps, TurnResult
 from prompts.assemble import assemble_prompt
-from prompts.context_check import filter_ghost_pointers
 from prompts.safety import EMERGENCY_NUDGE, detect_emergency
 from spine.context import PersonContext
-from spine.context_build import build_active_pointers
 from spine.envelope import MessageEnvelope
 from spine.events import emit_event
 from spine.records import EventKind, TraceEvent
-from spine.router import route_inbound
+from spine.router import route_inbound, route_person
 from spine.routing_types import L1Result, MetaRole, RoutingDecision
 from spine.store import StoreError
+from spine.store.counting import ReadCount
 from spine.toolspec import ToolInvocation
 from tools.caller import Caller, load_caller, records_visible
 from tools.catalog import facility_tools, role_tools_for
@@ -40,23 +42,23 @@ FALLBACK_REPLY = ("Sorry, I'm having trouble right now. I've passed your message
                   "someone will follow up shortly.")
 
 
-async def load_context(deps: TurnDeps, env: MessageEnvelope, person_id: str | None,
-                       in_session: bool = False) -> tuple[PersonContext, list[TraceEvent]]:
-    """The eager tier: the persisted snapshot (ghost pointers filtered), or, on a first contact,
-    pointers built from the store with the fresh-contact summary."""
-    common = dict(channel=env.channel, address=env.from_address, property_id=env.property_id,
-                  interaction_id=env.interaction_id)
-    if person_id is None:
-        await emit_event(deps.spine, EventKind.CONTEXT_BUILD, "personId_missing", **common)
-        return PersonContext(person_id=""), [TraceEvent(kind=EventKind.CONTEXT_BUILD, reason="personId_missing")]
-    stored = await deps.spine.get_context(person_id)
-    if stored is not None:
-        return await filter_ghost_pointers(deps.spine, stored, **common), []
-    context = PersonContext(person_id=person_id, active=await build_active_pointers(deps.spine, person_id))
-    if in_session:  # the refresh runs when the session ends; its absence mid-session is expected
-        return context, []
-    await emit_event(deps.spine, EventKind.CONTEXT_BUILD, "persisted_context_missing", **common)
-    return context, [TraceEvent(kind=EventKind.CONTEXT_BUILD, reason="persisted_context_missing")]
+async def _no_person_context(deps: TurnDeps, env: MessageEnvelope) -> tuple[PersonContext, list[TraceEvent]]:
+    await emit_event(deps.spine, EventKind.CONTEXT_BUILD, "personId_missing", channel=env.channel,
+                     address=env.from_address, property_id=env.property_id, interaction_id=env.interaction_id)
+    return PersonContext(person_id=""), [TraceEvent(kind=EventKind.CONTEXT_BUILD, reason="personId_missing")]
+
+
+async def _opening_context(deps: TurnDeps, env: MessageEnvelope, opening: Opening,
+                           in_session: bool) -> tuple[PersonContext, list[TraceEvent]]:
+    """The eager tier from the Opening; a context the Opening had to build (no persisted
+    snapshot) is reported once, on the first turn of the session."""
+    gap = opening.context_gap
+    if gap is None or in_session:
+        return opening.context, []
+    opening.context_gap = None
+    await emit_event(deps.spine, EventKind.CONTEXT_BUILD, gap, channel=env.channel, address=env.from_address,
+                     property_id=env.property_id, interaction_id=env.interaction_id)
+    return opening.context, [TraceEvent(kind=EventKind.CONTEXT_BUILD, reason=gap)]
 
 
 async def _safety_net(deps: TurnDeps, caller: Caller, env: MessageEnvelope, out: LoopOutcome) -> list[TraceEvent]:
@@ -93,37 +95,61 @@ async def _fail_safe(deps: TurnDeps, caller: Caller, env: MessageEnvelope, out: 
     return [TraceEvent(kind=EventKind.MODEL_FAILURE, reason=reason)]
 
 
-async def run_interaction(deps: TurnDeps, env: MessageEnvelope, history: list[dict[str, Any]] | None = None) -> TurnResult:
+async def run_interaction(deps: TurnDeps, env: MessageEnvelope, history: list[dict[str, Any]] | None = None,
+                          opening: Opening | None = None) -> TurnResult:
+    """One turn. With the PersonActor's warm `opening` nothing about the person is read again;
+    without one (an unknown caller, a test) the turn routes from the store and opens one itself."""
     started = time.monotonic()
-    try:
-        decision = await route_inbound(deps.spine, channel=env.channel, wire_address=env.from_address,
-                                       property_id=env.property_id, message=env.body,
-                                       interaction_id=env.interaction_id, confirmer=deps.confirmer)
-    except StoreError as exc:
-        log.error("routing failed for interaction %s: %s", env.interaction_id, exc)
-        return _store_down_result(env, started, str(exc))
-    if decision.reply_suppressed:
-        trace = build_trace(env, decision, None, LoopOutcome(), started, events=[
-            TraceEvent(kind=EventKind.GRACEFUL_DEGRADE, reason=decision.graceful_degrade_reason or "suppressed")])
-        await deps.spine.put_trace(trace)
-        return TurnResult(interaction_id=env.interaction_id, person_id=decision.person_id, reply="",
-                          suppressed=True, trace=trace)
-    return await _converse(deps, env, decision, history or [], started)
+    with ReadCount(join=True) as reads:
+        try:
+            decision, opening = await _route(deps, env, opening)
+        except StoreError as exc:
+            log.error("routing failed for interaction %s: %s", env.interaction_id, exc)
+            return _store_down_result(env, started, str(exc))
+        if decision.reply_suppressed:
+            trace = build_trace(env, decision, None, LoopOutcome(), started, store_reads=reads.as_dict(), events=[
+                TraceEvent(kind=EventKind.GRACEFUL_DEGRADE, reason=decision.graceful_degrade_reason or "suppressed")])
+            await deps.spine.put_trace(trace)
+            return TurnResult(interaction_id=env.interaction_id, person_id=decision.person_id, reply="",
+                              suppressed=True, trace=trace)
+        return await _converse(deps, env, decision, opening, history or [], started, reads)
 
 
-async def _converse(deps: TurnDeps, env: MessageEnvelope, decision: RoutingDecision,
-                    history: list[dict[str, Any]], started: float) -> TurnResult:
-    caller = await load_caller(deps.spine, decision.person_id, env.property_id, env.interaction_id, env.channel)
-    if records_visible(caller):
-        context, events = await load_context(deps, env, decision.person_id, in_session=bool(history))
-    else:  # no active role here: nothing of the number's owner goes into the prompt
-        context, events = PersonContext(person_id=decision.person_id or ""), []
+async def _route(deps: TurnDeps, env: MessageEnvelope, opening: Opening | None) -> tuple[RoutingDecision, Opening | None]:
+    if opening is not None and opening.person is not None:
+        authority = opening.authority
+        decision = await route_person(deps.spine, person=opening.person, roles=authority.roles,
+                                      roles_elsewhere=authority.roles_elsewhere, channel=env.channel,
+                                      wire_address=env.from_address, property_id=env.property_id,
+                                      message=env.body, interaction_id=env.interaction_id)
+        return decision, opening
+    decision = await route_inbound(deps.spine, channel=env.channel, wire_address=env.from_address,
+                                   property_id=env.property_id, message=env.body,
+                                   interaction_id=env.interaction_id, confirmer=deps.confirmer)
+    if decision.person_id is None or decision.reply_suppressed:
+        return decision, None
+    opening = await open_for(deps.spine, deps.tools, decision.person_id, env.property_id, channel=env.channel,
+                             address=env.from_address, interaction_id=env.interaction_id, now=time.time())
+    return decision, opening
+
+
+async def _converse(deps: TurnDeps, env: MessageEnvelope, decision: RoutingDecision, opening: Opening | None,
+                    history: list[dict[str, Any]], started: float, reads: ReadCount) -> TurnResult:
+    if opening is not None:
+        caller = opening.caller(env.interaction_id, env.channel)
+        if records_visible(caller):
+            context, events = await _opening_context(deps, env, opening, in_session=bool(history))
+            name = opening.person.display_name if opening.person else None
+        else:  # no active role here: nothing of the number's owner goes into the prompt
+            context, events, name = PersonContext(person_id=opening.person_id), [], None
+        prompt = await prompt_for(deps.spine, opening, caller, decision.l1, env.origin, context, name)
+    else:
+        caller = await load_caller(deps.spine, None, env.property_id, env.interaction_id, env.channel)
+        context, events = await _no_person_context(deps, env)
+        prompt = assemble_prompt(l1=decision.l1, property=await deps.spine.get_property(env.property_id),
+                                 facility_tools=facility_tools(), role_tools=role_tools_for(caller), context=context,
+                                 origin=env.origin)
     photos_for = await _attach_photos(deps, caller, env, events)
-    prop = await deps.spine.get_property(env.property_id)
-    person = await deps.spine.get_person(decision.person_id) if records_visible(caller) else None
-    prompt = assemble_prompt(l1=decision.l1, property=prop, facility_tools=facility_tools(),
-                             role_tools=role_tools_for(caller), context=context,
-                             caller_name=person.display_name if person else None, origin=env.origin)
     request = ModelRequest(system=prompt.system, tools=prompt.tools,
                            messages=[*history, {"role": "user", "content": _user_text(env, photos_for)}])
     # Speculative prefetch runs beside the first model call; no candidates, no dispatcher hop.
@@ -134,11 +160,13 @@ async def _converse(deps: TurnDeps, env: MessageEnvelope, decision: RoutingDecis
         await asyncio.gather(prefetch, return_exceptions=True)
     events += await _fail_safe(deps, caller, env, out)
     events += await _safety_net(deps, caller, env, out)
+    if opening is not None and any(writes(c.name, c.decision, c.is_error) for c in out.tool_calls):
+        opening.wrote()  # the next turn reads again what these tools may have changed
     if decision.graceful_degrade_reason:
         events.append(TraceEvent(kind=EventKind.GRACEFUL_DEGRADE, reason=decision.graceful_degrade_reason))
     report = await deps.tools.prefetch_report(env.interaction_id) if candidates else []
     trace = build_trace(env, decision, prompt, out, started, events=events, prefetch=report,
-                        cost=cost_usd(out.model, out.usage))
+                        cost=cost_usd(out.model, out.usage), store_reads=reads.as_dict())
     await deps.spine.put_trace(trace)
     return TurnResult(interaction_id=env.interaction_id, person_id=decision.person_id, reply=out.reply, trace=trace)
 

@@ -2,9 +2,12 @@
 
 Not a Ray actor: a small object, many to a host process, with its own mailbox. Its turns run one
 at a time in arrival order; different persons run in parallel on the host's event loop. It
-activates on its first message (takes the owner lease, warms roles and personContext from the
-store), and deactivates when idle: that is the end of the interaction, which refreshes the
-personContext and releases the lease. When idle it holds no task, only a few small fields.
+activates on its first message: takes the owner lease (named by the Person, `person:<id>`), takes
+a conversation handed to it (actors.handoff) and opens the interaction's Opening (actors.opening),
+which it holds warm and hands to every turn. It deactivates when idle: that is the end of the
+interaction, which refreshes the personContext and releases the lease. An unknown caller's actor
+is keyed by their channel address; once they resolve to a Person it hands the conversation over
+and answers `Moved` with the Person's key. When idle it holds no task, only a few small fields.
 """
 from __future__ import annotations
 
@@ -19,29 +22,31 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
+from actors.handoff import hand_off, take_handoff
 from actors.lease import Lease, LeaseHeld, LeaseLost, Leases
 from actors.model.base import ModelBackend
+from actors.opening import Opening, open_for, refreshed
+from actors.placement import claimed_person, person_key, person_of
 from actors.turn_types import TurnDeps, TurnResult
-from spine.context import PersonContext
 from spine.envelope import MessageEnvelope
-from spine.identity import PersonRole
-from spine.records import InboundMessage, InboundStatus
+from spine.participants import BrokenMergeChain, follow_merges
 from spine.repo import Spine
-from spine.roles import resolve_active_roles
+from spine.store.counting import ReadCount
 
 log = logging.getLogger("clara.person_actor")
 
-TurnFn = Callable[[TurnDeps, MessageEnvelope, list[dict[str, Any]]], Awaitable[TurnResult]]
+TurnFn = Callable[[TurnDeps, MessageEnvelope, list[dict[str, Any]], Opening | None], Awaitable[TurnResult]]
 RefreshFn = Callable[[Spine, ModelBackend, str, str, list[dict[str, Any]]], Awaitable[bool]]
 
 _IDLE = "idle"  # mailbox marker: deactivate unless mail arrived behind it
 _STOP = "stop"  # mailbox marker: deactivate (host draining)
 
 
-async def default_turn(deps: TurnDeps, envelope: MessageEnvelope, history: list[dict[str, Any]]) -> TurnResult:
-    from actors.interaction import run_interaction  # imported late: it pulls in prompts and tools
+async def default_turn(deps: TurnDeps, envelope: MessageEnvelope, history: list[dict[str, Any]],
+                       opening: Opening | None) -> TurnResult:
+    from actors.interaction import run_interaction  # imported late: it pulls in the model loop
 
-    return await run_interaction(deps, envelope, history)
+    return await run_interaction(deps, envelope, history, opening)
 
 
 async def default_refresh(spine: Spine, model: ModelBackend, person_id: str, interaction_id: str,
@@ -52,11 +57,12 @@ async def default_refresh(spine: Spine, model: ModelBackend, person_id: str, int
 
 
 class Moved(Exception):
-    """Another live host owns this person; the pool resends the message to `owner`."""
+    """Not ours to answer: another live host owns this key (`owner`), or the message belongs to
+    another key (`rekey`: the Person an address resolved to, a merge survivor). The pool resends."""
 
-    def __init__(self, key: str, owner: str) -> None:
-        super().__init__(f"person {key} is owned by {owner}")
-        self.key, self.owner = key, owner
+    def __init__(self, key: str, owner: str | None = None, rekey: str | None = None) -> None:
+        super().__init__(f"{key} is owned by {owner}" if owner else f"{key} now lives at {rekey}")
+        self.key, self.owner, self.rekey = key, owner, rekey
 
 
 class ActorInfo(BaseModel):
@@ -95,15 +101,13 @@ def _at(ts: float) -> datetime:
 
 
 class PersonActor:
-    __slots__ = ("key", "rt", "person_id", "property_id", "roles", "context", "transcript", "lease",
-                 "activated_at", "last_active", "turns", "last_interaction_id", "_mailbox", "_running")
+    __slots__ = ("key", "rt", "person_id", "opening", "transcript", "lease", "activated_at", "last_active",
+                 "turns", "last_interaction_id", "_mailbox", "_running")
 
     def __init__(self, key: str, runtime: PersonRuntime) -> None:
         self.key, self.rt = key, runtime
-        self.person_id: str | None = None
-        self.property_id: str | None = None
-        self.roles: list[PersonRole] = []
-        self.context: PersonContext | None = None
+        self.person_id: str | None = person_of(key)
+        self.opening: Opening | None = None
         self.transcript: deque[dict[str, str]] = deque(maxlen=2 * runtime.transcript_turns)
         self.lease: Lease | None = None
         self.activated_at = self.last_active = runtime.clock()
@@ -164,32 +168,25 @@ class PersonActor:
         return 0.0 if self._running is not None else now - self.last_active
 
     def info(self) -> ActorInfo:
+        roles = [str(r.role_type) for r in self.opening.roles] if self.opening else []
         return ActorInfo(key=self.key, person_id=self.person_id, host=self.rt.host_id,
                          activated_at=_at(self.activated_at), last_active=_at(self.last_active),
-                         turns=self.turns, roles=[str(r.role_type) for r in self.roles],
-                         lease_epoch=self.lease.epoch if self.lease else 0, queued=len(self._mailbox))
+                         turns=self.turns, roles=roles, lease_epoch=self.lease.epoch if self.lease else 0,
+                         queued=len(self._mailbox))
 
     # -- activation and ownership ---------------------------------------------------------
-    async def activate(self, person_id: str | None, property_id: str) -> None:
-        """Take the owner lease, then warm roles and personContext from the store."""
+    async def activate(self) -> None:
+        """Take the owner lease and any conversation handed to this Person."""
         try:
             self.lease = await self.rt.leases.acquire(self.key)
         except LeaseHeld as held:
-            raise Moved(self.key, held.owner) from held
+            raise Moved(self.key, owner=held.owner) from held
         self.activated_at = self.last_active = self.rt.clock()
         self.turns = 0
         self.transcript.clear()
-        self.person_id = None
-        await self._warm(person_id, property_id)
-
-    async def _warm(self, person_id: str | None, property_id: str) -> None:
-        spine = self.rt.deps.spine
-        if person_id is None:
-            roles, context = [], None
-        else:
-            roles, context = await asyncio.gather(resolve_active_roles(spine, person_id, property_id),
-                                                  spine.get_context(person_id))
-        self.person_id, self.property_id, self.roles, self.context = person_id, property_id, roles, context
+        self.opening = None
+        if self.person_id is not None:
+            self.transcript.extend(await take_handoff(self.rt.leases.store, self.key))
 
     async def renew_if_due(self) -> None:
         """Keep the lease for as long as we may stay warm: checked at each turn and by the host's
@@ -204,71 +201,79 @@ class PersonActor:
             self._forget_warm()
 
     async def _own(self, envelope: MessageEnvelope) -> None:
+        """Be the owner of this message, with a current Opening; or Moved."""
+        if self.person_id is None:  # an address actor: has the caller become a Person?
+            claimed = await claimed_person(self.rt.deps.spine, envelope.channel, envelope.from_address)
+            if claimed is not None:
+                raise Moved(self.key, rekey=person_key(claimed))
         await self.renew_if_due()
-        person_id = envelope.participant_id or self.person_id
         if self.lease is None:
-            await self.activate(person_id, envelope.property_id)
-        elif (person_id, envelope.property_id) != (self.person_id, self.property_id):
-            await self._warm(person_id, envelope.property_id)
+            await self.activate()
+        if self.person_id is not None:
+            await self._open(envelope)
+
+    async def _open(self, envelope: MessageEnvelope) -> None:
+        deps, opening, now = self.rt.deps, self.opening, self.rt.clock()
+        where = dict(channel=envelope.channel, address=envelope.from_address, interaction_id=envelope.interaction_id)
+        if opening is None or opening.property_id != envelope.property_id:
+            opening = await open_for(deps.spine, deps.tools, self.person_id, envelope.property_id, now=now, **where)
+        else:
+            opening = await refreshed(deps.spine, deps.tools, opening, now=now, **where)
+        person = opening.person
+        if person is not None and person.merged_into_person_id:
+            try:
+                survivor = await follow_merges(deps.spine, person)
+            except BrokenMergeChain as exc:
+                log.warning("cannot follow the merge of %s: %s", self.person_id, exc)
+            else:
+                await self._leave(survivor.id)
+                raise Moved(self.key, rekey=person_key(survivor.id))
+        self.opening = opening
 
     def _forget_warm(self) -> None:
-        self.lease, self.roles, self.context = None, [], None
+        self.lease, self.opening = None, None
         self.transcript.clear()
 
     # -- one turn -----------------------------------------------------------------------
     async def _turn(self, envelope: MessageEnvelope) -> TurnResult:
-        await self._own(envelope)
-        # None for admin 'Ask Clara' and tests, which submit without an inbound record
-        inbound = await self.rt.deps.spine.get_inbound(envelope.message_id)
-        result = await self._replayed(envelope, inbound)
-        if result is None:
-            try:
-                result = await self.rt.turn(self.rt.deps, envelope, list(self.transcript))
-            except Exception as exc:
-                await self._record(envelope, inbound, InboundStatus.FAILED, failure=f"{type(exc).__name__}: {exc}"[:500])
-                raise
-            status = InboundStatus.IGNORED if result.suppressed else InboundStatus.ANSWERED
-            reply = "" if result.suppressed else result.reply.strip()
-            result.inbound_recorded = await self._record(envelope, inbound, status, reply=reply)
+        with ReadCount():  # the turn's trace records what it read, this preparation included
+            await self._own(envelope)
+            result = await self._replayed(envelope)
+            if result is None:
+                result = await self.rt.turn(self.rt.deps, envelope, list(self.transcript), self.opening)
         self._remember(envelope, result)
+        if self.person_id is None and result.person_id:  # minted, or claimed meanwhile: move over
+            await self._leave(result.person_id)
         return result
 
     def _remember(self, envelope: MessageEnvelope, result: TurnResult) -> None:
         self.turns += 1
         self.last_active = self.rt.clock()
         self.last_interaction_id = result.interaction_id
-        if result.person_id and result.person_id != self.person_id:
-            self.person_id = result.person_id
-            self.property_id = None  # re-warm roles for the minted or resolved person next turn
         if result.reply and not result.suppressed:
             cap = self.rt.transcript_chars
             self.transcript.append({"role": "user", "content": envelope.body[:cap]})
             self.transcript.append({"role": "assistant", "content": result.reply[:cap]})
 
-    async def _replayed(self, envelope: MessageEnvelope, inbound: InboundMessage | None) -> TurnResult | None:
-        """A retried message (host restart, redelivery) that was already answered gets the same
-        answer back instead of a second turn."""
-        if inbound is None or inbound.status != InboundStatus.ANSWERED or inbound.interaction_id != envelope.interaction_id:
+    async def _leave(self, person_id: str) -> None:
+        """Hand the conversation to `person_id`'s actor and go cold; the lease is released (its
+        interaction ends there, so no refresh here)."""
+        await hand_off(self.rt.leases.store, person_key(person_id), self.key, list(self.transcript))
+        lease, self.lease = self.lease, None
+        self._forget_warm()
+        if lease is not None:
+            await self._release(lease)
+
+    async def _replayed(self, envelope: MessageEnvelope) -> TurnResult | None:
+        """A retried message (host restart, redelivery) whose turn already ended (its trace is
+        written as it ends) gets the same answer back instead of a second turn."""
+        if envelope.origin == "admin":
             return None
         trace = await self.rt.deps.spine.get_trace(envelope.interaction_id)
         if trace is None:
             return None
         return TurnResult(interaction_id=envelope.interaction_id, person_id=trace.participant_id,
-                          reply=inbound.reply or "", trace=trace, inbound_recorded=True)
-
-    async def _record(self, envelope: MessageEnvelope, inbound: InboundMessage | None, status: InboundStatus, *,
-                      reply: str | None = None, failure: str | None = None) -> bool:
-        """The inbound log is the durable record that an accepted message ended answered or
-        failed. True once written; the gateway writes it itself otherwise."""
-        if inbound is None:
-            return False
-        try:
-            await self.rt.deps.spine.update_inbound(inbound.model_copy(update={
-                "status": status, "reply": reply, "failure": failure, "interaction_id": envelope.interaction_id}))
-            return True
-        except Exception as exc:  # noqa: BLE001 - the reply matters more than its bookkeeping
-            log.error("could not record inbound %s as %s: %s", envelope.message_id, status, exc)
-            return False
+                          reply=trace.reply, suppressed=not trace.reply, trace=trace)
 
     # -- deactivation ---------------------------------------------------------------------
     async def _stop(self, marker: str) -> None:
@@ -289,6 +294,9 @@ class PersonActor:
                 log.error("personContext refresh for %s failed: %s", self.person_id, exc)
         lease, self.lease = self.lease, None
         self._forget_warm()
+        await self._release(lease)
+
+    async def _release(self, lease: Lease) -> None:
         try:
             await self.rt.leases.release(lease)
         except Exception as exc:  # noqa: BLE001 - an unreleased lease just expires

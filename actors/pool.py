@@ -20,10 +20,9 @@ from actors.config import RuntimeConfig
 from actors.dispatcher_actor import DISPATCHER_NAME, DispatcherActor
 from actors.host import HostReply, PersonActorHost, host_name, owner_id
 from actors.person_actor import ActorInfo
-from actors.placement import host_index, placement_key
+from actors.placement import host_index, person_of, placement_key
 from actors.turn_types import TurnResult
 from spine.envelope import MessageEnvelope
-from spine.records import InboundStatus
 from spine.repo import Spine
 from spine.store.url import open_store
 
@@ -64,8 +63,8 @@ class HostPool:
         return self.hosts[host_index(placement_key(envelope), len(self.hosts))]
 
     async def submit(self, envelope: MessageEnvelope) -> TurnResult:
-        """The reply for one accepted message, or TurnFailed (recorded durably when the hosts
-        gave up, so an accepted message always ends answered or failed).
+        """The reply for one accepted message, or TurnFailed (the gateway records the failure in
+        the inbound log and apologises; the pool never writes the log).
 
         Ray does not keep submission order for async actors, so this pool hands a person's
         messages to the host one after another (each waits for the previous one's answer): per
@@ -93,15 +92,18 @@ class HostPool:
             except asyncio.TimeoutError as exc:
                 raise TurnFailed(f"no answer within {self.config.submit_timeout_s:.0f}s") from exc
             except (RayActorError, GetTimeoutError) as exc:
-                await self._record_failure(envelope, f"host lost: {type(exc).__name__}")
                 raise TurnFailed(f"host lost the message: {exc}") from exc
             reply = HostReply.from_bytes(raw)
             if reply.status == "ok" and reply.result is not None:
                 return reply.result
             if reply.status == "failed":
                 raise TurnFailed(reply.error or "turn failed")
+            if reply.rekey:  # the message belongs to a Person (the address resolved, a merge survivor)
+                envelope = envelope.model_copy(update={"participant_id": person_of(reply.rekey)})
+                data, key = envelope.to_bytes(), reply.rekey
+                target = self.hosts[host_index(key, len(self.hosts))]
+                continue
             target = await self._owner_handle(reply.owner or "") or target
-        await self._record_failure(envelope, "ownership kept moving")
         raise TurnFailed(f"could not find the owner of {key}")
 
     async def _owner_handle(self, owner: str) -> Any | None:
@@ -116,15 +118,6 @@ class HostPool:
             return None
         self._owners[owner] = handle
         return handle
-
-    async def _record_failure(self, envelope: MessageEnvelope, reason: str) -> None:
-        try:
-            inbound = await self.spine.get_inbound(envelope.message_id)
-            if inbound is not None and inbound.status == InboundStatus.ACCEPTED:
-                await self.spine.update_inbound(inbound.model_copy(update={
-                    "status": InboundStatus.FAILED, "failure": reason, "interaction_id": envelope.interaction_id}))
-        except Exception as exc:  # noqa: BLE001 - the store may be why we failed
-            log.error("could not record failure of inbound %s: %s", envelope.message_id, exc)
 
     async def actors(self) -> list[ActorInfo]:
         """Active PersonActors on every host, for the admin API (a dead host lists none)."""

@@ -12,7 +12,8 @@ from spine.routing_types import RoutingDecision
 
 
 def build_trace(env: MessageEnvelope, decision: RoutingDecision, prompt, out: LoopOutcome, started: float, *,
-                events: list[TraceEvent], prefetch: list[dict] | None = None, cost: float = 0.0) -> AgentTrace:
+                events: list[TraceEvent], prefetch: list[dict] | None = None, cost: float = 0.0,
+                store_reads: dict[str, int] | None = None) -> AgentTrace:
     l1 = decision.l1
     return AgentTrace(
         interaction_id=env.interaction_id, channel=env.channel, origin=env.origin,
@@ -26,5 +27,5 @@ def build_trace(env: MessageEnvelope, decision: RoutingDecision, prompt, out: Lo
         prefetch=[TracePrefetch(**p) for p in prefetch or []],
         inbound=env.body, reply=out.reply, model=out.model, usage=out.usage, cost_usd=cost,
         latency_ms=TraceLatency(total=(time.monotonic() - started) * 1000, model=out.model_ms, tools=out.tools_ms),
-        events=events, started_at=env.received_at,
+        events=events, started_at=env.received_at, store_reads=store_reads or {},
     )

@@ -8,6 +8,7 @@ from typing import Protocol
 import msgpack
 from pydantic import BaseModel
 
+from actors.authority import Authority
 from actors.model.base import ModelBackend
 from spine.intent_hints import IntentConfirmer
 from spine.records import AgentTrace
@@ -17,9 +18,15 @@ from tools.caller import Caller
 
 
 class ToolRunner(Protocol):
-    """The only way a turn runs tools. In Ray it is the DispatcherActor; in tests, LocalToolRunner."""
+    """The only way a turn runs tools. In Ray it is the DispatcherActor (RayToolRunner); in
+    tests, an in-process actors.dispatcher.Dispatcher."""
 
     async def run(self, invocation: ToolInvocation, caller: Caller) -> ToolResult: ...
+
+    async def authority(self, person_id: str | None, property_id: str, *, fresh: bool = False) -> Authority:
+        """The dispatcher's own derivation of who the person is at the property (the Opening
+        takes its Person and roles from it, so one store read serves both)."""
+        ...
 
     async def prefetch(self, invocations: list[ToolInvocation], caller: Caller) -> None: ...
 
@@ -52,9 +59,6 @@ class TurnResult(BaseModel):
     reply: str
     suppressed: bool = False
     trace: AgentTrace
-    # The PersonActor recorded in the inbound log how this turn ended (status and reply), so the
-    # gateway need not read the record back to check.
-    inbound_recorded: bool = False
 
     def to_bytes(self) -> bytes:
         return msgpack.packb(self.model_dump(mode="json"), use_bin_type=True)

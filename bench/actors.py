@@ -30,6 +30,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from actors.dispatcher import Dispatcher  # noqa: E402
 from actors.host import PersonHost  # noqa: E402
 from actors.lease import Leases  # noqa: E402
 from actors.person_actor import PersonRuntime  # noqa: E402
@@ -88,7 +89,7 @@ async def seed_people(spine: Spine, n: int) -> None:
         await asyncio.gather(*(one(i) for i in range(start, min(n, start + 250))))
 
 
-async def trivial_turn(deps: TurnDeps, env: MessageEnvelope, history: list[dict]) -> TurnResult:
+async def trivial_turn(deps: TurnDeps, env: MessageEnvelope, history: list[dict], opening=None) -> TurnResult:
     trace = AgentTrace(interaction_id=env.interaction_id, channel=env.channel, participant_id=env.participant_id)
     return TurnResult(interaction_id=env.interaction_id, person_id=env.participant_id, reply=REPLY, trace=trace)
 
@@ -101,7 +102,7 @@ async def bench_person_actors(n: int, workdir: Path) -> dict:
     print(f"  seeded {n} people in {time.perf_counter() - t:.1f}s")
     with sqlite3.connect(workdir / "bench.db") as src, sqlite3.connect(workdir / "bench-ray.db") as dst:
         src.backup(dst)  # the same people, unowned, for the Ray-hosted run
-    runtime = PersonRuntime(deps=TurnDeps(spine=spine, model=None, tools=None),  # type: ignore[arg-type]
+    runtime = PersonRuntime(deps=TurnDeps(spine=spine, model=None, tools=Dispatcher(spine)),  # type: ignore[arg-type]
                             leases=Leases(spine.store, "bench/clara-host-0", 30.0), host_id="bench/clara-host-0",
                             turn=trivial_turn)
     host = PersonHost(runtime, sweep_interval_s=3600)
@@ -116,7 +117,7 @@ async def bench_person_actors(n: int, workdir: Path) -> dict:
     envs.clear()
     gc.collect()
     after = rss_bytes()
-    warm = sum(1 for a in host.persons.values() if a.active and a.context and a.roles and a.transcript)
+    warm = sum(1 for a in host.persons.values() if a.active and a.opening and a.opening.roles and a.transcript)
     host.close()
     await spine.store.close()
     return {"n": n, "warm": warm, "per_actor_bytes": (after - before) / n, "rss_delta": after - before,

@@ -65,7 +65,7 @@ async def seed_store(path: Path, senders: int) -> list[str]:
     return phones
 
 
-async def trivial_turn(deps, env, history):
+async def trivial_turn(deps, env, history, opening=None):
     """A turn that answers at once: what the gateway path costs without the agent."""
     from actors.turn_types import TurnResult
     from spine.records import AgentTrace

@@ -124,3 +124,20 @@ def assemble_prompt(*, l1: L1Result, property: Property | None, facility_tools: 
         stable_prefix=f'{{"system":{_dumps(stable_blocks)},"tools":{_json_list(tool_json)}}}',
         volatile=volatile,
     )
+
+
+def with_volatile(stable: AssembledPrompt, *, l1: L1Result, context: PersonContext,
+                  caller_name: str | None = None) -> AssembledPrompt:
+    """`stable`'s cached prefix (shared, not copied) with a new volatile block: what
+    assemble_prompt would build for the same role set and property with this context. A
+    PersonActor assembles the prefix once per Opening and only this per turn."""
+    summary, active, breadcrumb = render_volatile(l1, context, caller_name)
+    volatile = f"{summary}\n\n{active}\n\n{breadcrumb}"
+    sections = stable.sections[:stable.breakpoint_index + 1] + [
+        PromptSection(layer="context", name="personContext.summary", token_estimate=estimate_tokens(summary)),
+        PromptSection(layer="context", name="personContext.active", token_estimate=estimate_tokens(active)),
+        PromptSection(layer="L1", name="L1 breadcrumb", token_estimate=estimate_tokens(breadcrumb)),
+    ]
+    return AssembledPrompt.model_construct(
+        system=[*stable.system[:-1], {"type": "text", "text": volatile}], tools=stable.tools, sections=sections,
+        breakpoint_index=stable.breakpoint_index, stable_prefix=stable.stable_prefix, volatile=volatile)

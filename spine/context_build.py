@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from spine.context import ActivePointers, ActiveTour, ActiveWorkOrder
-from spine.identity import OccupancyKind, PersonRoleType
+from spine.identity import OccupancyKind, PersonRole, PersonRoleType
 from spine.repo import Spine
 from spine.work import RenewalStatus, TourStatus, WorkOrder
 
@@ -29,10 +29,12 @@ async def _open_work_orders(spine: Spine, unit_ids: set[str], vendor_ids: set[st
             for wo, as_vendor in found.values() if wo.is_open]
 
 
-async def build_active_pointers(spine: Spine, person_id: str) -> ActivePointers:
+async def build_active_pointers(spine: Spine, person_id: str, roles: list[PersonRole] | None = None) -> ActivePointers:
     """Open work orders where the person is tenant (their units) or vendor (their vendors'
-    assignments), upcoming tours, and an open renewal on a unit they signed for."""
-    roles = await spine.roles_of(person_id)
+    assignments), upcoming tours, and an open renewal on a unit they signed for. `roles`: the
+    person's role rows if the caller already read them."""
+    if roles is None:
+        roles = await spine.roles_of(person_id)
     unit_ids = {r.scope.unit_id for r in roles if r.role_type == PersonRoleType.TENANT and r.scope.unit_id}
     vendor_ids = {r.scope.vendor_id for r in roles if r.role_type == PersonRoleType.VENDOR_CONTACT and r.scope.vendor_id}
     work_orders = await _open_work_orders(spine, unit_ids, vendor_ids)

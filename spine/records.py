@@ -20,15 +20,18 @@ def last4(address: str | None) -> str | None:
 
 
 class InboundStatus(StrEnum):
+    """accepted, then answered | blocked | failed (gateway.sms.inbound_log is the one writer)."""
+
     ACCEPTED = "accepted"
     ANSWERED = "answered"
+    BLOCKED = "blocked"  # nothing was or may be sent: STOP, an opted-out sender, spam, an unserved number
     FAILED = "failed"
-    IGNORED = "ignored"
+    IGNORED = "blocked"  # the former name of BLOCKED (an alias)
 
 
 class InboundMessage(BaseModel):
     """One accepted inbound, keyed by the provider's id (Twilio MessageSid). Written before
-    the turn runs, so an accepted message is never lost: it ends answered or failed."""
+    the turn runs, so an accepted message is never lost: it ends answered, blocked or failed."""
 
     id: str
     channel: Channel
@@ -185,4 +188,7 @@ class AgentTrace(BaseModel):
     latency_ms: TraceLatency = Field(default_factory=TraceLatency)
     events: list[TraceEvent] = Field(default_factory=list)
     transcript: list[dict[str, str]] | None = None
+    # Store reads the turn made, by record kind (person, roles, context, ...), its tool calls'
+    # reads in the DispatcherActor included (spine.store.counting).
+    store_reads: dict[str, int] = Field(default_factory=dict)
     started_at: datetime = Field(default_factory=utcnow)

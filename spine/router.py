@@ -109,7 +109,17 @@ async def route_inbound(
     return await _known_person(inbound, person)
 
 
-async def _known_person(inbound: _Inbound, person: Person) -> RoutingDecision:
+async def route_person(spine: Spine, *, person: Person, roles: list[PersonRole], roles_elsewhere: bool,
+                       channel: Channel, wire_address: str, property_id: str, message: str,
+                       interaction_id: str) -> RoutingDecision:
+    """L1 for a Person whose record and roles the caller already holds (a PersonActor's warm
+    Opening): the same decision and the same loud exits as route_inbound, without reading them again."""
+    inbound = _Inbound(spine, Channel(channel), wire_address, property_id, message, interaction_id, True)
+    return await _known_person(inbound, person, roles, roles_elsewhere)
+
+
+async def _known_person(inbound: _Inbound, person: Person, roles: list[PersonRole] | None = None,
+                        roles_elsewhere: bool | None = None) -> RoutingDecision:
     if person.category == PersonCategory.SPAM:
         return await inbound.degrade(Why.PERSON_CATEGORY_SPAM, _other("spam", PersonCategory.SPAM), person.id,
                                      suppressed=True)
@@ -119,11 +129,12 @@ async def _known_person(inbound: _Inbound, person: Person) -> RoutingDecision:
     if person.deceased:
         return await inbound.degrade(Why.DECEASED_PERSON,
                                      _other("deceased — estate-of inquiry", PersonCategory.UNCLASSIFIED), person.id)
-    roles = await resolve_active_roles(inbound.spine, person.id, inbound.property_id)
+    if roles is None:
+        roles = await resolve_active_roles(inbound.spine, person.id, inbound.property_id)
     if not roles:
         # Roles elsewhere (a vendor texting a property their vendor doesn't service) read as
         # wrong_property; a Person with no roles anywhere stays unclassified.
-        elsewhere = bool(await inbound.spine.roles_of(person.id))
+        elsewhere = roles_elsewhere if roles_elsewhere is not None else bool(await inbound.spine.roles_of(person.id))
         category = person.category or (PersonCategory.WRONG_PROPERTY if elsewhere else PersonCategory.UNCLASSIFIED)
         return await inbound.degrade(Why.PERSON_RESOLVED_NO_ROLES,
                                      _other("known person, no roles at this property", category), person.id,

@@ -37,6 +37,7 @@ class ToolResult(BaseModel):
     rule: str = ""
     prefetched: bool = False
     latency_ms: float = 0.0
+    store_reads: dict[str, int] = Field(default_factory=dict)  # what the dispatcher read for it
 
     def to_api(self) -> dict[str, Any]:
         block: dict[str, Any] = {"type": "tool_result", "tool_use_id": self.tool_use_id, "content": self.content}

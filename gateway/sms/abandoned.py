@@ -19,6 +19,7 @@ from datetime import datetime, timedelta
 
 from gateway.sms.delivery import Delivery
 from gateway.sms.handler import APOLOGY, SmsEvent
+from gateway.sms.inbound_log import InboundLog
 from spine.events import emit_event
 from spine.identity import utcnow
 from spine.records import InboundMessage, InboundStatus
@@ -31,6 +32,7 @@ class AbandonedInboundSweep:
     def __init__(self, spine: Spine, delivery: Delivery, *, abandoned_after_s: float, every_s: float,
                  clock: Callable[[], datetime] = utcnow) -> None:
         self.spine, self.delivery = spine, delivery
+        self.log = InboundLog(spine)
         self.abandoned_after = timedelta(seconds=abandoned_after_s)
         self.every_s = every_s
         self.clock = clock
@@ -63,16 +65,13 @@ class AbandonedInboundSweep:
         `accepted` for the next sweep, never claimed and unsent."""
         # An SMS turn writes its trace as it ends, so a trace means the turn ended.
         trace = await self.spine.get_trace(record.interaction_id) if record.interaction_id else None
-        if trace is not None:
-            status = InboundStatus.ANSWERED if trace.reply else InboundStatus.IGNORED  # no reply: suppressed
-            record = record.model_copy(update={"status": status, "reply": trace.reply})
-            await self.spine.update_inbound(record)
+        if trace is not None:  # no reply: suppressed
+            record = await (self.log.answered(record, trace.reply) if trace.reply else self.log.blocked(record))
             if await self.spine.mark_once(f"inbound-abandoned#{record.id}"):
                 await self._event(SmsEvent.INBOUND_REPAIRED, "turn_ended_unrecorded", record)
             return record
         failure = f"abandoned: no turn ended within {self.abandoned_after.total_seconds():.0f} s of acceptance"
-        record = record.model_copy(update={"status": InboundStatus.FAILED, "failure": failure})
-        await self.spine.update_inbound(record)
+        record = await self.log.failed(record, failure)
         if await self.spine.mark_once(f"inbound-abandoned#{record.id}"):
             await self._event(SmsEvent.INBOUND_FAILED, "abandoned", record)
             await self.delivery.send(key=f"abandoned-{record.id}", to=record.from_address, from_=record.to_address,

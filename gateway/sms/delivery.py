@@ -19,10 +19,16 @@ class Delivery:
         self.rest = rest
         self.status_callback_url = status_callback_url
 
+    async def may_send(self, to: str) -> bool:
+        """Whether we may text `to` now: the one check every sending path makes (the inline
+        TwiML answer, the redelivery replay, the REST send and its outbox rows, the sweep's
+        apology). A STOP recorded a moment ago counts: it is read at the moment of sending."""
+        return not await self.spine.is_opted_out(to)
+
     async def send(self, *, key: str, to: str, from_: str, body: str) -> list[OutboxMessage]:
         """Send `body` (split at 1600 characters) from `from_` to `to`. `key` names the outbox
         rows (`{key}-{n}`), so one reply is one set of rows however often it is retried."""
-        opted_out = await self.spine.is_opted_out(to)
+        opted_out = not await self.may_send(to)
         sent = []
         for n, part in enumerate(split_body(body)):
             message = OutboxMessage(id=f"{key}-{n}", to_address=to, from_address=from_, body=part)

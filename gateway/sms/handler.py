@@ -4,7 +4,8 @@ Accept the message durably first (create-if-absent on MessageSid, so a redeliver
 second turn), handle Twilio's reserved keywords without a turn, then run the turn on the actor
 pool within an inline budget safely below Twilio's 15 s webhook timeout. A turn that misses the
 budget is acknowledged now and answered later through the REST API (or held in the outbox).
-Any failure after acceptance is recorded on the InboundMessage and answered with an apology.
+The record ends answered, blocked or failed (gateway.sms.inbound_log); nothing is sent, inline or
+later, that `Delivery.may_send` does not allow at that moment; a failure gets an apology.
 """
 from __future__ import annotations
 
@@ -17,15 +18,16 @@ from typing import Protocol
 
 from pydantic import BaseModel, Field
 
+from actors.placement import Placer
 from actors.turn_types import TurnResult
 from gateway.sms.delivery import Delivery
 from gateway.sms.inbound import InboundSms
+from gateway.sms.inbound_log import InboundLog
 from gateway.sms.keywords import Keyword, classify_keyword, help_text, opt_in_text
 from gateway.sms.splitting import split_body
 from spine.context import Channel
 from spine.envelope import MessageEnvelope
 from spine.events import emit_event, mask_phones
-from spine.participants import resolve_participant
 from spine.property import Property
 from spine.records import EventKind, InboundMessage, InboundStatus, OptOut, last4
 from spine.repo import Spine
@@ -93,10 +95,12 @@ def _deferred_key(message_sid: str) -> str:
 
 class SmsHandler:
     def __init__(self, spine: Spine, turns: TurnSubmitter, delivery: Delivery,
-                 options: SmsOptions | None = None) -> None:
+                 options: SmsOptions | None = None, placer: Placer | None = None) -> None:
         self.spine = spine
         self.turns = turns
+        self.placer = placer or Placer(spine)
         self.delivery = delivery
+        self.log = InboundLog(spine)
         self.options = options or SmsOptions()
         self._background: set[asyncio.Task] = set()
 
@@ -107,13 +111,13 @@ class SmsHandler:
                                 to_address=sms.to_address, body=sms.body, media_urls=sms.media_urls,
                                 interaction_id=new_interaction_id())
         try:
-            fresh = await self.spine.accept_inbound(record)
+            fresh = await self.log.accept(record)
         except Exception as exc:  # the store is down: nothing was accepted, still answer
             await self._event(EventKind.STORE_DEGRADED, "inbound_not_recorded", sms, None, {"error": repr(exc)})
             return SmsReply(messages=[APOLOGY], outcome=Outcome.FAILED)
         if not fresh:
             try:
-                return await self._redelivery(sms.message_sid)
+                return await self._redelivery(sms)
             except Exception:  # the first delivery may have answered: acknowledge, never 500
                 log.exception("sms %s: redelivery state unreadable", sms.message_sid)
                 return SmsReply(outcome=Outcome.DUPLICATE)
@@ -122,7 +126,8 @@ class SmsHandler:
         except Exception as exc:  # never a 500 at Twilio: record the failure, apologise
             log.exception("sms %s failed", sms.message_sid)
             await self._fail(record, exc)
-            return SmsReply(messages=[APOLOGY], outcome=Outcome.FAILED, interaction_id=record.interaction_id)
+            return SmsReply(messages=await self._apology(sms.from_address), outcome=Outcome.FAILED,
+                            interaction_id=record.interaction_id)
 
     async def drain(self, timeout_s: float = 30.0) -> None:
         """Wait for replies still being produced in the background (shutdown, tests)."""
@@ -135,20 +140,19 @@ class SmsHandler:
         if keyword is Keyword.OPT_OUT:
             return await self._opt(record, sms, opted_out=True)
         prop = await self.spine.property_for_number(sms.to_address)
-        opted_out = await self.spine.is_opted_out(sms.from_address)
+        opted_out = not await self.delivery.may_send(sms.from_address)
         if keyword is Keyword.OPT_IN and opted_out:  # from anyone else "Yes" answers Clara's question
             return await self._opt(record, sms, opted_out=False, prop=prop)
         if opted_out:
             await self._event(SmsEvent.OPTED_OUT_INBOUND, "sender_opted_out", sms, prop,
                               {"hint": "the sender must text START before Clara may answer"})
-            return await self._finish(record, InboundStatus.IGNORED, "", Outcome.BLOCKED)
+            return await self._without_turn(record, None, Outcome.BLOCKED)
         if keyword is Keyword.HELP:
-            return await self._finish(record, InboundStatus.ANSWERED, help_text(prop.name if prop else None),
-                                      Outcome.HELP)
+            return await self._without_turn(record, help_text(prop.name if prop else None), Outcome.HELP)
         if prop is None:
             await self._event(SmsEvent.UNKNOWN_NUMBER, "no_property_for_number", sms, None,
                               {"to_last4": last4(sms.to_address)})
-            return await self._finish(record, InboundStatus.IGNORED, "", Outcome.UNKNOWN_NUMBER)
+            return await self._without_turn(record, None, Outcome.UNKNOWN_NUMBER)
         return await self._turn(record, sms, prop)
 
     async def _opt(self, record: InboundMessage, sms: InboundSms, *, opted_out: bool,
@@ -157,16 +161,15 @@ class SmsHandler:
         await self.spine.set_opt_out(OptOut(address=sms.from_address, opted_out=opted_out, keyword=word))
         await self._event(SmsEvent.OPT_OUT if opted_out else SmsEvent.OPT_IN, word.lower(), sms, prop, {})
         if opted_out:  # Twilio itself confirms a STOP; Clara sends nothing more
-            return await self._finish(record, InboundStatus.IGNORED, "", Outcome.OPTED_OUT)
-        return await self._finish(record, InboundStatus.ANSWERED, opt_in_text(prop.name if prop else None),
-                                  Outcome.OPTED_IN)
+            return await self._without_turn(record, None, Outcome.OPTED_OUT)
+        return await self._without_turn(record, opt_in_text(prop.name if prop else None), Outcome.OPTED_IN)
 
     async def _turn(self, record: InboundMessage, sms: InboundSms, prop: Property) -> SmsReply:
-        envelope = MessageEnvelope(
+        # Placed by the Person the address resolves to (actors.placement), as every channel does.
+        envelope = await self.placer.placed(MessageEnvelope(
             message_id=sms.message_sid, interaction_id=record.interaction_id, channel=Channel.SMS,
             from_address=sms.from_address, to_address=sms.to_address, body=sms.body, property_id=prop.id,
-            participant_id=await resolve_participant(self.spine, Channel.SMS, sms.from_address),
-            media_urls=sms.media_urls, received_at=record.received_at)
+            media_urls=sms.media_urls, received_at=record.received_at))
         task = asyncio.ensure_future(self.turns.submit(envelope))
         try:
             result = await asyncio.wait_for(asyncio.shield(task), self.options.inline_budget_s)
@@ -176,23 +179,26 @@ class SmsHandler:
         except asyncio.CancelledError:  # the webhook caller hung up: the reply still goes out
             self._spawn(self._answer_later(record, sms, prop, task, "webhook_request_cancelled"))
             raise
-        reply, outcome = await self._reply_of(record, sms, prop, result)
-        if outcome is Outcome.ANSWERED and await self.spine.is_opted_out(sms.from_address):
-            return SmsReply(outcome=Outcome.BLOCKED, interaction_id=record.interaction_id)  # STOP arrived mid-turn
+        reply, outcome = await self._end_turn(record, sms, prop, result)
         return SmsReply(messages=split_body(reply), outcome=outcome, interaction_id=record.interaction_id)
 
-    async def _reply_of(self, record: InboundMessage, sms: InboundSms, prop: Property,
+    async def _end_turn(self, record: InboundMessage, sms: InboundSms, prop: Property,
                         result: TurnResult) -> tuple[str, Outcome]:
-        """Record how the turn ended; the text to send ('' for nothing) and the outcome."""
+        """End the record as the turn ended; the text to send ('' for nothing) and the outcome.
+        The send check comes after the turn: a STOP that arrived during it blocks the answer."""
         if result.suppressed:
             await self._event(SmsEvent.SPAM_DROPPED, "reply_suppressed", sms, prop,
                               {"person_id": result.person_id}, result.interaction_id)
-            await self._finish_turn(record, InboundStatus.IGNORED, "", result.inbound_recorded)
+            await self.log.blocked(record)
             return "", Outcome.SUPPRESSED
-        if not result.reply.strip():
+        reply = result.reply.strip()
+        if not reply:
             raise RuntimeError("the turn ended without a reply")
-        await self._finish_turn(record, InboundStatus.ANSWERED, result.reply.strip(), result.inbound_recorded)
-        return result.reply.strip(), Outcome.ANSWERED
+        if not await self.delivery.may_send(sms.from_address):
+            await self.log.blocked(record, reply)
+            return "", Outcome.BLOCKED
+        await self.log.answered(record, reply)
+        return reply, Outcome.ANSWERED
 
     async def _answer_later(self, record: InboundMessage, sms: InboundSms, prop: Property,
                             task: asyncio.Future, reason: str) -> None:
@@ -201,7 +207,7 @@ class SmsHandler:
             await self.spine.mark_once(_deferred_key(sms.message_sid))
             await self._event(SmsEvent.REPLY_DEFERRED, reason, sms, prop,
                               {"inline_budget_s": self.options.inline_budget_s}, record.interaction_id)
-            reply, _ = await self._reply_of(record, sms, prop, await task)
+            reply, _ = await self._end_turn(record, sms, prop, await task)
         except Exception as exc:
             log.exception("sms %s failed after the acknowledgement", sms.message_sid)
             await self._fail(record, exc)
@@ -212,49 +218,51 @@ class SmsHandler:
             except Exception:
                 log.exception("sms %s: the late reply could not be queued", sms.message_sid)
 
-    async def _redelivery(self, message_sid: str) -> SmsReply:
+    async def _redelivery(self, sms: InboundSms) -> SmsReply:
         """Twilio sent this MessageSid again: answer as the first delivery did, never run a
-        second turn. If the first is still running, wait briefly for it, else acknowledge."""
+        second turn, and send only what may be sent now. If the first is still running, wait
+        briefly for it, else acknowledge."""
         deadline = time.monotonic() + self.options.redelivery_wait_s
-        first = await self.spine.get_inbound(message_sid)
+        first = await self.log.get(sms.message_sid)
         while first is not None and first.status == InboundStatus.ACCEPTED and time.monotonic() < deadline:
             await asyncio.sleep(self.options.poll_s)
-            first = await self.spine.get_inbound(message_sid)
-        if first is None or first.status == InboundStatus.ACCEPTED:
-            return SmsReply(outcome=Outcome.DUPLICATE)
+            first = await self.log.get(sms.message_sid)
+        if first is None or first.status in (InboundStatus.ACCEPTED, InboundStatus.BLOCKED):
+            return SmsReply(outcome=Outcome.DUPLICATE, interaction_id=first.interaction_id if first else None)
         if first.status == InboundStatus.FAILED:
-            return SmsReply(messages=[APOLOGY], outcome=Outcome.DUPLICATE, interaction_id=first.interaction_id)
-        if await self.spine.is_marked(_deferred_key(message_sid)):
+            return SmsReply(messages=await self._apology(sms.from_address), outcome=Outcome.DUPLICATE,
+                            interaction_id=first.interaction_id)
+        if await self.spine.is_marked(_deferred_key(sms.message_sid)):
             return SmsReply(outcome=Outcome.DUPLICATE, interaction_id=first.interaction_id)  # went by REST
+        if not await self.delivery.may_send(sms.from_address):  # a STOP since the first answer
+            return SmsReply(outcome=Outcome.DUPLICATE, interaction_id=first.interaction_id)
         return SmsReply(messages=split_body(first.reply or ""), outcome=Outcome.DUPLICATE,
                         interaction_id=first.interaction_id)
 
     # -- records and events --------------------------------------------------------------
-    async def _finish(self, record: InboundMessage, status: InboundStatus, reply: str, outcome: Outcome) -> SmsReply:
-        """An inbound answered without a turn (keywords, opted-out senders, unknown numbers)."""
-        record.status, record.reply, record.interaction_id = status, reply, None  # no interaction ran
-        await self.spine.update_inbound(record)
-        return SmsReply(messages=split_body(reply), outcome=outcome)
+    async def _without_turn(self, record: InboundMessage, reply: str | None, outcome: Outcome) -> SmsReply:
+        """An inbound answered (or not) without a turn: keywords, opted-out senders, unknown numbers."""
+        record.interaction_id = None  # no interaction ran
+        if reply:
+            await self.log.answered(record, reply)
+        else:
+            await self.log.blocked(record)
+        return SmsReply(messages=split_body(reply or ""), outcome=outcome)
 
-    async def _finish_turn(self, record: InboundMessage, status: InboundStatus, reply: str, recorded: bool) -> None:
-        """The PersonActor records how its turn ended; write only if it could not (a write costs a
-        cross-process lock, a read does not, and a turn that says it recorded needs neither)."""
-        record.status, record.reply = status, reply
-        if recorded:
-            return
-        current = await self.spine.get_inbound(record.id)
-        if current is None or (current.status, current.reply or "") != (status, reply):
-            await self.spine.update_inbound(record)
+    async def _apology(self, to: str) -> list[str]:
+        try:
+            return [APOLOGY] if await self.delivery.may_send(to) else []
+        except Exception:  # the store is failing too: an apology beats silence
+            return [APOLOGY]
 
     async def _fail(self, record: InboundMessage, exc: BaseException) -> None:
-        record.status = InboundStatus.FAILED
-        record.failure = mask_phones(f"{type(exc).__name__}: {exc}")[:500]
+        failure = mask_phones(f"{type(exc).__name__}: {exc}")[:500]
         try:
-            await self.spine.update_inbound(record)
+            await self.log.failed(record, failure)
         except Exception:
             log.exception("sms %s: the failure could not be recorded", record.id)
         await self._emit(SmsEvent.INBOUND_FAILED, type(exc).__name__, record.from_address, None,
-                         record.interaction_id, {"message_sid": record.id, "failure": record.failure})
+                         record.interaction_id, {"message_sid": record.id, "failure": failure})
 
     async def _event(self, kind: str, reason: str, sms: InboundSms, prop: Property | None, detail: dict,
                      interaction_id: str | None = None) -> None:

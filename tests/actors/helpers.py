@@ -7,6 +7,7 @@ import itertools
 from dataclasses import dataclass, field
 from typing import Any
 
+from actors.dispatcher import Dispatcher
 from actors.host import PersonHost
 from actors.lease import Leases
 from actors.person_actor import PersonRuntime
@@ -63,10 +64,13 @@ class RecordingTurn:
     max_running_per_person: int = 0
     max_running_total: int = 0
 
-    async def __call__(self, deps: TurnDeps, env: MessageEnvelope, history: list[dict]) -> TurnResult:
+    openings: dict[str, Any] = field(default_factory=dict)
+
+    async def __call__(self, deps: TurnDeps, env: MessageEnvelope, history: list[dict], opening=None) -> TurnResult:
         who = env.participant_id or env.from_address
         self.started.append(env.message_id)
         self.histories[env.message_id] = history
+        self.openings[env.message_id] = opening
         self.running[who] = self.running.get(who, 0) + 1
         self.max_running_per_person = max(self.max_running_per_person, self.running[who])
         self.max_running_total = max(self.max_running_total, sum(self.running.values()))
@@ -96,7 +100,8 @@ class RecordingRefresh:
 
 def make_host(spine, host_id: str, turn, clock: Clock, *, refresh: RecordingRefresh | None = None,
               idle_s: float = 300.0, ttl_s: float = 30.0, transcript_turns: int = 10) -> PersonHost:
-    runtime = PersonRuntime(deps=TurnDeps(spine=spine, model=None, tools=None),  # type: ignore[arg-type]
+    tools = Dispatcher(spine, clock=clock)
+    runtime = PersonRuntime(deps=TurnDeps(spine=spine, model=None, tools=tools),  # type: ignore[arg-type]
                             leases=Leases(spine.store, host_id, idle_s + ttl_s, clock), host_id=host_id,
                             idle_deactivate_s=idle_s, renew_below_s=idle_s + ttl_s / 2, transcript_turns=transcript_turns, turn=turn,
                             refresh=refresh or RecordingRefresh(), clock=clock)

@@ -25,6 +25,6 @@ async def test_a_spam_sender_gets_an_empty_answer_and_an_event(make_gateway, spi
     client, _ = await make_gateway(OfflinePool(spine))
     reply = await text(client, "+18885550199", "WIN A FREE CRUISE reply YES")
     assert reply.status_code == 200 and reply.messages == [] and twilio.sent == []
-    assert (await spine.get_inbound(reply.message_sid)).status == InboundStatus.IGNORED
+    assert (await spine.get_inbound(reply.message_sid)).status == InboundStatus.BLOCKED
     [event] = await spine.events(SmsEvent.SPAM_DROPPED)
     assert event.phone_last4 == "0199" and event.interaction_id == reply.interaction_id

@@ -251,12 +251,12 @@ async def test_a_slow_turn_without_twilio_credentials_waits_in_the_outbox(make_g
 
 async def test_a_stop_during_a_slow_turn_means_the_late_reply_is_not_sent(make_gateway, spine, twilio):
     client, context = await make_gateway(ScriptedPool(delay_s=0.4), sms_options=SmsOptions(inline_budget_s=0.05))
-    await text(client, "hello")
+    hello = await text(client, "hello")
     await text(client, "STOP")
     await context.sms.drain()
-    assert twilio.sent == []
-    [row] = await spine.outbox(OutboxStatus.SUPPRESSED)
-    assert row.error == "recipient opted out"
+    assert twilio.sent == [] and await spine.outbox(OutboxStatus.PENDING) == []
+    record = await spine.get_inbound(hello.message_sid)  # blocked, the reply kept for the operator
+    assert (record.status, record.reply) == (InboundStatus.BLOCKED, "echo: hello")
 
 
 async def test_a_slow_turn_that_fails_sends_the_apology_by_rest(make_gateway, spine, twilio):

@@ -16,7 +16,7 @@ from actors.config import RuntimeConfig
 from actors.pool import HostPool, TurnFailed
 from spine.demo import seed
 from spine.identity import PersonRole, PersonRoleSource, PersonRoleType, RoleScope
-from spine.records import InboundMessage, InboundStatus
+from spine.records import InboundMessage
 from spine.repo import Spine
 from spine.store.sqlite import SqliteStore
 from tests.actors.helpers import PHONES
@@ -114,13 +114,8 @@ async def test_a_killed_host_loses_no_accepted_message(pool):
     victim = pool.host_for(envs[0])
     ray.kill(victim, no_restart=False)  # Ray restarts it; in-flight turns are retried there
     outcomes = await asyncio.gather(*submitted, return_exceptions=True)
-    for env, outcome in zip(envs, outcomes):
-        inbound = await pool.spine.get_inbound(env.message_id)
-        if isinstance(outcome, TurnFailed):
-            assert inbound.status == InboundStatus.FAILED and inbound.failure
-        else:
-            assert outcome.reply == f"re: {env.body}"
-            assert inbound.status == InboundStatus.ANSWERED and inbound.reply == outcome.reply
+    for env, outcome in zip(envs, outcomes):  # a reply, or TurnFailed (the gateway records it and apologises)
+        assert isinstance(outcome, TurnFailed) or outcome.reply == f"re: {env.body}"
     answered = sum(not isinstance(o, BaseException) for o in outcomes)
     assert answered >= len(envs) - 4  # at most the victim's in-flight turns could fail
     victims = [p for p in people if pool.host_for(message(p, "x")) is victim]
@@ -198,7 +193,7 @@ async def test_real_turns_through_the_dispatcher_actor_then_refresh_on_deactivat
         assert [(c.name, c.decision) for c in result.trace.tool_calls] == [(tool, "allowed")]
         assert result.reply and ("pool" in result.reply.lower()) == ("pool" in env.body)
         assert await real.spine.get_trace(env.interaction_id) is not None
-        assert (await real.spine.get_inbound(env.message_id)).status == InboundStatus.ANSWERED
+        assert result.trace.store_reads  # the trace counts the turn's store reads
     for _ in range(60):
         context = await real.spine.get_context("p_marcus")
         if context is not None and context.refreshed_at is not None:
@@ -207,7 +202,9 @@ async def test_real_turns_through_the_dispatcher_actor_then_refresh_on_deactivat
     assert context.active.last_interaction_id == envs[-1].interaction_id
 
 
-async def test_a_host_gone_for_good_leaves_a_durable_failure_for_each_accepted_message(runtime):
+async def test_a_host_gone_for_good_fails_each_message_it_held(runtime):
+    """TurnFailed reaches the gateway, which records each failure and apologises (the inbound log
+    has one writer: gateway.sms.inbound_log)."""
     doomed = await runtime(hosts=1)
     envs = [message("p_priya", f"m{i} sleep=1") for i in range(3)]
     for env in envs:
@@ -216,7 +213,4 @@ async def test_a_host_gone_for_good_leaves_a_durable_failure_for_each_accepted_m
     await asyncio.sleep(0.3)
     ray.kill(doomed.hosts[0], no_restart=True)
     outcomes = await asyncio.gather(*submitted, return_exceptions=True)
-    assert all(isinstance(o, TurnFailed) for o in outcomes)
-    for env in envs:
-        inbound = await doomed.spine.get_inbound(env.message_id)
-        assert inbound.status == InboundStatus.FAILED and inbound.failure.startswith("host lost")
+    assert all(isinstance(o, TurnFailed) and "host lost" in str(o) for o in outcomes)

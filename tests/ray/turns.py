@@ -21,7 +21,7 @@ def run_key(envelope: MessageEnvelope) -> str:
     return f"TESTRUN#{envelope.participant_id or envelope.from_address}"
 
 
-async def recorded_turn(deps: TurnDeps, env: MessageEnvelope, history: list[dict]) -> TurnResult:
+async def recorded_turn(deps: TurnDeps, env: MessageEnvelope, history: list[dict], opening=None) -> TurnResult:
     start = time.time()
     hold = re.search(r"sleep=([\d.]+)", env.body)
     if hold:

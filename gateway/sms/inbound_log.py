@@ -1,0 +1,49 @@
+"""The inbound log's one writer: every accepted message ends answered, blocked or failed.
+
+Accepting is create-if-absent on the provider's id (Twilio MessageSid), so a redelivery is seen
+as one and never runs a second turn. After that the record changes once, here: `answered` (with
+the text that was, or is being, sent), `blocked` (nothing may be or was sent: a STOP, an opted-out
+sender, spam, a number we do not serve) or `failed` (with the reason; the sender gets the apology).
+The SMS handler ends the messages it accepted; the abandoned-inbound sweep ends those whose
+replica died first. No other part of the runtime (PersonActors, the pool) touches the record.
+"""
+from __future__ import annotations
+
+import logging
+
+from spine.records import InboundMessage, InboundStatus
+from spine.repo import Spine
+
+log = logging.getLogger("clara.sms")
+
+FINAL = frozenset({InboundStatus.ANSWERED, InboundStatus.BLOCKED, InboundStatus.FAILED})
+
+
+class InboundLog:
+    def __init__(self, spine: Spine) -> None:
+        self.spine = spine
+
+    async def accept(self, record: InboundMessage) -> bool:
+        """True if this is the first delivery of the message; False for a redelivery."""
+        return await self.spine.accept_inbound(record)
+
+    async def get(self, message_id: str) -> InboundMessage | None:
+        return await self.spine.get_inbound(message_id)
+
+    async def answered(self, record: InboundMessage, reply: str) -> InboundMessage:
+        return await self._end(record, InboundStatus.ANSWERED, reply=reply)
+
+    async def blocked(self, record: InboundMessage, reply: str | None = None) -> InboundMessage:
+        """Nothing is sent. `reply`: what Clara would have said (kept for the operator, never sent)."""
+        return await self._end(record, InboundStatus.BLOCKED, reply=reply)
+
+    async def failed(self, record: InboundMessage, failure: str) -> InboundMessage:
+        return await self._end(record, InboundStatus.FAILED, failure=failure[:500])
+
+    async def _end(self, record: InboundMessage, status: InboundStatus, *, reply: str | None = None,
+                   failure: str | None = None) -> InboundMessage:
+        if status not in FINAL:
+            raise ValueError(f"an inbound ends answered, blocked or failed, not {status}")
+        ended = record.model_copy(update={"status": status, "reply": reply, "failure": failure})
+        await self.spine.update_inbound(ended)
+        return ended
