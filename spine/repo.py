@@ -1,8 +1,8 @@
 """`Spine`: typed reads and writes of the domain over any Store.
 
-Every key layout lives here, once (with the two mixins: `repo_records` for the inbound log,
-outbox, events and traces; `repo_tools` for tool runs and escalations), so the SQLite and
-DynamoDB backends stay dumb item stores.
+Every key layout lives here, once (with the mixins: `repo_records` for the inbound log, outbox,
+events and traces; `repo_tools` for tool runs and escalations; `repo_admin` for admin tokens and
+sessions), so the SQLite and DynamoDB backends stay dumb item stores.
 """
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ from spine.context import PersonContext
 from spine.identity import ClaimKind, Person, PersonRole, PersonRoleType, utcnow
 from spine.property import Lease, Organization, Property, Unit, Vendor
 from spine.reference_cache import REFERENCE_TTL_S, ReferenceCache
+from spine.repo_admin import AdminRecords
 from spine.repo_records import InteractionRecords
 from spine.repo_tools import ToolRecords
 from spine.store.base import ABSENT, ConditionFailed, Item, Store
@@ -39,7 +40,7 @@ def role_index_key(role: PersonRole) -> str:
     return f"ORGROLES#{s.org_id}"
 
 
-class Spine(InteractionRecords, ToolRecords):
+class Spine(InteractionRecords, ToolRecords, AdminRecords):
     def __init__(self, store: Store, *, reference_ttl_s: float = REFERENCE_TTL_S) -> None:
         self.store = store
         self.reference = ReferenceCache(reference_ttl_s)

@@ -1,6 +1,9 @@
 """Ask Clara (ADR-0022 admin origin): a PM talks to Clara as themselves, or as another person
-(a tenant, say) with `impersonated_by` naming the PM. The message goes through the same router
-and agent turn as any inbound, on channel `admin` with origin `admin`, and its trace says so."""
+(a tenant, say). Who is acting is the signed-in identity, never a field of the request: asking as
+anyone else is impersonation, recorded as `impersonated_by` = the signed-in identity (a staff
+Person's id, or `operator`), and only staff with a role at the property (or the operator) may
+impersonate. The message goes through the same router and agent turn as any inbound, on channel
+`admin` with origin `admin`, and its trace says so."""
 from __future__ import annotations
 
 import logging
@@ -12,7 +15,7 @@ from pydantic import BaseModel, Field, ValidationError, field_validator
 
 from actors.turn_types import TurnResult
 from gateway.admin import html as h
-from gateway.admin.auth import AdminPageRoute, require_admin, require_admin_page
+from gateway.admin.auth import AdminIdentity, AdminPageRoute, require_admin, require_admin_page, signed_in
 from gateway.admin.trace_pages import trace_href
 from gateway.context import GatewayContext
 from gateway.sms.handler import new_interaction_id
@@ -34,6 +37,7 @@ class AskRequest(BaseModel):
     as_person_id: str = Field(min_length=1, max_length=200)
     property_id: str = Field(min_length=1, max_length=200)
     message: str = Field(min_length=1, max_length=MAX_MESSAGE_CHARS)
+    # Optional, and only ever the signed-in identity: a request naming anyone else is refused.
     impersonated_by: str | None = Field(default=None, max_length=200)
 
     @field_validator("as_person_id", "property_id", "impersonated_by", mode="before")
@@ -62,20 +66,24 @@ class AskRefused(Exception):
     """The request names something that does not exist or may not impersonate (400)."""
 
 
-async def _impersonator(spine: Spine, ask: AskRequest) -> str | None:
-    """The PM's person id when impersonating (None when acting as themselves); only staff at the
-    property may impersonate."""
-    if ask.impersonated_by is None or ask.impersonated_by == ask.as_person_id:
+async def _impersonator(spine: Spine, ask: AskRequest, identity: AdminIdentity) -> str | None:
+    """None when the signed-in staff Person asks as themselves; else the signed-in identity, which
+    must be the operator or staff with a role at the property."""
+    if ask.impersonated_by is not None and ask.impersonated_by != identity.id:
+        raise AskRefused(f"impersonated_by is always the signed-in identity ({identity.id}), "
+                         f"not {ask.impersonated_by!r}")
+    if not identity.is_operator and ask.as_person_id == identity.id:
         return None
-    if await spine.get_person(ask.impersonated_by) is None:
-        raise AskRefused(f"no person {ask.impersonated_by!r} (impersonated_by)")
-    roles = await authoritative_roles(spine, ask.impersonated_by, ask.property_id)
+    if identity.is_operator:
+        return identity.id
+    roles = await authoritative_roles(spine, identity.id, ask.property_id)
     if not any(r.role_type in STAFF_ROLE_TYPES for r in roles):
-        raise AskRefused(f"{ask.impersonated_by} has no staff role at {ask.property_id}; only staff may impersonate")
-    return ask.impersonated_by
+        raise AskRefused(f"{identity.id} has no staff role at {ask.property_id}; only staff with a role there "
+                         "(or the operator) may act as someone else")
+    return identity.id
 
 
-async def build_envelope(spine: Spine, ask: AskRequest) -> MessageEnvelope:
+async def build_envelope(spine: Spine, ask: AskRequest, identity: AdminIdentity) -> MessageEnvelope:
     """The admin-origin envelope: from the asking person's phone to the property's SMS number."""
     prop = await spine.get_property(ask.property_id)
     if prop is None:
@@ -86,7 +94,7 @@ async def build_envelope(spine: Spine, ask: AskRequest) -> MessageEnvelope:
     phones = person.phones()
     if not phones:
         raise AskRefused(f"{person.id} has no phone claim, so Clara cannot resolve them on the admin channel")
-    impersonator = await _impersonator(spine, ask)
+    impersonator = await _impersonator(spine, ask, identity)
     return MessageEnvelope(
         message_id=f"admin_{uuid.uuid4().hex}", interaction_id=new_interaction_id(), channel=Channel.ADMIN,
         from_address=phones[0], to_address=prop.sms_number or prop.voice_number or "", body=ask.message,
@@ -95,9 +103,9 @@ async def build_envelope(spine: Spine, ask: AskRequest) -> MessageEnvelope:
     )
 
 
-async def ask_clara(ctx: GatewayContext, ask: AskRequest) -> AskResponse:
+async def ask_clara(ctx: GatewayContext, ask: AskRequest, identity: AdminIdentity) -> AskResponse:
     """Run one admin-origin turn. Raises AskRefused (400) or HTTPException 503 when no reply came."""
-    envelope = await build_envelope(ctx.spine, ask)
+    envelope = await build_envelope(ctx.spine, ask, identity)
     try:
         result: TurnResult = await ctx.pool.submit(envelope)
     except Exception as exc:  # noqa: BLE001 - any runtime failure is reported, never a 500
@@ -111,9 +119,9 @@ async def ask_clara(ctx: GatewayContext, ask: AskRequest) -> AskResponse:
 
 
 @router.post("/api/ask")
-async def ask_json(ask: AskRequest, ctx: GatewayContext = Depends(require_admin)) -> AskResponse:
+async def ask_json(ask: AskRequest, request: Request, ctx: GatewayContext = Depends(require_admin)) -> AskResponse:
     try:
-        return await ask_clara(ctx, ask)
+        return await ask_clara(ctx, ask, signed_in(request))
     except AskRefused as exc:
         raise HTTPException(400, str(exc)) from None
 
@@ -122,7 +130,7 @@ def _field(label: str, name: str, value: str | None, **attrs: object) -> h.Safe:
     return h.tag("label", label, h.tag("input", name=name, value=value or "", **attrs))
 
 
-async def ask_form(ctx: GatewayContext, values: dict[str, str]) -> h.Safe:
+async def ask_form(ctx: GatewayContext, values: dict[str, str], identity: AdminIdentity) -> h.Safe:
     chosen = values.get("property_id")
     options = [h.tag("option", f"{p.name} ({p.id})", value=p.id, selected=p.id == chosen)
                for p in await ctx.spine.list_properties()]
@@ -130,9 +138,9 @@ async def ask_form(ctx: GatewayContext, values: dict[str, str]) -> h.Safe:
         "form",
         h.tag("div", _field("as person id", "as_person_id", values.get("as_person_id"), required=True,
                             placeholder="p_marcus"),
-              h.tag("label", "property", h.tag("select", *options, name="property_id")),
-              _field("impersonated by (your person id, when impersonating)", "impersonated_by",
-                     values.get("impersonated_by"), placeholder="p_priya", size=34), class_="inline"),
+              h.tag("label", "property", h.tag("select", *options, name="property_id")), class_="inline"),
+        h.tag("p", f"Signed in as {identity.id}: asking as anyone else is recorded as impersonated by "
+                   f"{identity.id}.", class_="muted"),
         h.tag("label", "message", h.tag("textarea", values.get("message") or "", name="message", required=True,
                                         maxlength=MAX_MESSAGE_CHARS)),
         h.tag("p", h.tag("button", "Ask Clara", type="submit")),
@@ -143,8 +151,8 @@ async def ask_form(ctx: GatewayContext, values: dict[str, str]) -> h.Safe:
 @router.get("/ask", include_in_schema=False)
 async def ask_page(request: Request, ctx: GatewayContext = Depends(require_admin_page)) -> Response:
     intro = h.tag("p", "Send a message through the same router and agent turn as any inbound (channel admin, "
-                       "origin admin). To impersonate, put the person's id above and your own below.", class_="muted")
-    return h.page("Ask Clara", intro, await ask_form(ctx, dict(request.query_params)))
+                       "origin admin), as yourself or as the person named.", class_="muted")
+    return h.page("Ask Clara", intro, await ask_form(ctx, dict(request.query_params), signed_in(request)))
 
 
 def _answer(answer: AskResponse) -> h.Safe:
@@ -161,15 +169,18 @@ async def ask_submit(request: Request, ctx: GatewayContext = Depends(require_adm
     if len(body) > MAX_FORM_BYTES:
         return h.page("Ask Clara", h.tag("div", "form too large", class_="alarm"), status_code=413)
     values = {k: v[0] for k, v in parse_qs(body.decode("utf-8", "replace"), keep_blank_values=True).items()}
+    identity = signed_in(request)
     try:
         ask = AskRequest.model_validate({k: v for k, v in values.items() if k in AskRequest.model_fields})
-        answer = await ask_clara(ctx, ask)
+        answer = await ask_clara(ctx, ask, identity)
     except ValidationError as exc:
         problems = "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors())
-        return h.page("Ask Clara", h.tag("div", problems, class_="alarm"), await ask_form(ctx, values), status_code=400)
+        return h.page("Ask Clara", h.tag("div", problems, class_="alarm"), await ask_form(ctx, values, identity),
+                      status_code=400)
     except AskRefused as exc:
-        return h.page("Ask Clara", h.tag("div", str(exc), class_="alarm"), await ask_form(ctx, values), status_code=400)
+        return h.page("Ask Clara", h.tag("div", str(exc), class_="alarm"), await ask_form(ctx, values, identity),
+                      status_code=400)
     except HTTPException as exc:
-        return h.page("Ask Clara", h.tag("div", exc.detail, class_="alarm"), await ask_form(ctx, values),
+        return h.page("Ask Clara", h.tag("div", exc.detail, class_="alarm"), await ask_form(ctx, values, identity),
                       status_code=exc.status_code)
-    return h.page("Ask Clara", _answer(answer), await ask_form(ctx, values))
+    return h.page("Ask Clara", _answer(answer), await ask_form(ctx, values, identity))

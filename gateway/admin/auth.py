@@ -1,75 +1,154 @@
-"""Admin authentication: the GATEWAY_ADMIN_TOKEN as `Authorization: Bearer`, or the HttpOnly
-`token` cookie that `/admin/login` sets for browsers. Without a configured token the admin API
-and pages are closed, never open.
+"""Admin authentication: every admin request acts as a named identity.
 
-JSON routes answer 401 as JSON (`require_admin`); pages answer a 401 page (`require_admin_page`,
-on routers built with `AdminPageRoute`).
+Two credentials name one: `GATEWAY_ADMIN_TOKEN`, the operator's bootstrap identity (`operator`),
+and the admin tokens `gateway admin-token PERSON_ID` issues to staff people (stored hashed,
+expiring, revocable). Either goes as `Authorization: Bearer`, or is exchanged at /admin/login for
+a server-side session whose id rides in an HttpOnly, SameSite=Strict cookie. State-changing admin
+requests from a foreign `Origin` are refused, whatever the credential.
+
+JSON routes answer 401/403 as JSON (`require_admin`); pages answer a sign-in page
+(`require_admin_page`, on routers built with `AdminPageRoute`).
 """
 from __future__ import annotations
 
 import hmac
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from urllib.parse import urlsplit
 
 from fastapi import Depends, HTTPException, Request, Response
 from fastapi.routing import APIRoute
 
 from gateway.admin import html as h
 from gateway.context import GatewayContext, get_context
+from spine.admin_access import OPERATOR
+from spine.identity import STAFF_ROLE_TYPES
+from spine.repo import Spine
 
-COOKIE = "token"
-DISABLED = "the admin API is disabled: set GATEWAY_ADMIN_TOKEN"
+SESSION_COOKIE = "session"
+DISABLED = "the admin API is disabled: set GATEWAY_ADMIN_TOKEN or issue an admin token (gateway admin-token)"
 REFUSED = "missing or wrong bearer token"
+FOREIGN_ORIGIN = "cross-origin request refused: state-changing admin requests must come from this gateway's pages"
+SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+
+
+@dataclass(frozen=True, slots=True)
+class AdminIdentity:
+    """Who is acting: a staff Person's id, or OPERATOR."""
+
+    id: str
+
+    @property
+    def is_operator(self) -> bool:
+        return self.id == OPERATOR
 
 
 def token_ok(expected: str | None, given: str | None) -> bool:
     return bool(expected) and given is not None and hmac.compare_digest(given.encode(), expected.encode())
 
 
-def presented_token(request: Request) -> str | None:
-    """The bearer token if an Authorization header is sent, else the login cookie."""
+async def is_staff(spine: Spine, person_id: str) -> bool:
+    """A Person who may hold admin access: alive, not merged away, with an active staff role."""
+    person = await spine.get_person(person_id)
+    if person is None or person.deceased or person.merged_into_person_id or person.category is not None:
+        return False
+    return any(r.role_type in STAFF_ROLE_TYPES for r in await spine.roles_of(person_id))
+
+
+async def identity_for_token(ctx: GatewayContext, token: str | None) -> AdminIdentity | None:
+    """The identity a bearer or sign-in token names, or None."""
+    if not token:
+        return None
+    if token_ok(ctx.settings.admin_token, token):
+        return AdminIdentity(OPERATOR)
+    stored = await ctx.spine.admin_token(token)
+    if stored is None or not stored.usable() or not await is_staff(ctx.spine, stored.person_id):
+        return None
+    return AdminIdentity(stored.person_id)
+
+
+async def identity_for_session(ctx: GatewayContext, session_id: str | None) -> AdminIdentity | None:
+    if not session_id:
+        return None
+    session = await ctx.spine.admin_session(session_id)
+    if session is None or not session.usable():
+        return None
+    if session.identity != OPERATOR and not await is_staff(ctx.spine, session.identity):
+        return None
+    if session.identity == OPERATOR and not ctx.settings.admin_token:
+        return None  # the bootstrap identity ends when the operator unsets its token
+    return AdminIdentity(session.identity)
+
+
+def allowed_origin(ctx: GatewayContext, request: Request) -> bool:
+    """No Origin (a non-browser client) or this gateway's own: the public URL, or the host asked."""
+    origin = request.headers.get("origin")
+    if origin is None:
+        return True
+    public = urlsplit(ctx.settings.public_url)
+    own = {f"{public.scheme}://{public.netloc}", f"{request.url.scheme}://{request.headers.get('host', '')}"}
+    return origin.rstrip("/") in own
+
+
+async def _authenticate(request: Request, ctx: GatewayContext) -> AdminIdentity | str:
+    """The identity, or why not."""
+    if request.method not in SAFE_METHODS and not allowed_origin(ctx, request):
+        return FOREIGN_ORIGIN
     header = request.headers.get("authorization")
     if header is not None:
         scheme, _, given = header.partition(" ")
-        return given.strip() if scheme.lower() == "bearer" else None
-    return request.cookies.get(COOKIE)
+        identity = await identity_for_token(ctx, given.strip()) if scheme.lower() == "bearer" else None
+    else:
+        identity = await identity_for_session(ctx, request.cookies.get(SESSION_COOKIE))
+    if identity is not None:
+        request.state.admin_identity = identity
+        return identity
+    return REFUSED if ctx.settings.admin_token else DISABLED
 
 
 async def require_admin(request: Request, ctx: GatewayContext = Depends(get_context)) -> GatewayContext:
-    expected = ctx.settings.admin_token
-    if not expected:
-        raise HTTPException(401, DISABLED, headers={"WWW-Authenticate": "Bearer"})
-    if not token_ok(expected, presented_token(request)):
-        raise HTTPException(401, REFUSED, headers={"WWW-Authenticate": "Bearer"})
+    outcome = await _authenticate(request, ctx)
+    if outcome == FOREIGN_ORIGIN:
+        raise HTTPException(403, FOREIGN_ORIGIN)
+    if isinstance(outcome, str):
+        raise HTTPException(401, outcome, headers={"WWW-Authenticate": "Bearer"})
     return ctx
+
+
+def signed_in(request: Request) -> AdminIdentity:
+    """The identity require_admin / require_admin_page established for this request."""
+    return request.state.admin_identity
 
 
 class PageUnauthorized(Exception):
-    def __init__(self, reason: str) -> None:
+    def __init__(self, reason: str, status: int = 401) -> None:
         super().__init__(reason)
-        self.reason = reason
+        self.reason, self.status = reason, status
 
 
 async def require_admin_page(request: Request, ctx: GatewayContext = Depends(get_context)) -> GatewayContext:
-    expected = ctx.settings.admin_token
-    if not expected:
-        raise PageUnauthorized(DISABLED)
-    if not token_ok(expected, presented_token(request)):
-        raise PageUnauthorized("sign in with the admin token")
+    outcome = await _authenticate(request, ctx)
+    if outcome == FOREIGN_ORIGIN:
+        raise PageUnauthorized(FOREIGN_ORIGIN, 403)
+    if outcome == REFUSED:
+        raise PageUnauthorized("sign in with an admin token")
+    if isinstance(outcome, str):
+        raise PageUnauthorized(outcome)
     return ctx
 
 
-def unauthorized_page(reason: str, next_path: str | None = None) -> Response:
-    """The sign-in page (401); its form posts the token to /admin/login and comes back to `next_path`."""
+def unauthorized_page(reason: str, next_path: str | None = None, status: int = 401) -> Response:
+    """The sign-in page; its form posts the token to /admin/login and comes back to `next_path`."""
     form = h.tag("form", h.tag("label", "Admin token", h.tag("input", type="password", name="token", autofocus=True)),
                  h.tag("input", type="hidden", name="next", value=next_path) if next_path else "",
                  h.tag("button", "Sign in", type="submit"), method="post", action="/admin/login", class_="inline")
-    response = h.page("Sign in", h.tag("p", reason), form, status_code=401, nav=False)
+    response = h.page("Sign in", h.tag("p", reason), form, status_code=status, nav=False)
     response.headers["WWW-Authenticate"] = "Bearer"
     return response
 
 
 class AdminPageRoute(APIRoute):
-    """Routes whose failed page auth renders the sign-in page (401) instead of JSON."""
+    """Routes whose failed page auth renders the sign-in page instead of JSON."""
 
     def get_route_handler(self) -> Callable[[Request], Awaitable[Response]]:
         handler = super().get_route_handler()
@@ -78,6 +157,6 @@ class AdminPageRoute(APIRoute):
             try:
                 return await handler(request)
             except PageUnauthorized as exc:
-                return unauthorized_page(exc.reason, request.url.path)
+                return unauthorized_page(exc.reason, request.url.path, exc.status)
 
         return guarded

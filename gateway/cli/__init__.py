@@ -16,6 +16,7 @@ COMMANDS = [
     "gateway.cli.serve",
     "gateway.cli.demo",
     "gateway.cli.sms",
+    "gateway.cli.admin_token",
 ]
 
 

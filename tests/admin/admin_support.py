@@ -8,3 +8,14 @@ AUTH = {"Authorization": f"Bearer {ADMIN_TOKEN}"}
 PAGES = ["/admin", "/admin/tools", "/admin/status", "/admin/traces/view", "/admin/traces/view/ix_1",
          "/admin/actors/view", "/admin/ask"]
 JSON_ROUTES = ["/admin/api/tools", "/admin/api/status"]
+
+
+async def person_auth(spine, person_id: str, days: int = 1) -> dict[str, str]:
+    """Bearer headers of a fresh admin token for a staff person (what `gateway admin-token` issues)."""
+    from datetime import timedelta
+
+    from spine.admin_access import issue_token
+
+    token, record = issue_token(person_id, timedelta(days=days))
+    await spine.put_admin_token(record)
+    return {"Authorization": f"Bearer {token}"}

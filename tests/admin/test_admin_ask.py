@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 
 from spine.context import Channel
-from tests.admin.admin_support import AUTH
+from tests.admin.admin_support import AUTH, person_auth
 from tests.gateway.sms_support import OfflinePool, ScriptedPool
 
 YALE_SMS = "+12065550100"
@@ -21,7 +21,8 @@ def ask(as_person_id: str, message: str = "what's the status of my toilet repair
 async def test_pm_impersonating_marcus(make_admin, spine):
     pool = OfflinePool(spine)
     client, _ = await make_admin(pool)
-    response = await client.post("/admin/api/ask", json=ask("p_marcus", impersonated_by="p_priya"), headers=AUTH)
+    priya = await person_auth(spine, "p_priya")
+    response = await client.post("/admin/api/ask", json=ask("p_marcus"), headers=priya)
     assert response.status_code == 200, response.text
     answer = response.json()
     assert answer["reply"] and answer["participant_id"] == "p_marcus" and answer["roles"] == ["tenant"]
@@ -38,10 +39,39 @@ async def test_pm_impersonating_marcus(make_admin, spine):
     assert "impersonated by p_priya" in page
 
 
+async def test_impersonation_is_never_self_declared(make_admin, spine):
+    """Issue 13, finding 2: asking as Marcus with no impersonated_by recorded nobody."""
+    pool = OfflinePool(spine)
+    client, _ = await make_admin(pool)
+    answer = (await client.post("/admin/api/ask", json=ask("p_marcus"), headers=AUTH)).json()
+    assert answer["impersonated_by"] == "operator"
+    trace = await spine.get_trace(answer["interaction_id"])
+    assert (trace.origin, trace.impersonated_by) == ("admin", "operator")
+    sam = await person_auth(spine, "p_sam")
+    claimed = await client.post("/admin/api/ask", json=ask("p_marcus", impersonated_by="p_priya"), headers=sam)
+    assert claimed.status_code == 400 and "signed-in identity (p_sam)" in claimed.json()["detail"]
+    answer = (await client.post("/admin/api/ask", json=ask("p_marcus"), headers=sam)).json()
+    assert answer["impersonated_by"] == "p_sam"
+    assert [e.impersonated_by for e in pool.submitted] == ["operator", "p_sam"]
+
+
+async def test_only_staff_with_a_role_at_the_property_may_impersonate(make_admin, spine):
+    pool = OfflinePool(spine)
+    client, _ = await make_admin(pool)
+    nora = await person_auth(spine, "p_nora")  # pm of pf_beacon only
+    refused = await client.post("/admin/api/ask", json=ask("p_marcus"), headers=nora)
+    assert refused.status_code == 400 and "p_nora has no staff role at pf_yale" in refused.json()["detail"]
+    assert pool.submitted == []
+    as_herself = await client.post("/admin/api/ask", json=ask("p_nora", "list open work orders",
+                                                                property_id="pf_beacon"), headers=nora)
+    assert as_herself.status_code == 200 and as_herself.json()["impersonated_by"] is None
+
+
 async def test_pm_as_themselves(make_admin, spine):
     client, _ = await make_admin(OfflinePool(spine))
+    priya = await person_auth(spine, "p_priya")
     answer = (await client.post("/admin/api/ask", json=ask("p_priya", "list open work orders",
-                                                           impersonated_by="p_priya"), headers=AUTH)).json()
+                                                           impersonated_by="p_priya"), headers=priya)).json()
     assert answer["participant_id"] == "p_priya" and answer["roles"] == ["pm"]
     assert answer["origin"] == "admin" and answer["impersonated_by"] is None
     trace = await spine.get_trace(answer["interaction_id"])
@@ -52,22 +82,20 @@ async def test_pm_as_themselves(make_admin, spine):
 
 async def test_merged_number_resolves_to_the_survivor(make_admin, spine):
     client, _ = await make_admin(OfflinePool(spine))
-    answer = (await client.post("/admin/api/ask", json=ask("p_marcus_old", impersonated_by="p_priya"),
-                                headers=AUTH)).json()
+    answer = (await client.post("/admin/api/ask", json=ask("p_marcus_old"), headers=AUTH)).json()
     assert answer["participant_id"] == "p_marcus" and answer["roles"] == ["tenant"]
 
 
 @pytest.mark.parametrize("body, reason", [
-    (ask("p_nobody", impersonated_by="p_priya"), "no person 'p_nobody'"),
-    (ask("p_marcus", property_id="pf_atlantis", impersonated_by="p_priya"), "no property 'pf_atlantis'"),
-    (ask("p_marcus", impersonated_by="p_ghost"), "no person 'p_ghost'"),
-    (ask("p_marcus", impersonated_by="p_jordan"), "p_jordan has no staff role at pf_yale"),
-    (ask("p_marcus", property_id="pf_capitol", impersonated_by="p_priya"), "p_priya has no staff role at pf_capitol"),
+    (ask("p_nobody"), "no person 'p_nobody'"),
+    (ask("p_marcus", property_id="pf_atlantis"), "no property 'pf_atlantis'"),
+    (ask("p_marcus", impersonated_by="p_ghost"), "not 'p_ghost'"),
+    (ask("p_marcus", property_id="pf_capitol"), "p_priya has no staff role at pf_capitol"),
 ])
 async def test_refused_with_400_and_nothing_runs(make_admin, spine, body, reason):
     pool = OfflinePool(spine)
     client, _ = await make_admin(pool)
-    response = await client.post("/admin/api/ask", json=body, headers=AUTH)
+    response = await client.post("/admin/api/ask", json=body, headers=await person_auth(spine, "p_priya"))
     assert response.status_code == 400 and reason in response.json()["detail"]
     assert pool.submitted == []
 
@@ -92,10 +120,11 @@ async def test_runtime_failure_is_503_not_500(make_admin, spine):
 async def test_form_page_round_trip(make_admin, spine):
     pool = OfflinePool(spine)
     client, _ = await make_admin(pool)
-    form = (await client.get("/admin/ask", headers=AUTH)).text
-    assert 'name="as_person_id"' in form and '<option value="pf_yale">' in form and 'name="impersonated_by"' in form
-    page = await client.post("/admin/ask", data=ask("p_marcus", "my sink <b>leaks</b>", impersonated_by="p_priya"),
-                             headers=AUTH)
+    priya = await person_auth(spine, "p_priya")
+    form = (await client.get("/admin/ask", headers=priya)).text
+    assert 'name="as_person_id"' in form and '<option value="pf_yale">' in form and 'name="impersonated_by"' not in form
+    assert "Signed in as p_priya" in form
+    page = await client.post("/admin/ask", data=ask("p_marcus", "my sink <b>leaks</b>"), headers=priya)
     assert page.status_code == 200, page.text
     (envelope,) = pool.submitted
     assert envelope.body == "my sink <b>leaks</b>" and envelope.impersonated_by == "p_priya"

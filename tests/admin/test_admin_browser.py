@@ -15,7 +15,7 @@ import uvicorn
 from gateway.app import create_app
 from gateway.context import GatewayContext
 from spine.events import context_build
-from tests.admin.admin_support import AUTH
+from tests.admin.admin_support import AUTH, person_auth
 from tests.gateway.sms_support import ADMIN_TOKEN, OfflinePool, settings_for
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -65,9 +65,9 @@ async def test_pages_in_a_real_browser(served, spine, tmp_path):
     import httpx
 
     async with httpx.AsyncClient(base_url=base) as client:
-        ask = {"as_person_id": "p_marcus", "property_id": "pf_yale", "impersonated_by": "p_priya",
+        ask = {"as_person_id": "p_marcus", "property_id": "pf_yale",
                "message": "my toilet is overflowing! <script>document.title='pwned'</script>"}
-        answer = (await client.post("/admin/api/ask", json=ask, headers=AUTH)).json()
+        answer = (await client.post("/admin/api/ask", json=ask, headers=await person_auth(spine, "p_priya"))).json()
     await context_build(spine, "ghost_pointer_filtered", channel="sms", address="+12065551002",
                         property_id="pf_yale", interaction_id="ix_ghost")
     trace_url = base + answer["trace_url"]
@@ -80,7 +80,7 @@ async def test_pages_in_a_real_browser(served, spine, tmp_path):
     shots = Path(os.environ.get("CLARA_SCREENSHOT_DIR") or tmp_path)
     shots.mkdir(parents=True, exist_ok=True)
     pages = {"status": base + "/admin/status", "tools": base + "/admin/tools?role=viewer", "trace": trace_url,
-             "ask": base + "/admin/ask?as_person_id=p_marcus&impersonated_by=p_priya"}
+             "ask": base + "/admin/ask?as_person_id=p_marcus"}
     await asyncio.gather(*(chromium(tmp_path, url, screenshot=shots / f"admin-{name}.png") for name, url in pages.items()))
     for name in pages:
         data = (shots / f"admin-{name}.png").read_bytes()

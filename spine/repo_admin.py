@@ -1,0 +1,39 @@
+"""Spine methods of admin access records (spine/admin_access.py): tokens and sessions, each under
+the hash of its secret and indexed by whom it signs in as, so revoking a person ends all of both.
+A mixin of `Spine` (spine/repo.py), like repo_records."""
+from __future__ import annotations
+
+from spine.admin_access import AdminSession, AdminToken, secret_hash
+
+
+class AdminRecords:
+    async def put_admin_token(self, token: AdminToken) -> None:
+        await self._put(token, f"ADMINTOKEN#{token.token_hash}", gsi1pk=f"ADMINTOKENS#{token.person_id}",
+                        gsi1sk=token.created_at.isoformat())
+
+    async def admin_token(self, token: str) -> AdminToken | None:
+        return await self._get(AdminToken, f"ADMINTOKEN#{secret_hash(token)}")
+
+    async def admin_tokens_of(self, person_id: str) -> list[AdminToken]:
+        return await self._index(AdminToken, f"ADMINTOKENS#{person_id}")
+
+    async def put_admin_session(self, session: AdminSession) -> None:
+        await self._put(session, f"ADMINSESSION#{session.session_hash}", gsi1pk=f"ADMINSESSIONS#{session.identity}",
+                        gsi1sk=session.created_at.isoformat())
+
+    async def admin_session(self, session_id: str) -> AdminSession | None:
+        return await self._get(AdminSession, f"ADMINSESSION#{secret_hash(session_id)}")
+
+    async def end_admin_session(self, session_id: str) -> None:
+        await self.store.delete(f"ADMINSESSION#{secret_hash(session_id)}")
+
+    async def revoke_admin_access(self, person_id: str) -> int:
+        """Revoke every token of the person and end their sessions; how many tokens were live."""
+        live = 0
+        for token in await self.admin_tokens_of(person_id):
+            live += token.usable()
+            if not token.revoked:
+                await self.put_admin_token(token.model_copy(update={"revoked": True}))
+        for session in await self._index(AdminSession, f"ADMINSESSIONS#{person_id}"):
+            await self.store.delete(f"ADMINSESSION#{session.session_hash}")
+        return live
