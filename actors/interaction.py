@@ -108,6 +108,7 @@ async def run_interaction(deps: TurnDeps, env: MessageEnvelope, history: list[di
             return _store_down_result(env, started, str(exc))
         if decision.reply_suppressed:
             trace = build_trace(env, decision, None, LoopOutcome(), started, store_reads=reads.as_dict(), events=[
+                *_sender_events(env),
                 TraceEvent(kind=EventKind.GRACEFUL_DEGRADE, reason=decision.graceful_degrade_reason or "suppressed")])
             await deps.spine.put_trace(trace)
             return TurnResult(interaction_id=env.interaction_id, person_id=decision.person_id, reply="",
@@ -125,7 +126,8 @@ async def _route(deps: TurnDeps, env: MessageEnvelope, opening: Opening | None) 
         return decision, opening
     decision = await route_inbound(deps.spine, channel=env.channel, wire_address=env.from_address,
                                    property_id=env.property_id, message=env.body,
-                                   interaction_id=env.interaction_id, confirmer=deps.confirmer)
+                                   interaction_id=env.interaction_id, confirmer=deps.confirmer,
+                                   sender_verified=env.sender_verified)
     if decision.person_id is None or decision.reply_suppressed:
         return decision, None
     opening = await open_for(deps.spine, deps.tools, decision.person_id, env.property_id, channel=env.channel,
@@ -149,6 +151,7 @@ async def _converse(deps: TurnDeps, env: MessageEnvelope, decision: RoutingDecis
         prompt = assemble_prompt(l1=decision.l1, property=await deps.spine.get_property(env.property_id),
                                  facility_tools=facility_tools(), role_tools=role_tools_for(caller), context=context,
                                  origin=env.origin)
+    events = [*_sender_events(env), *events]
     photos_for = await _attach_photos(deps, caller, env, events)
     request = ModelRequest(system=prompt.system, tools=prompt.tools,
                            messages=[*history, {"role": "user", "content": _user_text(env, photos_for)}])
@@ -169,6 +172,15 @@ async def _converse(deps: TurnDeps, env: MessageEnvelope, decision: RoutingDecis
                         cost=cost_usd(out.model, out.usage), store_reads=reads.as_dict())
     await deps.spine.put_trace(trace)
     return TurnResult(interaction_id=env.interaction_id, person_id=decision.person_id, reply=out.reply, trace=trace)
+
+
+def _sender_events(env: MessageEnvelope) -> list[TraceEvent]:
+    """How the channel judged the sender's address (email: SPF/DKIM alignment), so the trace says
+    why a known address was or was not treated as its Person."""
+    if env.sender_check is None:
+        return []
+    kind = EventKind.SENDER_VERIFIED if env.sender_verified else EventKind.SENDER_UNVERIFIED
+    return [TraceEvent(kind=kind, reason=env.sender_check)]
 
 
 def _user_text(env: MessageEnvelope, photos_for: str | None) -> str:

@@ -17,7 +17,9 @@ from ray.serve import Application
 
 from gateway.admin.routes import router as admin_router
 from gateway.context import GatewayArgs, GatewayContext
+from gateway.email.routes import router as email_router
 from gateway.sms.routes import router as sms_router
+from gateway.telegram.routes import router as telegram_router
 from gateway.voice.routes import router as voice_router
 
 log = logging.getLogger("clara.gateway")
@@ -36,6 +38,8 @@ def new_app() -> FastAPI:
     # /voice/personalization), the admin pages last.
     app.include_router(voice_router)
     app.include_router(sms_router)
+    app.include_router(email_router)
+    app.include_router(telegram_router)
     app.include_router(admin_router)
 
     @app.get("/healthz")

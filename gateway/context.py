@@ -13,11 +13,14 @@ from fastapi import Request
 from pydantic import BaseModel, ConfigDict, Field
 
 from actors.turn_types import TurnResult
+from gateway.email.channel import EmailChannel
 from gateway.settings import Settings
 from gateway.sms.abandoned import AbandonedInboundSweep
 from gateway.sms.delivery import Delivery
 from gateway.sms.handler import SmsHandler, SmsOptions
 from gateway.sms.rest import TwilioRest
+from gateway.telegram.channel import TelegramChannel
+from spine.context import Channel
 from spine.envelope import MessageEnvelope
 from spine.repo import Spine
 from spine.store.url import open_store
@@ -59,7 +62,11 @@ class GatewayContext:
                                  status_callback_url=settings.public_url + STATUS_CALLBACK_PATH)
         self.sms = SmsHandler(spine, pool, self.delivery, sms_options)
         options = self.sms.options
-        self.abandoned = AbandonedInboundSweep(spine, self.delivery, abandoned_after_s=options.abandoned_after_s,
+        self.email = EmailChannel(settings, spine, pool, self.http, inline_budget_s=options.inline_budget_s)
+        self.telegram = TelegramChannel(settings, spine, pool, self.http, inline_budget_s=options.inline_budget_s)
+        deliveries = {Channel.SMS: self.delivery, Channel.EMAIL: self.email.delivery,
+                      Channel.TELEGRAM: self.telegram.delivery}
+        self.abandoned = AbandonedInboundSweep(spine, deliveries, abandoned_after_s=options.abandoned_after_s,
                                                every_s=options.sweep_every_s)
         self._sweeping: asyncio.Task | None = None
 
@@ -81,6 +88,8 @@ class GatewayContext:
         if self._sweeping is not None:
             self._sweeping.cancel()
         await self.sms.drain()
+        await self.email.turns.drain()
+        await self.telegram.turns.drain()
         await self.http.aclose()
         await self.spine.store.close()
 

@@ -26,6 +26,13 @@ class Settings(BaseModel):
     elevenlabs_webhook_secret: str | None = None
     voice_token: str | None = None
     admin_token: str | None = None
+    mailgun_signing_key: str | None = None
+    mailgun_api_key: str | None = None
+    mailgun_domain: str | None = None
+    mailgun_api_base: str = "https://api.mailgun.net"
+    telegram_bot_token: str | None = None
+    telegram_webhook_secret: str | None = None
+    telegram_api_base: str = "https://api.telegram.org"
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None) -> "Settings":
@@ -49,4 +56,11 @@ class Settings(BaseModel):
             elevenlabs_webhook_secret=env.get("ELEVENLABS_WEBHOOK_SECRET") or None,
             voice_token=env.get("GATEWAY_VOICE_TOKEN") or None,
             admin_token=env.get("GATEWAY_ADMIN_TOKEN") or None,
+            mailgun_signing_key=env.get("MAILGUN_SIGNING_KEY") or None,
+            mailgun_api_key=env.get("MAILGUN_API_KEY") or None,
+            mailgun_domain=env.get("MAILGUN_DOMAIN") or None,
+            mailgun_api_base=(env.get("MAILGUN_API_BASE") or "https://api.mailgun.net").rstrip("/"),
+            telegram_bot_token=env.get("TELEGRAM_BOT_TOKEN") or None,
+            telegram_webhook_secret=env.get("TELEGRAM_WEBHOOK_SECRET") or None,
+            telegram_api_base=(env.get("TELEGRAM_API_BASE") or "https://api.telegram.org").rstrip("/"),
         )

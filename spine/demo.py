@@ -17,11 +17,17 @@ from spine.work import RenewalOffer, RenewalWorkflow, WorkOrder, WorkOrderNote, 
 
 YALE, CAPITOL, BEACON = "pf_yale", "pf_capitol", "pf_beacon"
 YALE_NUMBER, CAPITOL_NUMBER, BEACON_NUMBER = "+12065550100", "+13035550200", "+12065550300"
+YALE_EMAIL, CAPITOL_EMAIL, BEACON_EMAIL = "yale@clara.example", "capitol@clara.example", "beacon@clara.example"
+YALE_TELEGRAM_BOT_ID = "7000000100"  # the demo bot (token "7000000100:..."), JP Yale Station's
 AT = datetime(2026, 11, 20, 16, 30, tzinfo=timezone.utc)
 
 
 def _phone(number: str) -> list[Claim]:
     return [Claim(kind=ClaimKind.PHONE, value=number)]
+
+
+def _email(address: str) -> list[Claim]:
+    return [Claim(kind=ClaimKind.EMAIL, value=address)]
 
 
 ORGS = [Organization(id="org_propflow", name="PropFlow Residential"),
@@ -30,7 +36,7 @@ ORGS = [Organization(id="org_propflow", name="PropFlow Residential"),
 PROPERTIES = [
     Property(
         id=YALE, org_id="org_propflow", name="JP Yale Station", address="1200 Yale Ave N, Seattle, WA",
-        sms_number=YALE_NUMBER, voice_number=YALE_NUMBER,
+        sms_number=YALE_NUMBER, voice_number=YALE_NUMBER, email=YALE_EMAIL, telegram_bot_id=YALE_TELEGRAM_BOT_ID,
         facility=FacilityFacts(
             amenities=["rooftop deck", "fitness center", "outdoor pool", "package lockers", "bike storage"],
             office_hours="Mon-Fri 9am-6pm, Sat 10am-4pm, closed Sunday",
@@ -45,7 +51,7 @@ PROPERTIES = [
     ),
     Property(
         id=CAPITOL, org_id="org_capitol", name="Capitol Flats", address="88 Grant St, Denver, CO",
-        sms_number=CAPITOL_NUMBER, voice_number=CAPITOL_NUMBER, timezone="America/Denver",
+        sms_number=CAPITOL_NUMBER, voice_number=CAPITOL_NUMBER, email=CAPITOL_EMAIL, timezone="America/Denver",
         facility=FacilityFacts(
             amenities=["fitness center", "co-working lounge"], office_hours="Mon-Fri 10am-5pm",
             gym_hours="6am-11pm", quiet_hours="10pm-8am",
@@ -58,7 +64,7 @@ PROPERTIES = [
     # it does not reach inside its own org.
     Property(
         id=BEACON, org_id="org_propflow", name="JP Beacon Hill", address="2500 Beacon Ave S, Seattle, WA",
-        sms_number=BEACON_NUMBER, voice_number=BEACON_NUMBER,
+        sms_number=BEACON_NUMBER, voice_number=BEACON_NUMBER, email=BEACON_EMAIL,
         facility=FacilityFacts(
             amenities=["courtyard", "package lockers"], office_hours="Mon-Fri 9am-5pm", quiet_hours="10pm-7am",
             pet_policy=PetPolicy(allowed=True, species=["cat"], deposit_usd=300, restrictions="Cats only"),
@@ -149,18 +155,19 @@ def _vendor(rid: str, pid: str, vendor_id: str) -> PersonRole:
                       scope=RoleScope(vendor_id=vendor_id))
 
 
-def _person(pid: str, name: str, phone: str, **extra) -> Person:
+def _person(pid: str, name: str, phone: str, email: str | None = None, **extra) -> Person:
     # A fixed created_at: a seed run in a new process must write the same bytes as the last one.
-    return Person(id=pid, display_name=name, claims=_phone(phone), created_at=AT, **extra)
+    claims = _phone(phone) + (_email(email) if email else [])
+    return Person(id=pid, display_name=name, claims=claims, created_at=AT, **extra)
 
 
 PEOPLE = [
-    _person("p_marcus", "Marcus Johnson", "+12065551001"),
+    _person("p_marcus", "Marcus Johnson", "+12065551001", "marcus@example.com"),
     _person("p_jordan", "Jordan Lee", "+12065551002"),
     _person("p_ellen", "Ellen Johnson", "+12065551003"),
-    _person("p_mike", "Mike Torres", "+13035551500"),
-    _person("p_carlos", "Carlos Reyes", "+13035552020"),
-    _person("p_priya", "Priya Shah", "+12065550150"),
+    _person("p_mike", "Mike Torres", "+13035551500", "mike@inhouse.example"),
+    _person("p_carlos", "Carlos Reyes", "+13035552020", "carlos@carlosplumbing.example"),
+    _person("p_priya", "Priya Shah", "+12065550150", "priya@propflow.example"),
     _person("p_sam", "Sam Ortiz", "+12065550151"),
     _person("p_lena", "Lena Park", "+12065550152"),
     _person("p_nora", "Nora Quinn", "+12065550154"),

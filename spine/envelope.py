@@ -24,6 +24,11 @@ class MessageEnvelope(BaseModel):
     media_urls: list[str] = Field(default_factory=list)
     origin: Literal["inbound", "admin"] = "inbound"
     impersonated_by: str | None = None
+    # Did the channel authenticate the sender's address? An email's From is easy to forge, so
+    # the email adapter says whether SPF or DKIM passed aligned with its domain; an unverified
+    # address is never resolved to a Person (spine.router). `sender_check` says why, for the trace.
+    sender_verified: bool = True
+    sender_check: str | None = None
     received_at: datetime = Field(default_factory=utcnow)
 
     def to_bytes(self) -> bytes:

@@ -141,11 +141,12 @@ def _kind(strong: list[tuple[str, str]], pricing: list[str]) -> IntentKind:
 MINTED_PREFIX = "p_new_"
 
 
-def minted_person_id(e164: str) -> str:
+def minted_person_id(address: str, kind: ClaimKind = ClaimKind.PHONE) -> str:
     """A fresh random id: ids reach logs, traces and admin pages, so nothing in one recovers the
-    number (the last four digits are what every surface shows anyway). Racing mints agree on one
-    id through the phone claim, not through the id."""
-    return f"{MINTED_PREFIX}{last4(e164)}_{secrets.token_hex(8)}"
+    address (for a phone, the last four digits are what every surface shows anyway). Racing
+    mints agree on one id through the address claim, not through the id."""
+    shown = last4(address) if kind == ClaimKind.PHONE else str(kind)
+    return f"{MINTED_PREFIX}{shown}_{secrets.token_hex(8)}"
 
 
 def minted_role_id(person_id: str, property_id: str) -> str:
@@ -158,23 +159,25 @@ class MintResult(BaseModel):
     prospect: bool = True  # False: the number turned out to belong to a Person someone else made
 
 
-async def mint_prospect(spine: Spine, *, e164: str, property_id: str) -> MintResult:
-    """Promote an unknown number to a skeleton prospect at `property_id`.
+async def mint_prospect(spine: Spine, *, address: str, property_id: str,
+                        kind: ClaimKind = ClaimKind.PHONE) -> MintResult:
+    """Promote an unknown wire address (a phone number, an email address, a Telegram user) to a
+    skeleton prospect at `property_id`.
 
-    The phone claim, written create-if-absent, is the arbiter: exactly one racer wins it, with its
-    own random id. Every racer whose claim names a minted skeleton then writes that skeleton's
+    The address claim, written create-if-absent, is the arbiter: exactly one racer wins it, with
+    its own random id. Every racer whose claim names a minted skeleton then writes that skeleton's
     records create-if-absent, so whichever finishes first (or if the winner died half way), the
     Person, its prospect role and its Prospect exist once.
     """
-    candidate = minted_person_id(e164)
-    won = await spine.claim(ClaimKind.PHONE, e164, candidate, if_absent=True)
-    owner = candidate if won else await spine.find_person_id_by_claim(ClaimKind.PHONE, e164)
+    candidate = minted_person_id(address, kind)
+    won = await spine.claim(kind, address, candidate, if_absent=True)
+    owner = candidate if won else await spine.find_person_id_by_claim(kind, address)
     if owner is None or not owner.startswith(MINTED_PREFIX):
         return MintResult(person_id=owner or candidate, minted=False, prospect=False)  # someone else's Person
     person_id = owner
     prop = await spine.get_property(property_id)
-    await spine.create_person(Person(id=person_id, display_name=f"Prospect …{last4(e164)}",
-                                     claims=[Claim(kind=ClaimKind.PHONE, value=e164)]))
+    name = f"Prospect …{last4(address)}" if kind == ClaimKind.PHONE else f"Prospect ({kind})"
+    await spine.create_person(Person(id=person_id, display_name=name, claims=[Claim(kind=kind, value=address)]))
     await spine.create_role(PersonRole(
         id=minted_role_id(person_id, property_id), person_id=person_id, role_type=PersonRoleType.PROSPECT,
         source=PersonRoleSource.ROUTER_MINT,

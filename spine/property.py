@@ -51,6 +51,10 @@ class Property(BaseModel):
     address: str = ""
     sms_number: str | None = None
     voice_number: str | None = None
+    # The address tenants email (Mailgun routes it to /email/inbound) and the Telegram bot (its
+    # numeric id, the part of the bot token before ':') that answers for this property.
+    email: str | None = None
+    telegram_bot_id: str | None = None
     timezone: str = "America/Los_Angeles"
     facility: FacilityFacts = Field(default_factory=FacilityFacts)
 

@@ -59,6 +59,10 @@ class OutboxMessage(BaseModel):
     to_address: str
     from_address: str
     body: str
+    # Email: the subject and threading headers (In-Reply-To, References) a reply goes out with,
+    # kept so a reply waiting in the outbox can still be sent in its thread.
+    subject: str | None = None
+    headers: dict[str, str] = Field(default_factory=dict)
     created_at: datetime = Field(default_factory=utcnow)
     status: OutboxStatus = OutboxStatus.PENDING
     provider_id: str | None = None
@@ -79,6 +83,8 @@ class EventKind(StrEnum):
     MODEL_FAILURE = "agent/model-failure"
     SPAM_DROPPED = "gateway/spam-dropped"
     STORE_DEGRADED = "gateway/store-degraded"
+    SENDER_VERIFIED = "gateway/sender-verified"
+    SENDER_UNVERIFIED = "gateway/sender-unverified"
 
 
 class Event(BaseModel):

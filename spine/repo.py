@@ -27,6 +27,16 @@ def _dump(model: BaseModel) -> dict:
     return model.model_dump(mode="json")
 
 
+def _property_address_keys(prop: Property) -> list[str]:
+    """The wire addresses that reach a property: its numbers, its email, its Telegram bot."""
+    keys = [f"NUMBER#{n}" for n in sorted({prop.sms_number, prop.voice_number} - {None})]
+    if prop.email:
+        keys.append(f"EMAIL#{prop.email.strip().lower()}")
+    if prop.telegram_bot_id:
+        keys.append(f"TGBOT#{prop.telegram_bot_id}")
+    return keys
+
+
 def role_index_key(role: PersonRole) -> str:
     """Roles are indexed by what they are scoped to, so 'who occupies unit 204' and
     'who speaks for vendor v_carlos' are single index queries."""
@@ -139,9 +149,9 @@ class Spine(InteractionRecords, ToolRecords, AdminRecords):
 
     async def put_property(self, prop: Property) -> None:
         await self._put_reference(prop, f"PROPERTY#{prop.id}", gsi1pk="PROPERTIES", gsi1sk=prop.id)
-        for number in {prop.sms_number, prop.voice_number} - {None}:
-            self.reference.drop(f"NUMBER#{number}")
-            await self.store.put(Item(pk=f"NUMBER#{number}", data={"property_id": prop.id}))
+        for key in _property_address_keys(prop):
+            self.reference.drop(key)
+            await self.store.put(Item(pk=key, data={"property_id": prop.id}))
 
     async def get_property(self, property_id: str) -> Property | None:
         return await self._get_reference(Property, f"PROPERTY#{property_id}")
@@ -150,11 +160,21 @@ class Spine(InteractionRecords, ToolRecords, AdminRecords):
         return await self._index(Property, "PROPERTIES")
 
     async def property_for_number(self, number: str) -> Property | None:
-        hit, data = self.reference.get(f"NUMBER#{number}")
+        return await self._property_at(f"NUMBER#{number}")
+
+    async def property_for_email(self, address: str) -> Property | None:
+        """The property whose address an email was sent to (case-insensitive)."""
+        return await self._property_at(f"EMAIL#{address.strip().lower()}")
+
+    async def property_for_telegram_bot(self, bot_id: str) -> Property | None:
+        return await self._property_at(f"TGBOT#{bot_id}")
+
+    async def _property_at(self, key: str) -> Property | None:
+        hit, data = self.reference.get(key)
         if not hit:
-            item = await self.store.get(f"NUMBER#{number}")
+            item = await self.store.get(key)
             data = item.data if item else None
-            self.reference.put(f"NUMBER#{number}", data)
+            self.reference.put(key, data)
         return await self.get_property(data["property_id"]) if data else None
 
     async def put_unit(self, unit: Unit) -> None:

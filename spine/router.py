@@ -14,7 +14,7 @@ from spine.events import GracefulDegradeReason as Why
 from spine.events import graceful_degrade, snippet
 from spine.identity import STAFF_ROLE_TYPES, Person, PersonCategory, PersonRole, PersonRoleType
 from spine.intent_hints import IntentConfirmer, IntentHints, minted_person_id, mint_prospect, regex_hints
-from spine.participants import normalize_address, resolve_person
+from spine.participants import claim_kind, normalize_address, resolve_person
 from spine.phone import InvalidPhoneNumber
 from spine.records import EventKind, InferredIntent, OtherClassification
 from spine.repo import Spine
@@ -59,10 +59,10 @@ class _Inbound:
     """The facts of one inbound that every exit reports."""
 
     def __init__(self, spine: Spine, channel: Channel, wire_address: str, property_id: str, message: str,
-                 interaction_id: str, record_events: bool) -> None:
+                 interaction_id: str, record_events: bool, sender_verified: bool = True) -> None:
         self.spine, self.channel, self.wire_address = spine, channel, wire_address
         self.property_id, self.message, self.interaction_id = property_id, message, interaction_id
-        self.record_events = record_events
+        self.record_events, self.sender_verified = record_events, sender_verified
 
     async def degrade(self, why: Why, l1: L1Result, person_id: str | None, *, suppressed: bool = False,
                       **detail: object) -> RoutingDecision:
@@ -89,13 +89,17 @@ async def route_inbound(
     confirmer: IntentConfirmer | None = None,
     mint: bool = True,
     record_events: bool = True,
+    sender_verified: bool = True,
 ) -> RoutingDecision:
     """Who is talking, and which role bundles load.
 
     `mint=False` is a dry run for `gateway explain`: nothing is minted, the decision reports what
     would happen. `record_events=False` logs events without persisting them (no status-card noise).
+    `sender_verified=False` (an email whose From the channel could not authenticate) never
+    resolves the address to its Person: the caller is unknown, intent hints and 'other' only.
     """
-    inbound = _Inbound(spine, Channel(channel), wire_address, property_id, message, interaction_id, record_events)
+    inbound = _Inbound(spine, Channel(channel), wire_address, property_id, message, interaction_id, record_events,
+                       sender_verified)
     try:
         address = normalize_address(inbound.channel, wire_address)
     except InvalidPhoneNumber:
@@ -103,7 +107,7 @@ async def route_inbound(
         return await inbound.degrade(Why.NO_PERSON_RESOLVED_NO_INTENT_HINTS,
                                      _other("unreadable wire address", PersonCategory.UNCLASSIFIED), None,
                                      invalid_address=True)
-    person = await resolve_person(spine, inbound.channel, address)
+    person = await resolve_person(spine, inbound.channel, address) if sender_verified else None
     if person is None:
         return await _unknown_caller(inbound, address, confirmer, mint)
     return await _known_person(inbound, person)
@@ -151,15 +155,21 @@ async def _unknown_caller(inbound: _Inbound, address: str, confirmer: IntentConf
         detail = {"hints": hints.matched, "vetoed_by": hints.vetoed_by, "confirmer_declined": hints.fires and not promoted}
         if hints.fires and promoted:
             detail["unknown_property"] = True
-        return await inbound.degrade(Why.NO_PERSON_RESOLVED_NO_INTENT_HINTS,
-                                     _other("random caller", PersonCategory.WRONG_NUMBER), None, **detail)
+        return await inbound.degrade(Why.NO_PERSON_RESOLVED_NO_INTENT_HINTS, _unknown_other(inbound), None,
+                                     sender_unverified=not inbound.sender_verified, **detail)
     intent = InferredIntent(kind=hints.kind)
+    kind = claim_kind(inbound.channel)
     if not mint:
         l1 = L1Result(roles=[MetaRole.PROSPECT], confidence="inferred", inferred_intent=intent)
-        would_be = minted_person_id(address)
+        would_be = minted_person_id(address, kind)
         return RoutingDecision(person_id=None, property_id=inbound.property_id, l1=l1,
                                events=[f"dry_run:would_mint_prospect:{would_be}"])
-    result = await mint_prospect(inbound.spine, e164=address, property_id=inbound.property_id)
+    result = await mint_prospect(inbound.spine, address=address, property_id=inbound.property_id, kind=kind)
+    if not inbound.sender_verified and not result.minted:
+        # The address already belongs to a Person (a minted prospect too), but nothing shows
+        # this sender is them.
+        return await inbound.degrade(Why.NO_PERSON_RESOLVED_NO_INTENT_HINTS, _unknown_other(inbound), None,
+                                     sender_unverified=True, address_claimed=True)
     if not result.prospect:
         # The number was claimed by another Person meanwhile: route to them as any known caller.
         person = await resolve_person(inbound.spine, inbound.channel, address)
@@ -174,6 +184,12 @@ async def _unknown_caller(inbound: _Inbound, address: str, confirmer: IntentConf
     if result.minted:
         decision.events.append(f"router_mint:{hints.kind}")
     return decision
+
+
+def _unknown_other(inbound: _Inbound) -> L1Result:
+    if not inbound.sender_verified:
+        return _other("unverified sender", PersonCategory.UNCLASSIFIED)
+    return _other("random caller", PersonCategory.WRONG_NUMBER)
 
 
 async def _confirmed(confirmer: IntentConfirmer | None, message: str, hints: IntentHints) -> bool:

@@ -16,12 +16,14 @@ COMMANDS = [
     "gateway.cli.serve",
     "gateway.cli.demo",
     "gateway.cli.sms",
+    "gateway.cli.email",
+    "gateway.cli.telegram",
     "gateway.cli.admin_token",
 ]
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="gateway", description="Clara SMS and voice gateway")
+    parser = argparse.ArgumentParser(prog="gateway", description="Clara SMS, voice, email and Telegram gateway")
     sub = parser.add_subparsers(dest="command", required=True)
     for name in COMMANDS:
         importlib.import_module(name).register(sub)

@@ -14,12 +14,14 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from typing import Any, Protocol
 from datetime import datetime, timedelta
 
 from gateway.sms.delivery import Delivery
 from gateway.sms.handler import APOLOGY, SmsEvent
 from gateway.sms.inbound_log import InboundLog
+from spine.context import Channel
 from spine.events import emit_event
 from spine.identity import utcnow
 from spine.records import InboundMessage, InboundStatus
@@ -28,10 +30,16 @@ from spine.repo import Spine
 log = logging.getLogger("clara.sms")
 
 
+class ApologySender(Protocol):
+    async def send(self, *, key: str, to: str, from_: str, body: str) -> Any: ...
+
+
 class AbandonedInboundSweep:
-    def __init__(self, spine: Spine, delivery: Delivery, *, abandoned_after_s: float, every_s: float,
-                 clock: Callable[[], datetime] = utcnow) -> None:
-        self.spine, self.delivery = spine, delivery
+    def __init__(self, spine: Spine, deliveries: Delivery | Mapping[Channel, ApologySender], *,
+                 abandoned_after_s: float, every_s: float, clock: Callable[[], datetime] = utcnow) -> None:
+        # One sender per channel (SMS, email, Telegram): the apology goes back the way the message came.
+        self.spine = spine
+        self.deliveries = deliveries if isinstance(deliveries, Mapping) else {Channel.SMS: deliveries}
         self.log = InboundLog(spine)
         self.abandoned_after = timedelta(seconds=abandoned_after_s)
         self.every_s = every_s
@@ -74,8 +82,12 @@ class AbandonedInboundSweep:
         record = await self.log.failed(record, failure)
         if await self.spine.mark_once(f"inbound-abandoned#{record.id}"):
             await self._event(SmsEvent.INBOUND_FAILED, "abandoned", record)
-            await self.delivery.send(key=f"abandoned-{record.id}", to=record.from_address, from_=record.to_address,
-                                     body=APOLOGY)
+            delivery = self.deliveries.get(record.channel)
+            if delivery is None:
+                log.error("abandoned inbound %s: no sender for channel %s", record.id, record.channel)
+                return record
+            await delivery.send(key=f"abandoned-{record.id}", to=record.from_address, from_=record.to_address,
+                                body=APOLOGY)
         return record
 
     async def _event(self, kind: str, reason: str, record: InboundMessage) -> None:

@@ -36,7 +36,7 @@ async def test_a_late_replay_never_resets_a_qualified_prospect(spine):
     await spine.put_prospect(prospect.model_copy(update={"stage": "touring", "bedrooms": 1}))
     from spine.intent_hints import mint_prospect
 
-    replay = await mint_prospect(spine, e164="+14155550888", property_id=YALE)
+    replay = await mint_prospect(spine, address="+14155550888", property_id=YALE)
     assert (replay.person_id, replay.minted) == (first.person_id, False)
     kept = await spine.get_prospect(first.person_id, YALE)
     assert (kept.stage, kept.bedrooms) == ("touring", 1)

@@ -1,0 +1,96 @@
+"""`gateway telegram --user-id 5550001 "is the pool open?"`: post a Bot API update to the gateway's
+/telegram/webhook with the secret header, the way Telegram does (`--contact +1...` shares that
+phone as the user's own contact), and print Clara's answer.
+`gateway telegram set-webhook [--url URL]` points the bot (TELEGRAM_BOT_TOKEN) at the gateway
+with setWebhook and TELEGRAM_WEBHOOK_SECRET as its secret_token."""
+from __future__ import annotations
+
+import sys
+
+import httpx
+from pydantic import BaseModel
+
+from gateway.settings import Settings
+from gateway.sms.routes import INTERACTION_HEADER
+from gateway.telegram.botapi import TelegramBotApi, TelegramError
+from gateway.telegram.updates import contact_update, text_update
+from gateway.telegram.wire import SECRET_HEADER
+
+WEBHOOK_PATH = "/telegram/webhook"
+
+
+class TelegramExchange(BaseModel):
+    update_id: int
+    status_code: int
+    outcome: str | None = None
+    reply: str | None = None
+    interaction_id: str | None = None
+    error: str | None = None
+
+
+async def send_update(http: httpx.AsyncClient, *, base_url: str, secret: str, update: dict) -> TelegramExchange:
+    response = await http.post(base_url.rstrip("/") + WEBHOOK_PATH, json=update, headers={SECRET_HEADER: secret})
+    exchange = TelegramExchange(update_id=update["update_id"], status_code=response.status_code,
+                                interaction_id=response.headers.get(INTERACTION_HEADER))
+    if response.status_code != 200:
+        exchange.error = response.text.strip()
+        return exchange
+    payload = response.json()
+    exchange.outcome, exchange.reply = payload.get("outcome"), payload.get("reply")
+    return exchange
+
+
+def register(sub) -> None:
+    p = sub.add_parser("telegram", help="send a Telegram update to the gateway, or `telegram set-webhook`")
+    p.add_argument("text", nargs="?", default="", help='the message text, or "set-webhook" to register the webhook with Telegram')
+    p.add_argument("--user-id", type=int, default=None, help="the sender's Telegram user id")
+    p.add_argument("--contact", default=None, help="share this phone (+1...) as the user's own contact")
+    p.add_argument("--first-name", default="Telegram user")
+    p.add_argument("--url", default=None, help="gateway base URL (default GATEWAY_PUBLIC_URL)")
+    p.set_defaults(func=run)
+
+
+async def set_webhook(settings: Settings, url: str) -> int:
+    if not (settings.telegram_bot_token and settings.telegram_webhook_secret):
+        print("error: set TELEGRAM_BOT_TOKEN and TELEGRAM_WEBHOOK_SECRET first", file=sys.stderr)
+        return 2
+    async with httpx.AsyncClient(timeout=30.0) as http:
+        api = TelegramBotApi(http, api_base=settings.telegram_api_base, token=settings.telegram_bot_token)
+        try:
+            await api.set_webhook(url, settings.telegram_webhook_secret)
+        except TelegramError as exc:
+            print(f"error: {exc}", file=sys.stderr)
+            return 1
+    print(f"webhook set: {url} (updates: message, edited_message; secret token from TELEGRAM_WEBHOOK_SECRET)")
+    return 0
+
+
+async def run(args) -> int:
+    settings = Settings.from_env()
+    base_url = args.url or settings.public_url
+    if args.text == "set-webhook":
+        return await set_webhook(settings, base_url.rstrip("/") + WEBHOOK_PATH)
+    if args.user_id is None:
+        print("error: --user-id is required to send an update", file=sys.stderr)
+        return 2
+    if not settings.telegram_webhook_secret:
+        print("error: TELEGRAM_WEBHOOK_SECRET is not set; use the value the gateway runs with "
+              "(`gateway demo` prints it)", file=sys.stderr)
+        return 2
+    updates = [contact_update(user_id=args.user_id, phone=args.contact, first_name=args.first_name)] if args.contact else []
+    if args.text:
+        updates.append(text_update(user_id=args.user_id, text=args.text, first_name=args.first_name))
+    async with httpx.AsyncClient(timeout=30.0) as http:
+        for update in updates:
+            try:
+                exchange = await send_update(http, base_url=base_url, secret=settings.telegram_webhook_secret,
+                                             update=update)
+            except httpx.HTTPError as exc:
+                print(f"error: cannot reach the gateway at {base_url}: {exc}", file=sys.stderr)
+                return 1
+            if exchange.error:
+                print(f"error: HTTP {exchange.status_code}: {exchange.error}", file=sys.stderr)
+                return 1
+            print(f"update {exchange.update_id} -> {exchange.outcome}, interaction {exchange.interaction_id or '-'}")
+            print(f"Clara: {exchange.reply}" if exchange.reply else "(no reply in the webhook answer)")
+    return 0

@@ -1,0 +1,184 @@
+"""One inbound email, from a verified Mailgun form to a threaded reply through the messages API.
+
+Accept the message durably first (create-if-absent on its Message-Id, so a redelivery never runs
+a second turn), handle "unsubscribe"/"subscribe" without a turn, judge the sender (SPF or DKIM
+aligned with the From domain, else an unknown address), then run the turn on the actor pool
+and send Clara's reply in the same thread. Any failure after acceptance is recorded on the
+InboundMessage and answered with an apology.
+"""
+from __future__ import annotations
+
+import logging
+from enum import StrEnum
+
+from pydantic import BaseModel
+
+from actors.turn_types import TurnResult
+from gateway.api_turns import ApiTurns
+from gateway.email.authentication import SenderVerdict, judge_sender
+from gateway.email.delivery import EmailDelivery
+from gateway.email.inbound import InboundEmail
+from gateway.inbound_log import APOLOGY, InboundLog
+from gateway.sms.handler import new_interaction_id
+from spine.context import Channel
+from spine.envelope import MessageEnvelope
+from spine.participants import resolve_participant
+from spine.property import Property
+from spine.records import InboundMessage, InboundStatus, OptOut
+
+log = logging.getLogger("clara.email")
+
+OPT_OUT_WORDS = frozenset({"unsubscribe"})
+OPT_IN_WORDS = frozenset({"subscribe"})
+
+
+class EmailEvent:
+    """Event kinds the email adapter emits (GET /admin/events?kind=...)."""
+
+    OPT_OUT = "gateway/email-opt-out"
+    OPT_IN = "gateway/email-opt-in"
+    OPTED_OUT_INBOUND = "gateway/opted-out-inbound"
+    UNKNOWN_RECIPIENT = "gateway/unknown-recipient"
+    REPLY_DEFERRED = "gateway/reply-deferred"
+
+
+class EmailOutcome(StrEnum):
+    ANSWERED = "answered"
+    DEFERRED = "deferred"
+    DUPLICATE = "duplicate"
+    OPTED_OUT = "opted_out"
+    OPTED_IN = "opted_in"
+    BLOCKED = "blocked"
+    SUPPRESSED = "suppressed"
+    FAILED = "failed"
+
+
+class EmailResult(BaseModel):
+    reply: str | None = None  # what Clara answered, when the turn ended within the webhook
+    outcome: EmailOutcome
+    interaction_id: str | None = None
+    sender_verified: bool | None = None
+    sender_check: str | None = None
+
+
+def inbound_id(message_id: str) -> str:
+    return f"email:{message_id}"
+
+
+def reply_subject(subject: str) -> str:
+    subject = subject.strip() or "Your message"
+    return subject if subject.lower().startswith("re:") else f"Re: {subject}"
+
+
+def thread_headers(mail: InboundEmail, prop: Property) -> dict[str, str]:
+    """In-Reply-To and References that put the reply in the sender's thread, plus a
+    List-Unsubscribe a mail client can offer (it sends the word Clara opts out on)."""
+    own = f"<{mail.message_id}>"
+    references = [r for r in mail.references if r != own][-20:] + [own]
+    headers = {"In-Reply-To": own, "References": " ".join(references)}
+    if prop.email:
+        headers["List-Unsubscribe"] = f"<mailto:{prop.email}?subject=unsubscribe>"
+    return headers
+
+
+def keyword(mail: InboundEmail) -> str | None:
+    """"unsubscribe" / "subscribe" as the whole message, or as the subject of an empty one."""
+    text = mail.text.strip().lower().strip(".!")
+    subject = mail.subject.strip().lower()
+    word = text or subject
+    return word if word in OPT_OUT_WORDS | OPT_IN_WORDS else None
+
+
+def clara_reads(mail: InboundEmail) -> str:
+    """The message as Clara reads it: the subject when it adds something, the new text, and a
+    note of attachments she cannot open."""
+    subject = mail.subject.removeprefix("Re:").removeprefix("RE:").strip()
+    parts = [f"Subject: {subject}"] if subject and subject.lower() not in mail.text.lower() else []
+    parts.append(mail.text)
+    if mail.attachment_count:
+        parts.append(f"[{mail.attachment_count} attachment(s) not read]")
+    return "\n".join(p for p in parts if p).strip()
+
+
+class EmailHandler:
+    def __init__(self, log_: InboundLog, turns: ApiTurns, delivery: EmailDelivery) -> None:
+        self.inbound, self.turns, self.delivery = log_, turns, delivery
+        self.spine = log_.spine
+
+    async def handle(self, mail: InboundEmail, prop: Property) -> EmailResult:
+        """StoreUnavailable when the message could not be accepted (the route answers 503 so
+        Mailgun retries); otherwise the message is recorded and ends answered, ignored or failed."""
+        record = InboundMessage(id=inbound_id(mail.message_id), channel=Channel.EMAIL, from_address=mail.from_address,
+                                to_address=prop.email or mail.recipients[0], body=clara_reads(mail),
+                                interaction_id=new_interaction_id())
+        if not await self.inbound.accept(record):
+            first = await self.spine.get_inbound(record.id)
+            return EmailResult(outcome=EmailOutcome.DUPLICATE, interaction_id=first.interaction_id if first else None)
+        try:
+            return await self._process(record, mail, prop)
+        except Exception as exc:  # never a 500 at Mailgun: record the failure, apologise
+            log.exception("email %s failed", mail.message_id)
+            await self.inbound.fail(record, exc)
+            await self._reply(record, mail, prop, APOLOGY)
+            return EmailResult(outcome=EmailOutcome.FAILED, interaction_id=record.interaction_id)
+
+    async def _process(self, record: InboundMessage, mail: InboundEmail, prop: Property) -> EmailResult:
+        word = keyword(mail)
+        if word in OPT_OUT_WORDS:
+            await self.spine.set_opt_out(OptOut(address=mail.from_address, opted_out=True, keyword=word))
+            await self._event(EmailEvent.OPT_OUT, word, record, prop)
+            await self.inbound.finish(record, InboundStatus.IGNORED)
+            return EmailResult(outcome=EmailOutcome.OPTED_OUT)
+        if word in OPT_IN_WORDS:
+            await self.spine.set_opt_out(OptOut(address=mail.from_address, opted_out=False, keyword=word))
+            await self._event(EmailEvent.OPT_IN, word, record, prop)
+            text = f"You're subscribed again to email from {prop.name}. Reply \"unsubscribe\" to stop."
+            await self.inbound.finish(record, InboundStatus.ANSWERED, text)
+            await self._reply(record, mail, prop, text)
+            return EmailResult(outcome=EmailOutcome.OPTED_IN)
+        if await self.spine.is_opted_out(mail.from_address):
+            await self._event(EmailEvent.OPTED_OUT_INBOUND, "sender_unsubscribed", record, prop)
+            await self.inbound.finish(record, InboundStatus.IGNORED)
+            return EmailResult(outcome=EmailOutcome.BLOCKED)
+        verdict = judge_sender(mail)
+        envelope = await self._envelope(record, mail, prop, verdict)
+
+        async def on_end(result: TurnResult | None, error: BaseException | None) -> None:
+            await self._turn_ended(record, mail, prop, result, error)
+
+        if await self.turns.run(envelope, on_end):
+            outcome = {InboundStatus.ANSWERED: EmailOutcome.ANSWERED, InboundStatus.IGNORED: EmailOutcome.SUPPRESSED,
+                       }.get(record.status, EmailOutcome.FAILED)
+        else:
+            await self._event(EmailEvent.REPLY_DEFERRED, "turn_exceeded_inline_budget", record, prop)
+            outcome = EmailOutcome.DEFERRED
+        return EmailResult(outcome=outcome, interaction_id=record.interaction_id, sender_verified=verdict.verified,
+                           sender_check=verdict.reason, reply=record.reply)
+
+    async def _envelope(self, record: InboundMessage, mail: InboundEmail, prop: Property,
+                        verdict: SenderVerdict) -> MessageEnvelope:
+        participant = await resolve_participant(self.spine, Channel.EMAIL, mail.from_address) if verdict.verified else None
+        return MessageEnvelope(
+            message_id=record.id, interaction_id=record.interaction_id, channel=Channel.EMAIL,
+            from_address=mail.from_address, to_address=record.to_address, body=record.body, property_id=prop.id,
+            participant_id=participant, received_at=record.received_at,
+            sender_verified=verdict.verified, sender_check=verdict.reason)
+
+    async def _turn_ended(self, record: InboundMessage, mail: InboundEmail, prop: Property,
+                          result: TurnResult | None, error: BaseException | None) -> None:
+        """Record how the turn ended and send its reply (or the apology) in the sender's thread."""
+        reply = await self.inbound.turn_ended(record, result, error)
+        if reply is not None:
+            await self._reply(record, mail, prop, reply)
+
+    async def _reply(self, record: InboundMessage, mail: InboundEmail, prop: Property, text: str) -> None:
+        try:
+            await self.delivery.send(key=f"{record.id}-reply", to=mail.from_address, from_=record.to_address,
+                                     body=text, subject=reply_subject(mail.subject),
+                                     headers=thread_headers(mail, prop))
+        except Exception:
+            log.exception("email %s: the reply could not be queued", mail.message_id)
+
+    async def _event(self, kind: str, reason: str, record: InboundMessage, prop: Property | None) -> None:
+        await self.inbound.emit(kind, reason, record.from_address, prop.id if prop else None, None,
+                                {"message_id": record.id})

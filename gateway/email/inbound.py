@@ -1,0 +1,116 @@
+"""The form Mailgun's `forward()` action posts for a parsed inbound message, read into one model.
+
+Mailgun posts `application/x-www-form-urlencoded`, or `multipart/form-data` when the message has
+attachments (the files arrive as `attachment-1..N`, announced by `attachment-count`). The fields
+the gateway reads: `sender` (SMTP MAIL FROM), `from` (the From header), `recipient` (SMTP RCPT TO,
+comma-separated when several of ours were addressed), `subject`, `body-plain`, `stripped-text`
+(the reply without quoted history or signature), `message-headers` (every MIME header as a JSON
+list of [name, value] pairs, in order, topmost first), `Message-Id`, and the signature fields
+`timestamp`, `token`, `signature`. Attachments are counted, never read.
+"""
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from email.utils import getaddresses
+
+from mailparser_reply import EmailReplyParser
+from pydantic import BaseModel, Field
+
+MAX_EMAIL_BYTES = 25 * 1024 * 1024  # Mailgun accepts messages up to 25 MB, attachments included
+MAX_TEXT_CHARS = 8000  # what Clara reads of one message; a longer body is cut, never refused
+
+
+class MalformedEmail(ValueError):
+    """A signed request that is not a usable Mailgun inbound message; the message says why (400)."""
+
+
+class InboundEmail(BaseModel):
+    message_id: str              # without the angle brackets
+    from_address: str            # lower-cased addr-spec of the From header
+    from_name: str = ""
+    envelope_sender: str = ""    # SMTP MAIL FROM (what SPF checked)
+    recipients: list[str]        # lower-cased, in the order Mailgun gave them
+    subject: str = ""
+    text: str = ""               # what Clara reads: the reply without quoted history
+    references: list[str] = Field(default_factory=list)  # the thread so far, oldest first, with <>
+    headers: list[tuple[str, str]] = Field(default_factory=list)
+    attachment_count: int = 0
+
+    def header(self, name: str) -> str | None:
+        """The topmost header of that name (the one the last hop, Mailgun, wrote or saw first)."""
+        wanted = name.lower()
+        return next((value for key, value in self.headers if key.lower() == wanted), None)
+
+    def all_headers(self, name: str) -> list[str]:
+        wanted = name.lower()
+        return [value for key, value in self.headers if key.lower() == wanted]
+
+
+def single_address(raw: str, field: str) -> tuple[str, str]:
+    """(display name, lower-cased address) of a header naming exactly one mailbox."""
+    found = [(name, addr) for name, addr in getaddresses([raw or ""]) if addr]
+    if not found:
+        raise MalformedEmail(f"{field} is empty or names no address: {raw[:120]!r}")
+    if len(found) > 1:
+        raise MalformedEmail(f"{field} names {len(found)} addresses; Clara answers exactly one sender")
+    name, addr = found[0]
+    if "@" not in addr or addr.startswith("@") or addr.endswith("@"):
+        raise MalformedEmail(f"{field} is not an email address: {addr[:120]!r}")
+    return name, addr.strip().lower()
+
+
+def _headers(raw: str | None) -> list[tuple[str, str]]:
+    if not raw:
+        return []
+    try:
+        pairs = json.loads(raw)
+    except ValueError as exc:
+        raise MalformedEmail(f"message-headers is not JSON: {exc}") from exc
+    if not isinstance(pairs, list) or not all(
+        isinstance(p, list) and len(p) == 2 and all(isinstance(v, str) for v in p) for p in pairs
+    ):
+        raise MalformedEmail("message-headers must be a JSON list of [name, value] string pairs")
+    return [(name, value) for name, value in pairs]
+
+
+def _message_id(form: Mapping[str, str], headers: list[tuple[str, str]]) -> str:
+    raw = form.get("Message-Id") or form.get("message-id") or next(
+        (v for k, v in headers if k.lower() == "message-id"), "")
+    message_id = raw.strip().strip("<>").strip()
+    if not message_id or any(ch.isspace() for ch in message_id):
+        raise MalformedEmail(f"missing or unreadable Message-Id ({raw[:80]!r}); Mailgun always sends one")
+    return message_id
+
+
+def _attachment_count(form: Mapping[str, str]) -> int:
+    raw = (form.get("attachment-count") or "0").strip()
+    if not raw.isdigit():
+        raise MalformedEmail(f"attachment-count must be a whole number, got {raw[:20]!r}")
+    return int(raw)
+
+
+def readable_text(stripped: str | None, body_plain: str) -> str:
+    """The new part of the message. Mailgun's stripped-text when it sent one; otherwise body-plain
+    with the quoted history ("On ... wrote:", "> ...") and signature cut by a reply parser."""
+    text = stripped if stripped and stripped.strip() else EmailReplyParser(languages=["en"]).parse_reply(
+        text=body_plain or "")
+    return (text or "").strip()[:MAX_TEXT_CHARS]
+
+
+def parse_inbound(form: Mapping[str, str]) -> InboundEmail:
+    """The fields the gateway uses; MalformedEmail names the first missing or bad one."""
+    headers = _headers(form.get("message-headers"))
+    name, address = single_address(form.get("from") or form.get("From") or "", "from")
+    recipients = [addr.strip().lower() for _, addr in getaddresses([form.get("recipient") or ""]) if addr]
+    if not recipients:
+        raise MalformedEmail("missing recipient: a Mailgun route always names the address it received mail for")
+    sender = form.get("sender") or ""
+    _, envelope_sender = single_address(sender, "sender") if sender.strip() else ("", "")
+    references = (form.get("References") or next((v for k, v in headers if k.lower() == "references"), "")).split()
+    return InboundEmail(
+        message_id=_message_id(form, headers), from_address=address, from_name=name,
+        envelope_sender=envelope_sender, recipients=recipients, subject=(form.get("subject") or "").strip(),
+        text=readable_text(form.get("stripped-text"), form.get("body-plain") or ""),
+        references=references, headers=headers, attachment_count=_attachment_count(form),
+    )

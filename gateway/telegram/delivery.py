@@ -1,0 +1,58 @@
+"""Telegram replies: each part goes into the outbox first (so nothing is lost), then to
+sendMessage when TELEGRAM_BOT_TOKEN is set; without it the outbox holds them, pending."""
+from __future__ import annotations
+
+import json
+import logging
+
+from gateway.sms.splitting import split_body
+from gateway.telegram.botapi import TelegramBotApi, TelegramError
+from gateway.telegram.wire import MAX_TEXT_CHARS
+from spine.context import Channel
+from spine.records import OutboxMessage, OutboxStatus
+from spine.repo import Spine
+
+log = logging.getLogger("clara.telegram")
+
+REPLY_MARKUP = "reply_markup"  # the outbox header holding the keyboard, as JSON
+
+
+class TelegramDelivery:
+    def __init__(self, spine: Spine, api: TelegramBotApi | None) -> None:
+        self.spine = spine
+        self.api = api
+
+    async def send(self, *, key: str, to: str, from_: str, body: str,
+                   reply_markup: dict | None = None) -> list[OutboxMessage]:
+        """Send `body` to chat `to` (split at Telegram's 4096 characters; the keyboard rides on
+        the last part). `key` names the outbox rows (`{key}-{n}`), so a retry sends nothing twice."""
+        opted_out = await self.spine.is_opted_out(to)
+        parts = split_body(body, MAX_TEXT_CHARS)
+        sent = []
+        for n, part in enumerate(parts):
+            headers = {REPLY_MARKUP: json.dumps(reply_markup)} if reply_markup and n == len(parts) - 1 else {}
+            message = OutboxMessage(id=f"{key}-{n}", channel=Channel.TELEGRAM, to_address=to, from_address=from_,
+                                    body=part, headers=headers)
+            if opted_out:
+                message.status, message.error = OutboxStatus.SUPPRESSED, "recipient sent /stop"
+            sent.append(await self._deliver(message))
+        return sent
+
+    async def _deliver(self, message: OutboxMessage) -> OutboxMessage:
+        existing = await self.spine.get_outbox(message.id)
+        if existing is not None and existing.status != OutboxStatus.PENDING:
+            return existing
+        await self.spine.put_outbox(message)
+        if self.api is None or message.status != OutboxStatus.PENDING:
+            return message
+        markup = message.headers.get(REPLY_MARKUP)
+        try:
+            provider_id = await self.api.send_message(message.to_address, message.body,
+                                                      json.loads(markup) if markup else None)
+        except TelegramError as exc:
+            log.warning("telegram send %s failed: %s", message.id, exc)
+            message = message.model_copy(update={"status": OutboxStatus.FAILED, "error": str(exc)[:500]})
+        else:
+            message = message.model_copy(update={"status": OutboxStatus.SENT, "provider_id": provider_id})
+        await self.spine.put_outbox(message)
+        return message

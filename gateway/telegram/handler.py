@@ -1,0 +1,215 @@
+"""One Telegram update, from a verified webhook to Clara's reply through sendMessage.
+
+Accept the update durably first (create-if-absent on update_id, so a redelivery never runs a
+second turn). A shared contact links the user to the Person holding that phone, but only when the
+contact is the sender's own (`contact.user_id == from.id`); /stop and /start opt out and in; any
+other private message runs the turn on the actor pool. A user not linked by contact is an
+unknown address, and Clara's reply carries the "share my phone number" button.
+"""
+from __future__ import annotations
+
+import logging
+from enum import StrEnum
+
+from pydantic import BaseModel
+
+from actors.turn_types import TurnResult
+from gateway.api_turns import ApiTurns
+from gateway.inbound_log import APOLOGY, InboundLog
+from gateway.sms.handler import new_interaction_id
+from gateway.telegram.delivery import TelegramDelivery
+from gateway.telegram.wire import Contact, Message, ReplyKeyboardRemove, Update, share_contact_keyboard
+from spine.context import Channel
+from spine.envelope import MessageEnvelope
+from spine.links import link_telegram_user, linked_person
+from spine.participants import resolve_participant
+from spine.phone import InvalidPhoneNumber, normalize_phone
+from spine.property import Property
+from spine.records import InboundMessage, InboundStatus, OptOut
+
+log = logging.getLogger("clara.telegram")
+
+
+class TelegramEvent:
+    """Event kinds the Telegram adapter emits (GET /admin/events?kind=...)."""
+
+    LINKED = "gateway/telegram-linked"
+    LINK_REFUSED = "gateway/telegram-link-refused"
+    OPT_OUT = "gateway/opt-out"
+    OPT_IN = "gateway/opt-in"
+    OPTED_OUT_INBOUND = "gateway/opted-out-inbound"
+    IGNORED = "gateway/telegram-ignored"
+    REPLY_DEFERRED = "gateway/reply-deferred"
+
+
+class TelegramOutcome(StrEnum):
+    ANSWERED = "answered"
+    DEFERRED = "deferred"
+    DUPLICATE = "duplicate"
+    LINKED = "linked"
+    NOT_LINKED = "not_linked"
+    OPTED_OUT = "opted_out"
+    OPTED_IN = "opted_in"
+    BLOCKED = "blocked"
+    IGNORED = "ignored"
+    SUPPRESSED = "suppressed"
+    FAILED = "failed"
+
+
+class TelegramResult(BaseModel):
+    reply: str | None = None  # what Clara answered, when the turn ended within the webhook
+    outcome: TelegramOutcome
+    interaction_id: str | None = None
+    person_id: str | None = None
+
+
+def inbound_id(update_id: int) -> str:
+    return f"telegram:{update_id}"
+
+
+def command(text: str) -> str | None:
+    """"/stop", "/start" (also "/start@bot payload"), lower-cased; None for ordinary text."""
+    word = text.strip().split(maxsplit=1)[0].lower() if text.strip().startswith("/") else ""
+    return word.split("@", 1)[0] or None
+
+
+def own_phone(contact: Contact) -> str:
+    """The contact's phone as E.164 (Telegram sends international digits, often without '+')."""
+    raw = contact.phone_number.strip()
+    return normalize_phone(raw if raw.startswith("+") else "+" + raw.lstrip("0"))
+
+
+class TelegramHandler:
+    def __init__(self, log_: InboundLog, turns: ApiTurns, delivery: TelegramDelivery) -> None:
+        self.inbound, self.turns, self.delivery = log_, turns, delivery
+        self.spine = log_.spine
+
+    async def handle(self, update: Update, prop: Property) -> TelegramResult:
+        """StoreUnavailable when the update could not be accepted (the route answers 503 so
+        Telegram retries); otherwise the update is recorded and ends answered, ignored or failed."""
+        edited = update.message is None and update.edited_message is not None
+        message = update.message or update.edited_message
+        if message is None or message.chat.type != "private" or message.from_ is None or message.from_.is_bot:
+            return TelegramResult(outcome=TelegramOutcome.IGNORED)  # not a person writing to the bot 1:1
+        text = (message.text or message.caption or "").strip()
+        record = InboundMessage(id=inbound_id(update.update_id), channel=Channel.TELEGRAM,
+                                from_address=str(message.from_.id), to_address=prop.telegram_bot_id or prop.id,
+                                body=("(edited) " if edited else "") + text, interaction_id=new_interaction_id())
+        if not await self.inbound.accept(record):
+            first = await self.spine.get_inbound(record.id)
+            return TelegramResult(outcome=TelegramOutcome.DUPLICATE,
+                                  interaction_id=first.interaction_id if first else None)
+        try:
+            return await self._process(record, message, prop)
+        except Exception as exc:  # never a 500 at Telegram: record the failure, apologise
+            log.exception("telegram update %s failed", update.update_id)
+            await self.inbound.fail(record, exc)
+            await self._send(record, message, APOLOGY)
+            return TelegramResult(outcome=TelegramOutcome.FAILED, interaction_id=record.interaction_id)
+
+    async def _process(self, record: InboundMessage, message: Message, prop: Property) -> TelegramResult:
+        if message.contact is not None:
+            return await self._link(record, message, prop)
+        word = command(record.body)
+        if word == "/stop":
+            await self.spine.set_opt_out(OptOut(address=record.from_address, opted_out=True, keyword=word))
+            await self._event(TelegramEvent.OPT_OUT, "stop", record, prop)
+            await self.inbound.finish(record, InboundStatus.IGNORED)
+            return TelegramResult(outcome=TelegramOutcome.OPTED_OUT)
+        if word == "/start":
+            return await self._start(record, message, prop)
+        if await self.spine.is_opted_out(record.from_address):
+            await self._event(TelegramEvent.OPTED_OUT_INBOUND, "sender_sent_stop", record, prop)
+            await self.inbound.finish(record, InboundStatus.IGNORED)
+            return TelegramResult(outcome=TelegramOutcome.BLOCKED)
+        if not record.body:
+            text = "I can read text messages only; please type your question."
+            if message.attachments():
+                text = f"I can't open attachments here ({message.attachments()} received); please type your question."
+            await self.inbound.finish(record, InboundStatus.ANSWERED, text)
+            await self._send(record, message, text)
+            return TelegramResult(outcome=TelegramOutcome.ANSWERED)
+        return await self._turn(record, message, prop)
+
+    async def _start(self, record: InboundMessage, message: Message, prop: Property) -> TelegramResult:
+        await self.spine.set_opt_out(OptOut(address=record.from_address, opted_out=False, keyword="/start"))
+        await self._event(TelegramEvent.OPT_IN, "start", record, prop)
+        linked = await linked_person(self.spine, record.from_address)
+        text = f"Hi, I'm Clara, the AI assistant at {prop.name}. Ask me anything, or send /stop to stop messages."
+        if not linked:
+            text += " Residents and vendors: share your phone number so I know who you are."
+        await self.inbound.finish(record, InboundStatus.ANSWERED, text)
+        await self._send(record, message, text, None if linked else share_contact_keyboard().model_dump(exclude_none=True))
+        return TelegramResult(outcome=TelegramOutcome.OPTED_IN, person_id=linked)
+
+    async def _link(self, record: InboundMessage, message: Message, prop: Property) -> TelegramResult:
+        """A shared contact links the user only when it is their own (Telegram fills user_id
+        with the contact's account; a contact forwarded from someone else has another id)."""
+        contact = message.contact
+        offer = share_contact_keyboard().model_dump(exclude_none=True)
+        if contact.user_id != message.from_.id:
+            await self._event(TelegramEvent.LINK_REFUSED, "not_own_contact", record, prop)
+            text = "That contact isn't yours, so I can't link it. Use the button to share your own number."
+            return await self._answer_link(record, message, text, TelegramOutcome.NOT_LINKED, offer)
+        try:
+            e164 = own_phone(contact)
+        except InvalidPhoneNumber:
+            await self._event(TelegramEvent.LINK_REFUSED, "unreadable_phone", record, prop)
+            return await self._answer_link(record, message, "I couldn't read that phone number.",
+                                           TelegramOutcome.NOT_LINKED, offer)
+        link = await link_telegram_user(self.spine, record.from_address, e164)
+        if link.person_id is None:
+            await self._event(TelegramEvent.LINK_REFUSED, link.reason, record, prop)
+            text = (f"I couldn't find that number in {prop.name}'s records. You can still ask me anything, "
+                    "or text us from the number on your lease.")
+            return await self._answer_link(record, message, text, TelegramOutcome.NOT_LINKED, None)
+        await self._event(TelegramEvent.LINKED, "own_contact", record, prop, person_id=link.person_id)
+        first = (link.display_name or "").split(" ")[0] or "there"
+        text = f"Thanks, {first}: this chat is now linked to your account at {prop.name}. How can I help?"
+        result = await self._answer_link(record, message, text, TelegramOutcome.LINKED,
+                                         ReplyKeyboardRemove().model_dump())
+        result.person_id = link.person_id
+        return result
+
+    async def _answer_link(self, record: InboundMessage, message: Message, text: str, outcome: TelegramOutcome,
+                           markup: dict | None) -> TelegramResult:
+        await self.inbound.finish(record, InboundStatus.ANSWERED, text)
+        await self._send(record, message, text, markup)
+        return TelegramResult(outcome=outcome, reply=text)
+
+    async def _turn(self, record: InboundMessage, message: Message, prop: Property) -> TelegramResult:
+        linked = await linked_person(self.spine, record.from_address)
+        participant = linked or await resolve_participant(self.spine, Channel.TELEGRAM, record.from_address)
+        envelope = MessageEnvelope(
+            message_id=record.id, interaction_id=record.interaction_id, channel=Channel.TELEGRAM,
+            from_address=record.from_address, to_address=record.to_address, body=record.body, property_id=prop.id,
+            participant_id=participant, received_at=record.received_at)
+        offer = None if linked else share_contact_keyboard().model_dump(exclude_none=True)
+
+        async def on_end(result: TurnResult | None, error: BaseException | None) -> None:
+            await self._turn_ended(record, message, result, error, offer)
+
+        if not await self.turns.run(envelope, on_end):
+            await self._event(TelegramEvent.REPLY_DEFERRED, "turn_exceeded_inline_budget", record, prop)
+            return TelegramResult(outcome=TelegramOutcome.DEFERRED, interaction_id=record.interaction_id)
+        outcome = {InboundStatus.ANSWERED: TelegramOutcome.ANSWERED,
+                   InboundStatus.IGNORED: TelegramOutcome.SUPPRESSED}.get(record.status, TelegramOutcome.FAILED)
+        return TelegramResult(outcome=outcome, interaction_id=record.interaction_id, person_id=participant,
+                              reply=record.reply)
+
+    async def _turn_ended(self, record: InboundMessage, message: Message, result: TurnResult | None,
+                          error: BaseException | None, offer: dict | None) -> None:
+        reply = await self.inbound.turn_ended(record, result, error)
+        if reply is not None:
+            await self._send(record, message, reply, offer)
+
+    async def _send(self, record: InboundMessage, message: Message, text: str, markup: dict | None = None) -> None:
+        try:
+            await self.delivery.send(key=f"{record.id}-reply", to=str(message.chat.id), from_=record.to_address,
+                                     body=text, reply_markup=markup)
+        except Exception:
+            log.exception("telegram %s: the reply could not be queued", record.id)
+
+    async def _event(self, kind: str, reason: str, record: InboundMessage, prop: Property | None, **detail) -> None:
+        await self.inbound.emit(kind, reason, record.from_address, prop.id if prop else None, None,
+                                {"message_id": record.id, **detail})

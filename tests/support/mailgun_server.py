@@ -1,0 +1,101 @@
+"""A local stand-in for Mailgun, for tests and the demo: the messages API, and a sender of signed
+inbound route POSTs.
+
+`POST /v3/{domain}/messages` with HTTP basic auth ("api", key) and form fields from, to, subject,
+text, h:<Header> answers 200 `{"id": "<...@domain>", "message": "Queued. Thank you."}`, or
+Mailgun's error JSON `{"message": ...}`: 401 "Forbidden" for bad auth, 404 for a domain not
+ours, 400 for a missing from/to/subject/text, or a scripted failure. Every request is recorded.
+`post_route(...)` posts a message to a gateway the way a `forward()` route does: the form
+`gateway.email.route_form` builds, signed with the signing key.
+"""
+from __future__ import annotations
+
+import threading
+import time
+import uuid
+from dataclasses import dataclass, field
+
+import aiohttp
+import httpx
+from aiohttp import web
+
+from gateway.email.route_form import route_form
+from tests.support.threaded_server import ThreadedServer
+
+
+@dataclass
+class SentEmail:
+    domain: str
+    form: dict[str, str]
+    status: int
+    id: str | None = None
+    at: float = field(default_factory=time.monotonic)
+
+    def header(self, name: str) -> str | None:
+        return self.form.get(f"h:{name}")
+
+
+class MailgunStandIn(ThreadedServer):
+    name = "Mailgun stand-in"
+
+    def __init__(self, domain: str = "clara.example", api_key: str = "test-mailgun-key",
+                 signing_key: str = "test-mailgun-signing-key") -> None:
+        super().__init__()
+        self.domain, self.api_key, self.signing_key = domain, api_key, signing_key
+        self.sent: list[SentEmail] = []
+        self._failures: list[int] = []
+        self._changed = threading.Condition()
+
+    def fail_next(self, status: int = 500) -> None:
+        self._failures.append(status)
+
+    def accepted(self) -> list[SentEmail]:
+        return [s for s in self.sent if s.status == 200]
+
+    def wait_for_sends(self, count: int, timeout_s: float = 20.0) -> list[SentEmail]:
+        deadline = time.monotonic() + timeout_s
+        with self._changed:
+            while len(self.accepted()) < count and time.monotonic() < deadline:
+                self._changed.wait(max(0.0, deadline - time.monotonic()))
+            return self.accepted()
+
+    def routes(self, app: web.Application) -> None:
+        app.router.add_post("/v3/{domain}/messages", self._messages)
+
+    async def _messages(self, request: web.Request) -> web.Response:
+        domain = request.match_info["domain"]
+        form = {k: v for k, v in (await request.post()).items() if isinstance(v, str)}
+        record = SentEmail(domain=domain, form=form, status=0)
+        response = self._answer(request, domain, form, record)
+        record.status = response.status
+        with self._changed:
+            self.sent.append(record)
+            self._changed.notify_all()
+        return response
+
+    def _answer(self, request: web.Request, domain: str, form: dict[str, str], record: SentEmail) -> web.Response:
+        auth = request.headers.get("Authorization", "")
+        try:
+            given = aiohttp.BasicAuth.decode(auth) if auth else None
+        except ValueError:
+            given = None
+        if given is None or (given.login, given.password) != ("api", self.api_key):
+            return web.Response(status=401, text="Forbidden")
+        if domain != self.domain:
+            return web.json_response({"message": f"Domain not found: {domain}"}, status=404)
+        for name in ("from", "to", "subject"):
+            if not form.get(name):
+                return web.json_response({"message": f"'{name}' parameter is missing"}, status=400)
+        if not (form.get("text") or form.get("html")):
+            return web.json_response({"message": "Need at least one of 'text', 'html' or 'template' parameters specified"},
+                                     status=400)
+        if self._failures:
+            status = self._failures.pop(0)
+            return web.json_response({"message": "scripted failure"}, status=status)
+        record.id = f"<{time.strftime('%Y%m%d%H%M%S')}.{uuid.uuid4().hex[:16]}@{self.domain}>"
+        return web.json_response({"id": record.id, "message": "Queued. Thank you."})
+
+
+async def post_route(http: httpx.AsyncClient, gateway_url: str, *, signing_key: str, **message) -> httpx.Response:
+    """POST one inbound message to the gateway's /email/inbound as a Mailgun route would."""
+    return await http.post(gateway_url.rstrip("/") + "/email/inbound", data=route_form(signing_key=signing_key, **message))
