@@ -101,7 +101,7 @@ def readable_text(stripped: str | None, body_plain: str) -> str:
 def parse_inbound(form: Mapping[str, str]) -> InboundEmail:
     """The fields the gateway uses; MalformedEmail names the first missing or bad one."""
     headers = _headers(form.get("message-headers"))
-    name, address = single_address(form.get("from") or form.get("From") or "", "from")
+    name, address = single_address(form["from"] if "from" in form else form.get("From", ""), "from")
     recipients = [addr.strip().lower() for _, addr in getaddresses([form.get("recipient") or ""]) if addr]
     if not recipients:
         raise MalformedEmail("missing recipient: a Mailgun route always names the address it received mail for")

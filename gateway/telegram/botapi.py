@@ -55,7 +55,8 @@ class TelegramBotApi:
         raise AssertionError("unreachable")
 
     async def send_message(self, chat_id: str | int, text: str, reply_markup: dict | None = None) -> str:
-        payload: dict[str, Any] = {"chat_id": chat_id, "text": text}
+        chat = int(chat_id) if str(chat_id).lstrip("-").isdigit() else chat_id  # Integer, or @channel
+        payload: dict[str, Any] = {"chat_id": chat, "text": text}
         if reply_markup:
             payload["reply_markup"] = reply_markup
         result = await self.call("sendMessage", payload)

@@ -126,9 +126,7 @@ class TelegramHandler:
             text = "I can read text messages only; please type your question."
             if message.attachments():
                 text = f"I can't open attachments here ({message.attachments()} received); please type your question."
-            await self.inbound.finish(record, InboundStatus.ANSWERED, text)
-            await self._send(record, message, text)
-            return TelegramResult(outcome=TelegramOutcome.ANSWERED)
+            return await self._answer(record, message, text, TelegramOutcome.ANSWERED, None)
         return await self._turn(record, message, prop)
 
     async def _start(self, record: InboundMessage, message: Message, prop: Property) -> TelegramResult:
@@ -138,9 +136,10 @@ class TelegramHandler:
         text = f"Hi, I'm Clara, the AI assistant at {prop.name}. Ask me anything, or send /stop to stop messages."
         if not linked:
             text += " Residents and vendors: share your phone number so I know who you are."
-        await self.inbound.finish(record, InboundStatus.ANSWERED, text)
-        await self._send(record, message, text, None if linked else share_contact_keyboard().model_dump(exclude_none=True))
-        return TelegramResult(outcome=TelegramOutcome.OPTED_IN, person_id=linked)
+        result = await self._answer(record, message, text, TelegramOutcome.OPTED_IN,
+                                    None if linked else share_contact_keyboard().model_dump(exclude_none=True))
+        result.person_id = linked
+        return result
 
     async def _link(self, record: InboundMessage, message: Message, prop: Property) -> TelegramResult:
         """A shared contact links the user only when it is their own (Telegram fills user_id
@@ -150,29 +149,30 @@ class TelegramHandler:
         if contact.user_id != message.from_.id:
             await self._event(TelegramEvent.LINK_REFUSED, "not_own_contact", record, prop)
             text = "That contact isn't yours, so I can't link it. Use the button to share your own number."
-            return await self._answer_link(record, message, text, TelegramOutcome.NOT_LINKED, offer)
+            return await self._answer(record, message, text, TelegramOutcome.NOT_LINKED, offer)
         try:
             e164 = own_phone(contact)
         except InvalidPhoneNumber:
             await self._event(TelegramEvent.LINK_REFUSED, "unreadable_phone", record, prop)
-            return await self._answer_link(record, message, "I couldn't read that phone number.",
+            return await self._answer(record, message, "I couldn't read that phone number.",
                                            TelegramOutcome.NOT_LINKED, offer)
         link = await link_telegram_user(self.spine, record.from_address, e164)
         if link.person_id is None:
             await self._event(TelegramEvent.LINK_REFUSED, link.reason, record, prop)
             text = (f"I couldn't find that number in {prop.name}'s records. You can still ask me anything, "
                     "or text us from the number on your lease.")
-            return await self._answer_link(record, message, text, TelegramOutcome.NOT_LINKED, None)
+            return await self._answer(record, message, text, TelegramOutcome.NOT_LINKED, None)
         await self._event(TelegramEvent.LINKED, "own_contact", record, prop, person_id=link.person_id)
         first = (link.display_name or "").split(" ")[0] or "there"
         text = f"Thanks, {first}: this chat is now linked to your account at {prop.name}. How can I help?"
-        result = await self._answer_link(record, message, text, TelegramOutcome.LINKED,
+        result = await self._answer(record, message, text, TelegramOutcome.LINKED,
                                          ReplyKeyboardRemove().model_dump())
         result.person_id = link.person_id
         return result
 
-    async def _answer_link(self, record: InboundMessage, message: Message, text: str, outcome: TelegramOutcome,
-                           markup: dict | None) -> TelegramResult:
+    async def _answer(self, record: InboundMessage, message: Message, text: str, outcome: TelegramOutcome,
+                      markup: dict | None) -> TelegramResult:
+        """Answer without a turn (contacts, commands, messages with no text)."""
         await self.inbound.finish(record, InboundStatus.ANSWERED, text)
         await self._send(record, message, text, markup)
         return TelegramResult(outcome=outcome, reply=text)
