@@ -16,4 +16,4 @@ async def spine(tmp_path) -> Spine:
     yield s
     await s.store.close()
 
-pytest_plugins = ["tests.support.ray_fixtures"]
+pytest_plugins = ["tests.support.ray_fixtures", "tests.support.channel_fixtures"]

@@ -21,7 +21,10 @@ import httpx
 from gateway.cli.serve import (
     ServeStartError, _seed, concrete_store_env, config_path, deploy_config, stop_on_sigterm, wait_until_running,
 )
+from gateway.cli.email import send_email
 from gateway.cli.sms import DEFAULT_TO, send_sms
+from gateway.cli.telegram import send_update
+from gateway.telegram.updates import contact_update, text_update
 from gateway.settings import Settings
 from spine.context import Channel
 from spine.participants import resolve_person
@@ -31,8 +34,10 @@ from spine.participants import resolve_person
 class Flow:
     label: str
     who: str
-    phone: str
+    phone: str  # the sender's address: a phone number, an email address, a Telegram user id
     body: str
+    channel: Channel = Channel.SMS
+    contact: str | None = None  # Telegram: the phone the user shares as their own contact first
 
 
 FLOWS = [
@@ -44,11 +49,20 @@ FLOWS = [
     Flow("K-5", "wrong number", "+13105557777", "yo what's up Trevor"),
 ]
 
+# The same path on the other two channels: Marcus by verified email, Mike on the property's
+# Telegram bot after sharing his contact.
+CHANNEL_FLOWS = [
+    Flow("K-1 by email", "tenant emails maintenance (SPF and DKIM pass for example.com)", "marcus@example.com",
+         "my toilet is overflowing!", Channel.EMAIL),
+    Flow("K-2 on Telegram", "vendor shares his contact, then writes about a work order", "5550001",
+         "I'm 10 min out from WO-7", Channel.TELEGRAM, contact="+13035551500"),
+]
+
 
 def ensure_tokens() -> dict[str, str]:
     """Generated local values for the secrets the demo needs and the user did not set."""
     made = {}
-    for name in ("GATEWAY_ADMIN_TOKEN", "TWILIO_AUTH_TOKEN"):
+    for name in ("GATEWAY_ADMIN_TOKEN", "TWILIO_AUTH_TOKEN", "MAILGUN_SIGNING_KEY", "TELEGRAM_WEBHOOK_SECRET"):
         if not os.environ.get(name):
             os.environ[name] = made[name] = secrets.token_urlsafe(18)
     return made
@@ -66,7 +80,8 @@ def port_free(url: str) -> bool:
 
 def print_flow(flow: Flow, exchange, trace: dict | None, names: dict[str, str]) -> None:
     print(f"\n{flow.label}  {flow.who}")
-    print(f"  from …{flow.phone[-4:]}: {flow.body!r}")
+    sender = {Channel.SMS: f"…{flow.phone[-4:]}", Channel.EMAIL: flow.phone}.get(flow.channel, f"user {flow.phone}")
+    print(f"  {flow.channel} from {sender}: {flow.body!r}")
     if exchange.error:
         print(f"  error: HTTP {exchange.status_code}: {exchange.error}")
         return
@@ -101,10 +116,8 @@ async def replay(settings: Settings) -> int:
     failures = 0
     headers = {"Authorization": f"Bearer {settings.admin_token}"}
     async with httpx.AsyncClient(base_url=settings.public_url, timeout=30.0) as http:
-        for flow in FLOWS:
-            exchange = await send_sms(http, base_url=settings.public_url, auth_token=settings.twilio_auth_token or "",
-                                      from_=flow.phone, to=DEFAULT_TO, body=flow.body,
-                                      account_sid=settings.twilio_account_sid)
+        for flow in FLOWS + CHANNEL_FLOWS:
+            exchange = await send(http, settings, flow)
             trace = None
             if exchange.interaction_id:
                 response = await http.get(f"/admin/traces/{exchange.interaction_id}", headers=headers)
@@ -112,6 +125,26 @@ async def replay(settings: Settings) -> int:
             failures += bool(exchange.error)
             print_flow(flow, exchange, trace, names)
     return failures
+
+
+async def send(http: httpx.AsyncClient, settings: Settings, flow: Flow):
+    """One flow over real HTTP, signed as its channel's provider signs it; an exchange with
+    `messages`, `error`, `status_code` and `interaction_id`."""
+    if flow.channel == Channel.EMAIL:
+        exchange = await send_email(http, base_url=settings.public_url, signing_key=settings.mailgun_signing_key or "",
+                                    from_=flow.phone, body=flow.body, subject="Bathroom")
+    elif flow.channel == Channel.TELEGRAM:
+        updates = [contact_update(user_id=int(flow.phone), phone=flow.contact)] if flow.contact else []
+        updates.append(text_update(user_id=int(flow.phone), text=flow.body))
+        for update in updates:
+            exchange = await send_update(http, base_url=settings.public_url,
+                                         secret=settings.telegram_webhook_secret or "", update=update)
+            if exchange.error:
+                break
+    else:
+        return await send_sms(http, base_url=settings.public_url, auth_token=settings.twilio_auth_token or "",
+                              from_=flow.phone, to=DEFAULT_TO, body=flow.body, account_sid=settings.twilio_account_sid)
+    return exchange
 
 
 def print_setup(settings: Settings, made: dict[str, str]) -> None:
@@ -126,6 +159,9 @@ def print_try_it(settings: Settings) -> None:
     print("\nSend your own message (in another shell):")
     print(f"  export TWILIO_AUTH_TOKEN={settings.twilio_auth_token}")
     print('  .venv/bin/gateway sms --from +12065551001 "my toilet is overflowing!"')
+    print(f"  export MAILGUN_SIGNING_KEY={settings.mailgun_signing_key} TELEGRAM_WEBHOOK_SECRET={settings.telegram_webhook_secret}")
+    print('  .venv/bin/gateway email --from marcus@example.com "is the gym open?"')
+    print('  .venv/bin/gateway telegram --user-id 5550002 --contact +12065551001 "is the gym open?"')
     print(f"  curl -H 'Authorization: Bearer {settings.admin_token}' {settings.public_url}/admin/traces")
     print("Ctrl-C stops the gateway.")
 
@@ -164,10 +200,11 @@ def run(args) -> int:
         print(f"error: {exc}", file=sys.stderr)
         ray.shutdown()
         return 1
-    print(f"gateway: serving {settings.public_url} (POST /sms/twilio, GET /admin/traces, GET /healthz)")
+    print(f"gateway: serving {settings.public_url} (POST /sms/twilio, /email/inbound, /telegram/webhook; "
+          "GET /admin/traces, GET /healthz)")
     started = time.monotonic()
     failures = asyncio.run(replay(settings))
-    print(f"\nreplayed {len(FLOWS)} flows in {time.monotonic() - started:.1f}s"
+    print(f"\nreplayed {len(FLOWS) + len(CHANNEL_FLOWS)} flows in {time.monotonic() - started:.1f}s"
           + (f", {failures} failed" if failures else ""))
     if args.no_serve:
         serve.shutdown()

@@ -19,6 +19,8 @@ class EmailExchange(BaseModel):
     message_id: str
     status_code: int
     outcome: str | None = None
+    reply: str | None = None
+    messages: list[str] = []  # the reply as the demo prints it (as SmsExchange.messages)
     interaction_id: str | None = None
     sender_check: str | None = None
     error: str | None = None
@@ -35,6 +37,8 @@ async def send_email(http: httpx.AsyncClient, *, base_url: str, signing_key: str
         return exchange
     payload = response.json()
     exchange.outcome, exchange.sender_check = payload.get("outcome"), payload.get("sender_check")
+    exchange.reply = payload.get("reply")
+    exchange.messages = [exchange.reply] if exchange.reply else []
     return exchange
 
 
@@ -72,5 +76,7 @@ async def run(args) -> int:
     print(f"<{exchange.message_id}> -> {exchange.outcome}, interaction {exchange.interaction_id or '-'}")
     if exchange.sender_check:
         print(f"sender: {exchange.sender_check}")
+    if exchange.reply:
+        print(f"Clara: {exchange.reply}")
     print("(the reply goes out through Mailgun's messages API, or waits in the outbox without MAILGUN_API_KEY)")
     return 0

@@ -24,6 +24,7 @@ class TelegramExchange(BaseModel):
     status_code: int
     outcome: str | None = None
     reply: str | None = None
+    messages: list[str] = []  # the reply as the demo prints it (as SmsExchange.messages)
     interaction_id: str | None = None
     error: str | None = None
 
@@ -37,6 +38,7 @@ async def send_update(http: httpx.AsyncClient, *, base_url: str, secret: str, up
         return exchange
     payload = response.json()
     exchange.outcome, exchange.reply = payload.get("outcome"), payload.get("reply")
+    exchange.messages = [exchange.reply] if exchange.reply else []
     return exchange
 
 

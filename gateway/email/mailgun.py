@@ -4,9 +4,9 @@ form fields from/to/subject/text and `h:<Header>` for extra headers (In-Reply-To
 200 with `{"id": "<...>", "message": "Queued. Thank you."}`."""
 from __future__ import annotations
 
-import asyncio
-
 import httpx
+
+from gateway.http_retry import post_unless_created
 
 
 class MailgunError(Exception):
@@ -15,12 +15,6 @@ class MailgunError(Exception):
     def __init__(self, message: str, *, status: int | None = None) -> None:
         super().__init__(message)
         self.status = status
-
-
-# Only failures where Mailgun surely queued nothing are retried (a rate limit, a refused
-# connection): a repeated POST after an ambiguous 5xx could send the person two emails.
-_RETRY_STATUSES = {429}
-_ATTEMPTS = 3
 
 
 class MailgunMessages:
@@ -36,19 +30,14 @@ class MailgunMessages:
         """Queue one plain-text message; Mailgun's message id."""
         form = {"from": from_, "to": to, "subject": subject, "text": text}
         form.update({f"h:{name}": value for name, value in (headers or {}).items()})
-        for attempt in range(_ATTEMPTS):
-            try:
-                response = await self._http.post(self._url, data=form, auth=self._auth)
-            except httpx.ConnectError as exc:
-                if attempt + 1 == _ATTEMPTS:
-                    raise MailgunError(f"cannot reach Mailgun at {self._url}: {exc}") from exc
-            except httpx.HTTPError as exc:
-                raise MailgunError(f"Mailgun request failed: {type(exc).__name__}: {exc}") from exc
-            else:
-                if response.status_code not in _RETRY_STATUSES or attempt + 1 == _ATTEMPTS:
-                    return _message_id(response)
-            await asyncio.sleep(self._backoff_s * (2 ** attempt))
-        raise AssertionError("unreachable")
+        try:
+            response = await post_unless_created(self._http, self._url, backoff_s=self._backoff_s, data=form,
+                                                 auth=self._auth)
+        except httpx.ConnectError as exc:
+            raise MailgunError(f"cannot reach Mailgun at {self._url}: {exc}") from exc
+        except httpx.HTTPError as exc:
+            raise MailgunError(f"Mailgun request failed: {type(exc).__name__}: {exc}") from exc
+        return _message_id(response)
 
 
 def _message_id(response: httpx.Response) -> str:

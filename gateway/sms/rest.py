@@ -3,11 +3,10 @@
 (AccountSid, AuthToken), form fields To/From/Body/StatusCallback; 201 with the Message JSON."""
 from __future__ import annotations
 
-import asyncio
-
 import httpx
 from pydantic import BaseModel, ConfigDict
 
+from gateway.http_retry import post_unless_created
 from spine.records import last4
 
 
@@ -34,12 +33,6 @@ class TwilioRestError(Exception):
         self.code = code
 
 
-# Only failures where Twilio surely did not create the message are retried: a repeated POST
-# after an ambiguous 5xx could text the person twice.
-_RETRY_STATUSES = {429}
-_ATTEMPTS = 3
-
-
 class TwilioRest:
     def __init__(self, http: httpx.AsyncClient, *, api_base: str, account_sid: str, auth_token: str,
                  backoff_s: float = 0.5) -> None:
@@ -52,19 +45,14 @@ class TwilioRest:
         form = {"To": to, "From": from_, "Body": body}
         if status_callback:
             form["StatusCallback"] = status_callback
-        for attempt in range(_ATTEMPTS):
-            try:
-                response = await self._http.post(self._url, data=form, auth=self._auth)
-            except httpx.ConnectError as exc:
-                if attempt + 1 == _ATTEMPTS:
-                    raise TwilioRestError(f"cannot reach Twilio at {self._url}: {exc}") from exc
-            except httpx.HTTPError as exc:
-                raise TwilioRestError(f"Twilio request failed: {type(exc).__name__}: {exc}") from exc
-            else:
-                if response.status_code not in _RETRY_STATUSES or attempt + 1 == _ATTEMPTS:
-                    return _read(response, to)
-            await asyncio.sleep(self._backoff_s * (2 ** attempt))
-        raise AssertionError("unreachable")
+        try:
+            response = await post_unless_created(self._http, self._url, backoff_s=self._backoff_s, data=form,
+                                                 auth=self._auth)
+        except httpx.ConnectError as exc:
+            raise TwilioRestError(f"cannot reach Twilio at {self._url}: {exc}") from exc
+        except httpx.HTTPError as exc:
+            raise TwilioRestError(f"Twilio request failed: {type(exc).__name__}: {exc}") from exc
+        return _read(response, to)
 
 
 def _read(response: httpx.Response, to: str) -> SentMessage:

@@ -6,20 +6,6 @@ import pytest
 
 from tests.channels.channel_support import SECRET, Channels
 from tests.gateway.sms_support import GatewayClients, OfflinePool
-from tests.support.mailgun_server import MailgunStandIn
-from tests.support.telegram_server import TelegramStandIn
-
-
-@pytest.fixture(scope="module")
-def mailgun():
-    with MailgunStandIn() as server:
-        yield server
-
-
-@pytest.fixture(scope="module")
-def telegram():
-    with TelegramStandIn() as server:
-        yield server
 
 
 @pytest.fixture
