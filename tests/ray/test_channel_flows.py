@@ -23,7 +23,7 @@ SECRET = "ray-telegram-secret"
 async def base_url(ray_session, tmp_path_factory, mailgun, telegram):
     store_path = await seeded_store(tmp_path_factory.mktemp("channel-flows"))
     url = f"http://127.0.0.1:{serve_http_port()}"
-    deploy_gateway(APP, route_prefix="/", env={
+    deploy_gateway(APP, runtime={"hosts": 1}, env={
         "GATEWAY_STORE": f"sqlite:///{store_path}", "GATEWAY_MODEL": "offline", "GATEWAY_PUBLIC_URL": url,
         "GATEWAY_ADMIN_TOKEN": ADMIN_TOKEN, "MAILGUN_SIGNING_KEY": mailgun.signing_key,
         "MAILGUN_API_KEY": mailgun.api_key, "MAILGUN_DOMAIN": mailgun.domain, "MAILGUN_API_BASE": mailgun.url,
