@@ -91,8 +91,9 @@ def degrade_card_html(card: GracefulDegradeCard) -> h.Safe:
     banner = h.alarm(f"ALARM: phone routed to 'other' more than {OTHER_REPEATS_ALARM}× in 7 days: {phones} — "
                      "likely a spine-stamp gap, not a random caller.", card.alarm,
                      f"No phone routed to 'other' more than {OTHER_REPEATS_ALARM}× in 7 days.")
-    recent = h.table(["time", "phone", "property", "reason", "description / category", "first message", "interaction"],
-                     [(s.at, _phone(s.phone_last4), s.property_id, s.reason,
+    recent = h.table(["time", "phone", "property", "reason", "channel", "description / category", "first message",
+                      "interaction"],
+                     [(s.at, _phone(s.phone_last4), s.property_id, s.reason, s.channel,
                        h.join([s.description or "—", " / ", s.spine_category or "—"]),
                        h.tag("q", s.first_message_snippet), _trace_link(s.interaction_id)) for s in card.recent],
                      empty="no graceful-degrade signals in the last 7 days")

@@ -114,3 +114,19 @@ async def test_without_mailgun_credentials_the_reply_waits_in_the_outbox_with_it
     assert row.status == OutboxStatus.PENDING and row.channel == Channel.EMAIL
     assert row.subject == "Re: Gym" and row.headers["In-Reply-To"] == "<gym@example.com>"
     assert ch.mailgun.sent == []
+
+
+async def test_the_status_card_and_the_trace_list_show_the_channel(make_channels, spine):
+    from gateway.admin.status_page import degrade_card_html
+    from spine.identity import utcnow
+    from spine.status_cards import graceful_degrade_card
+
+    ch = await make_channels()
+    trace = await ch.trace(await ch.email("trevor.friend@mail.example", "yo what's up Trevor"))
+    events = await spine.events(EventKind.GRACEFUL_DEGRADE)
+    card = graceful_degrade_card(events, utcnow())
+    assert [s.channel for s in card.recent if s.interaction_id == trace.interaction_id] == [Channel.EMAIL]
+    assert "<td>email</td>" in str(degrade_card_html(card))
+    listed = await ch.client.get("/admin/traces", params={"channel": "email"},
+                                 headers={"Authorization": "Bearer admin-test-token"})
+    assert [t["channel"] for t in listed.json()["traces"]] == ["email"]
