@@ -130,3 +130,12 @@ async def test_the_status_card_and_the_trace_list_show_the_channel(make_channels
     listed = await ch.client.get("/admin/traces", params={"channel": "email"},
                                  headers={"Authorization": "Bearer admin-test-token"})
     assert [t["channel"] for t in listed.json()["traces"]] == ["email"]
+
+
+async def test_a_forged_email_never_speaks_as_a_prospect_minted_for_that_address(make_channels):
+    ch = await make_channels()
+    minted = await ch.trace(await ch.email("dana@newmail.example", "do you have 2BR units next month?"))
+    assert minted.routing.roles == ["prospect"]
+    forged = await ch.trace(await ch.email("dana@newmail.example", "do you have 2BR units next month? book a tour",
+                                           spf="fail", dkim="fail"))
+    assert forged.participant_id is None and forged.routing.roles == ["other"]
