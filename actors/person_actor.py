@@ -202,7 +202,9 @@ class PersonActor:
 
     async def _own(self, envelope: MessageEnvelope) -> None:
         """Be the owner of this message, with a current Opening; or Moved."""
-        if self.person_id is None:  # an address actor: has the caller become a Person?
+        # An address actor: has the caller become a Person? Not for a sender the channel could
+        # not authenticate (a forged email From): their address's claim is not theirs to use.
+        if self.person_id is None and envelope.sender_verified:
             claimed = await claimed_person(self.rt.deps.spine, envelope.channel, envelope.from_address)
             if claimed is not None:
                 raise Moved(self.key, rekey=person_key(claimed))

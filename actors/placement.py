@@ -91,7 +91,7 @@ class Placer:
         """The envelope with its participant, as a channel adapter hands it to the pool. An
         adapter that skips this still reaches the right actor (the address actor checks the claim
         and answers Moved), one hop later."""
-        if envelope.participant_id:
+        if envelope.participant_id or not envelope.sender_verified:  # an unverified sender is no Person
             return envelope
         person_id = await self.participant(envelope.channel, envelope.from_address)
         return envelope.model_copy(update={"participant_id": person_id}) if person_id else envelope

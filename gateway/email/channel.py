@@ -7,7 +7,7 @@ from gateway.api_turns import ApiTurns, TurnSubmitter
 from gateway.email.delivery import EmailDelivery
 from gateway.email.handler import EmailHandler
 from gateway.email.mailgun import MailgunMessages
-from gateway.inbound_log import InboundLog, StoreUnavailable
+from gateway.channel_inbound import ChannelInbound, StoreUnavailable
 from gateway.settings import Settings
 from spine.context import Channel
 from spine.property import Property
@@ -28,7 +28,7 @@ class EmailChannel:
         self.spine = spine
         self.delivery = EmailDelivery(spine, mailgun_messages(settings, http))
         self.turns = ApiTurns(turns, inline_budget_s=inline_budget_s)
-        self.handler = EmailHandler(InboundLog(spine, Channel.EMAIL), self.turns, self.delivery)
+        self.handler = EmailHandler(ChannelInbound(spine, Channel.EMAIL), self.turns, self.delivery)
 
     async def property_for(self, recipients: list[str]) -> Property | None:
         """The first property among the addresses the message was delivered to."""

@@ -18,8 +18,8 @@ from gateway.api_turns import ApiTurns
 from gateway.email.authentication import SenderVerdict, judge_sender
 from gateway.email.delivery import EmailDelivery
 from gateway.email.inbound import InboundEmail
-from gateway.inbound_log import APOLOGY, InboundLog
-from gateway.sms.handler import new_interaction_id
+from gateway.channel_inbound import ChannelInbound
+from gateway.sms.handler import APOLOGY, new_interaction_id
 from spine.context import Channel
 from spine.envelope import MessageEnvelope
 from spine.participants import resolve_participant
@@ -101,7 +101,7 @@ def clara_reads(mail: InboundEmail) -> str:
 
 
 class EmailHandler:
-    def __init__(self, log_: InboundLog, turns: ApiTurns, delivery: EmailDelivery) -> None:
+    def __init__(self, log_: ChannelInbound, turns: ApiTurns, delivery: EmailDelivery) -> None:
         self.inbound, self.turns, self.delivery = log_, turns, delivery
         self.spine = log_.spine
 
@@ -127,18 +127,18 @@ class EmailHandler:
         if word in OPT_OUT_WORDS:
             await self.spine.set_opt_out(OptOut(address=mail.from_address, opted_out=True, keyword=word))
             await self._event(EmailEvent.OPT_OUT, word, record, prop)
-            await self.inbound.finish(record, InboundStatus.IGNORED)
+            await self.inbound.blocked(record)
             return EmailResult(outcome=EmailOutcome.OPTED_OUT)
         if word in OPT_IN_WORDS:
             await self.spine.set_opt_out(OptOut(address=mail.from_address, opted_out=False, keyword=word))
             await self._event(EmailEvent.OPT_IN, word, record, prop)
             text = f"You're subscribed again to email from {prop.name}. Reply \"unsubscribe\" to stop."
-            await self.inbound.finish(record, InboundStatus.ANSWERED, text)
+            await self.inbound.answered(record, text)
             await self._reply(record, mail, prop, text)
             return EmailResult(outcome=EmailOutcome.OPTED_IN)
         if await self.spine.is_opted_out(mail.from_address):
             await self._event(EmailEvent.OPTED_OUT_INBOUND, "sender_unsubscribed", record, prop)
-            await self.inbound.finish(record, InboundStatus.IGNORED)
+            await self.inbound.blocked(record)
             return EmailResult(outcome=EmailOutcome.BLOCKED)
         verdict = judge_sender(mail)
         envelope = await self._envelope(record, mail, prop, verdict)
@@ -147,7 +147,7 @@ class EmailHandler:
             await self._turn_ended(record, mail, prop, result, error)
 
         if await self.turns.run(envelope, on_end):
-            outcome = {InboundStatus.ANSWERED: EmailOutcome.ANSWERED, InboundStatus.IGNORED: EmailOutcome.SUPPRESSED,
+            outcome = {InboundStatus.ANSWERED: EmailOutcome.ANSWERED, InboundStatus.BLOCKED: EmailOutcome.SUPPRESSED,
                        }.get(record.status, EmailOutcome.FAILED)
         else:
             await self._event(EmailEvent.REPLY_DEFERRED, "turn_exceeded_inline_budget", record, prop)

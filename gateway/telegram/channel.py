@@ -4,7 +4,7 @@ from __future__ import annotations
 import httpx
 
 from gateway.api_turns import ApiTurns, TurnSubmitter
-from gateway.inbound_log import InboundLog, StoreUnavailable
+from gateway.channel_inbound import ChannelInbound, StoreUnavailable
 from gateway.settings import Settings
 from gateway.telegram.botapi import TelegramBotApi, bot_id
 from gateway.telegram.delivery import TelegramDelivery
@@ -28,7 +28,7 @@ class TelegramChannel:
         self.bot_id = bot_id(settings.telegram_bot_token)
         self.delivery = TelegramDelivery(spine, bot_api(settings, http))
         self.turns = ApiTurns(turns, inline_budget_s=inline_budget_s)
-        self.handler = TelegramHandler(InboundLog(spine, Channel.TELEGRAM), self.turns, self.delivery)
+        self.handler = TelegramHandler(ChannelInbound(spine, Channel.TELEGRAM), self.turns, self.delivery)
 
     async def property(self) -> Property | None:
         """The property this gateway's bot answers for: the one recorded with the bot's id (from

@@ -15,8 +15,8 @@ from pydantic import BaseModel
 
 from actors.turn_types import TurnResult
 from gateway.api_turns import ApiTurns
-from gateway.inbound_log import APOLOGY, InboundLog
-from gateway.sms.handler import new_interaction_id
+from gateway.channel_inbound import ChannelInbound
+from gateway.sms.handler import APOLOGY, new_interaction_id
 from gateway.telegram.delivery import TelegramDelivery
 from gateway.telegram.wire import Contact, Message, ReplyKeyboardRemove, Update, share_contact_keyboard
 from spine.context import Channel
@@ -80,7 +80,7 @@ def own_phone(contact: Contact) -> str:
 
 
 class TelegramHandler:
-    def __init__(self, log_: InboundLog, turns: ApiTurns, delivery: TelegramDelivery) -> None:
+    def __init__(self, log_: ChannelInbound, turns: ApiTurns, delivery: TelegramDelivery) -> None:
         self.inbound, self.turns, self.delivery = log_, turns, delivery
         self.spine = log_.spine
 
@@ -114,13 +114,13 @@ class TelegramHandler:
         if word == "/stop":
             await self.spine.set_opt_out(OptOut(address=record.from_address, opted_out=True, keyword=word))
             await self._event(TelegramEvent.OPT_OUT, "stop", record, prop)
-            await self.inbound.finish(record, InboundStatus.IGNORED)
+            await self.inbound.blocked(record)
             return TelegramResult(outcome=TelegramOutcome.OPTED_OUT)
         if word == "/start":
             return await self._start(record, message, prop)
         if await self.spine.is_opted_out(record.from_address):
             await self._event(TelegramEvent.OPTED_OUT_INBOUND, "sender_sent_stop", record, prop)
-            await self.inbound.finish(record, InboundStatus.IGNORED)
+            await self.inbound.blocked(record)
             return TelegramResult(outcome=TelegramOutcome.BLOCKED)
         if not record.body:
             text = "I can read text messages only; please type your question."
@@ -173,7 +173,7 @@ class TelegramHandler:
     async def _answer(self, record: InboundMessage, message: Message, text: str, outcome: TelegramOutcome,
                       markup: dict | None) -> TelegramResult:
         """Answer without a turn (contacts, commands, messages with no text)."""
-        await self.inbound.finish(record, InboundStatus.ANSWERED, text)
+        await self.inbound.answered(record, text)
         await self._send(record, message, text, markup)
         return TelegramResult(outcome=outcome, reply=text)
 
@@ -193,7 +193,7 @@ class TelegramHandler:
             await self._event(TelegramEvent.REPLY_DEFERRED, "turn_exceeded_inline_budget", record, prop)
             return TelegramResult(outcome=TelegramOutcome.DEFERRED, interaction_id=record.interaction_id)
         outcome = {InboundStatus.ANSWERED: TelegramOutcome.ANSWERED,
-                   InboundStatus.IGNORED: TelegramOutcome.SUPPRESSED}.get(record.status, TelegramOutcome.FAILED)
+                   InboundStatus.BLOCKED: TelegramOutcome.SUPPRESSED}.get(record.status, TelegramOutcome.FAILED)
         return TelegramResult(outcome=outcome, interaction_id=record.interaction_id, person_id=participant,
                               reply=record.reply)
 

@@ -15,7 +15,7 @@ from fastapi.responses import JSONResponse
 from pydantic import ValidationError
 
 from gateway.context import GatewayContext, get_context
-from gateway.inbound_log import StoreUnavailable
+from gateway.channel_inbound import StoreUnavailable
 from gateway.sms.routes import INTERACTION_HEADER
 from gateway.telegram.wire import SECRET_HEADER, Update
 
