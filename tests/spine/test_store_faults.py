@@ -16,8 +16,10 @@ from spine.store.dynamodb import DynamoStore
 from spine.store.sqlite import SqliteStore
 
 TIMEOUT_S = 0.5
-# The bound plus scheduling slack on a loaded 2-CPU machine; a hang would blow far past it.
-DEADLINE_S = TIMEOUT_S + 1.5
+# Not a latency check (those live in bench/): a hang means botocore's 60 s read timeout or none,
+# so any bound well under that tells "gave up at our timeout" from "hung", even on a machine
+# whose two cores are shared by several test sessions.
+DEADLINE_S = TIMEOUT_S + 9.5
 
 
 def _closed_port() -> int:
