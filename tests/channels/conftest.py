@@ -13,8 +13,8 @@ async def make_channels(spine, mailgun, telegram):
     """make_channels(pool=None, with_credentials=True, **settings) -> Channels (client, context,
     stand-ins); the real offline turn by default."""
     gateways = GatewayClients(spine, None)
-    mailgun.sent.clear()
-    telegram.calls.clear()
+    mailgun.requests.clear()
+    telegram.requests.clear()
 
     async def make(pool=None, *, with_credentials: bool = True, **settings) -> Channels:
         values = dict(mailgun_signing_key=mailgun.signing_key, telegram_webhook_secret=SECRET)

@@ -20,7 +20,7 @@ async def _send(delivery, key="k1"):
 
 
 async def test_a_reply_is_sent_once_however_often_it_is_retried(spine, mailgun):
-    mailgun.sent.clear()
+    mailgun.requests.clear()
     async with httpx.AsyncClient() as http:
         delivery = _delivery(spine, mailgun, http)
         first, again = await _send(delivery), await _send(delivery)
@@ -30,7 +30,7 @@ async def test_a_reply_is_sent_once_however_often_it_is_retried(spine, mailgun):
 
 
 async def test_a_rate_limit_is_retried_and_a_server_error_is_not(spine, mailgun):
-    mailgun.sent.clear()
+    mailgun.requests.clear()
     async with httpx.AsyncClient() as http:
         delivery = _delivery(spine, mailgun, http)
         mailgun.fail_next(429)

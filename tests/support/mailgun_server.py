@@ -10,7 +10,6 @@ ours, 400 for a missing from/to/subject/text, or a scripted failure. Every reque
 """
 from __future__ import annotations
 
-import threading
 import time
 import uuid
 from dataclasses import dataclass, field
@@ -20,7 +19,7 @@ import httpx
 from aiohttp import web
 
 from gateway.email.route_form import route_form
-from tests.support.threaded_server import ThreadedServer
+from tests.support.threaded_server import Recording, ThreadedServer
 
 
 @dataclass
@@ -42,22 +41,20 @@ class MailgunStandIn(ThreadedServer):
                  signing_key: str = "test-mailgun-signing-key") -> None:
         super().__init__()
         self.domain, self.api_key, self.signing_key = domain, api_key, signing_key
-        self.sent: list[SentEmail] = []
+        self.requests = Recording()
         self._failures: list[int] = []
-        self._changed = threading.Condition()
+
+    @property
+    def sent(self) -> list[SentEmail]:
+        """Every request to the messages endpoint, in order."""
+        return self.requests.items
 
     def fail_next(self, status: int = 500) -> None:
         self._failures.append(status)
 
-    def accepted(self) -> list[SentEmail]:
-        return [s for s in self.sent if s.status == 200]
-
     def wait_for_sends(self, count: int, timeout_s: float = 20.0) -> list[SentEmail]:
-        deadline = time.monotonic() + timeout_s
-        with self._changed:
-            while len(self.accepted()) < count and time.monotonic() < deadline:
-                self._changed.wait(max(0.0, deadline - time.monotonic()))
-            return self.accepted()
+        """The emails Mailgun queued (200), once there are `count` (or the timeout passes)."""
+        return self.requests.wait_for(count, lambda s: s.status == 200, timeout_s)
 
     def routes(self, app: web.Application) -> None:
         app.router.add_post("/v3/{domain}/messages", self._messages)
@@ -68,9 +65,7 @@ class MailgunStandIn(ThreadedServer):
         record = SentEmail(domain=domain, form=form, status=0)
         response = self._answer(request, domain, form, record)
         record.status = response.status
-        with self._changed:
-            self.sent.append(record)
-            self._changed.notify_all()
+        self.requests.add(record)
         return response
 
     def _answer(self, request: web.Request, domain: str, form: dict[str, str], record: SentEmail) -> web.Response:

@@ -10,7 +10,6 @@ empty" / "message is too long", 403 "Forbidden: bot was blocked by the user" for
 """
 from __future__ import annotations
 
-import threading
 import time
 from dataclasses import dataclass, field
 from typing import Any
@@ -19,7 +18,7 @@ import httpx
 from aiohttp import web
 
 from gateway.telegram.wire import MAX_TEXT_CHARS, SECRET_HEADER
-from tests.support.threaded_server import ThreadedServer
+from tests.support.threaded_server import Recording, ThreadedServer
 
 
 @dataclass
@@ -28,6 +27,10 @@ class BotCall:
     payload: dict[str, Any]
     status: int
     at: float = field(default_factory=time.monotonic)
+
+
+def _delivered(call: BotCall) -> bool:
+    return call.method == "sendMessage" and call.status == 200
 
 
 def _error(status: int, description: str, **extra) -> web.Response:
@@ -41,25 +44,26 @@ class TelegramStandIn(ThreadedServer):
         super().__init__()
         self.token = token
         self.bot_id = int(token.split(":", 1)[0])
-        self.calls: list[BotCall] = []
+        self.requests = Recording()
         self.webhook: dict[str, Any] | None = None
         self.blocked: set[int] = set()
         self._failures: list[tuple[int, str, dict]] = []
-        self._changed = threading.Condition()
         self._message_ids = iter(range(1, 10**9))
+
+    @property
+    def calls(self) -> list[BotCall]:
+        """Every Bot API call, in order."""
+        return self.requests.items
 
     def fail_next(self, status: int = 500, description: str = "Internal Server Error", **extra) -> None:
         self._failures.append((status, description, extra))
 
     def sent(self) -> list[BotCall]:
-        return [c for c in self.calls if c.method == "sendMessage" and c.status == 200]
+        return [c for c in self.calls if _delivered(c)]
 
     def wait_for_sends(self, count: int, timeout_s: float = 20.0) -> list[BotCall]:
-        deadline = time.monotonic() + timeout_s
-        with self._changed:
-            while len(self.sent()) < count and time.monotonic() < deadline:
-                self._changed.wait(max(0.0, deadline - time.monotonic()))
-            return self.sent()
+        """The messages sendMessage delivered, once there are `count` (or the timeout passes)."""
+        return self.requests.wait_for(count, _delivered, timeout_s)
 
     def routes(self, app: web.Application) -> None:
         app.router.add_post("/bot{token}/{method}", self._call)
@@ -71,9 +75,7 @@ class TelegramStandIn(ThreadedServer):
         else:
             payload = dict(await request.post())
         response = self._answer(request.match_info["token"], method, payload)
-        with self._changed:
-            self.calls.append(BotCall(method=method, payload=payload, status=response.status))
-            self._changed.notify_all()
+        self.requests.add(BotCall(method=method, payload=payload, status=response.status))
         return response
 
     def _answer(self, token: str, method: str, payload: dict[str, Any]) -> web.Response:

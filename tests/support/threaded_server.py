@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
+import time
 
 from aiohttp import web
 
@@ -64,3 +65,29 @@ class ThreadedServer:
         if pending:
             loop.run_until_complete(asyncio.wait(pending))
         loop.close()
+
+
+class Recording:
+    """What a stand-in received, readable from the test's thread while the server's loop appends:
+    `add` from the server, `wait_for` (block until enough matching records) from the test."""
+
+    def __init__(self) -> None:
+        self.items: list = []
+        self._changed = threading.Condition()
+
+    def add(self, item) -> None:
+        with self._changed:
+            self.items.append(item)
+            self._changed.notify_all()
+
+    def clear(self) -> None:
+        with self._changed:
+            self.items.clear()
+
+    def wait_for(self, count: int, matching, timeout_s: float = 20.0) -> list:
+        """The matching records once there are `count` of them (or all there are at the timeout)."""
+        deadline = time.monotonic() + timeout_s
+        with self._changed:
+            while len(found := [i for i in self.items if matching(i)]) < count and time.monotonic() < deadline:
+                self._changed.wait(max(0.0, deadline - time.monotonic()))
+            return found
