@@ -1,0 +1,28 @@
+"""An email or Telegram message a dead replica left `accepted` is failed by the sweep, and the
+apology goes back the way the message came: by Mailgun to the sender's address, by sendMessage to
+the Telegram chat."""
+from __future__ import annotations
+
+from datetime import timedelta
+
+from gateway.sms.handler import APOLOGY
+from spine.context import Channel
+from spine.identity import utcnow
+from spine.records import InboundMessage, InboundStatus
+
+
+async def test_the_sweep_apologises_on_the_channel_the_message_came_by(make_channels, spine):
+    ch = await make_channels()
+    long_ago = utcnow() - timedelta(hours=1)
+    for record in (InboundMessage(id="email:lost@example.com", channel=Channel.EMAIL, from_address="marcus@example.com",
+                                  to_address="yale@clara.example", body="hi", received_at=long_ago),
+                   InboundMessage(id="telegram:424242", channel=Channel.TELEGRAM, from_address="5550009",
+                                  to_address="7000000100", body="hi", received_at=long_ago)):
+        assert await spine.accept_inbound(record)
+    settled = await ch.context.abandoned.sweep_once()
+    assert {r.id: r.status for r in settled} == {"email:lost@example.com": InboundStatus.FAILED,
+                                                 "telegram:424242": InboundStatus.FAILED}
+    [email] = ch.mailgun.wait_for_sends(1)
+    assert email.form["to"] == "marcus@example.com" and email.form["text"] == APOLOGY
+    [message] = ch.telegram.wait_for_sends(1)
+    assert message.payload == {"chat_id": 5550009, "text": APOLOGY}
