@@ -74,6 +74,18 @@ def _headers(raw: str | None) -> list[tuple[str, str]]:
     return [(name, value) for name, value in pairs]
 
 
+# Headers the gateway reads. Mailgun posts every header as its own field too; those fields are
+# read only when `message-headers` (which keeps the order, so the topmost is known) is absent.
+_READ_HEADERS = ("X-Mailgun-Spf", "X-Mailgun-Dkim-Check-Result", "DKIM-Signature", "Authentication-Results",
+                 "Message-Id", "References")
+
+
+def _header_fields(form: Mapping[str, str]) -> list[tuple[str, str]]:
+    wanted = {name.lower(): name for name in _READ_HEADERS}
+    return [(wanted[key.lower()], value) for key, value in form.items()
+            if key.lower() in wanted and isinstance(value, str)]
+
+
 def _message_id(form: Mapping[str, str], headers: list[tuple[str, str]]) -> str:
     raw = form.get("Message-Id") or form.get("message-id") or next(
         (v for k, v in headers if k.lower() == "message-id"), "")
@@ -100,7 +112,7 @@ def readable_text(stripped: str | None, body_plain: str) -> str:
 
 def parse_inbound(form: Mapping[str, str]) -> InboundEmail:
     """The fields the gateway uses; MalformedEmail names the first missing or bad one."""
-    headers = _headers(form.get("message-headers"))
+    headers = _headers(form.get("message-headers")) if "message-headers" in form else _header_fields(form)
     name, address = single_address(form["from"] if "from" in form else form.get("From", ""), "from")
     recipients = [addr.strip().lower() for _, addr in getaddresses([form.get("recipient") or ""]) if addr]
     if not recipients:

@@ -65,3 +65,12 @@ def test_no_results_at_all_is_an_unknown_address():
 
 def test_an_unreadable_authentication_results_verifies_nothing():
     assert not judge_sender(_mail([("Authentication-Results", ";;; ===")])).verified
+
+
+def test_without_message_headers_the_header_fields_mailgun_posts_are_read():
+    from gateway.email.inbound import parse_inbound
+
+    form = {"from": "Marcus <marcus@example.com>", "recipient": "yale@clara.example", "sender": "marcus@example.com",
+            "Message-Id": "<m1@example.com>", "X-Mailgun-Spf": "Pass", "body-plain": "hi"}
+    assert judge_sender(parse_inbound(form)).verified
+    assert not judge_sender(parse_inbound({**form, "X-Mailgun-Spf": "Fail"})).verified
