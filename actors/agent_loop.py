@@ -12,6 +12,7 @@ from actors.turn_types import ToolRunner, TurnBudget
 from spine.records import TraceToolCall, Usage
 from spine.toolspec import ToolInvocation, ToolResult
 from tools.caller import Caller
+from tools.handlers.step_up import redact_input
 
 
 @dataclass
@@ -28,7 +29,7 @@ class LoopOutcome:
 
 def trace_call(inv: ToolInvocation, result: ToolResult) -> TraceToolCall:
     return TraceToolCall(
-        tool_use_id=inv.tool_use_id, name=inv.name, input=inv.input, decision=result.decision,
+        tool_use_id=inv.tool_use_id, name=inv.name, input=redact_input(inv.name, inv.input), decision=result.decision,
         reason=result.reason, prefetched=result.prefetched, latency_ms=result.latency_ms, is_error=result.is_error,
     )
 

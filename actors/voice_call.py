@@ -34,6 +34,7 @@ from spine.repo import Spine
 from spine.store import StoreError
 from spine.toolspec import ToolInvocation, ToolResult
 from tools.caller import Caller, load_caller
+from tools.handlers.step_up import redact_input
 
 if TYPE_CHECKING:
     from actors.voice_session import VoiceCall
@@ -68,9 +69,9 @@ def not_on_the_phone(inv: ToolInvocation) -> ToolResult | None:
 
 
 def as_trace_call(inv: ToolInvocation, result: ToolResult) -> TraceToolCall:
-    return TraceToolCall(tool_use_id=inv.tool_use_id, name=inv.name, input=inv.input, decision=result.decision,
-                         reason=result.reason, prefetched=result.prefetched, latency_ms=result.latency_ms,
-                         is_error=result.is_error)
+    return TraceToolCall(tool_use_id=inv.tool_use_id, name=inv.name, input=redact_input(inv.name, inv.input),
+                         decision=result.decision, reason=result.reason, prefetched=result.prefetched,
+                         latency_ms=result.latency_ms, is_error=result.is_error)
 
 
 class VoiceCalls:

@@ -155,7 +155,8 @@ def render_context_block(view: VoiceContextView) -> str:
     if view.known and view.caller_name:
         caller = f"{_clean(view.caller_name)} (Person ID: {view.person_id})"
     elif view.caller_name:
-        caller = f"number on file for {_clean(view.caller_name)} (Person ID: {view.person_id}; no active roles here)"
+        # Spam, deceased, merged or no roles here: the caller ID names no one the agent may name.
+        caller = "a number on file with no active roles here (not named: the caller ID is not identity)"
     else:
         caller = "unknown caller (no Person on file)"
     place = view.property_name + (f" / Unit {', '.join(view.units)}" if view.units else "")

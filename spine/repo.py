@@ -2,7 +2,8 @@
 
 Every key layout lives here, once (with the mixins: `repo_records` for the inbound log, outbox,
 events and traces; `repo_tools` for tool runs and escalations; `repo_admin` for admin tokens and
-sessions), so the SQLite and DynamoDB backends stay dumb item stores.
+sessions; `repo_verification` for voice caller verification), so the SQLite and DynamoDB backends
+stay dumb item stores.
 """
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ from spine.reference_cache import REFERENCE_TTL_S, ReferenceCache
 from spine.repo_admin import AdminRecords
 from spine.repo_records import InteractionRecords
 from spine.repo_tools import ToolRecords
+from spine.repo_verification import VerificationRecords
 from spine.store.base import ABSENT, ConditionFailed, Item, Store
 from spine.work import Prospect, RenewalWorkflow, Tour, WorkOrder
 
@@ -50,7 +52,7 @@ def role_index_key(role: PersonRole) -> str:
     return f"ORGROLES#{s.org_id}"
 
 
-class Spine(InteractionRecords, ToolRecords, AdminRecords):
+class Spine(InteractionRecords, ToolRecords, AdminRecords, VerificationRecords):
     def __init__(self, store: Store, *, reference_ttl_s: float = REFERENCE_TTL_S) -> None:
         self.store = store
         self.reference = ReferenceCache(reference_ttl_s)

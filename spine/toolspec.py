@@ -25,6 +25,18 @@ class ToolInvocation(BaseModel):
     tool_use_id: str = ""
 
 
+class OutboundText(BaseModel):
+    """A text a tool asks the channel to send now (the step-up's one-time code). It travels with
+    the result to the gateway, which sends it; it is never part of what the model sees or the
+    trace records, and a replayed result carries none."""
+
+    key: str  # names the outbox row, so a retried delivery texts once
+    to: str
+    from_: str
+    body: str
+    logged_body: str  # what the outbox keeps instead of `body` (the code masked)
+
+
 class ToolResult(BaseModel):
     """What comes back to the model as a `tool_result` block."""
 
@@ -38,6 +50,7 @@ class ToolResult(BaseModel):
     prefetched: bool = False
     latency_ms: float = 0.0
     store_reads: dict[str, int] = Field(default_factory=dict)  # what the dispatcher read for it
+    texts: list[OutboundText] = Field(default_factory=list)
 
     def to_api(self) -> dict[str, Any]:
         block: dict[str, Any] = {"type": "tool_result", "tool_use_id": self.tool_use_id, "content": self.content}

@@ -26,7 +26,8 @@ def role_shape(caller: Caller) -> RoleShape:
 
 
 def _offered(policy: ToolPolicy, shape: RoleShape) -> bool:
-    return policy.roles == "*" or not policy.roles.isdisjoint(shape)
+    """Voice-only tools (the step-up) are in the voice catalog, never in a text prompt."""
+    return not policy.voice_only and (policy.roles == "*" or not policy.roles.isdisjoint(shape))
 
 
 def _ordered(names: list[str]) -> tuple[str, ...]:

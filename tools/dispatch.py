@@ -142,7 +142,7 @@ async def _run(inv: ToolInvocation, tool: Tool, ctx: HandlerContext, args: Any, 
     except ToolFailure as exc:
         return _error(inv, f"Error: {exc}", reason=f"handler: {exc}", rule="handler-failure", decision="allowed")
     return ToolResult(tool_use_id=inv.tool_use_id, name=inv.name, content=json.dumps(output.model_dump(mode="json")),
-                      decision="allowed", reason=reason, rule="allowed")
+                      decision="allowed", reason=reason, rule="allowed", texts=list(ctx.texts))
 
 
 async def _run_once(spine: Spine, inv: ToolInvocation, tool: Tool, ctx: HandlerContext, args: Any,

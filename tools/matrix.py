@@ -4,6 +4,11 @@ The matrix keys on the nine PersonRoleTypes, not on MetaRoles, so staff variants
 viewer shares the pm prompt but gets no mutation tool). Each tool lives in exactly one catalog;
 two roles needing similar power with different scopes get different tools
 (create_work_order vs pm_create_work_order).
+
+`verified_caller` is the voice column: on a phone call the caller ID is not identity, so a tool
+that acts with staff authority (every pm_* tool) or reveals or changes money, the lease or another
+person's data runs only for a verified caller (STIR/SHAKEN A, or the step-up code; see
+tools/step_up.py). SMS keeps the ADR's trust in the sender number (README, Security).
 """
 from __future__ import annotations
 
@@ -47,11 +52,14 @@ class ToolPolicy(BaseModel):
     catalog: Catalog
     read_only: bool
     voice_applicable: bool = True
+    verified_caller: bool = False  # on voice: refused until the call is verified
+    voice_only: bool = False  # offered on phone calls only (the step-up)
 
 
 def _p(roles: frozenset[PersonRoleType] | Literal["*"], scope: Scope, catalog: Catalog, *, read_only: bool,
-       voice: bool = True) -> ToolPolicy:
-    return ToolPolicy(roles=roles, scope=scope, catalog=catalog, read_only=read_only, voice_applicable=voice)
+       voice: bool = True, verified: bool = False, voice_only: bool = False) -> ToolPolicy:
+    return ToolPolicy(roles=roles, scope=scope, catalog=catalog, read_only=read_only, voice_applicable=voice,
+                      verified_caller=verified, voice_only=voice_only)
 
 
 TENANT = frozenset({T.TENANT})
@@ -69,17 +77,17 @@ TOOL_ROLE_MATRIX: dict[str, ToolPolicy] = {
     "get_unit_appliances": _p(TENANT, S.OWN_UNIT_OCCUPANT, "tenant", read_only=True),
     "request_photo": _p(TENANT, S.OWN_UNIT_OCCUPANT, "tenant", read_only=False, voice=False),
     "get_work_order_detail": _p(TENANT, S.OWN_UNIT_OCCUPANT, "tenant", read_only=True),
-    "get_lease_details": _p(TENANT, S.OWN_UNIT_OCCUPANT, "tenant", read_only=True),
+    "get_lease_details": _p(TENANT, S.OWN_UNIT_OCCUPANT, "tenant", read_only=True, verified=True),
     "submit_rating": _p(TENANT, S.OWN_UNIT_OCCUPANT, "tenant", read_only=False),
-    "get_balance": _p(TENANT, S.OWN_UNIT_FINANCIALLY_RESPONSIBLE, "tenant", read_only=True),
-    "respond_to_renewal": _p(TENANT, S.OWN_UNIT_PRIMARY, "tenant", read_only=False),
+    "get_balance": _p(TENANT, S.OWN_UNIT_FINANCIALLY_RESPONSIBLE, "tenant", read_only=True, verified=True),
+    "respond_to_renewal": _p(TENANT, S.OWN_UNIT_PRIMARY, "tenant", read_only=False, verified=True),
     "get_troubleshooting_steps": _p(TENANT, S.NONE, "tenant", read_only=True),
     # Vendor tools
     "accept_dispatch": _p(VENDOR, S.ASSIGNED_WO, "vendor", read_only=False),
     "update_work_order": _p(VENDOR, S.ASSIGNED_WO, "vendor", read_only=False),
     "add_eta_note": _p(VENDOR, S.ASSIGNED_WO, "vendor", read_only=False),
-    "get_dispatch_details": _p(VENDOR, S.ASSIGNED_WO, "vendor", read_only=True),
-    "handoff_to_other_vendor": _p(VENDOR, S.ASSIGNED_WO, "vendor", read_only=False),
+    "get_dispatch_details": _p(VENDOR, S.ASSIGNED_WO, "vendor", read_only=True, verified=True),
+    "handoff_to_other_vendor": _p(VENDOR, S.ASSIGNED_WO, "vendor", read_only=False, verified=True),
     # Prospect tools
     "save_prospect": _p(PROSPECT, S.SELF, "prospect", read_only=False),
     "schedule_tour": _p(PROSPECT, S.SELF, "prospect", read_only=False),
@@ -87,12 +95,12 @@ TOOL_ROLE_MATRIX: dict[str, ToolPolicy] = {
     "get_available_units": _p(PROSPECT, S.INBOUND_PROPERTY, "prospect", read_only=True),
     "get_pricing_details": _p(PROSPECT, S.INBOUND_PROPERTY, "prospect", read_only=True),
     # PM tools, keyed on the staff variant
-    "pm_lookup_person": _p(ALL_STAFF, S.ORG_WIDE, "pm", read_only=True),
-    "pm_list_open_work_orders": _p(ALL_STAFF, S.ORG_WIDE, "pm", read_only=True),
-    "pm_create_work_order": _p(WORK_ORDER_STAFF, S.ORG_WIDE, "pm", read_only=False),
-    "pm_assign_vendor": _p(WORK_ORDER_STAFF, S.ORG_WIDE, "pm", read_only=False),
-    "pm_close_work_order": _p(MANAGERS, S.ORG_WIDE, "pm", read_only=False),
-    "pm_send_renewal": _p(RENEWAL_STAFF, S.ORG_WIDE, "pm", read_only=False),
+    "pm_lookup_person": _p(ALL_STAFF, S.ORG_WIDE, "pm", read_only=True, verified=True),
+    "pm_list_open_work_orders": _p(ALL_STAFF, S.ORG_WIDE, "pm", read_only=True, verified=True),
+    "pm_create_work_order": _p(WORK_ORDER_STAFF, S.ORG_WIDE, "pm", read_only=False, verified=True),
+    "pm_assign_vendor": _p(WORK_ORDER_STAFF, S.ORG_WIDE, "pm", read_only=False, verified=True),
+    "pm_close_work_order": _p(MANAGERS, S.ORG_WIDE, "pm", read_only=False, verified=True),
+    "pm_send_renewal": _p(RENEWAL_STAFF, S.ORG_WIDE, "pm", read_only=False, verified=True),
     # Property facility info: every role, unknown callers included
     "get_property_amenities": _p(ANY, S.INBOUND_PROPERTY, "facility", read_only=True),
     "get_property_hours": _p(ANY, S.INBOUND_PROPERTY, "facility", read_only=True),
@@ -101,4 +109,7 @@ TOOL_ROLE_MATRIX: dict[str, ToolPolicy] = {
     "get_pool_status": _p(ANY, S.INBOUND_PROPERTY, "facility", read_only=True),
     # Universal escalation
     "escalate_to_human": _p(ANY, S.SELF, "universal", read_only=False),
+    # The voice step-up: text a one-time code to the number on file, check what the caller reads back
+    "send_verification_code": _p(ANY, S.SELF, "universal", read_only=False, voice_only=True),
+    "check_verification_code": _p(ANY, S.SELF, "universal", read_only=False, voice_only=True),
 }

@@ -1,10 +1,10 @@
 """Every tool the gateway has: name -> Tool (spec + handler), collected from the catalog modules."""
 from __future__ import annotations
 
-from tools.handlers import facility, pm, prospect, tenant, tenant_lease, universal, vendor
+from tools.handlers import facility, pm, prospect, step_up, tenant, tenant_lease, universal, vendor
 from tools.handlers.base import Tool
 
-HANDLER_MODULES = (tenant, tenant_lease, vendor, prospect, pm, facility, universal)
+HANDLER_MODULES = (tenant, tenant_lease, vendor, prospect, pm, facility, universal, step_up)
 
 
 def _collect() -> dict[str, Tool]:

@@ -1,6 +1,8 @@
 """The read-only tool catalog viewer (ADR Phase 7, "Allowed roles"): every tool of
 TOOL_ROLE_MATRIX with its catalog, scope, flags and the PersonRoleTypes allowed to call it,
-projected on the server. `?role=` keeps the tools that role type may call."""
+projected on the server. `?role=` keeps the tools that role type may call. The "verified caller"
+column is the matrix's `verified_caller`: on a phone call such a tool runs only once the call is
+verified (STIR/SHAKEN A or the step-up code)."""
 from __future__ import annotations
 
 from typing import Any, Literal
@@ -24,6 +26,8 @@ class ToolRow(BaseModel):
     scope: str
     read_only: bool
     voice_applicable: bool
+    verified_caller: bool  # on voice, refused until the call is verified
+    voice_only: bool
     allowed_roles: list[str] | Literal["*"]
     description: str = ""
 
@@ -37,7 +41,8 @@ def tool_rows(role: PersonRoleType | None = None) -> list[ToolRow]:
         allowed = "*" if policy.roles == "*" else sorted(r.value for r in policy.roles)
         tool = TOOLS.get(name)
         rows.append(ToolRow(name=name, catalog=policy.catalog, scope=policy.scope.value, read_only=policy.read_only,
-                            voice_applicable=policy.voice_applicable, allowed_roles=allowed,
+                            voice_applicable=policy.voice_applicable, verified_caller=policy.verified_caller,
+                            voice_only=policy.voice_only, allowed_roles=allowed,
                             description=tool.spec.description if tool else ""))
     return rows
 
@@ -77,7 +82,9 @@ async def tools_page(request: Request, _: GatewayContext = Depends(require_admin
         return h.page("Tool catalog", h.tag("div", exc.detail, class_="alarm"), _filter_form(None), status_code=400)
     rows = tool_rows(chosen)
     body = [
-        (h.tag("b", r.name), r.catalog, r.scope, _flag(r.read_only), _flag(r.voice_applicable),
+        (h.tag("b", r.name), r.catalog, r.scope, _flag(r.read_only),
+         h.pill("only", "good") if r.voice_only else _flag(r.voice_applicable),
+         h.pill("required", "bad") if r.verified_caller else h.pill("no"),
          h.pill("* (every caller)", "good") if r.allowed_roles == "*" else h.join(h.pill(x) for x in r.allowed_roles),
          h.tag("span", r.description, class_="muted"))
         for r in rows
@@ -88,6 +95,7 @@ async def tools_page(request: Request, _: GatewayContext = Depends(require_admin
         h.tag("p", summary, " · projected from TOOL_ROLE_MATRIX; the dispatch gate still checks scope on every call.",
               class_="muted"),
         _filter_form(chosen),
-        h.table(["tool", "catalog", "scope", "read-only", "voice", "Allowed roles", "description"], body),
+        h.table(["tool", "catalog", "scope", "read-only", "voice", "verified caller (voice)", "Allowed roles",
+                 "description"], body),
         h.tag("p", h.link("/admin/api/tools" + (f"?{h.query(role=chosen.value)}" if chosen else ""), "as JSON")),
     )

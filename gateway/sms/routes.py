@@ -9,9 +9,11 @@ from fastapi import APIRouter, Depends, Request, Response
 from starlette.datastructures import ImmutableMultiDict
 
 from gateway.context import GatewayContext, get_context
+from gateway.settings import Settings
 from gateway.sms.inbound import MAX_FORM_BYTES, MalformedWebhook, UnsupportedSender, decode_form, parse_inbound
 from gateway.sms.signature import SETTINGS_HEADER, SIGNATURE_HEADER, public_url, signature_valid
 from gateway.sms.status import parse_status, record_status
+from gateway.sms.twilio_params import RecutWebhook, TwilioWebhook, check_form
 from gateway.sms.twiml import TWIML_MEDIA_TYPE, render_twiml
 from spine.context import Channel
 from spine.events import emit_event, mask_phones
@@ -46,10 +48,11 @@ async def read_limited(request: Request, limit: int = MAX_FORM_BYTES) -> bytes:
     return bytes(body)
 
 
-async def verified(request: Request, ctx: GatewayContext, parse: Callable[[ImmutableMultiDict], T]) -> T:
+async def verified(request: Request, ctx: GatewayContext, parse: Callable[[ImmutableMultiDict], T],
+                   webhook: TwilioWebhook) -> T:
     """A webhook Twilio signed for this public URL, parsed; or WebhookRejected (400 when it is
     signed but not the webhook `parse` reads)."""
-    form = await verified_form(request, ctx)
+    form = await verified_form(request, ctx.settings, webhook)
     try:
         return parse(form)
     except UnsupportedSender:
@@ -58,18 +61,25 @@ async def verified(request: Request, ctx: GatewayContext, parse: Callable[[Immut
         raise WebhookRejected(400, mask_phones(str(exc))) from exc
 
 
-async def verified_form(request: Request, ctx: GatewayContext) -> ImmutableMultiDict:
-    """The form of a request Twilio signed for this public URL, or WebhookRejected."""
+async def verified_form(request: Request, settings: Settings, webhook: TwilioWebhook, *,
+                        check_names: bool = True) -> ImmutableMultiDict:
+    """The form of a request Twilio signed for this public URL and could have sent as `webhook`
+    (twilio_params: no re-cut form passes), or WebhookRejected."""
     try:
         form = decode_form(await read_limited(request))
     except MalformedWebhook as exc:
         raise WebhookRejected(400, str(exc)) from exc
-    if not ctx.settings.twilio_auth_token:
+    if not settings.twilio_auth_token:
         raise WebhookRejected(403, "TWILIO_AUTH_TOKEN is not set, so no Twilio signature can be verified")
-    url = public_url(ctx.settings.public_url, request.url.path, request.url.query)
-    if not signature_valid(ctx.settings.twilio_auth_token, url, form, request.headers.get(SIGNATURE_HEADER),
+    url = public_url(settings.public_url, request.url.path, request.url.query)
+    if not signature_valid(settings.twilio_auth_token, url, form, request.headers.get(SIGNATURE_HEADER),
                            request.headers.get(SETTINGS_HEADER)):
         raise WebhookRejected(403, f"{SIGNATURE_HEADER} is missing or does not match {url}")
+    try:
+        check_form(form, webhook, account_sid=settings.twilio_account_sid, check_names=check_names)
+    except RecutWebhook as exc:
+        log.warning("twilio %s webhook refused, parameter %s: %s", webhook, exc.parameter, exc.reason)
+        raise WebhookRejected(403, f"not a form Twilio sends: {exc}") from exc
     return form
 
 
@@ -97,7 +107,7 @@ async def _unsupported_sender(ctx: GatewayContext, exc: UnsupportedSender) -> Re
 @router.post("/sms/twilio")
 async def twilio_inbound(request: Request, ctx: GatewayContext = Depends(get_context)) -> Response:
     try:
-        sms = await verified(request, ctx, parse_inbound)
+        sms = await verified(request, ctx, parse_inbound, TwilioWebhook.INBOUND)
     except WebhookRejected as exc:
         return _rejected(exc)
     except UnsupportedSender as exc:
@@ -112,7 +122,7 @@ async def twilio_inbound(request: Request, ctx: GatewayContext = Depends(get_con
 @router.post("/sms/twilio/status")
 async def twilio_status(request: Request, ctx: GatewayContext = Depends(get_context)) -> Response:
     try:
-        callback = await verified(request, ctx, parse_status)
+        callback = await verified(request, ctx, parse_status, TwilioWebhook.STATUS)
     except WebhookRejected as exc:
         return _rejected(exc)
     token = request.headers.get(IDEMPOTENCY_HEADER)

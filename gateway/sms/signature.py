@@ -1,5 +1,9 @@
 """X-Twilio-Signature: checked and computed with the twilio library's RequestValidator over
-the full public URL Twilio called (GATEWAY_PUBLIC_URL + path + query) and the form params."""
+the full public URL Twilio called (GATEWAY_PUBLIC_URL + path + query) and the form params.
+
+A valid signature is not enough on its own: the signed string has no separators, so a signed form
+can be re-cut into another; `gateway.sms.twilio_params.check_form` refuses what Twilio never
+sends. A media-stream websocket upgrade is signed over the stream URL with no parameters."""
 from __future__ import annotations
 
 from collections.abc import Mapping
@@ -8,6 +12,7 @@ from twilio.request_validator import RequestValidator, get_signature_algorithm
 
 SIGNATURE_HEADER = "X-Twilio-Signature"
 SETTINGS_HEADER = "X-Twilio-Webhooks-Signature-Settings"
+MAX_SIGNATURE_CHARS = 128  # base64 of an HMAC-SHA256 is 44; anything far longer is not Twilio's
 
 
 def public_url(base: str, path: str, query: str = "") -> str:
@@ -20,7 +25,7 @@ def public_url(base: str, path: str, query: str = "") -> str:
 def signature_valid(auth_token: str | None, url: str, params: Mapping[str, str],
                     signature: str | None, settings_header: str | None = None) -> bool:
     """False when there is no token, no signature, or they do not match (never raises)."""
-    if not auth_token or not signature:
+    if not auth_token or not signature or len(signature) > MAX_SIGNATURE_CHARS or not signature.isascii():
         return False
     algorithm = get_signature_algorithm(settings_header)
     return RequestValidator(auth_token).validate(url, params, signature, algorithm)

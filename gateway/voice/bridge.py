@@ -5,6 +5,11 @@ base64 mu-law 8 kHz); control events are translated (`interruption` -> Twilio `c
 `pong`); tool calls run through the DispatcherActor with the caller's authority, off the audio
 path; what the caller says can start a speculative prefetch whose result reaches the agent as a
 `contextual_update`. When either side closes or fails, both close and the call ends.
+
+Only Twilio opens a stream (the route checks the upgrade's X-Twilio-Signature), and a stream is
+bound to the signed call that created it: its `start` must carry the call token our signed voice
+webhook minted for that CallSid, and a CallSid gets one stream, ever. A refused or malformed start
+ends the stream before any agent session is dialed, with a `voice/stream-refused` event.
 """
 from __future__ import annotations
 
@@ -17,25 +22,31 @@ from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
 
 from actors.voice_call import VoiceCalls
 from actors.voice_session import VoiceCall
+from gateway.voice.texts import CallTexts
 from gateway.voice.elevenlabs import AgentEndpoint, ElevenLabsError
 from gateway.voice.elevenlabs_wire import (
     ULAW_8000, AgentAudio, AgentResponse, AgentResponseCorrection, ClientToolCall, ClientToolResult,
     ConversationInitiationMetadata, ContextualUpdate, Interruption, Ping, Pong, UserAudioChunk, UserTranscript,
     parse_agent_event,
 )
-from gateway.voice.frames import UnknownMessage
+from gateway.voice.frames import MalformedMessage, UnknownMessage
 from gateway.voice.payload import initiation_data
 from gateway.voice.twilio_media import (
     MarkBody, OutboundMediaBody, TwilioClear, TwilioMark, TwilioMarkOut, TwilioMedia, TwilioMediaOut, TwilioStart,
     TwilioStop, parse_twilio_event,
 )
 from gateway.voice.twiml import verified_caller
+from spine.context import Channel
+from spine.events import emit_event
+from spine.records import EventKind
 
 log = logging.getLogger("clara.voice.bridge")
 
 START_TIMEOUT_S = 10.0
 CONNECT_TIMEOUT_S = 5.0
 BRIDGE_EVENT = "voice/bridge"
+STREAM_REFUSED = "voice/stream-refused"
+POLICY_VIOLATION = 1008  # websocket close code: the peer broke our rules
 FAILURES = ("agent_unreachable", "error")
 
 
@@ -58,10 +69,12 @@ CLOSED = (ConnectionClosed, SocketClosed)
 
 class CallBridge:
     def __init__(self, twilio: TextSocket, calls: VoiceCalls, endpoint: AgentEndpoint, *, secret: str | None,
-                 start_timeout_s: float = START_TIMEOUT_S, connect_timeout_s: float = CONNECT_TIMEOUT_S) -> None:
-        """`secret` checks the stream parameters' call token (TWILIO_AUTH_TOKEN); without a valid
-        token the caller is treated as unknown: answered, but with no one's authority."""
+                 texts: CallTexts | None = None, start_timeout_s: float = START_TIMEOUT_S,
+                 connect_timeout_s: float = CONNECT_TIMEOUT_S) -> None:
+        """`secret` checks the stream parameters' call token (TWILIO_AUTH_TOKEN); a start without
+        a valid token is refused. `texts` sends what a tool asks to text (the step-up code)."""
         self.twilio, self.calls, self.endpoint, self.secret = twilio, calls, endpoint, secret
+        self.texts = texts or CallTexts(calls.spine, None)
         self.start_timeout_s, self.connect_timeout_s = start_timeout_s, connect_timeout_s
         self.call: VoiceCall | None = None
         self.agent: ClientConnection | None = None
@@ -72,7 +85,10 @@ class CallBridge:
 
     async def run(self) -> str:
         """Bridge one call; returns why it ended."""
-        start = await self._twilio_start()
+        try:
+            start = await self._twilio_start()
+        except MalformedMessage as exc:
+            return await self._refuse("malformed_start", str(exc))
         if start is None:
             await self._close_twilio()
             return "no_start"
@@ -80,14 +96,14 @@ class CallBridge:
         params, call_sid = start.start.customParameters, start.start.callSid
         caller = verified_caller(self.secret, call_sid, params)
         if caller is None:
-            log.warning("voice stream %s: caller parameters carry no valid call token; caller unknown", call_sid)
-        opening = asyncio.create_task(self.calls.open(caller_number=caller or "", call_sid=call_sid,
+            return await self._refuse("unsigned_start", "start carries no valid call token for its CallSid")
+        if not await self.calls.spine.mark_once(f"voice-stream#{call_sid}"):
+            return await self._refuse("second_stream", "this CallSid already had its stream")
+        opening = asyncio.create_task(self.calls.open(caller_number=caller, call_sid=call_sid,
                                                       called_number=params.get("called", "")))
         reason = "agent_unreachable"
         try:
             self.agent, self.call = await asyncio.gather(self._connect_agent(), opening)
-            if caller is None:
-                self.call.note(BRIDGE_EVENT, "unverified_caller")
             reason = await self._converse()
         except (ElevenLabsError, InvalidHandshake, InvalidURI, OSError, TimeoutError, ConnectionClosed) as exc:
             log.error("voice bridge: agent websocket unavailable: %s", exc)
@@ -101,6 +117,11 @@ class CallBridge:
                 while True:
                     try:
                         event = parse_twilio_event(await self.twilio.recv())
+                    except MalformedMessage as exc:
+                        if exc.kind == "start":
+                            raise
+                        log.warning("twilio stream: %s", exc)
+                        continue
                     except UnknownMessage as exc:
                         log.warning("twilio stream: %s", exc)
                         continue
@@ -111,6 +132,17 @@ class CallBridge:
         except (TimeoutError, *CLOSED):
             return None
 
+    async def _refuse(self, reason: str, detail: str) -> str:
+        """End a stream we will not bridge: nothing dialed, nobody's call touched, an event."""
+        log.warning("voice stream refused (%s): %s", reason, detail)
+        await emit_event(self.calls.spine, STREAM_REFUSED, reason, channel=Channel.VOICE, address=None,
+                         property_id=None, interaction_id=None, detail={"detail": detail[:200]})
+        try:
+            await self.twilio.close(POLICY_VIOLATION, reason)
+        except Exception as exc:  # already gone
+            log.debug("twilio close: %r", exc)
+        return f"refused_{reason}"
+
     async def _connect_agent(self) -> ClientConnection:
         async with asyncio.timeout(self.connect_timeout_s):
             return await connect(await self.endpoint.url(), max_size=2**22, open_timeout=self.connect_timeout_s)
@@ -118,6 +150,9 @@ class CallBridge:
     async def _converse(self) -> str:
         assert self.agent is not None and self.call is not None
         if self.call.start.suppressed:
+            await emit_event(self.calls.spine, EventKind.SPAM_DROPPED, "voice_bridge", channel=Channel.VOICE,
+                             address=None, property_id=self.call.start.property_id,
+                             interaction_id=self.call.interaction_id)
             return "suppressed"
         await self.agent.send(initiation_data(self.call.start).model_dump_json(exclude_none=True))
         pumps = [asyncio.create_task(self._from_twilio()), asyncio.create_task(self._from_agent())]
@@ -210,7 +245,7 @@ class CallBridge:
 
     async def _tool(self, event: ClientToolCall) -> None:
         body = event.client_tool_call
-        result = await self.call.run_tool(body.tool_name, body.parameters, body.tool_call_id)
+        result = await self.texts.deliver(await self.call.run_tool(body.tool_name, body.parameters, body.tool_call_id))
         answer = ClientToolResult(tool_call_id=body.tool_call_id, result=result.content or result.reason,
                                   is_error=result.is_error)
         await self.agent.send(answer.model_dump_json())

@@ -17,6 +17,14 @@ class UnknownMessage(Exception):
     """A frame that is not JSON, or of a type we do not handle (callers log and go on)."""
 
 
+class MalformedMessage(UnknownMessage):
+    """A frame of a type we handle that does not validate; `kind` is its type."""
+
+    def __init__(self, message: str, kind: str) -> None:
+        super().__init__(message)
+        self.kind = kind
+
+
 def parse_frame(raw: str | bytes, key: str, table: dict[str, type[BaseModel]]) -> BaseModel:
     """The model `table` names for the frame's `key` field (`type` or `event`), validated."""
     try:
@@ -29,4 +37,4 @@ def parse_frame(raw: str | bytes, key: str, table: dict[str, type[BaseModel]]) -
     try:
         return model.model_validate(data)
     except ValidationError as exc:
-        raise UnknownMessage(f"malformed {data.get(key)!r}: {exc.errors()[0]['msg']}") from exc
+        raise MalformedMessage(f"malformed {data.get(key)!r}: {exc.errors()[0]['msg']}", str(data.get(key))) from exc

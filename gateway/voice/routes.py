@@ -1,10 +1,18 @@
 """Voice routes on the Serve ingress: ElevenLabs webhooks, Twilio's voice webhook and the media
-bridge websocket. Each answers fast and never 500s at a caller; the logic is in actors.voice_call."""
+bridge websocket. Each answers fast and never 500s at a caller, whatever its headers or body
+hold; the logic is in actors.voice_call.
+
+Who may call what: ElevenLabs' webhooks carry the static voice token (personalization, server
+tools) or the `ElevenLabs-Signature` HMAC (post-call); Twilio's voice webhook and the stream's
+websocket upgrade carry `X-Twilio-Signature`. The voice webhook also records Twilio's STIR/SHAKEN
+verdict: `TN-Validation-Passed-A` verifies the caller for the tools that need it."""
 from __future__ import annotations
 
 import hmac
 import logging
 from typing import Any
+
+import httpx
 
 from fastapi import APIRouter, BackgroundTasks, FastAPI, Request, WebSocket
 from fastapi.responses import JSONResponse, Response
@@ -13,13 +21,23 @@ from starlette.requests import HTTPConnection
 
 from actors.voice_opening import interaction_id_for
 from gateway.voice import signature as el_signature
-from gateway.voice.bridge import CallBridge
+from gateway.voice.bridge import STREAM_REFUSED, CallBridge
 from gateway.voice.elevenlabs_wire import PersonalizationRequest, PostCallWebhook, ToolWebhookAnswer
 from gateway.voice.payload import initiation_data
+from gateway.sms.signature import SETTINGS_HEADER, SIGNATURE_HEADER, signature_valid
 from gateway.voice.services import VoiceServices
 from gateway.voice.sockets import StarletteTextSocket
+from gateway.voice.suppression import (
+    ALLOWED_TOOLS, TOOL_REFUSAL, suppressed_event, suppressed_initiation, suppressed_reason,
+)
+from gateway.voice.texts import CallTexts
 from gateway.voice.twilio_webhook import TwilioRejected, signed_form
-from gateway.voice.twiml import ENDED_QUERY, call_ended, connect_stream, stream_parameters
+from gateway.voice.twiml import ENDED_QUERY, call_ended, connect_stream, stream_parameters, stream_url
+from spine.context import Channel
+from spine.events import emit_event
+from spine.participants import resolve_participant
+from spine.phone import InvalidPhoneNumber
+from spine.verification import STIR_VERIFIED, CallVerification, VerificationMethod
 
 log = logging.getLogger("clara.voice")
 router = APIRouter()
@@ -33,6 +51,7 @@ JSON = "application/json"
 PERSONALIZATION_MAX_BYTES = 16 * 1024
 TOOL_MAX_BYTES = 64 * 1024
 POST_CALL_MAX_BYTES = 8 * 1024 * 1024
+MAX_TOKEN_CHARS = 512  # a voice token longer than this is not ours (401, not a slow compare)
 
 
 def install_voice(app: FastAPI, services: VoiceServices) -> None:
@@ -47,6 +66,16 @@ def get_voice(conn: HTTPConnection) -> VoiceServices:
     return services
 
 
+def get_texts(conn: HTTPConnection) -> CallTexts:
+    """Sends what a voice tool asks to text (the step-up code), over the replica's HTTP client."""
+    texts = getattr(conn.app.state, "voice_texts", None)
+    if texts is None:
+        voice, context = get_voice(conn), getattr(conn.app.state, "context", None)
+        http = context.http if context is not None else httpx.AsyncClient(timeout=httpx.Timeout(10.0, connect=5.0))
+        texts = conn.app.state.voice_texts = CallTexts.from_settings(voice.settings, voice.calls.spine, http)
+    return texts
+
+
 def _error(status: int, message: str) -> JSONResponse:
     log.warning("voice request rejected %s: %s", status, message)
     return JSONResponse({"error": message}, status_code=status)
@@ -58,7 +87,12 @@ def _token_ok(voice: VoiceServices, request: Request) -> str | None:
     if not expected:
         return "GATEWAY_VOICE_TOKEN is not set, so no voice webhook can be authenticated"
     given = request.headers.get(TOKEN_HEADER) or request.headers.get("authorization", "").removeprefix("Bearer ")
-    return None if given and hmac.compare_digest(given.strip(), expected) else "voice token missing or wrong"
+    given = given.strip()
+    if not given or len(given) > MAX_TOKEN_CHARS:
+        return "voice token missing or wrong"
+    # As bytes: compare_digest refuses non-ASCII str (a crafted header must be a 401, not a 500).
+    same = hmac.compare_digest(given.encode("utf-8", "surrogateescape"), expected.encode())
+    return None if same else "voice token missing or wrong"
 
 
 @router.post("/voice/personalization", max_body_size=PERSONALIZATION_MAX_BYTES)
@@ -77,6 +111,10 @@ async def personalization(request: Request) -> Response:
     except Exception:  # the phone is ringing: a bug here still gets the caller a working agent
         log.exception("personalization failed for call %s; answering with minimal context", body.call_sid)
         start = voice.calls.fallback_start(body.call_sid)
+    if start.suppressed:  # spam: a person-free goodbye, as SMS sends no reply
+        await suppressed_event(voice.calls.spine, "voice_personalization", property_id=start.property_id,
+                               interaction_id=start.interaction_id)
+        return Response(suppressed_initiation(start, voice.calls.voice_prompt).model_dump_json(exclude_none=True), media_type=JSON)
     return Response(initiation_data(start).model_dump_json(exclude_none=True), media_type=JSON)
 
 
@@ -96,11 +134,24 @@ async def server_tool(tool_name: str, request: Request) -> Response:
         interaction_id_for(reference["call_sid"]) if reference.get("call_sid") else None)
     if not interaction_id:
         return _error(400, "tool webhook needs the call reference (interaction_id or call_sid dynamic variable)")
+    if tool_name not in ALLOWED_TOOLS and (refusal := await _suppressed_tool(voice, interaction_id)):
+        return JSONResponse(refusal.model_dump())
     result = await voice.calls.run_webhook_tool(interaction_id, tool_name, body)
     if result is None:
         return _error(403, f"no voice call {interaction_id!r} is on record")
+    result = await get_texts(request).deliver(result)
     answer = ToolWebhookAnswer(result=result.content or result.reason, is_error=result.is_error)
     return JSONResponse(answer.model_dump())
+
+
+async def _suppressed_tool(voice: VoiceServices, interaction_id: str) -> ToolWebhookAnswer | None:
+    """A spam or deceased number's call runs no tool (but escalation): a person-free refusal."""
+    trace = await voice.calls.spine.get_trace(interaction_id)
+    if suppressed_reason(trace) is None:
+        return None
+    await suppressed_event(voice.calls.spine, "voice_tool", property_id=trace.property_id,
+                           interaction_id=interaction_id)
+    return ToolWebhookAnswer(result=TOOL_REFUSAL, is_error=True)
 
 
 @router.post("/voice/post-call", max_body_size=POST_CALL_MAX_BYTES)
@@ -137,23 +188,53 @@ async def post_call(request: Request, background: BackgroundTasks) -> Response:
 @router.post("/voice/twiml")
 async def twiml(request: Request) -> Response:
     voice = get_voice(request)
+    ended = request.url.query == ENDED_QUERY
     try:
-        form = await signed_form(request, voice.settings)
+        form = await signed_form(request, voice.settings, check_names=not ended)
     except TwilioRejected as exc:
         return Response(exc.reason + "\n", status_code=exc.status, media_type="text/plain")
     call_sid = form.get("CallSid", "")
     public = voice.settings.public_url
-    if request.url.query == ENDED_QUERY:
+    if ended:
         return Response(call_ended(await voice.calls.failed(interaction_id_for(call_sid))), media_type=TWIML)
+    await _record_verdict(voice, call_sid, form.get("From", ""), form.get("StirVerstat", ""))
     params = stream_parameters(voice.settings.twilio_auth_token, call_sid, form.get("From", ""), form.get("To", ""))
     return Response(connect_stream(public, f"{public}/voice/twiml?{ENDED_QUERY}", params), media_type=TWIML)
+
+
+async def _record_verdict(voice: VoiceServices, call_sid: str, caller: str, verstat: str) -> None:
+    """Twilio's STIR/SHAKEN verdict, from its signed webhook: only A-level attestation that
+    passed verifies the caller, and only the Person the number resolves to now."""
+    if verstat != STIR_VERIFIED:
+        log.info("voice call %s: StirVerstat %r, caller unverified", call_sid, verstat[:40] or None)
+        return
+    try:
+        person_id = await resolve_participant(voice.calls.spine, Channel.VOICE, caller)
+    except InvalidPhoneNumber:
+        return
+    await voice.calls.spine.put_call_verification(CallVerification(
+        interaction_id=interaction_id_for(call_sid), person_id=person_id, method=VerificationMethod.STIR_SHAKEN,
+        evidence=verstat))
+
+
+def _upgrade_signed(voice: VoiceServices, websocket: WebSocket) -> bool:
+    """Twilio signs a stream's websocket upgrade over the stream URL, with no parameters."""
+    url = stream_url(voice.settings.public_url)
+    return signature_valid(voice.settings.twilio_auth_token, url, {}, websocket.headers.get(SIGNATURE_HEADER),
+                           websocket.headers.get(SETTINGS_HEADER))
 
 
 @router.websocket("/voice/twilio/stream")
 async def twilio_stream(websocket: WebSocket) -> None:
     voice = get_voice(websocket)
+    if not _upgrade_signed(voice, websocket):
+        # Refused before the handshake completes (HTTP 403): no agent session is dialed.
+        await emit_event(voice.calls.spine, STREAM_REFUSED, "unsigned_upgrade", channel=Channel.VOICE,
+                         address=None, property_id=None, interaction_id=None)
+        await websocket.close(code=1008)
+        return
     await websocket.accept()
     bridge = CallBridge(StarletteTextSocket(websocket), voice.calls, voice.endpoint,
-                        secret=voice.settings.twilio_auth_token)
+                        secret=voice.settings.twilio_auth_token, texts=get_texts(websocket))
     reason = await bridge.run()
     log.info("voice stream ended: %s", reason)

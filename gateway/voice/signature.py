@@ -5,9 +5,14 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import re
 
 SIGNATURE_HEADER = "ElevenLabs-Signature"
 TOLERANCE_S = 30 * 60
+MAX_HEADER_CHARS = 512
+# ASCII only: str.isdigit() is true for '²', which int() then refuses.
+_TIMESTAMP = re.compile(r"[0-9]{1,12}")
+_DIGEST = re.compile(r"[0-9a-f]{64}")
 
 
 class SignatureRejected(Exception):
@@ -30,10 +35,10 @@ def verify(secret: str | None, header: str | None, body: bytes, *, now: float,
         raise SignatureRejected("ELEVENLABS_WEBHOOK_SECRET is not set, so no signature can be verified")
     if not header:
         raise SignatureRejected(f"{SIGNATURE_HEADER} header is missing")
-    parts = dict(p.strip().split("=", 1) for p in header.split(",") if "=" in p)
+    parts = dict(p.strip().split("=", 1) for p in header[:MAX_HEADER_CHARS + 1].split(",") if "=" in p)
     timestamp, given = parts.get("t", ""), parts.get("v0", "")
-    if not timestamp.isdigit() or not given:
-        raise SignatureRejected(f"{SIGNATURE_HEADER} must look like t=<seconds>,v0=<hex>")
+    if len(header) > MAX_HEADER_CHARS or not _TIMESTAMP.fullmatch(timestamp) or not _DIGEST.fullmatch(given):
+        raise SignatureRejected(f"{SIGNATURE_HEADER} must look like t=<seconds>,v0=<64 hex digits>")
     if abs(now - int(timestamp)) > tolerance_s:
         raise SignatureRejected(f"{SIGNATURE_HEADER} timestamp is {int(now) - int(timestamp)} s off; "
                                 f"the window is {int(tolerance_s)} s")

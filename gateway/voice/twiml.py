@@ -54,8 +54,10 @@ def stream_parameters(secret: str, call_sid: str, caller: str, called: str) -> d
 
 
 def verified_caller(secret: str | None, call_sid: str, parameters: dict[str, str]) -> str | None:
-    """The caller's number if the parameters carry a valid token for this call, else None."""
+    """The caller's number if the parameters carry a valid token for this call, else None (also
+    for a token that is not even ASCII hex: compared as bytes, never raising)."""
     caller, called, token = (parameters.get(k, "") for k in ("caller", "called", CALL_TOKEN))
-    if not secret or not token:
+    if not secret or not token or len(token) != 64:
         return None
-    return caller if hmac.compare_digest(call_token(secret, call_sid, caller, called), token) else None
+    expected = call_token(secret, call_sid, caller, called).encode()
+    return caller if hmac.compare_digest(expected, token.encode("utf-8", "replace")) else None

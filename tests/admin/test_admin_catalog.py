@@ -18,8 +18,10 @@ async def test_every_tool_with_its_policy(make_admin, spine):
     for row in rows:
         policy = TOOL_ROLE_MATRIX[row["name"]]
         allowed = "*" if policy.roles == "*" else sorted(policy.roles)
-        assert (row["catalog"], row["scope"], row["read_only"], row["voice_applicable"], row["allowed_roles"]) == (
-            policy.catalog, policy.scope.value, policy.read_only, policy.voice_applicable, allowed), row["name"]
+        assert (row["catalog"], row["scope"], row["read_only"], row["voice_applicable"], row["allowed_roles"],
+                row["verified_caller"], row["voice_only"]) == (
+            policy.catalog, policy.scope.value, policy.read_only, policy.voice_applicable, allowed,
+            policy.verified_caller, policy.voice_only), row["name"]
         assert row["description"], row["name"]
 
 
@@ -33,7 +35,8 @@ async def test_role_filter_matches_what_the_model_is_offered(make_admin, spine, 
     client, _ = await make_admin(OfflinePool(spine))
     body = (await client.get("/admin/api/tools", params={"role": role.value}, headers=AUTH)).json()
     assert body["role"] == role.value
-    assert sorted(r["name"] for r in body["tools"]) == sorted(catalog_names(_single_role_caller(role)))
+    voice_only = [n for n, p in TOOL_ROLE_MATRIX.items() if p.voice_only]  # the step-up: on calls, not in text
+    assert sorted(r["name"] for r in body["tools"]) == sorted([*catalog_names(_single_role_caller(role)), *voice_only])
 
 
 async def test_viewer_page_shows_lookups_not_mutations(make_admin, spine):
@@ -55,6 +58,18 @@ async def test_page_lists_allowed_roles_per_tool(make_admin, spine):
     assert '<span class="pill">org_admin</span><span class="pill">pm</span></td>' in close_row
     assert "viewer" not in close_row
     assert "* (every caller)" in page.split("<b>get_pet_policy</b>")[1].split("</tr>")[0]
+
+
+async def test_page_shows_which_tools_need_a_verified_caller_on_voice(make_admin, spine):
+    client, _ = await make_admin(OfflinePool(spine))
+    page = (await client.get("/admin/tools", headers=AUTH)).text
+    assert "verified caller (voice)" in page
+
+    def row(name: str) -> str:
+        return page.split(f"<b>{name}</b>")[1].split("</tr>")[0]
+
+    assert "required" in row("get_balance") and "required" in row("pm_close_work_order")
+    assert "required" not in row("create_work_order") and "required" not in row("get_pet_policy")
 
 
 async def test_unknown_role_is_a_clear_400(make_admin, spine):

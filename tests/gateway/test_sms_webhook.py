@@ -283,7 +283,7 @@ async def test_status_callback_updates_the_outbox_by_provider_sid(make_gateway, 
     assert row.status == OutboxStatus.FAILED and "30003" in row.error
     unknown = await post_form(client, {**callback, "MessageSid": "SM" + "0" * 32}, path="/sms/twilio/status")
     assert unknown.status_code == 204
-    bad = await post_form(client, {"MessageSid": sid}, path="/sms/twilio/status")
+    bad = await post_form(client, {"MessageSid": sid, "AccountSid": ACCOUNT_SID}, path="/sms/twilio/status")
     assert bad.status_code == 400 and "MessageStatus" in bad.text
 
 

@@ -7,6 +7,7 @@ Codes:
   t  refused: the unit / work order named could not be resolved; the tool is in the catalog
   r  refused by role; not in the catalog
   u  refused: unknown tool
+  v  allowed (the gate passes it), but offered on phone calls only, never in a text catalog
 Callers (column order below): tenants at pf_yale (Marcus primary, Jordan roommate, Ellen
 guarantor of unit 204); Mike, in-house vendor; Carlos, primary of 110 and Carlos Plumbing, at
 pf_yale and at pf_capitol (where he is only a vendor); a prospect minted for +14155559876; staff of
@@ -136,6 +137,9 @@ ROWS: list[Row] = [
     Row("get_parking_rules", {},                                        ALL_Y),
     Row("get_pool_status", {},                                          ALL_Y),
     Row("escalate_to_human", {"reason": "wants a person"},              ALL_Y),
+    # --- the voice step-up (its handlers refuse off the phone) ------------------------------------------------------
+    Row("send_verification_code", {},                                   "v   v   v   v   v   v   v   v   v   v   v   v   v"),
+    Row("check_verification_code", {"code": "123456"},                  "v   v   v   v   v   v   v   v   v   v   v   v   v"),
     # --- not a tool -------------------------------------------------------------------------------------------------
     Row("delete_all_work_orders", {},                                   "u   u   u   u   u   u   u   u   u   u   u   u   u   u   u   u"),
 ]
@@ -148,4 +152,5 @@ EXPECT: dict[str, tuple[bool, str, bool]] = {
     "t": (False, "target", True),
     "r": (False, "role", False),
     "u": (False, "unknown-tool", False),
+    "v": (True, "allowed", False),
 }

@@ -98,18 +98,6 @@ async def test_client_tool_call_runs_with_the_callers_authority(calls, spine):
                                                                ("request_photo", "refused")]
 
 
-async def test_forged_stream_parameters_get_no_ones_authority(calls, spine):
-    forged = {**start_parameters("CA_forged", UNKNOWN), "caller": MARCUS}
-    script = standard_script(Send(tool_call("get_work_order_detail", {"work_order_id": "WO-7"}, "tc_1")),
-                             Expect("client_tool_result"), Close())
-    _, _, convo = await _call(calls, script, call_sid="CA_forged", parameters=forged)
-    assert convo.received[0]["dynamic_variables"]["caller_known"] is False
-    assert convo.of("client_tool_result")[0]["is_error"] is True
-    trace = await spine.get_trace("voice-CA_forged")
-    assert trace.participant_id is None
-    assert ("voice/bridge", "unverified_caller") in [(e.kind, e.reason) for e in trace.events]
-
-
 async def test_prefetch_lands_as_a_contextual_update(calls, spine):
     script = standard_script(Send(user_transcript("Hi, it's about the toilet thing again")),
                              Expect("contextual_update"), Close())

@@ -17,8 +17,8 @@ from gateway.voice.twiml import APOLOGY, call_token
 from spine.records import EventKind
 from spine.repo import Spine
 from tests.voice.voice_helpers import (
-    MARCUS, PUBLIC_URL, SECRET, UNKNOWN, VOICE_TOKEN, WEBHOOK_SECRET, YALE_LINE, SlowStore, client_for, voice_app,
-    voice_settings,
+    ACCOUNT, MARCUS, PUBLIC_URL, SECRET, UNKNOWN, VOICE_TOKEN, WEBHOOK_SECRET, YALE_LINE, SlowStore, client_for, voice_app,
+    twilio_sid, voice_settings,
 )
 
 AUTH = {"Authorization": f"Bearer {VOICE_TOKEN}"}
@@ -212,7 +212,8 @@ async def _twiml(client, form: dict[str, str], query: str = "", *, signed: bool 
 
 
 async def test_twiml_connects_the_stream_with_signed_parameters(client):
-    form = {"CallSid": "CA_tw1", "From": MARCUS, "To": YALE_LINE, "AccountSid": "AC1"}
+    sid = twilio_sid("CA", "tw1")
+    form = {"CallSid": sid, "From": MARCUS, "To": YALE_LINE, "AccountSid": ACCOUNT}
     r = await _twiml(client, form)
     assert r.status_code == 200 and r.headers["content-type"].startswith("application/xml")
     connect = ElementTree.fromstring(r.text).find("Connect")
@@ -220,20 +221,21 @@ async def test_twiml_connects_the_stream_with_signed_parameters(client):
     stream = connect.find("Stream")
     assert stream.get("url") == "wss://clara.example.test/voice/twilio/stream"
     params = {p.get("name"): p.get("value") for p in stream.findall("Parameter")}
-    assert params == {"caller": MARCUS, "called": YALE_LINE, "call_token": call_token(SECRET, "CA_tw1", MARCUS, YALE_LINE)}
+    assert params == {"caller": MARCUS, "called": YALE_LINE, "call_token": call_token(SECRET, sid, MARCUS, YALE_LINE)}
 
 
 async def test_unsigned_twiml_request_is_refused(client):
-    r = await _twiml(client, {"CallSid": "CA_tw2", "From": MARCUS, "To": YALE_LINE}, signed=False)
+    r = await _twiml(client, {"CallSid": twilio_sid("CA", "tw2"), "From": MARCUS, "To": YALE_LINE}, signed=False)
     assert r.status_code == 403
 
 
 async def test_after_the_stream_twilio_hangs_up_or_apologizes(client, services):
-    await client.post("/voice/personalization", json=_personalization(MARCUS, "CA_tw3"), headers=AUTH)
-    ok = await _twiml(client, {"CallSid": "CA_tw3", "CallStatus": "in-progress"}, "stage=ended")
+    sid = twilio_sid("CA", "tw3")
+    await client.post("/voice/personalization", json=_personalization(MARCUS, sid), headers=AUTH)
+    ok = await _twiml(client, {"CallSid": sid, "CallStatus": "in-progress"}, "stage=ended")
     assert "<Hangup" in ok.text and APOLOGY not in ok.text
-    await services.calls.mark_failed("voice-CA_tw3", "agent_unreachable")
-    broken = await _twiml(client, {"CallSid": "CA_tw3", "CallStatus": "in-progress"}, "stage=ended")
+    await services.calls.mark_failed(f"voice-{sid}", "agent_unreachable")
+    broken = await _twiml(client, {"CallSid": sid, "CallStatus": "in-progress"}, "stage=ended")
     assert APOLOGY in broken.text and "<Hangup" in broken.text
 
 

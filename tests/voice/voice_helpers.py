@@ -14,9 +14,17 @@ from gateway.voice.elevenlabs import AgentEndpoint
 from gateway.voice.twiml import stream_parameters
 
 SECRET = "twilio-auth-token-for-tests"
+ACCOUNT = "AC" + "7" * 32
 YALE_LINE = "+12065550100"
 MARCUS = "+12065551001"
 UNKNOWN = "+14155559876"
+
+
+def twilio_sid(prefix: str, tag: str) -> str:
+    """A SID in Twilio's shape (two letters, 32 hex digits), stable for a test's tag."""
+    import hashlib
+
+    return prefix + hashlib.md5(tag.encode()).hexdigest()
 
 
 def start_parameters(call_sid: str, caller: str, called: str = YALE_LINE) -> dict[str, str]:

@@ -8,7 +8,7 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from spine.repo import Spine
-from spine.toolspec import ToolSpec
+from spine.toolspec import OutboundText, ToolSpec
 from spine.work import WorkOrder, WorkOrderNote
 from tools.caller import Caller
 from tools.facts import Target
@@ -26,6 +26,7 @@ class HandlerContext:
     spine: Spine
     caller: Caller
     target: Target  # what the gate resolved and checked; handlers act on this, not on raw input
+    texts: list[OutboundText] = field(default_factory=list)  # for the channel to send (the step-up code)
 
 
 Handler = Callable[[HandlerContext, Any], Awaitable[BaseModel]]

@@ -1,0 +1,141 @@
+"""The voice step-up: text a one-time code to the number on file, check what the caller reads back.
+
+The dispatcher owns both halves, so the code never passes through the model: `send_...` makes a
+six-digit code, keeps only a salted hash of it in the store and hands the text to the channel
+(`ToolResult.texts`; the gateway sends it); `check_...` compares what the caller read back. A code
+expires after CODE_TTL_S, allows MAX_TRIES wrong answers, and a Person gets at most MAX_SENDS codes
+per RATE_WINDOW_S. The code is never logged: traces keep the caller's answer masked
+(`redact_input`), the outbox keeps the text with the code masked.
+"""
+from __future__ import annotations
+
+import hashlib
+import hmac
+import re
+import secrets
+import time
+from datetime import timedelta
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+from spine.context import Channel
+from spine.identity import utcnow
+from spine.records import last4
+from spine.toolspec import OutboundText
+from spine.verification import CallVerification, StepUpChallenge, VerificationMethod
+from tools.handlers.base import HandlerContext, Tool, ToolFailure
+from tools.schema import ToolInput
+from tools.verification import STEP_UP_CHECK, STEP_UP_SEND
+
+CODE_DIGITS = 6
+CODE_TTL_S = 300
+MAX_TRIES = 3
+MAX_SENDS = 3
+RATE_WINDOW_S = 15 * 60
+SECRET_INPUTS: dict[str, tuple[str, ...]] = {STEP_UP_CHECK: ("code",)}
+
+
+def redact_input(tool: str, tool_input: dict[str, Any]) -> dict[str, Any]:
+    """A tool's input as traces may keep it: secrets reduced to their last two characters."""
+    secret = SECRET_INPUTS.get(tool)
+    if not secret:
+        return tool_input
+    return {k: ("•" * max(len(str(v)) - 2, 0) + str(v)[-2:] if k in secret else v) for k, v in tool_input.items()}
+
+
+def _hash(salt: str, code: str) -> str:
+    return hmac.new(salt.encode(), code.encode(), hashlib.sha256).hexdigest()
+
+
+def _on_the_phone(ctx: HandlerContext) -> None:
+    if ctx.caller.channel != Channel.VOICE:
+        raise ToolFailure("verification codes are only for phone calls")
+
+
+class SendCodeIn(ToolInput):
+    pass
+
+
+class SendCodeOut(BaseModel):
+    sent: bool = True
+    sent_to: str
+    expires_in_minutes: int
+    message: str
+
+
+async def send_verification_code(ctx: HandlerContext, args: SendCodeIn) -> SendCodeOut:
+    _on_the_phone(ctx)
+    spine, caller = ctx.spine, ctx.caller
+    person = await spine.get_person(caller.person_id) if caller.person_id else None
+    if person is not None and (person.deceased or person.category is not None or person.merged_into_person_id):
+        person = None  # a number whose Person carries no authority gets no code
+    phones = person.phones() if person else []
+    if not phones:
+        raise ToolFailure("there is no account with a number on file for this caller, so no code can be sent; "
+                          "offer a person from the team")
+    to = phones[0]
+    if await spine.is_opted_out(to):
+        raise ToolFailure("the number on file has opted out of texts, so no code can be sent; offer a person")
+    prop = await spine.get_property(caller.property_id)
+    sender = prop.sms_number or prop.voice_number if prop else None
+    if not sender:
+        raise ToolFailure("this property has no texting number, so no code can be sent; offer a person")
+    if not await spine.count_step_up_send(person.id, int(time.time() // RATE_WINDOW_S), MAX_SENDS):
+        raise ToolFailure("several codes were sent to this number recently; ask the caller to try again later, "
+                          "or offer a person from the team")
+    code, salt = f"{secrets.randbelow(10 ** CODE_DIGITS):0{CODE_DIGITS}d}", secrets.token_hex(16)
+    await spine.put_step_up(StepUpChallenge(
+        interaction_id=caller.interaction_id, person_id=person.id, sent_to_last4=last4(to), salt=salt,
+        code_hash=_hash(salt, code), expires_at=utcnow() + timedelta(seconds=CODE_TTL_S), tries_left=MAX_TRIES))
+    text = "Your Clara verification code is {}. It expires in {} minutes. Only say it to Clara on your call."
+    minutes = CODE_TTL_S // 60
+    ctx.texts.append(OutboundText(key=f"stepup-{secrets.token_hex(6)}", to=to, from_=sender,
+                                  body=text.format(code, minutes), logged_body=text.format("••••" + code[-2:], minutes)))
+    return SendCodeOut(sent_to=f"the number on file ending {last4(to)}", expires_in_minutes=minutes,
+                       message=f"Ask the caller to read the {CODE_DIGITS}-digit code from the text, then check it.")
+
+
+class CheckCodeIn(ToolInput):
+    code: str = Field(min_length=4, max_length=16, pattern=r"^[0-9 .-]+$",
+                      description="The digits the caller read back from the text")
+
+
+class CheckCodeOut(BaseModel):
+    verified: bool = True
+    message: str
+
+
+async def check_verification_code(ctx: HandlerContext, args: CheckCodeIn) -> CheckCodeOut:
+    _on_the_phone(ctx)
+    spine, caller = ctx.spine, ctx.caller
+    found = await spine.get_step_up(caller.interaction_id)
+    if found is None or found[0].person_id != caller.person_id:
+        raise ToolFailure(f"no code has been sent on this call; offer to send one first ({STEP_UP_SEND})")
+    challenge, version = found
+    if utcnow() > challenge.expires_at or challenge.tries_left <= 0:
+        await spine.delete_step_up(caller.interaction_id)
+        raise ToolFailure(f"that code is no longer valid; offer to send a new one ({STEP_UP_SEND})")
+    if not await spine.spend_step_up_try(challenge, version):
+        raise ToolFailure("that code was being checked at the same moment; ask the caller to say it once more")
+    if not hmac.compare_digest(_hash(challenge.salt, re.sub(r"\D", "", args.code)), challenge.code_hash):
+        left = challenge.tries_left - 1
+        if left <= 0:
+            await spine.delete_step_up(caller.interaction_id)
+            raise ToolFailure(f"that code does not match and no tries are left; offer a new code ({STEP_UP_SEND}) "
+                              "or a person from the team")
+        raise ToolFailure(f"that code does not match; {left} {'try' if left == 1 else 'tries'} left")
+    await spine.delete_step_up(caller.interaction_id)
+    await spine.put_call_verification(CallVerification(
+        interaction_id=caller.interaction_id, person_id=caller.person_id, method=VerificationMethod.STEP_UP,
+        evidence=f"one-time code to …{challenge.sent_to_last4}"))
+    return CheckCodeOut(message="The caller is verified for the rest of this call; try the request again.")
+
+
+TOOLS = [
+    Tool(STEP_UP_SEND, "Text a one-time code to the number on file for this caller, to verify them on this call "
+         "(when a tool says it needs a verified caller). Ask first; never read the code out yourself.",
+         SendCodeIn, send_verification_code),
+    Tool(STEP_UP_CHECK, "Check the one-time code the caller read back from the text.", CheckCodeIn,
+         check_verification_code),
+]
