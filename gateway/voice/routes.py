@@ -146,6 +146,8 @@ async def server_tool(tool_name: str, request: Request) -> Response:
 
 async def _suppressed_tool(voice: VoiceServices, interaction_id: str) -> ToolWebhookAnswer | None:
     """A spam or deceased number's call runs no tool (but escalation): a person-free refusal."""
+    if await voice.calls.caller_of(interaction_id) is None:  # waits for the call's trace to be recorded
+        return None
     trace = await voice.calls.spine.get_trace(interaction_id)
     if suppressed_reason(trace) is None:
         return None

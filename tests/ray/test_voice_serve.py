@@ -24,6 +24,7 @@ APP = "clara-voice"
 AUTH_TOKEN = "ray-voice-twilio-token"
 VOICE_TOKEN = "ray-voice-token"
 MARCUS, YALE = "+12065551001", "+12065550100"
+CALL_SID = "CA" + "a1" * 16
 SCRIPT = standard_script(
     Expect("user_audio_chunk", 2),
     Send(user_transcript("Is someone still coming for my toilet?")),
@@ -68,7 +69,7 @@ async def _until(predicate, timeout: float = 15.0):
 
 
 async def test_a_bridged_call_over_serve(base_url, agent, store_path):
-    form = {"CallSid": "CA_ray_1", "From": MARCUS, "To": YALE, "AccountSid": "AC_ray"}
+    form = {"CallSid": CALL_SID, "From": MARCUS, "To": YALE, "AccountSid": "AC" + "b2" * 16}
     async with httpx.AsyncClient(base_url=base_url, timeout=30) as http:
         twiml = await http.post("/voice/twiml", data=form,
                                 headers={"X-Twilio-Signature": sign(AUTH_TOKEN, f"{base_url}/voice/twiml", form)})
@@ -78,7 +79,12 @@ async def test_a_bridged_call_over_serve(base_url, agent, store_path):
     ws_url = stream.get("url")
     assert ws_url == base_url.replace("http", "ws") + "/voice/twilio/stream"
 
-    async with TwilioMediaClient(ws_url, call_sid="CA_ray_1") as twilio:
+    # Twilio signs the websocket upgrade over the stream URL; an unsigned one never reaches the bridge.
+    with pytest.raises(Exception):
+        async with TwilioMediaClient(ws_url, call_sid=CALL_SID):
+            pass
+    signed = {"X-Twilio-Signature": sign(AUTH_TOKEN, ws_url, {})}
+    async with TwilioMediaClient(ws_url, call_sid=CALL_SID, headers=signed) as twilio:
         await twilio.start(params)
         convo = await agent.wait_conversation()
         await twilio.media(frame(1))
@@ -96,7 +102,7 @@ async def test_a_bridged_call_over_serve(base_url, agent, store_path):
     spine = Spine(SqliteStore(store_path))
     try:
         context = await _until(lambda: _refreshed(spine))
-        trace = await spine.get_trace("voice-CA_ray_1")
+        trace = await spine.get_trace(f"voice-{CALL_SID}")
     finally:
         await spine.store.close()
     assert [c.name for c in trace.tool_calls] == ["get_work_order_detail"]
@@ -106,7 +112,7 @@ async def test_a_bridged_call_over_serve(base_url, agent, store_path):
 
 async def _refreshed(spine: Spine):
     context = await spine.get_context("p_marcus")
-    return context if context and context.active.last_interaction_id == "voice-CA_ray_1" else None
+    return context if context and context.active.last_interaction_id == f"voice-{CALL_SID}" else None
 
 
 async def test_personalization_and_a_server_tool_over_serve(base_url):
