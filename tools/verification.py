@@ -29,6 +29,6 @@ async def unverified_refusal(spine: Spine, caller: Caller, tool: str) -> Decisio
     """None when the call is verified; else the refusal, worded for the agent to act on."""
     if await call_verification(spine, caller) is not None:
         return None
-    return Decision(False, f"verification: {tool} needs a verified caller on a phone call. Offer to text a "
-                           f"one-time code to the number on file ({STEP_UP_SEND}), then check the code the "
-                           f"caller reads back ({STEP_UP_CHECK}) and try again.", RULE)
+    why = (f"{tool} needs a verified caller on a phone call. Offer to text a one-time code to the number on "
+           f"file ({STEP_UP_SEND}), then check the code the caller reads back ({STEP_UP_CHECK}) and try again.")
+    return Decision(False, f"{RULE}: {why}", RULE, public=why)

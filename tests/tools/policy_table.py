@@ -70,6 +70,7 @@ class Row:
 
 WO = "work_order_id"
 ALL_Y = "Y Y Y Y Y Y Y Y Y Y Y Y Y Y Y Y"
+ALL_V = ALL_Y.replace("Y", "v")
 
 # fmt: off
 ROWS: list[Row] = [
@@ -138,8 +139,8 @@ ROWS: list[Row] = [
     Row("get_pool_status", {},                                          ALL_Y),
     Row("escalate_to_human", {"reason": "wants a person"},              ALL_Y),
     # --- the voice step-up (its handlers refuse off the phone) ------------------------------------------------------
-    Row("send_verification_code", {},                                   "v   v   v   v   v   v   v   v   v   v   v   v   v"),
-    Row("check_verification_code", {"code": "123456"},                  "v   v   v   v   v   v   v   v   v   v   v   v   v"),
+    Row("send_verification_code", {},                                   ALL_V),
+    Row("check_verification_code", {"code": "123456"},                  ALL_V),
     # --- not a tool -------------------------------------------------------------------------------------------------
     Row("delete_all_work_orders", {},                                   "u   u   u   u   u   u   u   u   u   u   u   u   u   u   u   u"),
 ]

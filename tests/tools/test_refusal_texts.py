@@ -19,10 +19,11 @@ def _named(row_input: dict) -> str:
 
 
 async def test_no_refusal_in_the_policy_table_tells_more_than_the_call_named(spine, callers):
-    checked = 0
+    checked = calls = 0
     for row in ROWS:
         for name, caller in callers.items():
-            inv = ToolInvocation(name=row.tool, input=row.input, tool_use_id=f"tu_{checked}")
+            calls += 1  # a fresh tool_use_id per call: a reused one is an idempotency conflict, not a refusal
+            inv = ToolInvocation(name=row.tool, input=row.input, tool_use_id=f"tu_{calls}")
             result = await dispatch(spine, inv, caller)
             if result.decision != "refused":
                 continue
