@@ -211,9 +211,13 @@ async def direct(ws_url: str, frames: int) -> list[float]:
 
 
 async def bridged(port: int, frames: int) -> list[float]:
-    from gateway.voice.twiml import stream_parameters
+    from gateway.settings import Settings
+    from gateway.sms.signature import sign
+    from gateway.voice.twiml import stream_parameters, stream_url
 
-    async with connect(f"ws://127.0.0.1:{port}/voice/twilio/stream") as ws:
+    # Twilio signs the upgrade over the stream URL the gateway's GATEWAY_PUBLIC_URL names.
+    signed = {"X-Twilio-Signature": sign(SECRET, stream_url(Settings().public_url), {})}
+    async with connect(f"ws://127.0.0.1:{port}/voice/twilio/stream", additional_headers=signed) as ws:
         sid = "MZbench"
         await ws.send(json.dumps({"event": "connected", "protocol": "Call", "version": "1.0.0"}))
         await ws.send(json.dumps({"event": "start", "streamSid": sid, "start": {
