@@ -11,13 +11,14 @@ from starlette.datastructures import ImmutableMultiDict
 from gateway.context import GatewayContext, get_context
 from gateway.settings import Settings
 from gateway.sms.inbound import MAX_FORM_BYTES, MalformedWebhook, UnsupportedSender, decode_form, parse_inbound
+from gateway.sms.inbound_log import InboundLog
 from gateway.sms.signature import SETTINGS_HEADER, SIGNATURE_HEADER, public_url, signature_valid
 from gateway.sms.status import parse_status, record_status
 from gateway.sms.twilio_params import RecutWebhook, TwilioWebhook, check_form
 from gateway.sms.twiml import TWIML_MEDIA_TYPE, render_twiml
 from spine.context import Channel
 from spine.events import emit_event, mask_phones
-from spine.records import InboundMessage, InboundStatus
+from spine.records import InboundMessage
 
 T = TypeVar("T")
 log = logging.getLogger("clara.sms")
@@ -91,14 +92,15 @@ def _rejected(exc: WebhookRejected) -> Response:
 async def _unsupported_sender(ctx: GatewayContext, exc: UnsupportedSender) -> Response:
     """Recorded in the inbound log (masked) and answered with a clear refusal, never lost to a 400."""
     log.warning("sms %s refused: %s", exc.message_sid, exc)
+    inbound = InboundLog(ctx.spine)
     record = InboundMessage(id=exc.message_sid, channel=Channel.SMS, from_address=exc.masked_from,
-                            to_address=exc.to_address, body=exc.body, status=InboundStatus.IGNORED,
-                            reply=NOT_A_PHONE_REPLY, failure=str(exc))
+                            to_address=exc.to_address, body=exc.body, failure=str(exc))
     try:
-        if await ctx.spine.accept_inbound(record):
+        if await inbound.accept(record):
+            await inbound.answered(record.model_copy(update={"failure": None}), NOT_A_PHONE_REPLY)
             await emit_event(ctx.spine, UNSUPPORTED_SENDER, "sender_not_a_phone_number", channel=Channel.SMS,
                              address=None, property_id=None, interaction_id=None,
-                             detail={"message_sid": exc.message_sid, "from": exc.masked_from})
+                             detail={"message_sid": exc.message_sid, "from": exc.masked_from, "why": str(exc)})
     except Exception:  # the refusal still goes out; the log line above has it
         log.exception("sms %s: the refused inbound could not be recorded", exc.message_sid)
     return Response(render_twiml([NOT_A_PHONE_REPLY]), media_type=TWIML_MEDIA_TYPE)

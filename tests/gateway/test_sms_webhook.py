@@ -316,7 +316,8 @@ async def test_a_sender_that_is_not_a_phone_is_refused_clearly_masked_and_record
         r = await post_form(client, signed)
     assert r.status_code == 200 and "phone numbers only" in r.text and pool.submitted == []
     stored = await spine.get_inbound(signed["MessageSid"])
-    assert stored is not None and stored.status == InboundStatus.IGNORED and stored.body == "is a 2BR available?"
+    assert stored is not None and stored.status == InboundStatus.ANSWERED and stored.body == "is a 2BR available?"
+    assert "phone numbers only" in stored.reply
     assert "4155551234" not in stored.from_address.replace(" ", "") and "…1234" in stored.from_address
     logged = " ".join(r.getMessage() for r in caplog.records).replace(" ", "")
     assert "4155551234" not in logged and "…1234" in logged
