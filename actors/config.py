@@ -1,20 +1,36 @@
 """RuntimeConfig: how the actor runtime is sized and what it talks to.
 
-The gateway builds it from Settings plus the `runtime` section of ray_config.yaml, where
-operators scale the pool. It crosses to Ray actors as msgpack bytes of its dump.
+The gateway builds it from Settings plus the `runtime` section of the GatewayIngress
+`user_config` in ray_config.yaml, where operators scale the pool. It crosses to Ray actors as
+msgpack bytes of its dump. Unknown keys are refused: a misspelt setting must not be ignored.
+
+Fields fall in three groups by what a change costs on a running cluster (`serve deploy`):
+live ones reach the running hosts in place; a host-process field replaces each host process
+(one at a time, each drained first); a dispatcher-process field replaces the DispatcherActor.
 """
 from __future__ import annotations
 
 from typing import Any
 
 import msgpack
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from actors.turn_types import TurnBudget
 from spine.store.url import DEFAULT_STORE_URL
 
 
+# Fields a running host process cannot take in place (Ray resources and concurrency are fixed
+# at actor creation; the store connection and model client are built once per process).
+HOST_PROCESS_FIELDS = ("namespace", "detached", "host_num_cpus", "host_max_concurrency", "max_task_retries",
+                       "store_url", "store_timeout_s", "model", "anthropic_api_key", "anthropic_base_url",
+                       "anthropic_turn_model", "anthropic_fast_model")
+DISPATCHER_PROCESS_FIELDS = ("namespace", "detached", "dispatcher_num_cpus", "dispatcher_max_concurrency",
+                             "store_url", "store_timeout_s")
+
+
 class RuntimeConfig(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
     # What the actors talk to (field names match gateway Settings so make_model can read either).
     store_url: str = DEFAULT_STORE_URL
     store_timeout_s: float = 5.0
@@ -33,6 +49,12 @@ class RuntimeConfig(BaseModel):
     dispatcher_max_concurrency: int = Field(default=1000, ge=1)
     max_task_retries: int = 3  # a turn in flight on a host that died is retried on its restart
     detached: bool = True  # hosts outlive the Serve replica that created them
+
+    # Host health, watched by the one HostReconciler: a host that does not answer a ping for
+    # `host_dead_after_s` (process gone for good, node lost) is replaced at once, and the new
+    # process takes over the dead one's leases (same owner id) instead of waiting them out.
+    host_health_check_s: float = Field(default=1.0, gt=0)
+    host_dead_after_s: float = Field(default=3.0, gt=0)
 
     # PersonActor lifecycle.
     idle_deactivate_s: float = Field(default=300.0, gt=0)  # idle this long = end of interaction
@@ -61,6 +83,13 @@ class RuntimeConfig(BaseModel):
     def sweep_interval_s(self) -> float:
         """One sweeper per host: often enough to renew leases and deactivate on time."""
         return max(0.05, min(self.idle_deactivate_s / 4, self.lease_ttl_s / 4, 5.0))
+
+    def host_process(self) -> tuple[Any, ...]:
+        """What a host process is built with; a change needs a new process."""
+        return tuple(getattr(self, name) for name in HOST_PROCESS_FIELDS)
+
+    def dispatcher_process(self) -> tuple[Any, ...]:
+        return tuple(getattr(self, name) for name in DISPATCHER_PROCESS_FIELDS)
 
     def budget(self) -> TurnBudget:
         return TurnBudget(max_rounds=self.max_rounds, total_s=self.turn_total_s, model_call_s=self.model_call_s)

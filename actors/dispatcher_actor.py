@@ -43,6 +43,7 @@ class DispatcherService:
         from actors.dispatcher import Dispatcher
 
         config = RuntimeConfig.from_bytes(config_bytes)
+        self.config_data = config_bytes
         self.dispatcher = Dispatcher(Spine(counting(open_store(config.store_url, timeout_s=config.store_timeout_s))))
 
     async def run(self, invocation: bytes, caller: bytes) -> bytes:
@@ -62,6 +63,10 @@ class DispatcherService:
 
     async def ping(self) -> str:
         return DISPATCHER_NAME
+
+    async def config_bytes(self) -> bytes:
+        """The RuntimeConfig this process was built with (the HostReconciler compares it)."""
+        return self.config_data
 
 
 DispatcherActor = ray.remote(DispatcherService)

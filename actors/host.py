@@ -1,8 +1,9 @@
 """PersonActorHost: one Ray actor (one process) holding many PersonActors.
 
 `PersonHost` is the plain asyncio part (the table of PersonActors, the one idle sweeper, the
-bytes interface) and tests run it without Ray. `PersonActorHost` is the same class as an async
-Ray actor that builds its turn dependencies from RuntimeConfig in its own process.
+bytes interface, retiring) and tests run it without Ray. `PersonActorHost` is the same class as
+an async Ray actor that builds its turn dependencies from RuntimeConfig in its own process and
+takes live settings from the HostReconciler (`reconfigure`).
 """
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ from pydantic import BaseModel, ValidationError
 
 from actors.config import RuntimeConfig
 from actors.lease import Leases
-from actors.person_actor import ActorInfo, Moved, PersonActor, PersonRuntime
+from actors.person_actor import ActorInfo, Moved, PersonActor, PersonRuntime, default_turn
 from actors.placement import placement_key
 from actors.turn_types import TurnDeps, TurnResult
 from spine.envelope import MessageEnvelope
@@ -63,6 +64,7 @@ class PersonHost:
         self.sweep_interval_s = sweep_interval_s
         self.persons: dict[str, PersonActor] = {}
         self._sweeper: asyncio.Task | None = None
+        self.retiring = False  # set once by retire(): this host takes no more messages
 
     @property
     def host_id(self) -> str:
@@ -79,9 +81,14 @@ class PersonHost:
             del self.persons[actor.key]
 
     async def submit(self, envelope: MessageEnvelope) -> TurnResult:
-        """No await before the enqueue: arrival order at this line is mailbox order."""
+        """No await before the enqueue: arrival order at this line is mailbox order. A retiring
+        host refuses with Moved to no owner: the pool asks the layout again and sends the
+        message to the person's new host, which takes the lease once this host released it."""
+        key = placement_key(envelope)
+        if self.retiring:
+            raise Moved(key, "")
         self._ensure_sweeper()
-        return await self.actor_for(placement_key(envelope)).submit(envelope)
+        return await self.actor_for(key).submit(envelope)
 
     async def handle(self, data: bytes) -> bytes:
         """The Ray entry point: MessageEnvelope bytes in, HostReply bytes out."""
@@ -143,10 +150,23 @@ class PersonHost:
 
     async def drain(self) -> int:
         """Deactivate every PersonActor (refresh, release leases); for a graceful shutdown or
-        before a pool shrinks, so new owners need not wait for leases to expire."""
+        before a pool shrinks, so new owners need not wait for leases to expire. Mail queued
+        before the deactivation still runs first: it was accepted here."""
         actors = [a for a in self.persons.values() if a.active]
         await asyncio.gather(*(a.deactivate() for a in actors), return_exceptions=True)
         return len(actors)
+
+    async def retire(self) -> int:
+        """Before this host stops for good (the pool shrank, or its process is being replaced):
+        take no more messages, let what was accepted here run, then deactivate every
+        PersonActor. Returns how many it deactivated."""
+        self.retiring = True
+        drained = 0
+        while pending := [a for a in self.persons.values() if a.active or a.busy]:
+            drained += sum(a.active for a in pending)
+            await asyncio.gather(*(a.deactivate() for a in pending), return_exceptions=True)
+        self.close()
+        return drained
 
 
 def build_runtime(config: RuntimeConfig, host_id: str, dispatcher: Any) -> PersonRuntime:
@@ -160,22 +180,53 @@ def build_runtime(config: RuntimeConfig, host_id: str, dispatcher: Any) -> Perso
     model = make_model_from(config, timeout_s=config.model_call_s)
     deps = TurnDeps(spine=spine, model=model, tools=RayToolRunner(dispatcher),
                     confirmer=model_confirmer(model), budget=config.budget())
-    runtime = PersonRuntime(deps=deps, leases=Leases(spine.store, host_id, config.idle_deactivate_s + config.lease_ttl_s),
-                            host_id=host_id, idle_deactivate_s=config.idle_deactivate_s,
-                            renew_below_s=config.idle_deactivate_s + config.lease_ttl_s / 2,
-                            transcript_turns=config.transcript_turns, transcript_chars=config.transcript_chars)
-    if config.turn_function:
-        module, _, name = config.turn_function.partition(":")
-        runtime.turn = getattr(importlib.import_module(module), name)
+    runtime = PersonRuntime(deps=deps, leases=Leases(spine.store, host_id, config.lease_ttl_s), host_id=host_id)
+    apply_live_settings(runtime, config)
     return runtime
 
 
+def apply_live_settings(runtime: PersonRuntime, config: RuntimeConfig, revoked: frozenset[str] = frozenset()) -> None:
+    """The settings a running host takes in place (everything outside HOST_PROCESS_FIELDS):
+    lifecycle, lease timing, transcript caps, the turn and its budget. The next turn and the
+    next sweep use them; a warm PersonActor keeps its transcript."""
+    runtime.idle_deactivate_s = config.idle_deactivate_s
+    # A lease holds for the idle window plus the margin, renewed below half the margin.
+    runtime.leases.ttl_s = config.idle_deactivate_s + config.lease_ttl_s
+    runtime.leases.revoked = revoked
+    runtime.renew_below_s = config.idle_deactivate_s + config.lease_ttl_s / 2
+    runtime.transcript_turns, runtime.transcript_chars = config.transcript_turns, config.transcript_chars
+    runtime.deps.budget = config.budget()
+    runtime.turn = default_turn
+    if config.turn_function:
+        module, _, name = config.turn_function.partition(":")
+        runtime.turn = getattr(importlib.import_module(module), name)
+
+
 class _RayPersonHost(PersonHost):
-    def __init__(self, name: str, config_bytes: bytes, dispatcher_name: str) -> None:
+    def __init__(self, name: str, config_bytes: bytes, dispatcher_name: str, revoked: list[str] | None = None) -> None:
+        self.config = RuntimeConfig.from_bytes(config_bytes)
+        self.dispatcher_name = dispatcher_name
+        dispatcher = ray.get_actor(dispatcher_name, namespace=self.config.namespace)
+        super().__init__(build_runtime(self.config, owner_id(self.config.namespace, name), dispatcher),
+                         sweep_interval_s=self.config.sweep_interval_s)
+        self.runtime.leases.revoked = frozenset(revoked or ())
+
+    async def reconfigure(self, config_bytes: bytes, revoked: list[str]) -> None:
+        """Live settings from the HostReconciler. It replaces the process instead when a
+        HOST_PROCESS_FIELDS value changed; getting one here is its bug, refused loudly."""
+        from actors.dispatcher_actor import RayToolRunner
+
         config = RuntimeConfig.from_bytes(config_bytes)
-        dispatcher = ray.get_actor(dispatcher_name, namespace=config.namespace)
-        super().__init__(build_runtime(config, owner_id(config.namespace, name), dispatcher),
-                         sweep_interval_s=config.sweep_interval_s)
+        if config.host_process() != self.config.host_process():
+            raise ValueError("host process settings changed: this host must be replaced, not reconfigured")
+        apply_live_settings(self.runtime, config, frozenset(revoked))
+        self.sweep_interval_s = config.sweep_interval_s
+        # The DispatcherActor may have been replaced (its own process settings changed).
+        self.runtime.deps.tools = RayToolRunner(ray.get_actor(self.dispatcher_name, namespace=config.namespace))
+        self.config = config
+
+    async def config_bytes(self) -> bytes:
+        return self.config.to_bytes()
 
 
 PersonActorHost = ray.remote(_RayPersonHost)

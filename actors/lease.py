@@ -4,7 +4,9 @@ A lease is one store item `OWNER#{key}` written only by conditional puts: create
 compare-and-set on the version read. Whoever wins the write owns the person until `expires_at`
 (wall-clock seconds, shared by every process). A host takes a lease that is absent, expired,
 released, or already its own (a restarted host has the same id, and Ray never runs two live
-instances of one named actor). The epoch goes up on every take, so a stale holder's CAS fails.
+instances of one named actor), or held by a revoked owner: a host the HostReconciler removed
+and killed without a drain, whose leases would otherwise block its people until they lapse.
+The epoch goes up on every take, so a stale holder's CAS fails.
 """
 from __future__ import annotations
 
@@ -49,6 +51,7 @@ class Leases:
     def __init__(self, store: Store, owner: str, ttl_s: float, clock: Callable[[], float] = time.time) -> None:
         """`ttl_s`: how long each take or renewal holds the lease."""
         self.store, self.owner, self.ttl_s, self.clock = store, owner, ttl_s, clock
+        self.revoked: frozenset[str] = frozenset()  # owners known dead for good (set by the host)
 
     async def acquire(self, key: str) -> Lease:
         """Take the lease or raise LeaseHeld naming the live owner. Losing a race re-reads once
@@ -60,7 +63,7 @@ class Leases:
                 epoch, expect = 1, ABSENT
             else:
                 owner, expires_at = item.data.get("owner", ""), float(item.data.get("expires_at", 0))
-                if owner and owner != self.owner and expires_at > now:
+                if owner and owner != self.owner and expires_at > now and owner not in self.revoked:
                     raise LeaseHeld(key, owner, expires_at)
                 epoch, expect = int(item.data.get("epoch", 0)) + 1, item.version
             try:

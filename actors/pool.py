@@ -1,26 +1,32 @@
 """HostPool: the gateway's handle on the actor runtime.
 
-`await HostPool.start(config)` once per Serve replica creates the named host actors and the
-DispatcherActor in `config.namespace`, or gets them if another replica already did.
-`await pool.submit(envelope)` places the person on a host by a stable hash of its placement key;
-if the store lease says another live host owns that person (the pool was resized, or two pools
-share a store), the host answers 'moved' and the pool resends there.
+`await HostPool.start(config)` once per Serve replica gets (or creates) the namespace's
+HostReconciler, hands it the config and takes the layout it answers: the hosts that take new
+people. `await pool.apply(config)` does the same on a live reconfigure (`serve deploy`).
+`await pool.submit(envelope)` places the person on a layout host by a stable hash of its
+placement key; if the store lease says another live host owns that person (the pool was
+resized, or two pools share a store), the host answers 'moved' and the pool resends there. A
+host that left the layout (retiring, replaced, dead) makes the pool read the layout again and
+resend, with a short backoff, until the message is answered or the submit budget runs out:
+an accepted message is never dropped because its host went away.
 """
 from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from typing import Any
 
 import msgpack
 import ray
-from ray.exceptions import GetTimeoutError, RayActorError
+from ray.exceptions import RayActorError
 
 from actors.config import RuntimeConfig
-from actors.dispatcher_actor import DISPATCHER_NAME, DispatcherActor
-from actors.host import HostReply, PersonActorHost, host_name, owner_id
+from actors.dispatcher_actor import DISPATCHER_NAME
+from actors.host import HostReply, owner_id
 from actors.person_actor import ActorInfo
 from actors.placement import host_index, person_of, placement_key
+from actors.reconciler import RECONCILER_NAME, HostReconciler, Layout
 from actors.turn_types import TurnResult
 from spine.envelope import MessageEnvelope
 from spine.repo import Spine
@@ -28,7 +34,7 @@ from spine.store.url import open_store
 
 log = logging.getLogger("clara.pool")
 
-MAX_HOPS = 4
+LAYOUT_REFRESH_S = 1.0
 
 
 class TurnFailed(Exception):
@@ -37,30 +43,80 @@ class TurnFailed(Exception):
 
 
 class HostPool:
-    def __init__(self, config: RuntimeConfig, hosts: list[Any], dispatcher: Any, spine: Spine) -> None:
-        self.config, self.hosts, self.dispatcher, self.spine = config, hosts, dispatcher, spine
-        self._owners = {owner_id(config.namespace, host_name(i)): h for i, h in enumerate(hosts)}
+    def __init__(self, config: RuntimeConfig, reconciler: Any, layout: Layout, spine: Spine) -> None:
+        self.config, self.reconciler, self.spine = config, reconciler, spine
+        self.layout = Layout()
+        self.hosts: list[Any] = []
+        self._owners: dict[str, Any] = {}
         self._tails: dict[str, asyncio.Future] = {}  # per person: the last message handed to a host
+        self._refreshed_at = 0.0
+        self._refreshing: asyncio.Task | None = None
+        self._take(layout)
 
     @classmethod
     async def start(cls, config: RuntimeConfig, spine: Spine | None = None) -> "HostPool":
-        common = dict(namespace=config.namespace, get_if_exists=True, max_restarts=-1,
-                      max_task_retries=config.max_task_retries,
-                      lifetime="detached" if config.detached else None)
-        data = config.to_bytes()
-        dispatcher = DispatcherActor.options(name=DISPATCHER_NAME, num_cpus=config.dispatcher_num_cpus,
-                                             max_concurrency=config.dispatcher_max_concurrency,
-                                             **common).remote(data)
-        await dispatcher.ping.remote()
-        hosts = [PersonActorHost.options(name=host_name(i), num_cpus=config.host_num_cpus,
-                                         max_concurrency=config.host_max_concurrency, **common)
-                 .remote(host_name(i), data, DISPATCHER_NAME) for i in range(config.hosts)]
-        await asyncio.gather(*(h.ping.remote() for h in hosts))
+        reconciler = HostReconciler.options(name=RECONCILER_NAME, namespace=config.namespace, get_if_exists=True,
+                                            num_cpus=0, max_restarts=-1, max_task_retries=-1,
+                                            lifetime="detached" if config.detached else None).remote()
+        layout = Layout.from_bytes(await reconciler.apply.remote(config.to_bytes()))
         spine = spine or Spine(open_store(config.store_url, timeout_s=config.store_timeout_s))
-        return cls(config, hosts, dispatcher, spine)
+        return cls(config, reconciler, layout, spine)
+
+    async def apply(self, config: RuntimeConfig) -> None:
+        """A live reconfigure: the reconciler makes the hosts match `config` (see
+        actors.reconciler) and this pool places on the resulting layout."""
+        self._take(Layout.from_bytes(await self.reconciler.apply.remote(config.to_bytes())))
+        self.config = config
+
+    @property
+    def dispatcher(self) -> Any:
+        return ray.get_actor(DISPATCHER_NAME, namespace=self.config.namespace)
+
+    async def host_names(self) -> list[str]:
+        """The hosts taking people now, as the reconciler lists them."""
+        await self.refresh()
+        return list(self.layout.hosts)
+
+    def _take(self, layout: Layout) -> None:
+        if layout.generation == self.layout.generation and self.hosts:
+            return
+        hosts = []
+        for name in layout.hosts:
+            try:
+                hosts.append(ray.get_actor(name, namespace=self.config.namespace))
+            except ValueError:  # being replaced right now; the next refresh will see it
+                return
+        self.layout, self.hosts = layout, hosts
+        self._owners = {owner_id(self.config.namespace, n): h for n, h in zip(layout.hosts, hosts)}
+        self._refreshed_at = time.monotonic()
+
+    async def refresh(self) -> None:
+        """Read the layout again; a restarted reconciler that lost its config gets ours."""
+        layout = Layout.from_bytes(await self.reconciler.layout.remote())
+        if layout.generation == 0:
+            layout = Layout.from_bytes(await self.reconciler.apply.remote(self.config.to_bytes()))
+        self._take(layout)
+        self._refreshed_at = time.monotonic()
+
+    def _refresh_if_stale(self) -> None:
+        """Under traffic, look at the layout at most every LAYOUT_REFRESH_S (another replica's
+        reconfigure, a replaced host), without holding the message up."""
+        if time.monotonic() - self._refreshed_at < LAYOUT_REFRESH_S or self._refreshing is not None:
+            return
+        self._refreshed_at = time.monotonic()
+        self._refreshing = asyncio.get_running_loop().create_task(self.refresh())
+        self._refreshing.add_done_callback(self._refreshed)
+
+    def _refreshed(self, task: asyncio.Task) -> None:
+        self._refreshing = None
+        if not task.cancelled() and task.exception() is not None:
+            log.warning("layout refresh failed: %s", task.exception())
 
     def host_for(self, envelope: MessageEnvelope) -> Any:
-        return self.hosts[host_index(placement_key(envelope), len(self.hosts))]
+        return self._host_for_key(placement_key(envelope))
+
+    def _host_for_key(self, key: str) -> Any:
+        return self.hosts[host_index(key, len(self.hosts))]
 
     async def submit(self, envelope: MessageEnvelope) -> TurnResult:
         """The reply for one accepted message, or TurnFailed (the gateway records the failure in
@@ -77,6 +133,7 @@ class HostPool:
         try:
             if previous is not None:
                 await asyncio.wait([previous])
+            self._refresh_if_stale()
             return await self._send(envelope, key)
         finally:
             done.set_result(None)
@@ -85,14 +142,17 @@ class HostPool:
 
     async def _send(self, envelope: MessageEnvelope, key: str) -> TurnResult:
         data = envelope.to_bytes()
-        target = self.hosts[host_index(key, len(self.hosts))]
-        for _ in range(MAX_HOPS):
+        deadline = time.monotonic() + self.config.submit_timeout_s
+        target, backoff = self._host_for_key(key), RetryBackoff()
+        while (left := deadline - time.monotonic()) > 0:
             try:
-                raw = await asyncio.wait_for(target.handle.remote(data), self.config.submit_timeout_s)
-            except asyncio.TimeoutError as exc:
-                raise TurnFailed(f"no answer within {self.config.submit_timeout_s:.0f}s") from exc
-            except (RayActorError, GetTimeoutError) as exc:
-                raise TurnFailed(f"host lost the message: {exc}") from exc
+                raw = await asyncio.wait_for(target.handle.remote(data), left)
+            except asyncio.TimeoutError:
+                break
+            except RayActorError as exc:  # retired, replaced or lost: the layout says who now
+                log.info("host lost a message for %s (%s); asking the layout again", key, type(exc).__name__)
+                target = await self._rehome(key, backoff)
+                continue
             reply = HostReply.from_bytes(raw)
             if reply.status == "ok" and reply.result is not None:
                 return reply.result
@@ -101,10 +161,21 @@ class HostPool:
             if reply.rekey:  # the message belongs to a Person (the address resolved, a merge survivor)
                 envelope = envelope.model_copy(update={"participant_id": person_of(reply.rekey)})
                 data, key = envelope.to_bytes(), reply.rekey
-                target = self.hosts[host_index(key, len(self.hosts))]
+                target = self._host_for_key(key)
                 continue
-            target = await self._owner_handle(reply.owner or "") or target
-        raise TurnFailed(f"could not find the owner of {key}")
+            owner = await self._owner_handle(reply.owner) if reply.owner else None
+            target = owner if owner is not None and owner is not target else await self._rehome(key, backoff)
+        raise TurnFailed(f"no host answered for {key} within {self.config.submit_timeout_s:.0f}s")
+
+    async def _rehome(self, key: str, backoff: "RetryBackoff") -> Any:
+        """The person's host went away or is handing the person over: wait a little (a
+        retiring owner is releasing the lease), read the layout, place again."""
+        await backoff.sleep()
+        try:
+            await self.refresh()
+        except RayActorError as exc:
+            log.warning("reconciler unreachable: %s", exc)
+        return self._host_for_key(key)
 
     async def _owner_handle(self, owner: str) -> Any | None:
         """The live owner named by a lease: one of ours, or a host of another pool sharing the store."""
@@ -114,13 +185,12 @@ class HostPool:
         try:
             handle = ray.get_actor(name, namespace=namespace)
         except ValueError:
-            await asyncio.sleep(min(1.0, self.config.lease_ttl_s / 4))  # owner gone: wait out its lease
-            return None
+            return None  # owner gone: its lease lapses, or the reconciler revokes it
         self._owners[owner] = handle
         return handle
 
     async def actors(self) -> list[ActorInfo]:
-        """Active PersonActors on every host, for the admin API (a dead host lists none)."""
+        """Active PersonActors on the layout's hosts, for the admin API (a dead host lists none)."""
         found = await asyncio.gather(*(h.list_actors.remote() for h in self.hosts), return_exceptions=True)
         infos = []
         for raw in found:
@@ -129,8 +199,22 @@ class HostPool:
         return sorted(infos, key=lambda i: (i.host, i.key))
 
     async def shutdown(self, *, kill: bool = False) -> None:
-        """Deactivate every PersonActor (refresh, release leases); with kill, end the actors too."""
+        """Deactivate every PersonActor (refresh, release leases); with kill, end the actors
+        too, the reconciler first so that it does not replace them."""
         await asyncio.gather(*(h.drain.remote() for h in self.hosts), return_exceptions=True)
         if kill:
-            for handle in [*self.hosts, self.dispatcher]:
+            dispatcher = self.dispatcher
+            for handle in [self.reconciler, *self.hosts, dispatcher]:
                 ray.kill(handle, no_restart=True)
+
+
+class RetryBackoff:
+    """20 ms, doubling to 500 ms: a handover takes one lease release (a store write after the
+    personContext refresh); a replaced host takes a process start."""
+
+    def __init__(self, first_s: float = 0.02, cap_s: float = 0.5) -> None:
+        self.delay_s, self.cap_s = first_s, cap_s
+
+    async def sleep(self) -> None:
+        await asyncio.sleep(self.delay_s)
+        self.delay_s = min(self.cap_s, self.delay_s * 2)

@@ -3,15 +3,22 @@
 `serve run ray_config.yaml` imports `gateway.app:build_app` with the application's `args:`;
 each GatewayIngress replica opens the store, joins the PersonActor host pool and serves the
 routes below. `create_app(context)` is the same app without Ray (tests drive it in-process).
+
+The runtime (hosts and their settings) comes from the deployment's `user_config`, which Serve
+hands to `reconfigure()` when a replica starts and again, without restarting the replica,
+whenever `serve deploy` changes it: that is how operators resize the hosts live (see
+actors.reconciler). A change to `args:` instead replaces the replicas.
 """
 from __future__ import annotations
 
+import asyncio
 import gc
 import logging
 import time
 from typing import Any
 
 from fastapi import FastAPI
+from pydantic import BaseModel, ConfigDict, Field
 from ray import serve
 from ray.serve import Application
 
@@ -85,6 +92,14 @@ def settle_heap() -> None:
         gc.callbacks.append(GC_PAUSE_LOG)
 
 
+class IngressUserConfig(BaseModel):
+    """The GatewayIngress `user_config` of ray_config.yaml: what `serve deploy` applies live."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    runtime: dict[str, Any] = Field(default_factory=dict)  # actors.config.RuntimeConfig, checked there
+
+
 # Defaults; ray_config.yaml's `deployments:` entry for GatewayIngress overrides any of them.
 @serve.deployment(
     name="GatewayIngress",
@@ -97,22 +112,47 @@ def settle_heap() -> None:
 @serve.ingress()
 class GatewayIngress:
     async def __init__(self, args: dict[str, Any]) -> None:
-        self.context = await GatewayContext.start(GatewayArgs.model_validate(args))
-        settle_heap()
+        self.args = GatewayArgs.model_validate(args)
+        self.context: GatewayContext | None = None  # built by the first reconfigure()
+        self.routes = new_app()
+        self._reconfiguring = asyncio.Lock()
 
     def __serve_build_asgi_app__(self) -> FastAPI:
-        return create_app(self.context)
+        return self.routes
+
+    async def reconfigure(self, user_config: dict[str, Any]) -> None:
+        """Serve calls this before the replica serves, and again on every `serve deploy` that
+        changes the user_config: the first call starts the context on that runtime, later
+        ones make the running hosts match it (no replica restart)."""
+        from actors.config import RuntimeConfig
+
+        runtime = IngressUserConfig.model_validate(user_config or {}).runtime
+        async with self._reconfiguring:
+            if self.context is None:
+                self.context = await GatewayContext.start(self.args, runtime)
+                self.routes.state.context = self.context
+                settle_heap()
+            else:
+                config = RuntimeConfig.from_settings(self.context.settings, runtime)
+                await self.context.pool.apply(config)
+                log.info("runtime reconfigured live: %d hosts", config.hosts)
+
+    async def check_health(self) -> None:
+        if self.context is None:
+            raise RuntimeError("no runtime: the GatewayIngress deployment needs a user_config")
 
     async def __del__(self) -> None:
-        context = getattr(self, "context", None)  # absent when __init__ failed
+        context = getattr(self, "context", None)  # absent when start-up failed
         if context is not None:
             await context.aclose()
 
 
 def build_app(args: dict[str, Any]) -> Application:
-    """Serve application builder. Bad args fail here, before any replica starts."""
+    """Serve application builder. Bad args fail here, before any replica starts. `args.runtime`
+    becomes the deployment's default user_config; ray_config.yaml's own user_config wins."""
     from actors.config import RuntimeConfig
 
     parsed = GatewayArgs.model_validate(args or {})
     RuntimeConfig.from_settings(parsed.settings(), parsed.runtime)
-    return GatewayIngress.bind(parsed.model_dump(mode="json"))
+    user_config = IngressUserConfig(runtime=parsed.runtime).model_dump(mode="json")
+    return GatewayIngress.options(user_config=user_config).bind(parsed.model_dump(mode="json"))

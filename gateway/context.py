@@ -35,13 +35,17 @@ class ActorPool(Protocol):
 
     async def actors(self) -> list[Any]: ...
 
+    async def host_names(self) -> list[str]: ...
+
 
 class GatewayArgs(BaseModel):
     """The application `args:` of ray_config.yaml, consumed by `gateway.app:build_app`."""
 
     model_config = ConfigDict(extra="forbid")
 
-    runtime: dict[str, Any] = Field(default_factory=dict)  # actors.config.RuntimeConfig sizing
+    # actors.config.RuntimeConfig sizing: the default of the GatewayIngress `user_config.runtime`
+    # (ray_config.yaml sets that one; a change there applies live, a change here restarts replicas)
+    runtime: dict[str, Any] = Field(default_factory=dict)
     sms: SmsOptions = Field(default_factory=SmsOptions)
     # Settings as environment names (GATEWAY_STORE, TWILIO_AUTH_TOKEN, ...) laid over the
     # replica's own environment: the demo and tests configure replicas of a running Ray this way.
@@ -71,13 +75,14 @@ class GatewayContext:
         self._sweeping: asyncio.Task | None = None
 
     @classmethod
-    async def start(cls, args: GatewayArgs) -> "GatewayContext":
-        """Open the store and join (or create) the actor pool named in the runtime config."""
+    async def start(cls, args: GatewayArgs, runtime: dict[str, Any] | None = None) -> "GatewayContext":
+        """Open the store and join (or create) the actor pool named in the runtime config
+        (`runtime`: the user_config's runtime section; args.runtime when None)."""
         from actors.config import RuntimeConfig  # Ray is imported only where it runs
         from actors.pool import HostPool
 
         settings = args.settings()
-        config = RuntimeConfig.from_settings(settings, args.runtime)
+        config = RuntimeConfig.from_settings(settings, args.runtime if runtime is None else runtime)
         spine = Spine(open_store(settings.store_url, timeout_s=config.store_timeout_s))
         pool = await HostPool.start(config, spine)
         context = cls(settings, spine, pool, sms_options=args.sms)

@@ -43,7 +43,8 @@ async def get_trace(interaction_id: str, ctx: GatewayContext = Depends(require_a
 async def list_actors(ctx: GatewayContext = Depends(require_admin)) -> dict[str, Any]:
     infos = [i.model_dump(mode="json") if hasattr(i, "model_dump") else dict(i) for i in await ctx.pool.actors()]
     # As on the page: an unknown caller's actor is keyed by its number; JSON shows the last four only.
-    return {"actors": [{**i, "key": mask_phones(str(i.get("key", "")))} for i in infos]}
+    return {"hosts": await ctx.pool.host_names(),  # the hosts taking people now: exactly the configured ones
+            "actors": [{**i, "key": mask_phones(str(i.get("key", "")))} for i in infos]}
 
 
 @api.get("/events")

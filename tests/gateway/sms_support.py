@@ -44,6 +44,9 @@ class ScriptedPool:
     async def actors(self) -> list:
         return []
 
+    async def host_names(self) -> list[str]:
+        return []
+
 
 class OfflinePool:
     """The real agent turn (router, prompts, tools, offline model) in-process, without Ray."""
@@ -62,6 +65,9 @@ class OfflinePool:
         return await run_interaction(self.deps, envelope)
 
     async def actors(self) -> list:
+        return []
+
+    async def host_names(self) -> list[str]:
         return []
 
 

@@ -9,7 +9,7 @@ from pydantic import ValidationError
 from ray.serve.schema import ServeDeploySchema
 
 from actors.config import RuntimeConfig
-from gateway.app import GatewayIngress, build_app
+from gateway.app import GatewayIngress, IngressUserConfig, build_app
 from gateway.context import GatewayArgs
 
 CONFIG = Path(__file__).resolve().parents[2] / "ray_config.yaml"
@@ -32,8 +32,9 @@ def test_the_application_builds_the_gateway_ingress(config):
     assert ingress.name == GatewayIngress.name
     assert ingress.autoscaling_config["max_replicas"] >= ingress.autoscaling_config["min_replicas"] >= 1
     args = GatewayArgs.model_validate(app.args)
-    runtime = RuntimeConfig.model_validate(args.runtime)
+    runtime = RuntimeConfig.model_validate(IngressUserConfig.model_validate(ingress.user_config).runtime)
     assert runtime.hosts >= 1 and runtime.idle_deactivate_s > 0
+    assert runtime.host_dead_after_s < 10  # a lost host's people are served again well within 10 s
     assert 0 < args.sms.inline_budget_s < 15
     assert build_app(app.args) is not None
 
@@ -45,4 +46,13 @@ def test_a_misspelt_arg_fails_at_build_time():
         build_app({"sms": {"inline_budget_s": 20}})  # past Twilio's 15 s: never inline
     with pytest.raises(ValidationError, match="hosts"):
         build_app({"runtime": {"hosts": 0}})
+    with pytest.raises(ValidationError, match="host_count"):
+        build_app({"runtime": {"host_count": 3}})  # unknown runtime keys are refused, not ignored
+
+
+def test_the_runtime_is_the_live_user_config_and_a_misspelt_key_is_refused():
+    app = build_app({"runtime": {"hosts": 3}})
+    assert app._bound_deployment._deployment_config.user_config == {"runtime": {"hosts": 3}}
+    with pytest.raises(ValidationError, match="runtme"):
+        IngressUserConfig.model_validate({"runtme": {"hosts": 3}})
 

@@ -33,3 +33,18 @@ async def recorded_turn(deps: TurnDeps, env: MessageEnvelope, history: list[dict
     await deps.spine.put_trace(trace)
     return TurnResult(interaction_id=env.interaction_id, person_id=env.participant_id, reply=f"re: {env.body}",
                       trace=trace)
+
+
+async def counted_turn(deps: TurnDeps, env: MessageEnvelope, history: list[dict]) -> TurnResult:
+    """Like recorded_turn, but one store item per run of a message (`TURNRUN#{message_id}`),
+    so a message whose turn ran twice shows up as two items: the resize run counts them."""
+    hold = re.search(r"sleep=([\d.]+)", env.body)
+    if hold:
+        await asyncio.sleep(float(hold.group(1)))
+    await deps.spine.store.put(Item(pk=f"TURNRUN#{env.message_id}", sk=f"{os.getpid()}-{time.time_ns()}",
+                                    data={"pid": os.getpid(), "key": env.participant_id or env.from_address}))
+    trace = AgentTrace(interaction_id=env.interaction_id, channel=env.channel, participant_id=env.participant_id,
+                       inbound=env.body, reply=f"re: {env.body}")
+    await deps.spine.put_trace(trace)
+    return TurnResult(interaction_id=env.interaction_id, person_id=env.participant_id, reply=f"re: {env.body}",
+                      trace=trace)

@@ -1,0 +1,248 @@
+"""HostReconciler: the one actor that makes the running hosts match the runtime config.
+
+Every GatewayIngress replica hands it the config it was given (at start, and on every
+`serve deploy` that changes the `user_config`); it works serially, so concurrent replicas
+asking for the same config cost one reconciliation and a no-op each. It keeps the *layout*: the
+generation and the names of the hosts that take new people. Pools read it and place people
+on it; a host that left the layout answers 'moved' and the pool asks again.
+
+What a change does (RuntimeConfig groups the fields):
+  * live settings: pushed to every running host (`reconfigure`), no restart;
+  * more hosts: the new ones are created and join the layout at once;
+  * fewer hosts: the removed ones leave the layout, retire (take no more messages, finish
+    what they accepted, deactivate their PersonActors: refresh personContext, release the
+    lease), then are killed, so Ray and /admin/actors list only the configured hosts;
+  * host-process settings (CPUs, concurrency, store, model): each host is retired and
+    recreated under its own name, one at a time;
+  * dispatcher-process settings: the DispatcherActor is recreated and the hosts re-resolve it.
+
+It also watches the hosts: one that does not answer a ping within `host_dead_after_s` (its
+process gone for good, its node lost) is killed and recreated under the same name. The new
+process has the same lease owner id, so it takes the dead one's people at once. A removed host
+that died before it drained is revoked instead: every host treats its leases as free.
+"""
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from typing import Any
+
+import msgpack
+import ray
+from pydantic import BaseModel
+from ray.exceptions import ActorDiedError, RayActorError
+
+from actors.config import RuntimeConfig
+from actors.dispatcher_actor import DISPATCHER_NAME, DispatcherActor
+from actors.host import PersonActorHost, host_name, owner_id
+
+log = logging.getLogger("clara.reconciler")
+
+RECONCILER_NAME = "clara-reconciler"
+HOST_PREFIX = host_name(0)[:-1]
+RETIRE_TIMEOUT_S = 60.0  # a retiring host finishes its accepted turns and refreshes within this
+RESTART_GRACE_S = 4.0  # extra patience while Ray itself restarts a crashed host process
+RAY_RESTARTING = ("RESTARTING", "PENDING_CREATION", "DEPENDENCIES_UNREADY")
+
+
+class Layout(BaseModel):
+    """The hosts that take new people, in placement order; generation 0 is 'not configured'
+    (a reconciler that restarted and has not been given a config yet)."""
+
+    generation: int = 0
+    hosts: list[str] = []
+
+    def to_bytes(self) -> bytes:
+        return msgpack.packb(self.model_dump(mode="json"), use_bin_type=True)
+
+    @classmethod
+    def from_bytes(cls, data: bytes) -> "Layout":
+        return cls.model_validate(msgpack.unpackb(data))
+
+
+def actor_options(config: RuntimeConfig, name: str) -> dict[str, Any]:
+    return dict(name=name, namespace=config.namespace, max_restarts=-1, max_task_retries=config.max_task_retries,
+                lifetime="detached" if config.detached else None)
+
+
+class ReconcilerService:
+    def __init__(self) -> None:
+        self.config: RuntimeConfig | None = None
+        self.generation = 0
+        self.hosts: dict[str, Any] = {}  # name -> handle, the layout's hosts
+        self.dispatcher: Any = None
+        self.revoked: set[str] = set()
+        self.retiring: set[asyncio.Task] = set()
+        self._lock = asyncio.Lock()
+        self._watch: asyncio.Task | None = None
+
+    async def apply(self, config_bytes: bytes) -> bytes:
+        config = RuntimeConfig.from_bytes(config_bytes)
+        async with self._lock:
+            if config != self.config:
+                await self._reconcile(config)
+            if self._watch is None:
+                self._watch = asyncio.get_running_loop().create_task(self._watch_forever())
+            return self._layout().to_bytes()
+
+    async def layout(self) -> bytes:
+        return self._layout().to_bytes()
+
+    async def ping(self) -> str:
+        return RECONCILER_NAME
+
+    async def retired(self) -> int:
+        """Hosts still retiring (for tests and benches that wait for a resize to settle)."""
+        return len(self.retiring)
+
+    def _layout(self) -> Layout:
+        return Layout(generation=self.generation, hosts=list(self.hosts))
+
+    # -- reconciliation ---------------------------------------------------------------------
+    async def _reconcile(self, config: RuntimeConfig) -> None:
+        if self.config is not None and config.namespace != self.config.namespace:
+            raise ValueError("runtime.namespace cannot change on a running deployment")
+        old, self.config = self.config, config
+        if old is None:
+            await self._adopt(config)
+        await self._ensure_dispatcher(config, old)
+        wanted = [host_name(i) for i in range(config.hosts)]
+        for name in [n for n in self.hosts if n not in wanted]:
+            self._retire(name, self.hosts.pop(name))
+        self.revoked -= {owner_id(config.namespace, n) for n in wanted}
+        created = [n for n in wanted if n not in self.hosts]
+        for name in created:
+            self.hosts[name] = self._create(config, name)
+        await asyncio.gather(*(self.hosts[n].ping.remote() for n in created))
+        self.hosts = {n: self.hosts[n] for n in wanted}
+        self.generation += 1
+        for name in [n for n in wanted if n not in created]:
+            await self._update(config, name)
+        log.info("runtime reconciled: generation %d, hosts %s", self.generation, wanted)
+
+    async def _adopt(self, config: RuntimeConfig) -> None:
+        """A fresh reconciler (first deploy, or restarted) takes over the hosts already running
+        in the namespace, so a redeploy neither duplicates nor orphans them."""
+        names = [a["name"] for a in ray.util.list_named_actors(all_namespaces=True)
+                 if a["namespace"] == config.namespace and a["name"].startswith(HOST_PREFIX)
+                 and a["name"][len(HOST_PREFIX):].isdigit()]
+        for name in sorted(names, key=lambda n: int(n[len(HOST_PREFIX):])):
+            try:
+                self.hosts[name] = ray.get_actor(name, namespace=config.namespace)
+            except ValueError:
+                continue  # died between the listing and the lookup
+
+    async def _ensure_dispatcher(self, config: RuntimeConfig, old: RuntimeConfig | None) -> None:
+        options = dict(actor_options(config, DISPATCHER_NAME), num_cpus=config.dispatcher_num_cpus,
+                       max_concurrency=config.dispatcher_max_concurrency)
+        if self.dispatcher is None:  # created here, or adopted from an earlier deploy
+            self.dispatcher = DispatcherActor.options(**options, get_if_exists=True).remote(config.to_bytes())
+            old = RuntimeConfig.from_bytes(await self.dispatcher.config_bytes.remote())
+        if old.dispatcher_process() != config.dispatcher_process():
+            ray.kill(self.dispatcher, no_restart=True)
+            self.dispatcher = await _create_when_name_free(lambda: DispatcherActor.options(**options).remote(config.to_bytes()))
+
+    def _create(self, config: RuntimeConfig, name: str, *, get_if_exists: bool = True) -> Any:
+        return PersonActorHost.options(**actor_options(config, name), num_cpus=config.host_num_cpus,
+                                       max_concurrency=config.host_max_concurrency, get_if_exists=get_if_exists) \
+            .remote(name, config.to_bytes(), DISPATCHER_NAME, sorted(self.revoked))
+
+    async def _update(self, config: RuntimeConfig, name: str) -> None:
+        """Push live settings, or replace the process when it was built with other ones."""
+        handle = self.hosts[name]
+        try:
+            current = RuntimeConfig.from_bytes(await handle.config_bytes.remote())
+            if current.host_process() == config.host_process():
+                await handle.reconfigure.remote(config.to_bytes(), sorted(self.revoked))
+                return
+            await asyncio.wait_for(handle.retire.remote(), RETIRE_TIMEOUT_S)
+        except (RayActorError, asyncio.TimeoutError) as exc:
+            log.warning("host %s did not take the new settings (%s); replacing it", name, type(exc).__name__)
+        await self._replace(config, name)
+
+    async def _replace(self, config: RuntimeConfig, name: str) -> None:
+        ray.kill(self.hosts[name], no_restart=True)
+        self.hosts[name] = await _create_when_name_free(lambda: self._create(config, name, get_if_exists=False))
+        self.generation += 1
+
+    def _retire(self, name: str, handle: Any) -> None:
+        task = asyncio.get_running_loop().create_task(self._retire_then_kill(name, handle))
+        self.retiring.add(task)
+        task.add_done_callback(self.retiring.discard)
+
+    async def _retire_then_kill(self, name: str, handle: Any) -> None:
+        try:
+            drained = await asyncio.wait_for(handle.retire.remote(), RETIRE_TIMEOUT_S)
+            log.info("host %s retired after deactivating %d PersonActors", name, drained)
+        except (RayActorError, asyncio.TimeoutError) as exc:
+            # it could not drain: its leases would block its people until they lapse
+            log.warning("host %s died or hung while retiring (%s); revoking its leases", name, type(exc).__name__)
+            self.revoked.add(owner_id(self.config.namespace, name))
+            ray.kill(handle, no_restart=True)
+            await self._push_revoked()
+            return
+        ray.kill(handle, no_restart=True)
+
+    async def _push_revoked(self) -> None:
+        config = self.config
+        await asyncio.gather(*(h.reconfigure.remote(config.to_bytes(), sorted(self.revoked)) for h in self.hosts.values()),
+                             return_exceptions=True)
+
+    # -- health -----------------------------------------------------------------------------
+    async def _watch_forever(self) -> None:
+        last_ok: dict[str, float] = {}
+        while True:
+            config = self.config
+            await asyncio.sleep(config.host_health_check_s)
+            try:
+                async with self._lock:
+                    await self._check(config, last_ok)
+            except Exception:  # noqa: BLE001 - the watcher must outlive one bad pass
+                log.exception("host health check failed")
+
+    async def _check(self, config: RuntimeConfig, last_ok: dict[str, float]) -> None:
+        names = list(self.hosts)
+        pings = await asyncio.gather(*(asyncio.wait_for(self.hosts[n].ping.remote(), config.host_health_check_s)
+                                       for n in names), return_exceptions=True)
+        now = time.monotonic()
+        for name, result in zip(names, pings):
+            if not isinstance(result, BaseException):
+                last_ok[name] = now
+                continue
+            state = ray_actor_state(self.hosts[name])
+            # Ray is already restarting a crashed process: give it a little longer than a
+            # host that Ray still believes alive but that does not answer (a lost node).
+            allowed = config.host_dead_after_s + (RESTART_GRACE_S if state in RAY_RESTARTING else 0.0)
+            silent = now - last_ok.setdefault(name, now)
+            if isinstance(result, ActorDiedError) or state == "DEAD" or silent >= allowed:
+                log.warning("host %s is lost (%s, Ray state %s, silent %.1fs); replacing it",
+                            name, type(result).__name__, state, silent)
+                await self._replace(config, name)
+                last_ok[name] = time.monotonic()
+
+
+def ray_actor_state(handle: Any) -> str:
+    """The GCS's view of an actor (ALIVE, RESTARTING, DEAD, ...); '' when it does not know."""
+    try:
+        return ray._private.state.actors(handle._actor_id.hex()).get("State", "")
+    except Exception:  # noqa: BLE001 - a developer API; the ping timeout decides without it
+        return ""
+
+
+async def _create_when_name_free(create: Any, timeout_s: float = 10.0) -> Any:
+    """Create a named actor whose previous holder was just killed: the name frees once Ray has
+    recorded that death, which takes a moment."""
+    deadline = time.monotonic() + timeout_s
+    while True:
+        try:
+            handle = create()
+            await handle.ping.remote()
+            return handle
+        except (ValueError, RayActorError):
+            if time.monotonic() > deadline:
+                raise
+            await asyncio.sleep(0.1)
+
+
+HostReconciler = ray.remote(ReconcilerService)
