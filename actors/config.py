@@ -20,10 +20,11 @@ from spine.store.url import DEFAULT_STORE_URL
 
 
 # Fields a running host process cannot take in place (Ray resources and concurrency are fixed
-# at actor creation; the store connection and model client are built once per process).
+# at actor creation; the store connection and the model client, with its call timeout, are
+# built once per process).
 HOST_PROCESS_FIELDS = ("namespace", "detached", "host_num_cpus", "host_max_concurrency", "max_task_retries",
                        "store_url", "store_timeout_s", "model", "anthropic_api_key", "anthropic_base_url",
-                       "anthropic_turn_model", "anthropic_fast_model")
+                       "anthropic_turn_model", "anthropic_fast_model", "model_call_s")
 DISPATCHER_PROCESS_FIELDS = ("namespace", "detached", "dispatcher_num_cpus", "dispatcher_max_concurrency",
                              "store_url", "store_timeout_s")
 

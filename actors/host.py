@@ -86,7 +86,7 @@ class PersonHost:
         message to the person's new host, which takes the lease once this host released it."""
         key = placement_key(envelope)
         if self.retiring:
-            raise Moved(key, "")
+            raise Moved(key)
         self._ensure_sweeper()
         return await self.actor_for(key).submit(envelope)
 
@@ -111,7 +111,8 @@ class PersonHost:
         return msgpack.packb([i.model_dump(mode="json") for i in self.actor_infos()], use_bin_type=True)
 
     async def ping(self) -> str:
-        self._ensure_sweeper()
+        if not self.retiring:
+            self._ensure_sweeper()
         return self.host_id
 
     async def pid(self) -> int:
