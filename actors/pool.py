@@ -23,7 +23,7 @@ from ray.exceptions import RayActorError
 
 from actors.config import RuntimeConfig
 from actors.dispatcher_actor import DISPATCHER_NAME
-from actors.host import HostReply, owner_id
+from actors.host import HostReply, host_name, owner_id
 from actors.person_actor import ActorInfo
 from actors.placement import host_index, person_of, placement_key
 from actors.reconciler import RECONCILER_NAME, HostReconciler, Layout
@@ -51,7 +51,17 @@ class HostPool:
         self._tails: dict[str, asyncio.Future] = {}  # per person: the last message handed to a host
         self._refreshed_at = 0.0
         self._refreshing: asyncio.Task | None = None
-        self._take(layout)
+        if reconciler is not None:
+            self._take(layout)
+
+    @classmethod
+    def over(cls, config: RuntimeConfig, hosts: list[Any], spine: Spine) -> "HostPool":
+        """A pool over fixed host handles and no reconciler (in-process tests and benches)."""
+        layout = Layout(generation=1, hosts=[host_name(i) for i in range(len(hosts))])
+        pool = cls(config, None, layout, spine)
+        pool.layout, pool.hosts = layout, hosts
+        pool._owners = {owner_id(config.namespace, n): h for n, h in zip(layout.hosts, hosts)}
+        return pool
 
     @classmethod
     async def start(cls, config: RuntimeConfig, spine: Spine | None = None) -> "HostPool":
@@ -92,6 +102,8 @@ class HostPool:
 
     async def refresh(self) -> None:
         """Read the layout again; a restarted reconciler that lost its config gets ours."""
+        if self.reconciler is None:
+            return
         layout = Layout.from_bytes(await self.reconciler.layout.remote())
         if layout.generation == 0:
             layout = Layout.from_bytes(await self.reconciler.apply.remote(self.config.to_bytes()))

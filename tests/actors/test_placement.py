@@ -32,7 +32,7 @@ class InProcess:
 def pool(spine, clock) -> HostPool:
     config = RuntimeConfig(namespace="t")
     hosts = [real_host(spine, clock, owner_id("t", host_name(i))) for i in range(2)]
-    return HostPool(config, [InProcess(h) for h in hosts], None, spine)
+    return HostPool.over(config, [InProcess(h) for h in hosts], spine)
 
 
 def actor(pool: HostPool, key: str):

@@ -90,11 +90,15 @@ async def settled(app: str, namespace: str, hosts: int, timeout_s: float = 180.0
 
 @dataclass
 class Sent:
+    sender: int
     number: str
     body: str
     message_sid: str
     replies: list[str]
     status_code: int
+    sent_at: float  # time.monotonic()
+    answered_at: float | None  # when the expected reply came back inline
+
 
 
 @dataclass
@@ -125,13 +129,25 @@ class SteadyLoad:
                 if self._stop.is_set():
                     return
                 number, body = number_for(), f"s{index} m{n} sleep={self.turn_s}"
+                sent_at = time.monotonic()
                 try:
                     exchange = await send_sms(http, base_url=self.base_url, auth_token=self.auth_token,
                                               from_=number, body=body)
-                    self.sent.append(Sent(number, body, exchange.message_sid, exchange.messages, exchange.status_code))
+                    answered_at = time.monotonic() if f"re: {body}" in exchange.messages else None
+                    self.sent.append(Sent(index, number, body, exchange.message_sid, exchange.messages,
+                                          exchange.status_code, sent_at, answered_at))
                 except httpx.HTTPError as exc:
-                    self.sent.append(Sent(number, body, f"unsent-{index}-{n}", [f"error: {exc}"], 0))
+                    self.sent.append(Sent(index, number, body, f"unsent-{index}-{n}", [f"error: {exc}"], 0, sent_at, None))
                 await asyncio.sleep(self.pause_s)
+
+
+def served_again_after(sent: list[Sent], since: float) -> float:
+    """Seconds from `since` until every sender had a reply again: the longest any person went
+    unanswered after `since` (a host killed then)."""
+    senders = {s.sender for s in sent}
+    firsts = [min((s.answered_at for s in sent if s.sender == who and (s.answered_at or 0) > since), default=None)
+              for who in senders]
+    return max((f - since if f is not None else float("inf")) for f in firsts)
 
 
 @dataclass

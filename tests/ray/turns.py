@@ -35,7 +35,7 @@ async def recorded_turn(deps: TurnDeps, env: MessageEnvelope, history: list[dict
                       trace=trace)
 
 
-async def counted_turn(deps: TurnDeps, env: MessageEnvelope, history: list[dict]) -> TurnResult:
+async def counted_turn(deps: TurnDeps, env: MessageEnvelope, history: list[dict], opening=None) -> TurnResult:
     """Like recorded_turn, but one store item per run of a message (`TURNRUN#{message_id}`),
     so a message whose turn ran twice shows up as two items: the resize run counts them."""
     hold = re.search(r"sleep=([\d.]+)", env.body)
