@@ -43,25 +43,17 @@ class TurnFailed(Exception):
 
 
 class HostPool:
-    def __init__(self, config: RuntimeConfig, reconciler: Any, layout: Layout, spine: Spine) -> None:
-        self.config, self.reconciler, self.spine = config, reconciler, spine
-        self.layout = Layout()
-        self.hosts: list[Any] = []
-        self._owners: dict[str, Any] = {}
+    def __init__(self, config: RuntimeConfig, hosts: list[Any], dispatcher: Any, spine: Spine, *,
+                 reconciler: Any = None) -> None:
+        """With a reconciler, the hosts are whatever its layout says (`start`); without one, the
+        fixed `hosts` (in-process tests hand PersonHosts behind a `.handle.remote` shape)."""
+        self.config, self.reconciler, self.spine, self._dispatcher = config, reconciler, spine, dispatcher
+        self.layout = Layout(generation=1, hosts=[host_name(i) for i in range(len(hosts))])
+        self.hosts: list[Any] = list(hosts)
+        self._owners = {owner_id(config.namespace, n): h for n, h in zip(self.layout.hosts, self.hosts)}
         self._tails: dict[str, asyncio.Future] = {}  # per person: the last message handed to a host
         self._refreshed_at = 0.0
         self._refreshing: asyncio.Task | None = None
-        if reconciler is not None:
-            self._take(layout)
-
-    @classmethod
-    def over(cls, config: RuntimeConfig, hosts: list[Any], spine: Spine) -> "HostPool":
-        """A pool over fixed host handles and no reconciler (in-process tests and benches)."""
-        layout = Layout(generation=1, hosts=[host_name(i) for i in range(len(hosts))])
-        pool = cls(config, None, layout, spine)
-        pool.layout, pool.hosts = layout, hosts
-        pool._owners = {owner_id(config.namespace, n): h for n, h in zip(layout.hosts, hosts)}
-        return pool
 
     @classmethod
     async def start(cls, config: RuntimeConfig, spine: Spine | None = None) -> "HostPool":
@@ -70,7 +62,9 @@ class HostPool:
                                             lifetime="detached" if config.detached else None).remote()
         layout = Layout.from_bytes(await reconciler.apply.remote(config.to_bytes()))
         spine = spine or Spine(open_store(config.store_url, timeout_s=config.store_timeout_s))
-        return cls(config, reconciler, layout, spine)
+        pool = cls(config, [], None, spine, reconciler=reconciler)
+        pool._take(layout)
+        return pool
 
     async def apply(self, config: RuntimeConfig) -> None:
         """A live reconfigure: the reconciler makes the hosts match `config` (see
@@ -80,7 +74,8 @@ class HostPool:
 
     @property
     def dispatcher(self) -> Any:
-        return ray.get_actor(DISPATCHER_NAME, namespace=self.config.namespace)
+        """The DispatcherActor now (the reconciler may have replaced it since the pool started)."""
+        return self._dispatcher or ray.get_actor(DISPATCHER_NAME, namespace=self.config.namespace)
 
     async def host_names(self) -> list[str]:
         """The hosts taking people now, as the reconciler lists them."""
@@ -88,7 +83,7 @@ class HostPool:
         return list(self.layout.hosts)
 
     def _take(self, layout: Layout) -> None:
-        if layout.generation == self.layout.generation and self.hosts:
+        if layout == self.layout and self.hosts:
             return
         hosts = []
         for name in layout.hosts:

@@ -32,7 +32,7 @@ class InProcess:
 def pool(spine, clock) -> HostPool:
     config = RuntimeConfig(namespace="t")
     hosts = [real_host(spine, clock, owner_id("t", host_name(i))) for i in range(2)]
-    return HostPool.over(config, [InProcess(h) for h in hosts], spine)
+    return HostPool(config, [InProcess(h) for h in hosts], None, spine)
 
 
 def actor(pool: HostPool, key: str):
