@@ -62,7 +62,7 @@ async def run(args: argparse.Namespace) -> int:
 
             print(f"deployed 2 hosts in {await deploy(2):.1f}s; steady load: {args.regulars} regulars, "
                   f"{args.newcomers} newcomers, {args.pause * 1000:.0f} ms between a sender's messages")
-            load = SteadyLoad(url, AUTH_TOKEN, regulars=args.regulars, newcomers=args.newcomers, pause_s=args.pause)
+            load = SteadyLoad(url, AUTH_TOKEN, twilio.account_sid, regulars=args.regulars, newcomers=args.newcomers, pause_s=args.pause)
             load.start()
             spine = Spine(SqliteStore(store))
             await asyncio.sleep(args.hold)

@@ -107,6 +107,7 @@ class SteadyLoad:
 
     base_url: str
     auth_token: str
+    account_sid: str  # Twilio's webhooks carry the account's SID; the gateway refuses others
     regulars: int = 6
     newcomers: int = 2
     pause_s: float = 0.1
@@ -132,7 +133,7 @@ class SteadyLoad:
                 sent_at = time.monotonic()
                 try:
                     exchange = await send_sms(http, base_url=self.base_url, auth_token=self.auth_token,
-                                              from_=number, body=body)
+                                              from_=number, body=body, account_sid=self.account_sid)
                     answered_at = time.monotonic() if f"re: {body}" in exchange.messages else None
                     self.sent.append(Sent(index, number, body, exchange.message_sid, exchange.messages,
                                           exchange.status_code, sent_at, answered_at))

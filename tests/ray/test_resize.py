@@ -76,7 +76,7 @@ async def admin_hosts(url: str) -> tuple[list[str], set[str]]:
 async def test_resize_2_3_1_under_steady_sms_loses_and_duplicates_nothing(deployment, store_path, twilio):
     url, namespace, deploy = deployment
     await deploy(2)
-    load = SteadyLoad(url, AUTH_TOKEN)
+    load = SteadyLoad(url, AUTH_TOKEN, twilio.account_sid)
     load.start()
     steps = []
     for hosts, runtime in [(3, {}), (1, {"idle_deactivate_s": 1.0})]:
