@@ -74,11 +74,12 @@ def _malformed_tool_use(response: ModelResponse) -> str | None:
 async def run_agent_loop(model: ModelBackend, runner: ToolRunner, caller: Caller, request: ModelRequest,
                          budget: TurnBudget, started: float) -> LoopOutcome:
     out = LoopOutcome(messages=list(request.messages))
+    facts = request.facts
     for _ in range(budget.max_rounds):
         remaining = budget.total_s - (time.monotonic() - started)
         t0 = time.monotonic()
         try:
-            response = await _call_model(model, request.model_copy(update={"messages": out.messages}),
+            response = await _call_model(model, request.model_copy(update={"messages": out.messages, "facts": facts}),
                                          min(budget.model_call_s, remaining))
         except ModelUnavailable as exc:
             out.failure = str(exc)
@@ -96,6 +97,8 @@ async def run_agent_loop(model: ModelBackend, runner: ToolRunner, caller: Caller
         out.tools_ms += (time.monotonic() - t1) * 1000
         out.tool_calls += [trace_call(inv, res) for inv, res in ran]
         out.messages.append({"role": "user", "content": [res.to_api() for _, res in ran]})
+        if facts is not None:  # the typed results ride along for backends that read values, not text
+            facts = facts.model_copy(update={"results": [*facts.results, *(res for _, res in ran)]})
         out.reply = response.text()  # kept in case the rounds run out
     out.failure = out.failure or ("tool rounds exhausted" if not out.reply else None)
     return out

@@ -14,15 +14,17 @@ from typing import Any
 from actors.agent_loop import LoopOutcome, run_agent_loop, trace_call
 from actors.dispatcher import writes
 from actors.model.base import ModelRequest
+from actors.model.turn_facts import Tenancy, TurnFacts, turn_facts
 from actors.model.pricing import cost_usd
 from actors.opening import Opening, open_for, prompt_for
 from actors.trace_builder import build_trace
 from actors.turn_types import TurnDeps, TurnResult
 from prompts.assemble import assemble_prompt
-from prompts.safety import EMERGENCY_NUDGE, detect_emergency
+from prompts.safety import detect_emergency, emergency_nudge
 from spine.context import PersonContext
 from spine.envelope import MessageEnvelope
 from spine.events import emit_event
+from spine.language import detect_language
 from spine.records import EventKind, TraceEvent
 from spine.router import route_inbound, route_person
 from spine.routing_types import L1Result, MetaRole, RoutingDecision
@@ -69,12 +71,12 @@ async def _safety_net(deps: TurnDeps, caller: Caller, env: MessageEnvelope, out:
     escalated = any(c.name == "escalate_to_human" and not c.is_error for c in out.tool_calls)
     if not escalated:
         inv = ToolInvocation(name="escalate_to_human", tool_use_id="safety-net",
-                             input={"reason": f"Emergency reported: {match.kind}", "urgency": "emergency",
+                             input={"reason": f"Emergency reported: {match.brief}", "urgency": "emergency",
                                     "summary": env.body[:500]})
         result = await deps.tools.run(inv, caller)
         out.tool_calls.append(trace_call(inv, result))
     if "911" not in out.reply:  # the model may already have said it in its own words
-        out.reply = f"{EMERGENCY_NUDGE} {out.reply}".strip()
+        out.reply = f"{emergency_nudge(detect_language(env.body))} {out.reply}".strip()
     return [TraceEvent(kind=EventKind.SAFETY, reason=match.kind)]
 
 
@@ -153,7 +155,8 @@ async def _converse(deps: TurnDeps, env: MessageEnvelope, decision: RoutingDecis
                                  origin=env.origin)
     events = [*_sender_events(env), *events]
     photos_for = await _attach_photos(deps, caller, env, events)
-    request = ModelRequest(system=prompt.system, tools=prompt.tools,
+    facts = _turn_facts(decision, opening if opening is not None and records_visible(caller) else None, context)
+    request = ModelRequest(system=prompt.system, tools=prompt.tools, facts=facts,
                            messages=[*history, {"role": "user", "content": _user_text(env, photos_for)}])
     # Speculative prefetch runs beside the first model call; no candidates, no dispatcher hop.
     candidates = prefetch_candidates(env.body, context, caller)
@@ -181,6 +184,15 @@ def _sender_events(env: MessageEnvelope) -> list[TraceEvent]:
         return []
     kind = EventKind.SENDER_VERIFIED if env.sender_verified else EventKind.SENDER_UNVERIFIED
     return [TraceEvent(kind=kind, reason=env.sender_check)]
+
+
+def _turn_facts(decision: RoutingDecision, opening: Opening | None, context: PersonContext) -> TurnFacts:
+    """The turn as values, for a backend that must not read the prompt (the offline policy)."""
+    if opening is None:
+        return turn_facts(decision.l1, [], [], context, None)
+    tenancies = [Tenancy(unit=o.unit_number, kind=o.kind) for o in opening.facts.occupancies]
+    name = opening.person.display_name if opening.person else None
+    return turn_facts(decision.l1, list(opening.facts.role_types), tenancies, context, name)
 
 
 def _user_text(env: MessageEnvelope, photos_for: str | None) -> str:

@@ -23,6 +23,7 @@ class ActiveWorkOrder(BaseModel):
     display_id: str
     status: str
     brief: str
+    as_vendor: bool = False  # the person is on it as the assigned vendor, not as a resident of its unit
 
 
 class ActiveTour(BaseModel):

@@ -7,10 +7,6 @@ from spine.repo import Spine
 from spine.work import RenewalStatus, TourStatus, WorkOrder
 
 
-def _brief(wo: WorkOrder, as_vendor: bool) -> str:
-    return f"{wo.brief} (you are the assigned vendor)" if as_vendor else wo.brief
-
-
 async def _open_work_orders(spine: Spine, unit_ids: set[str], vendor_ids: set[str]) -> list[ActiveWorkOrder]:
     """A tenant's units are read one prefix each; a vendor's assignments need every work order
     at the properties the vendor services."""
@@ -25,7 +21,8 @@ async def _open_work_orders(spine: Spine, unit_ids: set[str], vendor_ids: set[st
             for wo in await spine.work_orders_at(property_id):
                 if wo.assigned_vendor_id in vendor_ids and wo.id not in found:
                     found[wo.id] = (wo, wo.unit_id not in unit_ids)
-    return [ActiveWorkOrder(id=wo.id, display_id=wo.display_id, status=wo.status.value, brief=_brief(wo, as_vendor))
+    return [ActiveWorkOrder(id=wo.id, display_id=wo.display_id, status=wo.status.value, brief=wo.brief,
+                            as_vendor=as_vendor)
             for wo, as_vendor in found.values() if wo.is_open]
 
 

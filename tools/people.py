@@ -21,6 +21,7 @@ class PersonMatch(BaseModel):
     phone_last4: str | None = None
     deceased: bool = False
     roles: list[str] = Field(default_factory=list)  # "tenant of unit 204 (primary)", "pm", ...
+    units: list[str] = Field(default_factory=list)  # unit numbers the person is a tenant of
 
 
 async def _roles_in_org(spine: Spine, org_id: str,
@@ -58,13 +59,18 @@ async def _describe(spine: Spine, role: PersonRole, numbers: dict[str, str]) -> 
 
 
 async def lookup_people(spine: Spine, org_id: str, *, phone: str | None, name: str | None,
-                        within: frozenset[str] | None = None, limit: int = 10) -> list[PersonMatch]:
+                        unit: str | None = None, within: frozenset[str] | None = None,
+                        limit: int = 10) -> list[PersonMatch]:
     """People with a role in the org (at the properties `within`, if given) matching the phone
-    (exact, after normalizing) or the name (case-insensitive substring). People outside the org
-    are never returned."""
+    (exact, after normalizing), the name (case-insensitive substring) or tenancy of a unit number.
+    People outside the org are never returned."""
     by_person, numbers = await _roles_in_org(spine, org_id, within)
     wanted: list[str] = []
-    if phone:
+    if unit and not (phone or name):
+        wanted = sorted(p for p, roles in by_person.items()
+                        if any(numbers.get(r.scope.unit_id or "") == unit.strip().lstrip("#") for r in roles
+                               if r.role_type == PersonRoleType.TENANT))
+    elif phone:
         try:
             person = await resolve_person(spine, Channel.SMS, phone)
         except InvalidPhoneNumber:
@@ -83,6 +89,8 @@ async def lookup_people(spine: Spine, org_id: str, *, phone: str | None, name: s
             continue
         roles = [await _describe(spine, r, numbers) for r in by_person[person_id]]
         phones = person.phones()
+        units = sorted({numbers[r.scope.unit_id] for r in by_person[person_id]
+                        if r.role_type == PersonRoleType.TENANT and r.scope.unit_id in numbers})
         matches.append(PersonMatch(person_id=person.id, name=person.display_name, deceased=person.deceased,
-                                   phone_last4=last4(phones[0]) if phones else None, roles=sorted(roles)))
+                                   phone_last4=last4(phones[0]) if phones else None, roles=sorted(roles), units=units))
     return matches

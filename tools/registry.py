@@ -1,6 +1,11 @@
 """Every tool the gateway has: name -> Tool (spec + handler), collected from the catalog modules."""
 from __future__ import annotations
 
+from functools import lru_cache
+from typing import get_type_hints
+
+from pydantic import BaseModel
+
 from tools.handlers import facility, pm, prospect, step_up, tenant, tenant_lease, universal, vendor
 from tools.handlers.base import Tool
 
@@ -18,3 +23,14 @@ def _collect() -> dict[str, Tool]:
 
 
 TOOLS: dict[str, Tool] = _collect()
+
+
+@lru_cache(maxsize=None)
+def output_model(name: str) -> type[BaseModel] | None:
+    """The pydantic model a tool's handler returns (its result JSON is a dump of it), read from the
+    handler's return annotation so the two can never disagree."""
+    tool = TOOLS.get(name)
+    if tool is None:
+        return None
+    returned = get_type_hints(tool.handler).get("return")
+    return returned if isinstance(returned, type) and issubclass(returned, BaseModel) else None

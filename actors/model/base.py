@@ -6,6 +6,7 @@ from typing import Any, Literal, Protocol
 
 from pydantic import BaseModel, Field
 
+from actors.model.turn_facts import TurnFacts
 from spine.records import Usage
 
 
@@ -19,6 +20,8 @@ class ModelRequest(BaseModel):
     messages: list[dict[str, Any]] = Field(default_factory=list)
     max_tokens: int = 1024
     purpose: Literal["turn", "refresh", "confirm"] = "turn"
+    # The same turn as typed values, for backends that must not read the prose (never sent to an API).
+    facts: TurnFacts | None = Field(default=None, exclude=True)
 
 
 class ModelResponse(BaseModel):

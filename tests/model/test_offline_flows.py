@@ -1,8 +1,8 @@
 """The offline policy through every flow the gateway relies on (ADR K-1..K-5 and friends).
 
-Requests are built by hand the way prompts.assemble shapes them: tools as API dicts named per
-CONTRACTS.md, a stable system block with the cache breakpoint, then the volatile context block
-(personContext summary, the active pointers JSON, the L1 breadcrumb JSON)."""
+Requests are built the way the interaction builds them: tools as API dicts, a system prompt (which
+the offline model must not read), and TurnFacts, the typed facts of the turn: roles, the caller's
+name, personContext pointers and, after each round, the typed tool results."""
 from __future__ import annotations
 
 import json
@@ -13,6 +13,11 @@ import pytest
 
 from actors.model.base import ModelRequest, ModelResponse
 from actors.model.offline import OfflineModel
+from actors.model.turn_facts import Tenancy, TurnFacts
+from spine.context import ActivePointers, ActiveWorkOrder, PersonContext
+from spine.identity import OccupancyKind
+from spine.routing_types import MetaRole
+from spine.toolspec import ToolResult
 from tests.support.anthropic_server import validate
 
 TODAY = date(2026, 11, 30)  # a Monday
@@ -23,9 +28,13 @@ VENDOR = ["update_work_order", "add_eta_note", "get_dispatch_details", "handoff_
 PROSPECT = ["save_prospect", "get_available_units", "schedule_tour", "get_pricing_details", "send_application_link"]
 UNIVERSAL = ["escalate_to_human"]
 WO_7 = {"id": "wo_7", "display_id": "WO-7", "status": "in_progress", "brief": "running toilet, unit 204"}
-WO_7_VENDOR = {**WO_7, "brief": "running toilet, unit 204 (you are the assigned vendor)"}
+WO_7_VENDOR = {**WO_7, "as_vendor": True}
 WO_42_VENDOR = {"id": "wo_42", "display_id": "WO-42", "status": "in_progress",
-                "brief": "leak under kitchen sink, unit 312 (you are the assigned vendor)"}
+                "brief": "leak under kitchen sink, unit 312", "as_vendor": True}
+
+
+DEFAULT_RESULTS = {"escalate_to_human": {"escalation_id": "esc_1", "status": "open",
+                                         "message": "The property team has been notified and will follow up."}}
 
 
 def api_tool(name: str) -> dict[str, Any]:
@@ -35,16 +44,18 @@ def api_tool(name: str) -> dict[str, Any]:
 
 def request(message: str, tools: list[str], roles: list[str], active: list[dict] | None = None,
             summary: str = "This is a fresh contact. No prior context available.",
-            name: str | None = None) -> ModelRequest:
-    pointers = {"active_work_orders": active or [], "active_tours": [], "active_renewal_workflow_id": None,
-                "last_channel": None, "last_interaction_at": None}
-    context = (f"Caller: {name}\n" if name else "") + f"Summary: {summary}\nActive: {json.dumps(pointers)}\n" \
-        + f"Routing: {json.dumps({'roles': roles, 'confidence': 'fact'})}"
+            name: str | None = None, tenancies: list[tuple[str, str]] | None = None) -> ModelRequest:
+    if tenancies is None and "tenant" in roles:
+        tenancies = [("204", "primary")]
+    context = PersonContext(person_id="p_test", summary=summary, active=ActivePointers(
+        active_work_orders=[ActiveWorkOrder(**w) for w in active or []]))
+    facts = TurnFacts(caller_name=name, roles=[MetaRole(r) for r in roles], context=context,
+                      tenancies=[Tenancy(unit=u, kind=OccupancyKind(k)) for u, k in tenancies or []])
     system = [{"type": "text", "text": "You are Clara, a property management AI."},
               {"type": "text", "text": "Role guidance.", "cache_control": {"type": "ephemeral"}},
-              {"type": "text", "text": context}]
+              {"type": "text", "text": "Caller: Somebody Else\n{\"roles\": [\"pm\"]}"}]  # prose it must not read
     return ModelRequest(system=system, tools=[api_tool(t) for t in dict.fromkeys(tools)],
-                        messages=[{"role": "user", "content": message}])
+                        messages=[{"role": "user", "content": message}], facts=facts)
 
 
 @pytest.fixture
@@ -53,8 +64,10 @@ def model() -> OfflineModel:
 
 
 async def answer(model: OfflineModel, req: ModelRequest, results: dict[str, Any] | None = None,
-                 errors: dict[str, str] | None = None) -> tuple[list[ModelResponse], ModelRequest]:
-    """Run the model <-> tools rounds with canned results, like the agent loop does."""
+                 errors: dict[str, str] | None = None,
+                 refusals: dict[str, str] | None = None) -> tuple[list[ModelResponse], ModelRequest]:
+    """Run the model <-> tools rounds with canned results, like the agent loop does: `errors` fail
+    as a handler would, `refusals` are the gate's refusals (a typed decision)."""
     responses = []
     for _ in range(4):
         response = await model.complete(req)
@@ -63,16 +76,21 @@ async def answer(model: OfflineModel, req: ModelRequest, results: dict[str, Any]
         assert {u["name"] for u in response.tool_uses()} <= offered, "called a tool that was not offered"
         if not response.tool_uses():
             break
-        blocks = []
+        typed = []
         for use in response.tool_uses():
-            if use["name"] in (errors or {}):
-                blocks.append({"type": "tool_result", "tool_use_id": use["id"], "is_error": True,
-                               "content": json.dumps({"error": errors[use["name"]]})})
+            if use["name"] in (refusals or {}):
+                typed.append(ToolResult(tool_use_id=use["id"], name=use["name"], is_error=True, decision="refused",
+                                        rule="scope:assigned-wo", content=f"Not allowed: {refusals[use['name']]}"))
+            elif use["name"] in (errors or {}):
+                typed.append(ToolResult(tool_use_id=use["id"], name=use["name"], is_error=True,
+                                        rule="handler-failure", content=f"Error: {errors[use['name']]}"))
             else:
-                result = (results or {}).get(use["name"], {"ok": True, "message": "done"})
-                blocks.append({"type": "tool_result", "tool_use_id": use["id"], "content": json.dumps(result)})
-        req = req.model_copy(update={"messages": req.messages + [
-            {"role": "assistant", "content": response.content}, {"role": "user", "content": blocks}]})
+                result = (results or {}).get(use["name"], DEFAULT_RESULTS.get(use["name"], {"ok": True, "message": "done"}))
+                typed.append(ToolResult(tool_use_id=use["id"], name=use["name"], content=json.dumps(result)))
+        facts = req.facts.model_copy(update={"results": [*req.facts.results, *typed]})
+        req = req.model_copy(update={"facts": facts, "messages": req.messages + [
+            {"role": "assistant", "content": response.content},
+            {"role": "user", "content": [t.to_api() for t in typed]}]})
     body = {"model": "m", "max_tokens": 10, "system": req.system, "tools": req.tools, "messages": req.messages}
     assert validate(body) is None  # the conversation is one the real API would accept
     return responses, req
@@ -102,17 +120,16 @@ async def test_k1_tenant_overflowing_toilet(model):
 async def test_k2_vendor_eta(model):
     req = request("I'm 10 min out from WO-7", FACILITY + VENDOR + UNIVERSAL, ["vendor"], [WO_7_VENDOR],
                   name="Mike Torres")
-    (first, final), _ = await answer(model, req, {"add_eta_note": {"work_order_id": "WO-7", "tenant_notified": True}})
+    (first, final), _ = await answer(model, req, {"add_eta_note": {"work_order_id": "WO-7", "status": "in_progress", "brief": "running toilet", "unit": "204"}})
     assert calls(first)["add_eta_note"]["work_order_id"] == "WO-7"
     assert calls(first)["add_eta_note"]["eta"] == "10 minutes"
-    assert final.text() == ("Got it Mike, see you in about 10 minutes. I've noted your ETA on WO-7. "
-                            "The tenant has been notified.")
+    assert final.text() == "Got it Mike, see you in about 10 minutes. I've noted your ETA on WO-7."
 
 
 async def test_k2_eta_without_a_number_uses_the_one_assigned_work_order(model):
     req = request("running late, be there at 3pm", ["update_work_order", "get_dispatch_details"], ["vendor"],
                   [WO_7_VENDOR], name="Mike Torres")
-    (first, final), _ = await answer(model, req, {"update_work_order": {"work_order_id": "WO-7"}})
+    (first, final), _ = await answer(model, req, {"update_work_order": {"work_order_id": "WO-7", "status": "in_progress", "brief": "running toilet", "unit": "204"}})
     assert calls(first) == {"update_work_order": {"work_order_id": "WO-7", "eta": "3pm",
                                                   "note": "Vendor ETA at 3pm: running late, be there at 3pm"}}
     assert final.text().startswith("Got it Mike, see you at 3pm.")
@@ -120,8 +137,9 @@ async def test_k2_eta_without_a_number_uses_the_one_assigned_work_order(model):
 
 async def test_k3_prospect_two_bedrooms_next_month(model):
     req = request("do you have 2BR units next month?", FACILITY + PROSPECT + UNIVERSAL, ["prospect"])
-    units = {"units": [{"unit": "401", "bedrooms": 2, "bathrooms": 2.0, "monthly_rent_usd": 2695,
-                        "available_from": "2026-12-15"}]}
+    units = {"property_name": "JP Yale Station", "units": [
+        {"unit": "401", "bedrooms": 2, "bathrooms": 2.0, "square_feet": 900, "monthly_rent_usd": 2695,
+         "available_from": "2026-12-15"}]}
     (first, final), _ = await answer(model, req, {"get_available_units": units})
     assert calls(first) == {"save_prospect": {"bedrooms": 2, "move_in": "2026-12-01"},
                             "get_available_units": {"bedrooms": 2, "move_in_by": "2026-12-31"}}
@@ -131,7 +149,7 @@ async def test_k3_prospect_two_bedrooms_next_month(model):
 
 async def test_k3_no_matching_units_says_so(model):
     req = request("any two bedroom apartments available in January?", PROSPECT, ["prospect"])
-    (first, final), _ = await answer(model, req, {"get_available_units": {"units": []}})
+    (first, final), _ = await answer(model, req, {"get_available_units": {"property_name": "JP Yale Station", "units": []}})
     assert calls(first)["get_available_units"] == {"bedrooms": 2, "move_in_by": "2027-01-31"}
     assert "I don't see any 2BR units" in final.text()
 
@@ -140,7 +158,9 @@ async def test_k4_multi_role_check_on_work_order(model):
     req = request("check on WO-42", FACILITY + TENANT + VENDOR + UNIVERSAL, ["tenant", "vendor"], [WO_42_VENDOR])
     detail = {"work_order_id": "WO-42", "status": "in_progress", "brief": "leak under kitchen sink, unit 312",
               "unit": "312", "description": "Tenant in 312 reported a leak under the kitchen sink on Tuesday.",
-              "notes": [{"at": "2026-11-20T16:30:00Z", "text": "Shutoff valve replaced."}]}
+              "notes": [{"at": "2026-11-20T16:30:00Z", "text": "Shutoff valve replaced."}],
+              "property_id": "pf_yale", "created_at": "2026-11-18T10:00:00Z", "updated_at": "2026-11-20T16:30:00Z",
+              "property_name": "JP Yale Station", "property_address": "1 Yale Ave"}
     (first, final), _ = await answer(model, req, {"get_dispatch_details": detail})
     assert calls(first) == {"get_dispatch_details": {"work_order_id": "WO-42"}}
     assert final.text().startswith("WO-42 — leak under kitchen sink, unit 312 (in progress).")
@@ -167,15 +187,15 @@ async def test_k5_wrong_number_needs_no_tool(model):
 ])
 async def test_facility_questions_use_the_matching_facility_tool(model, message, tool):
     (first, final), _ = await answer(model, request(message, FACILITY + TENANT, ["tenant"]),
-                                     {"get_pool_status": {"open": False, "reason": "Closed for the season"}})
+                                     {"get_pool_status": {"has_pool": True, "status": {"open": False, "reason": "Closed for the season"}}})
     assert list(calls(first)) == [tool]
     assert final.text()
 
 
 async def test_pool_reply_reads_the_result(model):
     (_, final), _ = await answer(model, request("is the pool open?", FACILITY, ["prospect"]),
-                                 {"get_pool_status": {"open": False, "reason": "Closed for the season"}})
-    assert final.text() == "The pool is closed right now — closed for the season."
+                                 {"get_pool_status": {"has_pool": True, "status": {"open": False, "reason": "Closed for the season"}}})
+    assert final.text() == "The pool is closed right now — Closed for the season."
 
 
 async def test_work_order_status_comes_from_context_without_a_tool(model):
@@ -191,7 +211,8 @@ async def test_status_question_without_open_work_orders_invents_nothing(model):
 
 async def test_gas_smell_escalates_and_opens_an_emergency_work_order(model):
     req = request("I smell gas in my kitchen", FACILITY + TENANT + UNIVERSAL, ["tenant"])
-    (first, final), _ = await answer(model, req, {"create_work_order": {"work_order_id": "WO-813"}})
+    (first, final), _ = await answer(model, req, {"create_work_order": {
+        "work_order_id": "WO-813", "status": "open", "unit": "204", "brief": "possible gas leak", "priority": "emergency"}})
     assert calls(first)["escalate_to_human"]["urgency"] == "emergency"
     assert calls(first)["create_work_order"]["priority"] == "emergency"
     assert "call 911" in final.text() and "I've alerted the on-call team" in final.text() and "WO-813" in final.text()
@@ -229,17 +250,20 @@ async def test_failed_action_is_flagged_for_the_team(model):
 
 async def test_refusal_is_relayed_without_escalation_or_rule_details(model):
     req = request("check on WO-42", VENDOR + UNIVERSAL, ["vendor"], [WO_7_VENDOR])
-    refusal = "scope assigned_wo: Mike Torres is not a contact of v_carlos, the vendor assigned to WO-42"
-    (first, final), _ = await answer(model, req, errors={"get_dispatch_details": refusal})
-    assert list(calls(first)) == ["get_dispatch_details"]
-    assert final.text() == "I wasn't able to pull up that work order: that isn't something I can do for your account."
+    refusal = "the work order must be assigned to the caller's vendor"
+    responses, _ = await answer(model, req, refusals={"get_dispatch_details": refusal})
+    assert [list(calls(r)) for r in responses] == [["get_dispatch_details"], []]  # no escalation for a refusal
+    text = responses[-1].text()
+    assert "the office can assign it to you" in text and "v_carlos" not in text and "assigned-wo" not in text
 
 
 async def test_tour_with_a_time_books_it_and_without_asks_for_one(model):
     req = request("can I tour unit 401 Tuesday at 3pm?", PROSPECT, ["prospect"])
-    (first, final), _ = await answer(model, req, {"schedule_tour": {"scheduled_at": "2026-12-01T15:00:00"}})
+    (first, final), _ = await answer(model, req, {"schedule_tour": {
+        "tour_id": "t_1", "scheduled_at": "2026-12-01T15:00:00", "unit": "401", "property_name": "JP Yale Station",
+        "address": "1 Yale Ave"}})
     assert calls(first)["schedule_tour"] == {"when": "2026-12-01T15:00:00", "unit": "401"}
-    assert final.text() == "You're booked for a tour Tue, Dec 1 at 3pm of unit 401. See you then!"
+    assert final.text() == "You're booked for a tour Tue, Dec 1 at 3pm of unit 401 at JP Yale Station, 1 Yale Ave. See you then!"
     (only,), _ = await answer(model, request("I'd like to tour", PROSPECT, ["prospect"]))
     assert only.tool_uses() == [] and "What day and time" in only.text()
 

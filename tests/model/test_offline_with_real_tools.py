@@ -25,19 +25,21 @@ def envelope(sender: str, body: str) -> MessageEnvelope:
 
 
 @pytest.mark.parametrize("sender, message, tool, expected", [
-    (MARCUS, "my toilet is overflowing!", "create_work_order",
-     "for the overflowing toilet in unit 204 and marked it urgent"),
+    (MARCUS, "my toilet is overflowing!", "create_work_order",  # WO-7, the running toilet, is open: no duplicate
+     "WO-7 (running toilet, unit 204) is already open, so I've added your report to it"),
+    (MARCUS, "the dishwasher is broken", "create_work_order", "for the broken dishwasher in unit 204."),
     (MIKE, "I'm 10 min out from WO-7", "add_eta_note", "see you in about 10 minutes. I've noted your ETA on WO-7."),
     (PROSPECT, "do you have 2BR units next month?", "get_available_units",
      "unit 401 (2 bd / 2 ba, $2,695/mo, available Dec 15)"),
     (CARLOS, "check on WO-42", "get_dispatch_details", "WO-42 — leak under kitchen sink, unit 312 (in progress)."),
-    (MARCUS, "is the pool open?", "get_pool_status", "The pool is closed right now — closed for the season"),
+    (MARCUS, "is the pool open?", "get_pool_status", "The pool is closed right now — Closed for the season"),
     (MARCUS, "can I have a dog?", "get_pet_policy", "$400 deposit and $45/mo pet rent"),
     (MARCUS, "where do guests park?", "get_parking_rules", "Guests: Six visitor spots"),
     (MARCUS, "what are the office hours?", "get_property_hours", "Office: Mon-Fri 9am-6pm"),
     (MARCUS, "what's my balance?", "get_balance", "Your current balance is $125.50."),
     (MARCUS, "when does my lease end?", "get_lease_details", "runs Jan 1, 2024 to Jan 31, 2027 at $2,450/mo"),
     (PRIYA, "list open work orders", "pm_list_open_work_orders", "WO-7 (running toilet, unit 204, in progress)"),
+    (PRIYA, "which work orders are open?", "pm_list_open_work_orders", "WO-42 (leak under kitchen sink, unit 312"),
     (PRIYA, "look up 206-555-1001", "pm_lookup_person", "Found: Marcus Johnson"),
 ])
 async def test_offline_sentences_read_the_real_results(spine, sender, message, tool, expected):

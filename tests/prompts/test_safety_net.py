@@ -1,50 +1,40 @@
-"""detect_emergency: the deterministic net under L0's safety rule."""
+"""The one emergency vocabulary (spine.emergency) on a labelled English/Spanish table, and the
+safety net, the offline model and prefetch agreeing on it."""
 from __future__ import annotations
+
+import json
+from datetime import date
+from pathlib import Path
 
 import pytest
 
-from prompts.safety import EMERGENCY_NUDGE, detect_emergency
+from actors.model.offline.entities import extract
+from prompts.safety import EMERGENCY_NUDGE, detect_emergency, emergency_nudge
+
+TABLE = [json.loads(line) for line in
+         (Path(__file__).resolve().parents[1] / "data" / "emergency_table.jsonl").read_text().splitlines() if line]
 
 
-@pytest.mark.parametrize(("message", "kind"), [
-    ("I smell gas in the kitchen", "gas"),
-    ("gas leak!!", "gas"),
-    ("it smells like rotten eggs in the hallway", "gas"),
-    ("the carbon monoxide alarm is going off", "gas"),
-    ("there is a fire in the hallway", "fire"),
-    ("There\u2019s a fire!", "fire"),
-    ("smoke is pouring out of the oven", "fire"),
-    ("the kitchen is full of smoke", "fire"),
-    ("my bathroom is flooding", "flood"),
-    ("my kitchen is flooded with water", "flood"),
-    ("water is pouring through the ceiling", "flood"),
-    ("burst pipe under the sink, water everywhere", "flood"),
-    ("the outlet is sparking", "electrical"),
-    ("sparks coming out of the light switch", "electrical"),
-    ("I smell something burning from the panel", "electrical"),
-    ("the breaker panel is smoking", "electrical"),
-    ("someone has a gun in the lobby", "threat"),
-    ("a guy with a knife is outside my door", "threat"),
-    ("someone is breaking in right now", "threat"),
-    ("my neighbor threatened to kill me", "threat"),
-])
-def test_emergencies_are_caught(message, kind):
-    match = detect_emergency(message)
-    assert match is not None and match.kind == kind
-    assert match.matched.lower() in message.lower().replace("\u2019", "'")
+def test_the_table_is_labelled_in_both_languages():
+    assert len(TABLE) >= 60
+    for language in ("en", "es"):
+        rows = [r for r in TABLE if r["language"] == language]
+        assert any(r["kind"] for r in rows) and any(r["kind"] is None for r in rows)
+    assert len([r for r in TABLE if r["language"] == "es"]) >= 20
 
 
-@pytest.mark.parametrize("message", [
-    "where is the nearest gas station", "my gas bill is high this month", "does the unit have a gas stove",
-    "I'm fired up about the renewal", "can I store firewood on the balcony", "I'm on fire today",
-    "is there a fire drill tomorrow?", "the smoke detector needs a battery",
-    "sorry about the flood of emails", "we got flooded with calls", "my toilet is overflowing!",
-    "the dishwasher is leaking a little", "sparkling water delivery for 204",
-    "there was a break-in last week, can you fix the lock", "yo what's up Trevor", "",
-])
-def test_everyday_messages_are_not_emergencies(message):
-    assert detect_emergency(message) is None
+@pytest.mark.parametrize("row", TABLE, ids=lambda r: r["text"][:40] or "empty")
+def test_every_labelled_message(row):
+    match = detect_emergency(row["text"])
+    assert (match.kind if match else None) == row["kind"]
 
 
-def test_the_nudge_sends_people_to_911():
+@pytest.mark.parametrize("row", TABLE, ids=lambda r: r["text"][:40] or "empty")
+def test_the_offline_model_reads_the_same_vocabulary(row):
+    found = extract(row["text"], date(2026, 11, 30)).emergency
+    assert (found.kind if found else None) == row["kind"]
+
+
+def test_the_nudge_sends_people_to_911_in_their_language():
     assert "911" in EMERGENCY_NUDGE and "safe place" in EMERGENCY_NUDGE
+    assert "911" in emergency_nudge("es") and "peligro" in emergency_nudge("es")

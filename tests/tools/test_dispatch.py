@@ -55,8 +55,21 @@ async def test_same_tool_use_id_creates_one_work_order(spine, callers):
     again = await dispatch(spine, call("create_work_order", "tu_9", description="dripping faucet"), callers["marcus"])
     assert again.content == first.content and again.rule == "idempotent-replay"
     assert await work_orders_in_204(spine) == sorted(["WO-7", json.loads(first.content)["work_order_id"]])
-    other = await dispatch(spine, call("create_work_order", "tu_10", description="dripping faucet"), callers["marcus"])
+    other = await dispatch(spine, call("create_work_order", "tu_10", description="broken window"), callers["marcus"])
     assert json.loads(other.content)["work_order_id"] != json.loads(first.content)["work_order_id"]
+
+
+async def test_the_same_problem_reported_again_adds_to_the_open_work_order(spine, callers):
+    first = await dispatch(spine, call("create_work_order", "tu_11", description="the kitchen faucet is dripping",
+                                       brief="dripping faucet"), callers["marcus"])
+    again = await dispatch(spine, call("create_work_order", "tu_12", description="faucet still drips, worse now",
+                                       brief="leaking faucet", priority="urgent"), callers["marcus"])
+    created, added = json.loads(first.content), json.loads(again.content)
+    assert added["work_order_id"] == created["work_order_id"] and added["added_to_existing"] is True
+    assert added["priority"] == "urgent"  # the worse report raises the open one
+    assert await work_orders_in_204(spine) == sorted(["WO-7", created["work_order_id"]])
+    wo = await spine.get_work_order(f"wo_{created['work_order_id'].split('-')[1]}")
+    assert "faucet still drips" in wo.notes[-1].text
 
 
 async def test_concurrent_duplicates_write_once(spine, callers):

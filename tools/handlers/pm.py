@@ -17,6 +17,7 @@ from tools.schema import ToolInput
 class LookupIn(ToolInput):
     phone: str | None = Field(None, max_length=32)
     name: str | None = Field(None, max_length=120)
+    unit: str | None = Field(None, max_length=16, description="Unit number: who are its tenants")
 
 
 class LookupOut(BaseModel):
@@ -24,10 +25,10 @@ class LookupOut(BaseModel):
 
 
 async def pm_lookup_person(ctx: HandlerContext, args: LookupIn) -> LookupOut:
-    if not (args.phone or args.name):
-        raise ToolFailure("give a phone number or a name to look up")
+    if not (args.phone or args.name or args.unit):
+        raise ToolFailure("give a phone number, a name or a unit to look up")
     return LookupOut(matches=await lookup_people(ctx.spine, ctx.target.org_id or "", phone=args.phone,
-                                                 name=args.name, within=ctx.target.within))
+                                                 name=args.name, unit=args.unit, within=ctx.target.within))
 
 
 class ListOpenIn(ToolInput):
@@ -129,7 +130,7 @@ async def pm_send_renewal(ctx: HandlerContext, args: RenewalIn) -> RenewalSent:
 
 
 TOOLS = [
-    Tool("pm_lookup_person", "Find a person in this organization by phone or name, with their roles.",
+    Tool("pm_lookup_person", "Find a person in this organization by phone, name or unit, with their roles.",
          LookupIn, pm_lookup_person),
     Tool("pm_list_open_work_orders", "Open work orders at a property of this organization.",
          ListOpenIn, pm_list_open_work_orders),

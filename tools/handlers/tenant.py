@@ -7,7 +7,7 @@ from pydantic import BaseModel, Field
 
 from spine.identity import utcnow
 from spine.property import Appliance
-from spine.work import WorkOrderNote, WorkOrderStatus
+from spine.work import WorkOrder, WorkOrderNote, WorkOrderStatus
 from tools.handlers.base import (
     Ack, HandlerContext, Tool, ToolFailure, new_work_order, target_work_order, unit_field, work_order_field,
 )
@@ -32,13 +32,49 @@ class WorkOrderCreated(BaseModel):
     unit: str | None
     brief: str
     priority: str
+    added_to_existing: bool = False  # the report matched an open work order of the unit: it went there
 
 
 async def create_work_order(ctx: HandlerContext, args: CreateWorkOrderIn) -> WorkOrderCreated:
+    existing = await _matching_open(ctx, args)
+    if existing is not None:
+        # The same problem reported again (a minute later, or by a roommate) adds to the open one.
+        existing.notes.append(WorkOrderNote(author_person_id=ctx.caller.person_id, text=f"Reported again: "
+                                            f"{args.description[:500]}"))
+        if PRIORITY_RANK[args.priority] > PRIORITY_RANK.get(existing.priority, 0):
+            existing.priority = args.priority
+        existing.updated_at = utcnow()
+        await ctx.spine.put_work_order(existing)
+        return WorkOrderCreated(work_order_id=existing.display_id, status=existing.status,
+                                unit=ctx.target.unit_number, brief=existing.brief, priority=existing.priority,
+                                added_to_existing=True)
     wo = await new_work_order(ctx, description=args.description, brief=args.brief, priority=args.priority,
                               notes=[f"Access: {args.access_notes}"] if args.access_notes else [])
     return WorkOrderCreated(work_order_id=wo.display_id, status=wo.status, unit=ctx.target.unit_number,
                             brief=wo.brief, priority=wo.priority)
+
+
+PRIORITY_RANK = {"normal": 0, "urgent": 1, "emergency": 2}
+# Words that say what is wrong, not what it is wrong with: sharing only these is not the same problem.
+_GENERIC = frozenset("a an the my our is it its in on of and with at to for from again still keeps broken leak leaking "
+                     "leaks dripping drip running clogged jammed not working stopped won't doesn't noisy smells "
+                     "overflowing repair needs request maintenance problem issue unit apartment kitchen bathroom "
+                     "please help fix under over through into near by behind".split())
+
+
+def _subjects(text: str) -> set[str]:
+    return {w.strip(".,!?;:()'\"").lower() for w in text.split()} - _GENERIC - {""}
+
+
+async def _matching_open(ctx: HandlerContext, args: CreateWorkOrderIn) -> WorkOrder | None:
+    """An open work order of the same unit whose brief names the same thing (toilet, window, heater)."""
+    if not ctx.target.unit_id or not ctx.target.property_id:
+        return None
+    wanted = _subjects(args.brief or args.description[:80])
+    for wo in await ctx.spine.work_orders_of_unit(ctx.target.property_id, ctx.target.unit_id):
+        if wo.is_open and wanted & _subjects(wo.brief):
+            return wo
+    return None
 
 
 class UnitIn(ToolInput):

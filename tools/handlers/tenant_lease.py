@@ -8,6 +8,7 @@ from pydantic import BaseModel, Field
 
 from spine.property import Lease
 from spine.work import RenewalOffer, RenewalStatus, RenewalWorkflow
+from spine.money import usd_monthly
 from tools.handlers.base import HandlerContext, Tool, ToolFailure, unit_field
 from tools.handlers.tenant import UnitIn
 from tools.schema import ToolInput
@@ -64,7 +65,7 @@ class RenewalOut(BaseModel):
 
 
 def _offers_text(workflow: RenewalWorkflow) -> str:
-    return ", ".join(f"{o.term_months} months at ${o.monthly_rent_usd}/mo" for o in workflow.offers)
+    return ", ".join(f"{o.term_months} months at {usd_monthly(o.monthly_rent_usd)}" for o in workflow.offers)
 
 
 def _chosen_offer(workflow: RenewalWorkflow, term_months: int | None) -> RenewalOffer:

@@ -2,32 +2,34 @@
 
 It lets the whole gateway run, and be tested, with no network and no API key. It speaks the same
 ModelRequest/ModelResponse shapes as the Anthropic backend and plays by the same rules: it only
-calls tools it was offered, it answers tool results, and it reads the caller context the prompt
-assembler rendered. What it does, for a turn:
+calls tools it was offered and it answers tool results. Unlike a real model it never reads the
+rendered prompt: it reads `request.facts` (TurnFacts: who is talking, roles, tenancies,
+personContext pointers, the typed tool results), plus the conversation in the messages. A turn:
 
-1. Read the request (`reading`): the caller's latest words, the tools offered, the tool calls and
-   results since those words, and the context block's JSON (personContext active pointers: open
-   work orders, tours, renewal; the L1 breadcrumb's roles; a caller name if one is given).
-2. Extract entities (`entities`): WO numbers ("WO-7", "wo 42", "work order #9"), units, bedrooms
-   ("2BR", "two bedroom", "studio"), dates ("next month", "Dec 15", "Tuesday"), clock times, ETAs
-   ("10 min out", "at 3pm"), emergencies (gas, fire, flooding, sparks, threats) and the
-   maintenance problem ("overflowing toilet", priority normal/urgent/emergency).
-3. Round one (`policy.plan`): fixed-order keyword rules pick an intent and the offered tools for
-   it: emergency -> escalate_to_human (+ an emergency work order for building hazards); a greeting
-   to someone else -> wrong number, no tool; vendor ETA/done/hand-off/details on a WO; a work
-   order status question answered straight from personContext.active when it lists the WO (no
-   tool); a maintenance report -> create_work_order + get_troubleshooting_steps; a prospect's
-   availability/pricing/tour/application question -> save_prospect + the prospect tools; tenant
-   account questions; PM tools; facility questions -> the matching facility tool; "a real person"
-   -> escalate_to_human. No rule, or no tool for it on offer -> a direct templated reply.
-4. After tool results (`replies.compose`, `results`): one templated sentence per result, an
-   opening and closing per intent. A failed action (not a refusal) is escalated once, when
-   escalate_to_human is on offer, so the reply can truthfully say "I've flagged this for the team".
+1. Read (`reading`): the caller's latest words and language (English or Spanish), the earlier
+   turns, the tools offered, the tool calls since the words with their typed results (a refusal
+   is the gate's typed decision; an output is the handler's own pydantic model).
+2. Extract entities (`entities`): WO numbers, units, bedrooms, dates, clock times, ETAs, the
+   emergency (spine.emergency, the one vocabulary the safety net and prefetch share) and the
+   maintenance problem, in English and Spanish.
+3. Round one (`policy.plan`): fixed-order rules pick an intent and the offered tools for it:
+   emergency -> escalate_to_human (+ an emergency work order for building hazards); a greeting to
+   someone else -> wrong number; vendor ETA/done/progress/hand-off/details on a WO; a status
+   question answered from personContext.active; a maintenance report -> create_work_order (which
+   adds to a matching open one) + troubleshooting; a prospect's availability/pricing/tour/application
+   question, answered alike for everyone (a protected-class question gets the fair-housing answer);
+   tenant account questions (a roommate is told who can answer a renewal); PM tools; facility
+   questions; "a real person"; and follow-ups to Clara's own last question from the transcript
+   ("Saturday at 11am" after "reply with a day and time" books the tour).
+4. After tool results (`policy.next_round`, `replies.compose`): an action that failed is escalated
+   once; a lookup that found the renewal's unit sends the renewal; then one templated sentence per
+   result, what the caller can do for each refusal, one money format (spine.money), and never an
+   opening that a failed result contradicts.
 
-Side jobs (`side_jobs`): purpose="refresh" writes a capped summary from the transcript in the
-messages (who, what they asked, what tools did, what Clara said); purpose="confirm" answers
-"yes"/"no" from rental-inquiry keywords. Usage is estimated (spine.context.estimate_tokens) so
-traces carry numbers; the model name is "offline-rules" and its cost is zero.
+Side jobs (`side_jobs`): purpose="refresh" writes a capped summary from the transcript;
+purpose="confirm" answers "yes"/"no" with the shipped intent classifier. Usage is estimated
+(spine.context.estimate_tokens) so traces carry numbers; the model name is "offline-rules" and its
+cost is zero.
 """
 from __future__ import annotations
 
@@ -39,10 +41,9 @@ from typing import Any
 
 from actors.model.base import ModelRequest, ModelResponse
 from actors.model.offline.entities import extract
-from actors.model.offline.policy import Call, follow_up, plan
+from actors.model.offline.policy import Call, next_round, plan
 from actors.model.offline.reading import Reading, read_request
 from actors.model.offline.replies import compose, direct
-from actors.model.offline.results import error_reason, is_refusal
 from actors.model.offline.side_jobs import confirm_answer, refresh_summary
 from spine.context import estimate_tokens
 from spine.records import Usage
@@ -57,7 +58,7 @@ class OfflineModel:
         self._today = today or (lambda: datetime.now(timezone.utc).date())
 
     async def complete(self, request: ModelRequest) -> ModelResponse:
-        reading = read_request(request)
+        reading = read_request(request, self._today())
         if request.purpose == "confirm":
             content = [_text(confirm_answer(request, self._today()))]
         elif request.purpose == "refresh":
@@ -69,15 +70,14 @@ class OfflineModel:
                              usage=_usage(request, content), model=MODEL_NAME)
 
     def _turn(self, reading: Reading) -> list[dict[str, Any]]:
-        ents = extract(reading.ask, self._today())
+        ents = extract(reading.ask, reading.today)
         chosen = plan(reading, ents)
-        calls = [c for c in chosen.calls if c[0] in reading.offered]  # never a tool that was not offered
         if not reading.calls:
+            calls = [c for c in chosen.calls if c[0] in reading.offered]  # never a tool that was not offered
             return _tool_uses(calls, reading) if calls else [_text(direct(chosen, reading, ents))]
-        reasons = {c.id: "" if is_refusal(c) else error_reason(c) for c in reading.calls if c.is_error}
-        escalation = follow_up(reading, reasons)
-        if escalation is not None:
-            return _tool_uses([escalation], reading)
+        more = [c for c in next_round(reading, chosen) if c[0] in reading.offered]
+        if more:
+            return _tool_uses(more, reading)
         return [_text(compose(chosen, reading, ents))]
 
 

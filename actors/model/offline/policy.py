@@ -1,21 +1,26 @@
 """Round one of the offline policy: which of the OFFERED tools to call for the caller's words.
 
-Rules run in a fixed order (safety first, then the caller's roles' jobs, then facility questions)
-and each names an intent; the replies module words the answer for that intent. A tool that was
-not offered is never called: the rule falls through to the next tool that was, or to a reply.
+Rules run in a fixed order (safety first, then the caller's roles' jobs, then facility questions,
+then follow-ups to Clara's own last question) and each names an intent; the replies module words
+the answer. A tool that was not offered is never called: the rule falls through to the next tool
+that was, or to a reply that says what the caller can do instead.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Any
 
-from actors.model.offline.entities import Entities
+from actors.model.offline.entities import Entities, extract
 from actors.model.offline.reading import Reading
 from actors.model.offline.vocabulary import (
-    ACCEPT_TALK, APPLIANCES, APPLY, AVAILABILITY, BALANCE, DONE_TALK, EMERGENCY_BRIEFS, ETA_TALK, FACILITIES,
-    GREETING, HANDOFF_TALK, HUMAN, INTRODUCTION, LEASE, MINE, NOT_A_NAME, PM_ASSIGN, PM_CLOSE, PM_CREATE,
-    PM_LOOKUP, PM_OPEN, PM_RENEWAL, PRICING, PROPERTY_EMERGENCIES, RENEW_NO, RENEW_YES, STATUS, TOUR, WORK_TALK,
+    ACCEPT_TALK, APPLIANCES, APPLY, AVAILABILITY, BALANCE, DONE_TALK, ETA_TALK, FACILITIES, GREETING, HANDOFF_TALK,
+    HUMAN, INTRODUCTION, LEASE, MINE, NOT_A_NAME, PM_ASSIGN, PM_CLOSE, PM_CREATE, PM_LOOKUP, PM_OPEN, PM_RENEWAL,
+    PM_TOURS, PM_WHO_IN_UNIT, PRICING, PROGRESS_TALK, PROTECTED_CLASS, RENEW_NO, RENEW_YES, STATUS, THANKS, TOUR,
+    WORK_TALK,
 )
+from spine.emergency import BUILDING_EMERGENCIES
+from spine.identity import OccupancyKind
+from spine.routing_types import MetaRole
 
 Call = tuple[str, dict[str, Any]]
 
@@ -25,14 +30,17 @@ class Plan:
     intent: str
     calls: list[Call] = field(default_factory=list)
     wo: str | None = None  # the work order the caller means, if any
+    fair_housing: bool = False  # a prospect touched a protected class: answer alike, steer no one
 
 
 def plan(reading: Reading, ents: Entities) -> Plan:
-    for rule in (_emergency, _wrong_number, _vendor, _status, _pm, _maintenance, _prospect, _tenant_account,
-                 _facility, _human):
+    for rule in (_emergency, _wrong_number, _vendor, _status, _pm, _maintenance, _prospect, _fair_housing,
+                 _tenant_account, _facility, _human, _follow_up):
         found = rule(reading, ents)
         if found is not None:
             return _with_facility(found, reading, ents)
+    if THANKS.search(ents.text):
+        return Plan("thanks")
     return Plan("greeting" if GREETING.search(ents.text) or len(ents.text) < 25 else "unclear")
 
 
@@ -50,33 +58,42 @@ def _emergency(r: Reading, e: Entities) -> Plan | None:
         return None
     calls: list[Call] = []
     if r.offers("escalate_to_human"):
-        calls.append(("escalate_to_human", {"reason": f"Emergency: {EMERGENCY_BRIEFS[e.emergency]}",
+        calls.append(("escalate_to_human", {"reason": f"Emergency: {e.emergency.brief}",
                                             "urgency": "emergency", "summary": e.text[:500]}))
-    if e.emergency in PROPERTY_EMERGENCIES and r.offers("create_work_order"):
-        calls.append(("create_work_order", _unit({"description": e.message, "brief": EMERGENCY_BRIEFS[e.emergency],
+    if e.emergency.kind in BUILDING_EMERGENCIES and r.offers("create_work_order"):
+        calls.append(("create_work_order", _unit({"description": e.message, "brief": e.emergency.brief,
                                                   "priority": "emergency"}, e)))
     return Plan("emergency", calls)
 
 
 def _wrong_number(r: Reading, e: Entities) -> Plan | None:
     # Only for callers we do not know: a tenant greeting "Mike" is talking about the technician.
-    unknown = not r.context.roles or r.context.roles == ["other"]
-    return Plan("wrong_number") if unknown and addressed_name(e.text) and not e.problem else None
+    return Plan("wrong_number") if r.facts.unknown and addressed_name(e.text) and not e.problem else None
+
+
+def _earlier_work_order(r: Reading) -> str | None:
+    """The work order the conversation was last about (Clara's last reply, then the caller's asks)."""
+    for text in [r.last_reply(), *reversed(r.earlier_asks())]:
+        if found := extract(text, r.today).work_orders:
+            return found[0]
+    return None
 
 
 def _vendor_wo(r: Reading, e: Entities) -> str | None:
     if e.work_orders:
         return e.work_orders[0]
-    mine = [w for w in r.context.work_orders if r.context.assigned_to_me(w)]
-    return str(mine[0].get("display_id")) if len(mine) == 1 else None
+    if earlier := _earlier_work_order(r):
+        return earlier
+    mine = [w for w in r.work_orders if w.as_vendor]
+    return mine[0].display_id if len(mine) == 1 else None
 
 
 def _vendor(r: Reading, e: Entities) -> Plan | None:
-    if not r.offers("add_eta_note", "update_work_order", "get_dispatch_details", "accept_dispatch"):
+    if MetaRole.VENDOR not in r.facts.roles or not r.offers("add_eta_note", "update_work_order", "get_dispatch_details"):
         return None
     wo = _vendor_wo(r, e)
     eta_tool = r.offers("add_eta_note", "update_work_order")
-    if ETA_TALK.search(e.text) and eta_tool:
+    if ETA_TALK.search(e.text) and eta_tool and (e.eta or not MINE.search(e.text)):
         e.eta = e.eta or ("on the way", "soon")  # "omw to WO-7" names no time
         return Plan("vendor_eta", [(eta_tool, {"work_order_id": wo, "eta": e.eta[0],
                                                "note": f"Vendor ETA {e.eta[1]}: {e.text[:200]}"})] if wo else [], wo)
@@ -90,8 +107,12 @@ def _vendor(r: Reading, e: Entities) -> Plan | None:
     if ACCEPT_TALK.search(e.text) and e.work_orders and r.offers("accept_dispatch"):
         accept = {"work_order_id": wo, **({"eta": e.eta[0]} if e.eta else {})}
         return Plan("vendor_accept", [("accept_dispatch", accept)], wo)
-    in_context = r.context.work_order(wo) if wo else None
-    mine_or_asked = in_context is None or r.context.assigned_to_me(in_context) or STATUS.search(e.text)
+    vendor_job = wo is not None and (e.work_orders or any(w.display_id == wo and w.as_vendor for w in r.work_orders)
+                                     or _earlier_work_order(r) == wo)
+    if PROGRESS_TALK.search(e.text) and vendor_job and r.offers("update_work_order") and not e.problem:
+        return Plan("vendor_note", [("update_work_order", {"work_order_id": wo, "note": e.text[:300]})], wo)
+    pointer = r.work_order(wo) if wo else None
+    mine_or_asked = pointer is None or pointer.as_vendor or STATUS.search(e.text)
     if e.work_orders and r.offers("get_dispatch_details") and mine_or_asked:
         return Plan("wo_details", [("get_dispatch_details", {"work_order_id": wo})], wo)
     return None
@@ -102,11 +123,11 @@ def _status(r: Reading, e: Entities) -> Plan | None:
         return None
     if e.work_orders:
         wo = e.work_orders[0]
-        if r.context.work_order(wo):
+        if r.work_order(wo):
             return Plan("wo_status_context", wo=wo)
         tool = r.offers("get_work_order_detail", "get_dispatch_details")
         return Plan("wo_details", [(tool, {"work_order_id": wo})] if tool else [], wo)
-    if r.context.work_orders or not e.problem:
+    if r.work_orders or not e.problem:
         return Plan("wo_status_context")
     return None
 
@@ -116,6 +137,7 @@ def _maintenance(r: Reading, e: Entities) -> Plan | None:
         return None
     calls: list[Call] = []
     if r.offers("create_work_order"):
+        # The work order tool adds to an open one of the same unit and problem, and says so.
         calls.append(("create_work_order", _unit({"description": e.message, "brief": e.problem.brief,
                                                   "priority": e.problem.priority}, e)))
     elif r.offers("pm_create_work_order") and e.units:
@@ -130,24 +152,25 @@ def _maintenance(r: Reading, e: Entities) -> Plan | None:
     return Plan("maintenance", calls)
 
 
+def _prospect_tools(r: Reading) -> bool:
+    return bool(r.offers("get_available_units", "schedule_tour", "get_pricing_details", "send_application_link"))
+
+
 def _prospect(r: Reading, e: Entities) -> Plan | None:
-    calls: list[Call] = []
     tour, units = TOUR.search(e.text), AVAILABILITY.search(e.text) or e.bedrooms is not None
-    if not (tour or units or PRICING.search(e.text) or APPLY.search(e.text)):
+    if not (tour or units or PRICING.search(e.text) or APPLY.search(e.text)) or not _prospect_tools(r):
         return None
-    if not r.offers("get_available_units", "schedule_tour", "get_pricing_details", "send_application_link"):
-        return None
-    move_in = e.day.isoformat() if e.day else None
+    calls: list[Call] = []
+    fair = bool(PROTECTED_CLASS.search(e.text))
+    move_in = e.day.isoformat() if e.day and not tour else None
     wants = {k: v for k, v in (("bedrooms", e.bedrooms), ("move_in", move_in)) if v is not None}
     if wants and r.offers("save_prospect"):
         calls.append(("save_prospect", wants))
     if tour and r.offers("schedule_tour"):
-        if e.when() is None:
-            return Plan("tour_needs_time", calls)
-        calls.append(("schedule_tour", {"when": e.when().isoformat(), **({"unit": e.units[0]} if e.units else {})}))
-        return Plan("tour", calls)
+        return _tour(r, e, calls, fair)
     if APPLY.search(e.text) and r.offers("send_application_link"):
-        return Plan("apply", calls + [("send_application_link", {"email": e.email} if e.email else {})])
+        return Plan("apply", calls + [("send_application_link", {"email": e.email} if e.email else {})],
+                    fair_housing=fair)
     if PRICING.search(e.text) and r.offers("get_pricing_details"):
         calls.append(("get_pricing_details", _unit({"bedrooms": e.bedrooms} if e.bedrooms is not None else {}, e)))
     if (units or not calls) and r.offers("get_available_units"):
@@ -155,10 +178,24 @@ def _prospect(r: Reading, e: Entities) -> Plan | None:
         if e.move_in_by():
             query["move_in_by"] = e.move_in_by().isoformat()  # type: ignore[union-attr]
         calls.append(("get_available_units", query))
-    return Plan("availability", calls)
+    return Plan("availability", calls, fair_housing=fair)
+
+
+def _tour(r: Reading, e: Entities, calls: list[Call], fair: bool) -> Plan:
+    if e.when() is None:
+        return Plan("tour_needs_time", calls, fair_housing=fair)
+    booking = {"when": e.when().isoformat(), **({"unit": e.units[0]} if e.units else {})}  # type: ignore[union-attr]
+    return Plan("tour", calls + [("schedule_tour", booking)], fair_housing=fair)
+
+
+def _fair_housing(r: Reading, e: Entities) -> Plan | None:
+    prospect_side = MetaRole.PROSPECT in r.facts.roles or r.facts.unknown
+    return Plan("fair_housing") if prospect_side and PROTECTED_CLASS.search(e.text) else None
 
 
 def _tenant_account(r: Reading, e: Entities) -> Plan | None:
+    if MetaRole.TENANT not in r.facts.roles:
+        return None
     if e.stars and r.offers("submit_rating") and e.work_orders:
         return Plan("rating", [("submit_rating", {"work_order_id": e.work_orders[0], "stars": e.stars,
                                                   "comment": e.text[:300]})], e.work_orders[0])
@@ -166,6 +203,11 @@ def _tenant_account(r: Reading, e: Entities) -> Plan | None:
     if decision and r.offers("respond_to_renewal"):
         choice = {"decision": decision, **({"term_months": e.term_months} if e.term_months else {})}
         return Plan("renewal", [("respond_to_renewal", _unit(choice, e))])
+    if (decision or LEASE.search(e.text)) and not r.facts.holds(OccupancyKind.PRIMARY):
+        lease = [("get_lease_details", _unit({}, e))] if r.offers("get_lease_details") else []
+        return Plan("renewal_not_signer", lease)
+    if BALANCE.search(e.text) and not r.offers("get_balance"):
+        return Plan("balance_not_responsible")
     for tool, pattern in (("get_balance", BALANCE), ("get_lease_details", LEASE), ("get_unit_appliances", APPLIANCES)):
         if pattern.search(e.text) and r.offers(tool):
             return Plan(tool.removeprefix("get_"), [(tool, _unit({}, e))])
@@ -180,17 +222,37 @@ def _pm(r: Reading, e: Entities) -> Plan | None:
         return Plan("pm", [("pm_assign_vendor", {"work_order_id": wo, "vendor_id": e.vendor_id})], wo)
     if PM_CLOSE.search(e.text) and wo and r.offers("pm_close_work_order"):
         return Plan("pm", [("pm_close_work_order", {"work_order_id": wo, "resolution": e.text[:300]})], wo)
-    if PM_RENEWAL.search(e.text) and e.units and e.term_months and e.dollars and r.offers("pm_send_renewal"):
-        return Plan("pm", [("pm_send_renewal", {"unit": e.units[0], "term_months": e.term_months,
-                                                "monthly_rent_usd": e.dollars})])
+    if PM_RENEWAL.search(e.text) or _renewal_follow_up(r, e):
+        return _pm_renewal(r, e)
     if PM_CREATE.search(e.text) and e.units and r.offers("pm_create_work_order"):
         brief = e.problem.brief if e.problem else e.text[:60]
         return Plan("pm", [("pm_create_work_order", {"unit": e.units[0], "description": e.message, "brief": brief})])
     if PM_OPEN.search(e.text) and r.offers("pm_list_open_work_orders"):
         return Plan("pm", [("pm_list_open_work_orders", {})])
-    if PM_LOOKUP.search(e.text) and r.offers("pm_lookup_person") and (e.phone or _proper_name(e.text)):
-        return Plan("pm", [("pm_lookup_person", {"phone": e.phone} if e.phone else {"name": _proper_name(e.text)})])
+    if PM_TOURS.search(e.text):
+        return Plan("pm_tours")
+    if PM_WHO_IN_UNIT.search(e.text) and e.units and r.offers("pm_lookup_person"):
+        return Plan("pm", [("pm_lookup_person", {"unit": e.units[0]})])
+    if PM_LOOKUP.search(e.text) and r.offers("pm_lookup_person") and (e.phone or proper_name(e.text)):
+        return Plan("pm", [("pm_lookup_person", {"phone": e.phone} if e.phone else {"name": proper_name(e.text)})])
     return None
+
+
+def _renewal_follow_up(r: Reading, e: Entities) -> bool:
+    """The PM answers Clara's 'what term and rent?' for a renewal she asked about."""
+    return bool(e.term_months or e.dollars) and any(PM_RENEWAL.search(a) for a in r.earlier_asks()[-2:])
+
+
+def _pm_renewal(r: Reading, e: Entities) -> Plan:
+    earlier = [extract(a, r.today) for a in r.earlier_asks()[-2:] if PM_RENEWAL.search(a)]
+    unit = (e.units or [u for x in earlier for u in x.units] or [None])[0]
+    name = proper_name(e.text) or next((n for a in r.earlier_asks()[-2:] if (n := proper_name(a))), None)
+    if unit is None and name and r.offers("pm_lookup_person"):
+        return Plan("pm_renewal_lookup", [("pm_lookup_person", {"name": name})])
+    if unit and e.term_months and e.dollars and r.offers("pm_send_renewal"):
+        return Plan("pm", [("pm_send_renewal", {"unit": unit, "term_months": e.term_months,
+                                                "monthly_rent_usd": int(e.dollars)})])
+    return Plan("pm_renewal_terms", wo=unit)
 
 
 def _facility(r: Reading, e: Entities) -> Plan | None:
@@ -221,11 +283,28 @@ def _human(r: Reading, e: Entities) -> Plan | None:
     return Plan("human", calls)
 
 
+def _follow_up(r: Reading, e: Entities) -> Plan | None:
+    """A reply to Clara's own last question: the earlier ask gives the intent, this one the details."""
+    previous = r.earlier_asks()
+    if not previous:
+        return None
+    before = extract(previous[-1], r.today)
+    if e.when() is not None and _prospect_tools(r) and r.offers("schedule_tour"):
+        # "Want to tour? Reply with a day and time" -> "Saturday at 11am"
+        e.units = e.units or before.units
+        return _tour(r, e, [], False)
+    if (e.bedrooms is not None or e.day) and _prospect_tools(r):
+        merged = extract(f"{previous[-1]} {e.text}", r.today)
+        merged.text = f"{previous[-1]} {e.text}"
+        return _prospect(r, merged)
+    return None
+
+
 def _unit(args: dict[str, Any], e: Entities) -> dict[str, Any]:
     return {**args, "unit": e.units[0]} if e.units else args
 
 
-def _proper_name(text: str) -> str | None:
+def proper_name(text: str) -> str | None:
     words = [w.strip("?!.,") for w in text.split()[1:]]
     names = [w for w in words if w[:1].isupper() and w.isalpha() and w not in NOT_A_NAME]
     return " ".join(names[:2]) or None
@@ -238,21 +317,33 @@ ACTION_TOOLS = frozenset({"create_work_order", "pm_create_work_order", "add_eta_
 MAX_ROUNDS = 3
 
 
-def follow_up(reading: Reading, failed_reasons: dict[str, str]) -> Call | None:
-    """After the results: when an action failed (not a refusal), escalate once so the reply can
-    truthfully say the team has it. `failed_reasons` maps tool_use id -> relayable reason ('' for
-    a refusal)."""
-    if reading.rounds >= MAX_ROUNDS - 1 or not reading.offers("escalate_to_human"):
-        return None
-    if any(c.name == "escalate_to_human" for c in reading.calls):
-        return None
-    failed = [c for c in reading.calls if c.is_error and c.name in ACTION_TOOLS and failed_reasons.get(c.id)]
+def next_round(reading: Reading, chosen: Plan) -> list[Call]:
+    """After the results: escalate once when an action failed (not a refusal), so the reply can
+    truthfully say the team has it; or take the step a result made possible (a renewal for the
+    person just looked up)."""
+    if reading.rounds >= MAX_ROUNDS - 1:
+        return []
+    if chosen.intent == "pm_renewal_lookup":
+        return _renewal_after_lookup(reading)
+    if not reading.offers("escalate_to_human") or any(c.name == "escalate_to_human" for c in reading.calls):
+        return []
+    failed = [c for c in reading.calls if c.is_error and not c.refused and c.name in ACTION_TOOLS]
     if not failed:
-        return None
-    what = "; ".join(f"{c.name} failed: {failed_reasons[c.id]}" for c in failed)
-    return ("escalate_to_human", {"reason": f"Clara could not complete a request ({what})"[:300],
-                                  "urgency": _urgency(failed[0].input.get("priority")),
-                                  "summary": reading.ask[:500]})
+        return []
+    what = "; ".join(f"{c.name} failed: {c.failure}" for c in failed)
+    return [("escalate_to_human", {"reason": f"Clara could not complete a request ({what})"[:300],
+                                   "urgency": _urgency(failed[0].input.get("priority")),
+                                   "summary": reading.ask[:500]})]
+
+
+def _renewal_after_lookup(reading: Reading) -> list[Call]:
+    e = extract(reading.ask, reading.today)
+    looked_up = next((c.output for c in reading.calls if c.name == "pm_lookup_person" and c.output), None)
+    units = [u for m in getattr(looked_up, "matches", []) for u in m.units]
+    if len(units) == 1 and e.term_months and e.dollars and reading.offers("pm_send_renewal"):
+        return [("pm_send_renewal", {"unit": units[0], "term_months": e.term_months,
+                                     "monthly_rent_usd": int(e.dollars)})]
+    return []
 
 
 def _urgency(priority: Any) -> str:

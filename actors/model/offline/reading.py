@@ -1,39 +1,25 @@
-"""Reading a ModelRequest the way the offline policy needs it: the caller's latest words, the
-tool calls and results since then, the tools on offer, and the caller context the prompt
-assembler put in the system blocks (personContext active pointers and the L1 breadcrumb, as JSON)."""
+"""Reading a ModelRequest the way the offline policy needs it, from values, never from the prompt.
+
+Who is talking and what is on record come from `request.facts` (TurnFacts); the tool results come
+from its typed ToolResults (a refusal is `decision == "refused"`, not a phrase in the text), parsed
+into the handler's own output model. From the messages it takes only the conversation: the
+caller's latest words, the turns before them (so it can follow up its own questions) and the
+tool calls it made since.
+"""
 from __future__ import annotations
 
-import json
-import re
 from dataclasses import dataclass, field
+from datetime import date
 from typing import Any
 
+from pydantic import BaseModel, ValidationError
+
 from actors.model.base import ModelRequest
-
-NAME_KEYS = ("display_name", "caller_name", "person_name", "first_name")
-NAME_LINE = re.compile(
-    r"\b(?i:caller(?:\s+name)?|person|name|speaking\s+with|talking\s+(?:to|with))\s*[:=]\s*\"?"
-    r"([A-Z][a-zA-Z'\-]+(?:\s+[A-Z][a-zA-Z'\-]+)?)")
-CAMEL = re.compile(r"(?<!^)(?=[A-Z])")
-
-
-@dataclass
-class CallerContext:
-    name: str | None = None
-    roles: list[str] = field(default_factory=list)
-    work_orders: list[dict[str, Any]] = field(default_factory=list)  # {id, display_id, status, brief}
-    tours: list[dict[str, Any]] = field(default_factory=list)
-    renewal_id: str | None = None
-
-    @property
-    def first_name(self) -> str | None:
-        return self.name.split()[0] if self.name else None
-
-    def work_order(self, display_id: str) -> dict[str, Any] | None:
-        return next((w for w in self.work_orders if str(w.get("display_id", "")).upper() == display_id.upper()), None)
-
-    def assigned_to_me(self, wo: dict[str, Any]) -> bool:
-        return "assigned vendor" in str(wo.get("brief", ""))
+from actors.model.turn_facts import TurnFacts
+from spine.context import ActiveWorkOrder
+from spine.language import Language, detect_language
+from spine.toolspec import ToolResult
+from tools.registry import output_model
 
 
 @dataclass
@@ -41,34 +27,80 @@ class ToolCall:
     id: str
     name: str
     input: dict[str, Any]
-    result: str | None = None
-    is_error: bool = False
+    result: ToolResult | None = None
 
-    def data(self) -> Any:
-        """The result as JSON when it is JSON (tool results are json.dumps of a model), else text."""
+    @property
+    def is_error(self) -> bool:
+        return self.result is None or self.result.is_error
+
+    @property
+    def refused(self) -> bool:
+        """The gate said no (role or scope): a typed decision, relayed as what the caller can do."""
+        return self.result is not None and self.result.decision == "refused" and self.result.rule != "invalid-input"
+
+    @property
+    def output(self) -> BaseModel | None:
+        """The handler's output model, or None when the call failed or the result is not one."""
+        model = output_model(self.name)
+        if self.is_error or model is None:
+            return None
         try:
-            return json.loads(self.result or "")
-        except ValueError:
-            return self.result or ""
+            return model.model_validate_json(self.result.content)  # type: ignore[union-attr]
+        except ValidationError:
+            return None
+
+    @property
+    def failure(self) -> str:
+        """Why an allowed call failed, as the handler wrote it for the caller."""
+        text = self.result.content if self.result else ""
+        return text.removeprefix("Error:").strip().rstrip(".")[:160]
+
+
+@dataclass
+class Turn:
+    role: str  # "user" | "assistant"
+    text: str
 
 
 @dataclass
 class Reading:
     ask: str                      # the caller's latest words
     offered: list[str]            # tool names, in the order given
-    context: CallerContext
+    facts: TurnFacts
     calls: list[ToolCall]         # since the ask, in order
     rounds: int                   # model rounds already taken since the ask
+    earlier: list[Turn] = field(default_factory=list)  # the conversation before the ask, oldest first
+    language: Language = "en"
+    today: date = field(default_factory=date.today)
 
     def offers(self, *names: str) -> str | None:
         """The first of these tools that is on offer."""
         return next((n for n in names if n in self.offered), None)
 
+    @property
+    def first_name(self) -> str | None:
+        return self.facts.first_name
 
-def read_request(request: ModelRequest) -> Reading:
+    @property
+    def work_orders(self) -> list[ActiveWorkOrder]:
+        return self.facts.context.active.active_work_orders
+
+    def work_order(self, display_id: str) -> ActiveWorkOrder | None:
+        return next((w for w in self.work_orders if w.display_id.upper() == display_id.upper()), None)
+
+    def earlier_asks(self) -> list[str]:
+        return [t.text for t in self.earlier if t.role == "user"]
+
+    def last_reply(self) -> str:
+        return next((t.text for t in reversed(self.earlier) if t.role == "assistant"), "")
+
+
+def read_request(request: ModelRequest, today: date) -> Reading:
     messages = request.messages
     ask_at = max((i for i, m in enumerate(messages) if m.get("role") == "user" and message_text(m)), default=-1)
     ask = message_text(messages[ask_at]) if ask_at >= 0 else ""
+    facts = request.facts or TurnFacts()
+    typed = {r.tool_use_id: r for r in facts.results}
     calls: dict[str, ToolCall] = {}
     rounds = 0
     for message in messages[ask_at + 1:]:
@@ -78,14 +110,25 @@ def read_request(request: ModelRequest) -> Reading:
             rounds += 1
             for b in blocks:
                 if b.get("type") == "tool_use":
-                    calls[b.get("id", "")] = ToolCall(b.get("id", ""), b.get("name", ""), b.get("input") or {})
-        for b in blocks:
-            if b.get("type") == "tool_result" and b.get("tool_use_id") in calls:
-                call = calls[b["tool_use_id"]]
-                call.result, call.is_error = result_text(b.get("content")), bool(b.get("is_error"))
-    offered = [t.get("name", "") for t in request.tools if isinstance(t, dict)]
-    return Reading(ask=ask, offered=offered, context=read_context(system_text(request)),
-                   calls=list(calls.values()), rounds=rounds)
+                    use_id = b.get("id", "")
+                    calls[use_id] = ToolCall(use_id, b.get("name", ""), b.get("input") or {}, typed.get(use_id))
+        for b in blocks:  # a request built without facts: the block's text, with no gate decision to read
+            call = calls.get(b.get("tool_use_id", "")) if b.get("type") == "tool_result" else None
+            if call is not None and call.result is None:
+                call.result = ToolResult(tool_use_id=call.id, name=call.name, content=_block_text(b.get("content")),
+                                         is_error=bool(b.get("is_error")))
+    earlier = [Turn(str(m.get("role")), text) for m in messages[:max(ask_at, 0)]
+               if m.get("role") in ("user", "assistant") and (text := message_text(m))]
+    history_language = detect_language(" ".join(t.text for t in earlier if t.role == "user"))
+    return Reading(ask=ask, offered=[t.get("name", "") for t in request.tools if isinstance(t, dict)], facts=facts,
+                   calls=list(calls.values()), rounds=rounds, earlier=earlier,
+                   language=detect_language(ask, default=history_language), today=today)
+
+
+def _block_text(content: Any) -> str:
+    if isinstance(content, list):
+        return "\n".join(str(b.get("text", "")) for b in content if isinstance(b, dict))
+    return "" if content is None else str(content)
 
 
 def message_text(message: dict[str, Any]) -> str:
@@ -96,72 +139,3 @@ def message_text(message: dict[str, Any]) -> str:
         texts = (str(b.get("text", "")) for b in content if isinstance(b, dict) and b.get("type") == "text")
         return "\n".join(texts).strip()
     return ""
-
-
-def result_text(content: Any) -> str:
-    if isinstance(content, list):
-        return "\n".join(b.get("text", "") for b in content if isinstance(b, dict))
-    return "" if content is None else str(content)
-
-
-def system_text(request: ModelRequest) -> str:
-    """The per-interaction part of the system prompt: the blocks after the last cache breakpoint
-    (instructions above it are the same for every caller and hold no context), or all of it
-    when nothing is marked."""
-    blocks = [b for b in request.system if isinstance(b, dict)]
-    marked = [i for i, b in enumerate(blocks) if b.get("cache_control")]
-    tail = blocks[marked[-1] + 1:] if marked else blocks
-    return "\n".join(b.get("text", "") for b in tail)
-
-
-def read_context(text: str) -> CallerContext:
-    context = CallerContext()
-    for obj in json_objects(text):
-        _absorb(context, _snake(obj))
-    if context.name is None and (m := NAME_LINE.search(text)):
-        context.name = m.group(1)
-    return context
-
-
-def _absorb(context: CallerContext, obj: Any) -> None:
-    if isinstance(obj, list):
-        for item in obj:
-            _absorb(context, item)
-        return
-    if not isinstance(obj, dict):
-        return
-    if isinstance(obj.get("active_work_orders"), list):
-        context.work_orders = [w for w in obj["active_work_orders"] if isinstance(w, dict)]
-        context.tours = [t for t in obj.get("active_tours") or [] if isinstance(t, dict)]
-        context.renewal_id = obj.get("active_renewal_workflow_id")
-    if isinstance(obj.get("roles"), list) and all(isinstance(r, str) for r in obj["roles"]):
-        context.roles = [r.lower() for r in obj["roles"]]
-    for key in NAME_KEYS:
-        if context.name is None and isinstance(obj.get(key), str) and obj[key].strip():
-            context.name = obj[key].strip()
-    for value in obj.values():
-        if isinstance(value, (dict, list)):
-            _absorb(context, value)
-
-
-def json_objects(text: str) -> list[Any]:
-    """Every top-level JSON object embedded in free text."""
-    decoder, found, i = json.JSONDecoder(), [], text.find("{")
-    while i != -1:
-        try:
-            obj, end = decoder.raw_decode(text, i)
-        except ValueError:
-            i = text.find("{", i + 1)
-            continue
-        found.append(obj)
-        i = text.find("{", end)
-    return found
-
-
-def _snake(obj: Any) -> Any:
-    # The contract renders snake_case; camelCase (the ADR's TypeScript spelling) reads the same.
-    if isinstance(obj, dict):
-        return {CAMEL.sub("_", k).lower() if isinstance(k, str) else k: _snake(v) for k, v in obj.items()}
-    if isinstance(obj, list):
-        return [_snake(v) for v in obj]
-    return obj

@@ -1,150 +1,181 @@
 """Sentences for results about places and leases: available units, pricing, tours, applications,
-facility facts, the tenant's lease, balance, renewal and appliances, people lookups."""
+facility facts, the tenant's lease, balance, renewal and appliances, people lookups. Each writer
+reads the handler's output model; money is spine.money's one format."""
 from __future__ import annotations
 
+from datetime import date, datetime
 from typing import Any
 
-from actors.model.offline.entities import Entities
+from actors.model.offline.entities import Entities, clock_text
 from actors.model.offline.reading import ToolCall
-from actors.model.offline.results import Writer, day, find, generic, items, moment, money
+from actors.model.offline.sentences_work import Writer, pick
+from spine.language import Language
+from spine.money import usd, usd_monthly
 
-COUNTS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
-
-
-def available_units(data: Any, call: ToolCall, e: Entities) -> str:
-    units = items(data, "units", "available_units", "results")
-    size = "studio" if e.bedrooms == 0 else f"{e.bedrooms}BR" if e.bedrooms else ""
-    sized = f"{size} " if size else ""
-    when = "next month" if "next month" in e.text.lower() else (f"by {day(e.move_in_by())}" if e.day else "")
-    if not units:
-        return (f"I don't see any {sized}units opening {when or 'soon'} right now. "
-                "Want me to have the leasing team reach out if one opens up?")
-    count = COUNTS[len(units)] if len(units) < len(COUNTS) else str(len(units))
-    noun = "unit" if len(units) == 1 else "units"
-    more = f" (and {len(units) - 3} more)" if len(units) > 3 else ""
-    return (f"Yes — we have {count} {sized}{noun} available{' ' + when if when else ''}: "
-            + "; ".join(_unit(u) for u in units[:3]) + more + ".")
+SPANISH_MONTHS = ("ene", "feb", "mar", "abr", "may", "jun", "jul", "ago", "sep", "oct", "nov", "dic")
+SPANISH_DAYS = ("lunes", "martes", "miércoles", "jueves", "viernes", "sábado", "domingo")
 
 
-def _unit(u: dict[str, Any]) -> str:
-    number = find(u, "unit", "number", "unit_number")
-    beds, baths = find(u, "bedrooms"), find(u, "bathrooms")
-    rent, available = find(u, "monthly_rent_usd", "rent_usd", "rent"), find(u, "available_from", "available_on")
-    size = (f"{beds} bd" + (f" / {baths:g} ba" if isinstance(baths, (int, float)) else "")) if beds is not None else ""
-    facts = [size, f"{money(rent)}/mo" if rent is not None else "", f"available {day(available)}" if available else ""]
-    return f"unit {number} (" + ", ".join(f for f in facts if f) + ")"
+def day(value: date, lang: Language, with_year: bool = False) -> str:
+    if lang == "es":
+        return f"{value.day} de {SPANISH_MONTHS[value.month - 1]}" + (f" de {value.year}" if with_year else "")
+    return f"{value:%b} {value.day}" + (f", {value.year}" if with_year else "")
 
 
-def pricing(data: Any, call: ToolCall, e: Entities) -> str:
-    rents = sorted(float(r) for i in items(data, "units", "options", "prices", "results")
-                   if (r := find(i, "monthly_rent_usd", "rent_usd", "rent", "price_usd")) is not None)
+def moment(at: datetime, lang: Language) -> str:
+    if lang == "es":
+        return f"el {SPANISH_DAYS[at.weekday()]} {day(at.date(), lang)} a las {clock_text(at.time())}"
+    return f"{at:%a}, {at:%b} {at.day} at {clock_text(at.time())}"
+
+
+def size_words(bedrooms: int | None, lang: Language) -> str:
+    if bedrooms is None:
+        return ""
+    if bedrooms == 0:
+        return pick(lang, "studio", "estudio")
+    return pick(lang, f"{bedrooms}BR", f"de {bedrooms} recámara{'s' if bedrooms > 1 else ''}")
+
+
+def _offer(u: Any, lang: Language) -> str:
+    baths = f" / {u.bathrooms:g} ba" if u.bathrooms else ""
+    when = pick(lang, f", available {day(u.available_from, lang)}", f", disponible el {day(u.available_from, lang)}") \
+        if u.available_from else ""
+    return pick(lang, "unit", "unidad") + f" {u.unit} ({u.bedrooms} bd{baths}, {usd_monthly(u.monthly_rent_usd)}{when})"
+
+
+def available_units(out: Any, call: ToolCall, e: Entities, lang: Language) -> str:
+    size = size_words(call.input.get("bedrooms"), lang)
+    if not out.units:
+        return pick(lang, f"I don't see any {size + ' ' if size else ''}units opening by then right now. "
+                          "Want me to have the leasing team reach out if one opens up?",
+                    f"Por ahora no veo unidades {size + ' ' if size else ''}disponibles para esa fecha. "
+                    "¿Quiere que el equipo de renta le avise si se libera una?")
+    listed = "; ".join(_offer(u, lang) for u in out.units)  # every unit: a prospect should see them all
+    noun = pick(lang, "unit" if len(out.units) == 1 else "units", "unidad" if len(out.units) == 1 else "unidades")
+    sized = f" {size}" if size and lang == "es" else ""
+    return pick(lang, f"Yes — we have {len(out.units)} {size + ' ' if size else ''}{noun} available: {listed}.",
+                f"Sí — tenemos {len(out.units)} {noun}{sized} disponible{'s' if len(out.units) > 1 else ''}: {listed}.")
+
+
+def pricing(out: Any, call: ToolCall, e: Entities, lang: Language) -> str:
+    rents = sorted(u.monthly_rent_usd for u in out.units)
     if not rents:
-        return generic(data)
-    span = money(rents[0]) if rents[0] == rents[-1] else f"{money(rents[0])}–{money(rents[-1])}"
-    return f"{e.bedrooms}BR rents run {span} a month." if e.bedrooms else f"Rents run {span} a month."
+        return pick(lang, "I don't have pricing for that right now.", "No tengo precios para eso ahora mismo.")
+    span = usd_monthly(rents[0]) if rents[0] == rents[-1] else f"{usd(rents[0])}–{usd_monthly(rents[-1])}"
+    size = size_words(call.input.get("bedrooms"), lang)
+    return pick(lang, f"{size} rents run {span}." if size else f"Rents run {span}.",
+                f"Las rentas{' ' + size if size else ''} van de {span}.")
 
 
-def tour_booked(data: Any, call: ToolCall, e: Entities) -> str:
-    at = find(data, "scheduled_at", "when") or call.input.get("when")
-    unit = find(data, "unit") or call.input.get("unit")
-    place = find(data, "property_name")
-    return (f"You're booked for a tour {moment(at) if at else ''}" + (f" of unit {unit}" if unit else "")
-            + (f" at {place}" if place else "") + ". See you then!")
+def tour_booked(out: Any, call: ToolCall, e: Entities, lang: Language) -> str:
+    unit = pick(lang, f" of unit {out.unit}", f" de la unidad {out.unit}") if out.unit else ""
+    return pick(lang, f"You're booked for a tour {moment(out.scheduled_at, lang)}{unit} at {out.property_name}, "
+                      f"{out.address}. See you then!",
+                f"Su visita quedó agendada {moment(out.scheduled_at, lang)}{unit} en {out.property_name}, "
+                f"{out.address}. ¡Nos vemos!")
 
 
-def application_sent(data: Any, call: ToolCall, e: Entities) -> str:
-    url, email = find(data, "url", "link"), find(data, "email")
-    return "Here's your application link" + (f" (also sent to {email})" if email else "") + (f": {url}" if url else ".")
+def application_sent(out: Any, call: ToolCall, e: Entities, lang: Language) -> str:
+    also = pick(lang, f" (also sent to {out.email})", f" (también enviado a {out.email})") if out.email else ""
+    return pick(lang, f"Here's your application link{also}: {out.url}", f"Aquí está su solicitud{also}: {out.url}")
 
 
-def pool(data: Any, call: ToolCall, e: Entities) -> str:
-    if find(data, "has_pool") is False:
-        return "There's no pool at this property."
-    is_open, reason, hours = find(data, "open"), find(data, "reason"), find(data, "pool_hours", "hours")
-    if is_open:
-        return "The pool is open" + (f" — hours: {hours}." if hours else ".")
-    return ("The pool is closed right now" + (f" — {_lower_first(reason)}." if reason else ".")
-            + (f" Hours: {hours}." if hours else ""))
+def pool(out: Any, call: ToolCall, e: Entities, lang: Language) -> str:
+    if not out.has_pool or out.status is None:
+        return pick(lang, "There's no pool at this property.", "Esta propiedad no tiene alberca.")
+    if out.status.open:
+        return pick(lang, "The pool is open.", "La alberca está abierta.")
+    why = f" — {out.status.reason.rstrip('.')}" if out.status.reason else ""
+    return pick(lang, f"The pool is closed right now{why}.", f"La alberca está cerrada ahora{why}.")
 
 
-def _lower_first(text: Any) -> str:
-    text = str(text).rstrip(".")
-    return text[:1].lower() + text[1:] if text[1:2].islower() else text
+def pets(out: Any, call: ToolCall, e: Entities, lang: Language) -> str:
+    if not out.allowed:
+        return pick(lang, "Pets aren't allowed here.", "Aquí no se permiten mascotas.") + \
+            (f" {out.restrictions.rstrip('.')}." if out.restrictions else "")
+    species = f" ({', '.join(out.species)})" if out.species else ""
+    costs = [c for c in (pick(lang, f"{usd(out.deposit_usd)} deposit", f"depósito de {usd(out.deposit_usd)}")
+                         if out.deposit_usd else "",
+                         pick(lang, f"{usd_monthly(out.monthly_pet_rent_usd)} pet rent",
+                              f"{usd_monthly(out.monthly_pet_rent_usd)} de renta por mascota")
+                         if out.monthly_pet_rent_usd else "") if c]
+    cost = (": " + pick(lang, " and ", " y ").join(costs)) if costs else ""
+    text = pick(lang, f"Pets are welcome{species}{cost}.", f"Se aceptan mascotas{species}{cost}.")
+    return text + (f" {out.restrictions.rstrip('.')}." if out.restrictions else "")
 
 
-def pets(data: Any, call: ToolCall, e: Entities) -> str:
-    allowed, restrictions = find(data, "allowed"), find(data, "restrictions")
-    if not allowed:
-        return "Pets aren't allowed here." + (f" {restrictions}." if restrictions else "")
-    species, deposit, rent = find(data, "species"), find(data, "deposit_usd"), find(data, "monthly_pet_rent_usd")
-    text = "Pets are welcome" + (f" ({', '.join(species)})" if species else "")
-    costs = [f"{money(deposit)} deposit" if deposit else "", f"{money(rent)}/mo pet rent" if rent else ""]
-    text += (": " + " and ".join(c for c in costs if c) + ".") if any(costs) else "."
-    return text + (f" {restrictions}." if restrictions else "")
+def parking(out: Any, call: ToolCall, e: Entities, lang: Language) -> str:
+    if not out.available or out.rules is None:
+        return pick(lang, "There's no resident parking here.", "Aquí no hay estacionamiento para residentes.")
+    rules = out.rules
+    return pick(lang, f"Parking: {rules.spots} spots, {usd_monthly(rules.monthly_cost_usd)}. Guests: "
+                      f"{rules.guest_parking.rstrip('.')}. {rules.towing_policy.rstrip('.')}.",
+                f"Estacionamiento: {rules.spots} lugares, {usd_monthly(rules.monthly_cost_usd)}. Visitas: "
+                f"{rules.guest_parking.rstrip('.')}.")
 
 
-def parking(data: Any, call: ToolCall, e: Entities) -> str:
-    if find(data, "available") is False:
-        return "There's no resident parking here."
-    spots, cost = find(data, "spots"), find(data, "monthly_cost_usd")
-    guest, towing = find(data, "guest_parking"), find(data, "towing_policy")
-    text = "Parking: " + ", ".join(p for p in (f"{spots} spots" if spots else "",
-                                                f"{money(cost)}/mo" if cost else "") if p) + "."
-    return text + (f" Guests: {guest}." if guest else "") + (f" {towing}." if towing else "")
+def hours(out: Any, call: ToolCall, e: Entities, lang: Language) -> str:
+    labels = ((pick(lang, "Office", "Oficina"), out.office_hours), (pick(lang, "Pool", "Alberca"), out.pool_hours),
+              (pick(lang, "Gym", "Gimnasio"), out.gym_hours), (pick(lang, "Quiet hours", "Horas de silencio"),
+                                                                out.quiet_hours))
+    return ". ".join(f"{label}: {value}" for label, value in labels if value) + "."
 
 
-def hours(data: Any, call: ToolCall, e: Entities) -> str:
-    labels = {"office_hours": "Office", "pool_hours": "Pool", "gym_hours": "Gym", "quiet_hours": "Quiet hours"}
-    found = [f"{label}: {data[key]}" for key, label in labels.items() if isinstance(data, dict) and data.get(key)]
-    return ". ".join(found) + "." if found else generic(data)
+def amenities(out: Any, call: ToolCall, e: Entities, lang: Language) -> str:
+    names = out.amenities
+    if not names:
+        return pick(lang, "I don't have amenities on file here.", "No tengo amenidades registradas aquí.")
+    joined = ", ".join(names[:-1]) + pick(lang, " and ", " y ") + names[-1] if len(names) > 1 else names[0]
+    return pick(lang, f"Amenities include {joined}.", f"Las amenidades incluyen {joined}.")
 
 
-def amenities(data: Any, call: ToolCall, e: Entities) -> str:
-    names = data if isinstance(data, list) else find(data, "amenities")
-    if not (isinstance(names, list) and names):
-        return generic(data)
-    listed = ", ".join(map(str, names[:-1])) + " and " + str(names[-1]) if len(names) > 1 else str(names[0])
-    return f"Amenities include {listed}."
+def lease(out: Any, call: ToolCall, e: Entities, lang: Language) -> str:
+    unit = pick(lang, f" for unit {out.unit}", f" de la unidad {out.unit}") if out.unit else ""
+    return pick(lang, f"Your lease{unit} runs {day(out.start, lang, True)} to {day(out.end, lang, True)} at "
+                      f"{usd_monthly(out.monthly_rent_usd)}.",
+                f"Su contrato{unit} va del {day(out.start, lang, True)} al {day(out.end, lang, True)}, "
+                f"a {usd_monthly(out.monthly_rent_usd)}.")
 
 
-def lease(data: Any, call: ToolCall, e: Entities) -> str:
-    start, end, rent, unit = find(data, "start"), find(data, "end"), find(data, "monthly_rent_usd"), find(data, "unit")
-    if not end:
-        return generic(data)
-    return (f"Your lease{' for unit ' + str(unit) if unit else ''} runs {day(start, True)} to {day(end, True)}"
-            + (f" at {money(rent)}/mo." if rent else "."))
+def balance(out: Any, call: ToolCall, e: Entities, lang: Language) -> str:
+    return pick(lang, f"Your current balance is {usd(out.balance_usd)}. Rent is due {out.rent_due}.",
+                f"Su saldo actual es {usd(out.balance_usd)}.")
 
 
-def balance(data: Any, call: ToolCall, e: Entities) -> str:
-    amount = find(data, "balance_usd", "balance")
-    if amount is None:
-        return generic(data)
-    due = find(data, "rent_due")
-    return f"Your current balance is {money(amount)}." + (f" Rent is due {due}." if due else "")
+def renewal(out: Any, call: ToolCall, e: Entities, lang: Language) -> str:
+    if out.status == "declined":
+        return pick(lang, "Understood — I've recorded that you won't renew. The office will follow up on move-out.",
+                    "Entendido — registré que no va a renovar. La oficina le contactará sobre la mudanza.")
+    terms = f" ({out.term_months} months, {usd_monthly(out.monthly_rent_usd)})" if out.term_months else ""
+    return pick(lang, f"Done — your renewal is accepted{terms}.", f"Listo — su renovación quedó aceptada{terms}.")
 
 
-def renewal(data: Any, call: ToolCall, e: Entities) -> str:
-    status, term, rent = find(data, "status"), find(data, "term_months"), find(data, "monthly_rent_usd")
-    if status is None:
-        return generic(data)
-    terms = " for " + ", ".join(p for p in (f"{term} months" if term else "", f"{money(rent)}/mo" if rent else "") if p)
-    return f"Done — your renewal is {status}{terms if term or rent else ''}."
+def appliances(out: Any, call: ToolCall, e: Entities, lang: Language) -> str:
+    listed = [" ".join(p for p in (a.kind, a.brand, a.model) if p) for a in out.appliances]
+    if not listed:
+        return pick(lang, "I don't have appliances on file for your unit.", "No tengo electrodomésticos registrados.")
+    return pick(lang, "Your unit has: ", "Su unidad tiene: ") + "; ".join(listed) + "."
 
 
-def appliances(data: Any, call: ToolCall, e: Entities) -> str:
-    listed = [" ".join(str(a.get(k)) for k in ("kind", "brand", "model") if a.get(k)) for a in items(data, "appliances")]
-    return ("Your unit has: " + "; ".join(listed) + ".") if listed else "I don't have appliances on file for your unit."
+def people(out: Any, call: ToolCall, e: Entities, lang: Language) -> str:
+    if not out.matches:
+        return pick(lang, "I couldn't find anyone matching that.", "No encontré a nadie con esos datos.")
+    found = [m.name + (f" — {'; '.join(m.roles)}" if m.roles else "") for m in out.matches[:5]]
+    return pick(lang, "Found: ", "Encontré: ") + ". ".join(found) + "."
 
 
-def people(data: Any, call: ToolCall, e: Entities) -> str:
-    matches = items(data, "matches", "people", "results")
-    if not matches:
-        return "I couldn't find anyone matching that."
-    found = [f"{m.get('name')}" + (f" — {'; '.join(m['roles'])}" if m.get("roles") else "") for m in matches[:3]]
-    return "Found: " + ". ".join(found) + "."
+def renewal_sent(out: Any, call: ToolCall, e: Entities, lang: Language) -> str:
+    offers = ", ".join(f"{o.term_months} months at {usd_monthly(o.monthly_rent_usd)}" for o in out.offers)
+    return pick(lang, f"Renewal sent for unit {out.unit}: {offers}.", f"Renovación enviada a la unidad {out.unit}: {offers}.")
 
 
-def silent(data: Any, call: ToolCall, e: Entities) -> str:
+def rated(out: Any, call: ToolCall, e: Entities, lang: Language) -> str:
+    stars = call.input.get("stars")
+    return pick(lang, f"Thanks — I've recorded your {stars}-star rating for {call.input.get('work_order_id')}.",
+                f"Gracias — registré su calificación de {stars} estrellas para {call.input.get('work_order_id')}.")
+
+
+def silent(out: Any, call: ToolCall, e: Entities, lang: Language) -> str:
     return ""  # bookkeeping the caller does not need to hear about
 
 
@@ -154,4 +185,5 @@ PLACE_WRITERS: dict[str, Writer] = {
     "get_parking_rules": parking, "get_property_hours": hours, "get_property_amenities": amenities,
     "get_lease_details": lease, "get_balance": balance, "respond_to_renewal": renewal,
     "get_unit_appliances": appliances, "pm_lookup_person": people, "save_prospect": silent,
+    "pm_send_renewal": renewal_sent, "request_photo": silent, "submit_rating": rated,
 }

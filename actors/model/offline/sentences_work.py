@@ -1,94 +1,123 @@
-"""Sentences for work-order results: opened, updated, details, lists, hand-offs, escalations."""
+"""Sentences for work-order results: opened (or added to), updated, details, lists, hand-offs,
+escalations. Each writer reads the handler's own output model, never guessed keys."""
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from actors.model.offline.entities import Entities
 from actors.model.offline.reading import ToolCall
-from actors.model.offline.results import Writer, find, generic, items
+from spine.language import Language
+
+Writer = Callable[[Any, ToolCall, Entities, Language], str]  # (output model, the call, entities, language)
 
 
-def work_order_created(data: Any, call: ToolCall, e: Entities) -> str:
-    wo = find(data, "work_order_id", "display_id") or "a work order"
-    brief = find(data, "brief") or call.input.get("brief") or "request"
-    unit = find(data, "unit")
-    priority = find(data, "priority") or call.input.get("priority")
-    text = f"I've opened {wo} for the {brief}" + (f" in unit {unit}" if unit and str(unit) not in brief else "")
-    text += f" and marked it {priority}." if priority in ("urgent", "emergency") else "."
-    vendor, eta = find(data, "vendor"), find(data, "eta")
-    if vendor:
-        return text + f" {vendor} is assigned" + (f", ETA {eta}." if eta else ".")
-    return text + " The maintenance team has it now."
+def pick(lang: Language, en: str, es: str) -> str:
+    return es if lang == "es" else en
 
 
-def troubleshooting(data: Any, call: ToolCall, e: Entities) -> str:
-    steps, stop_if = find(data, "steps") or [], find(data, "stop_and_report_if")
+def status_words(status: str, lang: Language) -> str:
+    spanish = {"open": "abierta", "dispatched": "asignada", "scheduled": "programada", "in_progress": "en curso",
+               "completed": "completada", "closed": "cerrada", "cancelled": "cancelada"}
+    return spanish.get(status, status.replace("_", " ")) if lang == "es" else status.replace("_", " ")
+
+
+def _names_unit(wo: Any) -> bool:
+    """Some briefs already say where ('leak under kitchen sink, unit 312'): say it once."""
+    return bool(wo.unit) and f"unit {wo.unit}" in wo.brief
+
+
+def work_order_created(out: Any, call: ToolCall, e: Entities, lang: Language) -> str:
+    unit = f" in unit {out.unit}" if out.unit and not _names_unit(out) else ""
+    if getattr(out, "added_to_existing", False):
+        return pick(lang, f"{out.work_order_id} ({out.brief}{unit}) is already open, so I've added your report "
+                          f"to it rather than opening a second one.",
+                    f"La orden {out.work_order_id} ({out.brief}) ya está abierta, así que agregué su reporte ahí "
+                    f"en lugar de abrir otra.")
+    marked = pick(lang, f" and marked it {out.priority}", f" con prioridad {out.priority}") \
+        if out.priority in ("urgent", "emergency") else ""
+    text = pick(lang, f"I've opened {out.work_order_id} for the {out.brief}{unit}{marked}.",
+                f"Abrí la orden de trabajo {out.work_order_id}{marked}.")
+    if vendor := getattr(out, "vendor", None):
+        return text + pick(lang, f" {vendor} is assigned.", f" {vendor} está asignado.")
+    return text + pick(lang, " The maintenance team has it now.", " El equipo de mantenimiento ya la tiene.")
+
+
+def troubleshooting(out: Any, call: ToolCall, e: Entities, lang: Language) -> str:
+    if lang == "es":  # the guides are written in English; a Spanish caller gets the safe stop rule
+        return "Mientras tanto, si empeora o ve agua acumulándose, avísenos de inmediato."
     urgent = e.problem is not None and e.problem.priority != "normal"
-    if urgent and stop_if:
-        return f"Meanwhile, if {stop_if}"
-    first = f"Meanwhile, you can try this: {steps[0]}" if steps else ""
-    return (first + (f" If {stop_if}" if stop_if else "")).strip()
+    if urgent:
+        return f"Meanwhile, if {out.stop_and_report_if}"
+    first = f"Meanwhile, you can try this: {out.steps[0]}" if out.steps else ""
+    return (first + f" If {out.stop_and_report_if}").strip()
 
 
-def escalated(data: Any, call: ToolCall, e: Entities) -> str:
+def escalated(out: Any, call: ToolCall, e: Entities, lang: Language) -> str:
     if call.input.get("urgency") == "emergency":
-        return "I've alerted the on-call team."
-    return "I've passed this to the team, and someone will follow up."
+        return pick(lang, "I've alerted the on-call team.", "Ya avisé al equipo de guardia.")
+    return pick(lang, "I've passed this to the team, and someone will follow up.",
+                "Le pasé esto al equipo y alguien le dará seguimiento.")
 
 
-def work_order_updated(data: Any, call: ToolCall, e: Entities) -> str:
-    wo = find(data, "work_order_id", "display_id") or call.input.get("work_order_id")
-    if call.input.get("eta") and call.input.get("status") is None:
-        text = f"I've noted your ETA on {wo}."
-    elif call.input.get("status") == "completed":
-        text = f"I've marked {wo} as completed."
-    else:
-        text = f"I've updated {wo}."
-    return text + (" The tenant has been notified." if find(data, "tenant_notified", "notified") else "")
+def work_order_updated(out: Any, call: ToolCall, e: Entities, lang: Language) -> str:
+    wo = out.work_order_id
+    if call.input.get("status") == "completed":
+        return pick(lang, f"I've marked {wo} as completed.", f"Marqué {wo} como completada.")
+    if call.input.get("eta"):
+        return pick(lang, f"I've noted your ETA on {wo}.", f"Anoté su hora de llegada en {wo}.")
+    if call.input.get("note"):
+        return pick(lang, f"I've added your note to {wo} ({out.brief}) so the team sees it.",
+                    f"Agregué su nota a {wo} para que el equipo la vea.")
+    return pick(lang, f"I've updated {wo}.", f"Actualicé {wo}.")
 
 
-def work_order_detail(data: Any, call: ToolCall, e: Entities) -> str:
-    wo = find(data, "work_order_id", "display_id") or call.input.get("work_order_id")
-    brief, unit, status = find(data, "brief"), find(data, "unit"), find(data, "status")
-    text = f"{wo} — {brief or 'work order'}"
-    text += f", unit {unit}" if unit and f"unit {unit}" not in str(brief) else ""
-    text += f" ({str(status).replace('_', ' ')})." if status else "."
-    description = find(data, "description")
-    if description and len(str(description)) <= 160:
-        text += f" {description}"
-    notes = items(data, "notes")
-    if notes and notes[-1].get("text"):
-        text += f" Latest note: {notes[-1]['text']}"
-    if eta := find(data, "eta"):
-        text += f" ETA: {eta}."
+def work_order_detail(out: Any, call: ToolCall, e: Entities, lang: Language) -> str:
+    unit = pick(lang, f", unit {out.unit}", f", unidad {out.unit}") if out.unit and not _names_unit(out) else ""
+    text = f"{out.work_order_id} — {out.brief}{unit} ({status_words(out.status, lang)})."
+    if out.description and len(out.description) <= 160 and out.description.lower() != out.brief.lower():
+        text += f" {out.description}"
+    if out.notes:
+        text += pick(lang, f" Latest note: {out.notes[-1].text}", f" Última nota: {out.notes[-1].text}")
+    if out.eta:
+        text += pick(lang, f" ETA: {out.eta}.", f" Llegada: {out.eta}.")
     return text
 
 
-def open_work_orders(data: Any, call: ToolCall, e: Entities) -> str:
-    wos = items(data, "work_orders", "open_work_orders", "results")
-    if not wos:
-        return "There are no open work orders right now." if isinstance(data, (list, dict)) else generic(data)
-    listed = [f"{find(w, 'work_order_id', 'display_id')} ({find(w, 'brief')}, "
-              f"{str(find(w, 'status')).replace('_', ' ')})" for w in wos[:5]]
-    return f"{len(wos)} open: " + "; ".join(listed) + (f"; and {len(wos) - 5} more." if len(wos) > 5 else ".")
+def open_work_orders(out: Any, call: ToolCall, e: Entities, lang: Language) -> str:
+    if not out.work_orders:
+        return pick(lang, "There are no open work orders right now.", "No hay órdenes de trabajo abiertas ahora.")
+    # Emergencies first, then urgent, then the rest; every one listed, with its unit and priority.
+    rank = {"emergency": 0, "urgent": 1}
+    ordered = sorted(out.work_orders, key=lambda w: rank.get(w.priority, 2))
+    lines = []
+    for w in ordered:
+        where = pick(lang, f"unit {w.unit}", f"unidad {w.unit}") if w.unit else pick(lang, "common area", "área común")
+        flag = f"{w.priority.upper()}: " if w.priority in rank else ""
+        brief = w.brief if _names_unit(w) or not w.unit else f"{w.brief}, {where}"
+        lines.append(f"{flag}{w.work_order_id} ({brief}, {status_words(w.status, lang)})")
+    return pick(lang, f"{len(ordered)} open: ", f"{len(ordered)} abiertas: ") + "; ".join(lines) + "."
 
 
-def vendor_assigned(data: Any, call: ToolCall, e: Entities) -> str:
-    wo = find(data, "work_order_id") or call.input.get("work_order_id")
-    vendor = find(data, "vendor") or call.input.get("vendor_id")
-    return f"Done — {wo} is assigned to {vendor}" + (f" ({str(s).replace('_', ' ')})." if (s := find(data, "status"))
-                                                     else ".")
+def vendor_assigned(out: Any, call: ToolCall, e: Entities, lang: Language) -> str:
+    return pick(lang, f"Done — {out.work_order_id} is assigned to {out.vendor or call.input.get('vendor_id')} "
+                      f"({status_words(out.status, lang)}).",
+                f"Listo — {out.work_order_id} quedó asignada a {out.vendor or call.input.get('vendor_id')}.")
 
 
-def dispatch_accepted(data: Any, call: ToolCall, e: Entities) -> str:
-    wo = find(data, "work_order_id") or call.input.get("work_order_id")
-    eta = find(data, "eta") or call.input.get("eta")
-    return f"You're confirmed on {wo}" + (f", ETA {eta}." if eta else ".")
+def dispatch_accepted(out: Any, call: ToolCall, e: Entities, lang: Language) -> str:
+    eta = pick(lang, f", ETA {out.eta}", f", llegada {out.eta}") if out.eta else ""
+    return pick(lang, f"You're confirmed on {out.work_order_id}{eta}.", f"Quedó confirmado en {out.work_order_id}{eta}.")
 
 
-def work_order_closed(data: Any, call: ToolCall, e: Entities) -> str:
-    wo = find(data, "work_order_id") or call.input.get("work_order_id")
-    return f"Done — {wo} is closed."
+def work_order_closed(out: Any, call: ToolCall, e: Entities, lang: Language) -> str:
+    wo = call.input.get("work_order_id")
+    return pick(lang, f"Done — {wo} is closed.", f"Listo — {wo} quedó cerrada.")
+
+
+def handed_off(out: Any, call: ToolCall, e: Entities, lang: Language) -> str:
+    return pick(lang, f"I've flagged {out.work_order_id} for reassignment; the office will find another vendor.",
+                f"Marqué {out.work_order_id} para reasignarla; la oficina buscará otro proveedor.")
 
 
 WORK_WRITERS: dict[str, Writer] = {
@@ -98,4 +127,5 @@ WORK_WRITERS: dict[str, Writer] = {
     "get_dispatch_details": work_order_detail, "get_work_order_detail": work_order_detail,
     "pm_list_open_work_orders": open_work_orders, "pm_assign_vendor": vendor_assigned,
     "pm_close_work_order": work_order_closed, "accept_dispatch": dispatch_accepted,
+    "handoff_to_other_vendor": handed_off,
 }

@@ -46,8 +46,8 @@ def refresh_summary(request: ModelRequest, reading: Reading) -> str:
             elif line and current is not None:  # one message spanning several lines
                 current[-1] = f"{current[-1]} {line}"
     tools = [c.name for c in reading.calls]
-    who = reading.context.name or _person(request, previous)
-    roles = ", ".join(reading.context.roles)
+    who = reading.facts.caller_name or _person(request, previous)
+    roles = ", ".join(reading.facts.roles)
     parts = [f"{who} ({roles})." if roles else f"{who}."]
     if said:
         parts.append("Last asked: " + "; ".join(f'"{_clip(s, 120)}"' for s in said[-3:]) + ".")

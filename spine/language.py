@@ -1,0 +1,34 @@
+"""Which language a message is written in, English or Spanish: Clara answers in the caller's.
+
+A word count, not a model: Spanish function words and accents against English ones. Short or
+mixed messages fall back to the language of the conversation so far (`default`).
+"""
+from __future__ import annotations
+
+import re
+from typing import Literal
+
+Language = Literal["en", "es"]
+
+_WORD = re.compile(r"[a-záéíóúñü']+", re.IGNORECASE)
+_SPANISH = frozenset(
+    "el la los las un una unos unas de del que qué y en es está están estoy hay por para con sin mi mis su sus "
+    "tengo tiene tienen quiero quisiera necesito puedo puede se me le lo nos usted ustedes hola buenas buenos "
+    "días tardes noches gracias favor cuándo cuánto cuánta cuántos dónde cómo cuál busco buscando departamento "
+    "apartamento recámara recámaras habitación habitaciones cuarto cuartos renta rentar alquiler alquilar "
+    "disponible disponibles mes próximo semana mañana sí ya pero también muy más agua baño cocina fuga "
+    "llego llegando minutos ahorita orden trabajo inquilino dueño vivo mudarme mudanza visita ver".split())
+_ENGLISH = frozenset(
+    "the a an of and is are am i you we they it this that to for with in on my your do does have has can could "
+    "would will what when where how which hi hello thanks please any there here be was not no yes just "
+    "looking need want unit apartment rent available".split())
+
+
+def detect_language(text: str, default: Language = "en") -> Language:
+    words = [w.lower() for w in _WORD.findall(text or "")]
+    spanish = sum(w in _SPANISH for w in words) + 2 * sum(c in "ñ¿¡" for c in text or "")
+    spanish += sum(c in "áéíóú" for c in text or "")
+    english = sum(w in _ENGLISH for w in words)
+    if spanish == english:
+        return default
+    return "es" if spanish > english else "en"
