@@ -1,33 +1,43 @@
 """catalog_for(): exactly the tools the model may see for a caller.
 
 A tool is offered when one of the caller's active role types may call it (the matrix keys on
-role types). Scope (which unit, which work order, and the occupancy kind a unit scope needs) is
-checked by the gate at dispatch, as the ADR puts it, so every caller with the same role types gets
-the same byte-identical list and the same cached prompt prefix: a roommate sees
-respond_to_renewal and is refused, with the rule named, if she calls it.
-Order is fixed (facility sorted, role tools sorted, escalate_to_human last).
+role types) AND the caller's scope can ever pass it: a unit-scoped tool needs an occupancy kind
+its scope accepts, so a roommate's catalog has no get_balance (primary or guarantor) and no
+respond_to_renewal (primary only). Which unit or work order a call names is still the gate's to
+check at dispatch. The catalog is a pure function of the CatalogShape (role types + occupancy
+kinds held), in a fixed order (facility sorted, role tools sorted, escalate_to_human last), so
+every caller with the same shape gets the same byte-identical list and, with the same MetaRoles,
+the same cached prompt prefix; callers whose catalogs differ (a roommate and a primary signer)
+get different prefixes, each shared by everyone of that shape.
 """
 from __future__ import annotations
 
 from functools import lru_cache
 
-from spine.identity import PersonRoleType
+from spine.identity import OccupancyKind, PersonRoleType
 from spine.toolspec import ToolSpec
 from tools.caller import Caller
-from tools.matrix import TOOL_ROLE_MATRIX, ToolPolicy
+from tools.matrix import TOOL_ROLE_MATRIX, UNIT_SCOPES, ToolPolicy
 from tools.registry import TOOLS
 
 ESCALATE = "escalate_to_human"
-RoleShape = frozenset[PersonRoleType]
+CatalogShape = tuple[frozenset[PersonRoleType], frozenset[OccupancyKind]]
 
 
-def role_shape(caller: Caller) -> RoleShape:
-    return frozenset(r.role_type for r in caller.roles)
+def catalog_shape(caller: Caller) -> CatalogShape:
+    """What a catalog depends on: the role types, and the occupancy kinds of the tenant roles."""
+    kinds = frozenset(r.scope.occupancy or OccupancyKind.ROOMMATE for r in caller.roles
+                      if r.role_type == PersonRoleType.TENANT)
+    return frozenset(r.role_type for r in caller.roles), kinds
 
 
-def _offered(policy: ToolPolicy, shape: RoleShape) -> bool:
-    """Voice-only tools (the step-up) are in the voice catalog, never in a text prompt."""
-    return not policy.voice_only and (policy.roles == "*" or not policy.roles.isdisjoint(shape))
+def _offered(policy: ToolPolicy, shape: CatalogShape) -> bool:
+    """Voice-only tools (the step-up) are in the voice catalog, never in a text prompt; a unit
+    scope that no held occupancy kind satisfies would refuse every call, so it is not offered."""
+    role_types, kinds = shape
+    if policy.voice_only or (policy.roles != "*" and policy.roles.isdisjoint(role_types)):
+        return False
+    return policy.scope not in UNIT_SCOPES or not UNIT_SCOPES[policy.scope].isdisjoint(kinds)
 
 
 def _ordered(names: list[str]) -> tuple[str, ...]:
@@ -37,12 +47,12 @@ def _ordered(names: list[str]) -> tuple[str, ...]:
 
 
 @lru_cache(maxsize=256)
-def _names_for(shape: RoleShape) -> tuple[str, ...]:
+def _names_for(shape: CatalogShape) -> tuple[str, ...]:
     return _ordered([n for n, p in TOOL_ROLE_MATRIX.items() if _offered(p, shape)])
 
 
 def catalog_names(caller: Caller) -> tuple[str, ...]:
-    return _names_for(role_shape(caller))
+    return _names_for(catalog_shape(caller))
 
 
 def _specs(names: tuple[str, ...] | list[str]) -> list[ToolSpec]:

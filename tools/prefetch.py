@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 
 from spine.context import PersonContext
+from spine.emergency import detect_emergency
 from spine.toolspec import ToolInvocation
 from tools.caller import Caller
 from tools.catalog import catalog_names
@@ -48,7 +49,9 @@ def _wanted(message: str, context: PersonContext | None) -> list[ToolInvocation]
         bedrooms = _bedrooms(message)
         wanted.append(ToolInvocation(name="get_available_units",
                                      input={"bedrooms": bedrooms} if bedrooms is not None else {}))
-    if MAINTENANCE.search(message):
+    # An emergency is escalated, not troubleshot: the appliance list would go unused (spine.emergency
+    # is the vocabulary the safety net and the offline model use, so all three agree on the message).
+    if MAINTENANCE.search(message) and detect_emergency(message) is None:
         wanted.append(ToolInvocation(name="get_unit_appliances", input={}))
     return wanted
 

@@ -19,6 +19,7 @@ COMMANDS = [
     "gateway.cli.email",
     "gateway.cli.telegram",
     "gateway.cli.admin_token",
+    "gateway.cli.eval",
 ]
 
 

@@ -39,13 +39,13 @@ async def test_nothing_person_specific_sits_above_the_breakpoint(spine):
     assert "Marcus" in p.volatile and "flapper ordered" in p.volatile
 
 
-async def test_two_tenants_of_one_unit_share_the_prefix_bytes(spine):
-    # Marcus (primary) and Jordan (roommate): same role set at the same property, so the same
-    # stable prefix; occupancy differences are scope checks at dispatch, not catalog changes.
+async def test_a_roommate_and_a_primary_signer_differ_only_in_the_tools_she_can_never_pass(spine):
+    # Marcus (primary) and Jordan (roommate): the same L0 and L2; her catalog leaves out get_balance
+    # and respond_to_renewal (tools.catalog), so the two prefixes differ, each shared by its shape.
     marcus = await assembled(spine, "+12065551001")
     jordan = await assembled(spine, "+12065551002")
-    assert marcus.stable_prefix == jordan.stable_prefix
-    assert marcus.tools == jordan.tools
+    assert marcus.system[:2] == jordan.system[:2]
+    assert {t["name"] for t in marcus.tools} - {t["name"] for t in jordan.tools} == {"get_balance", "respond_to_renewal"}
 
 
 async def test_tenant_and_vendor_prefixes_differ(spine):

@@ -4,6 +4,7 @@ keep policy tests). Read a row left to right: what each caller gets for that cal
 Codes:
   Y  allowed, and the tool is in the caller's catalog
   s  refused by scope; the tool is in the catalog (this call names something outside the scope)
+  n  refused by scope, and never in the catalog: no unit the caller holds could pass that scope
   t  refused: the unit / work order named could not be resolved; the tool is in the catalog
   r  refused by role; not in the catalog
   u  refused: unknown tool
@@ -89,10 +90,10 @@ ROWS: list[Row] = [
     Row("get_work_order_detail", {WO: "WO-404"},                        "t   t   t   r   t   r   r   r   r   r   r   r   r   r   r   r"),
     Row("get_lease_details", {},                                        "Y   Y   Y   r   Y   r   r   r   r   r   r   r   r   r   r   r"),
     Row("submit_rating", {WO: "WO-7", "stars": 5},                      "Y   Y   Y   r   s   r   r   r   r   r   r   r   r   r   r   r"),
-    Row("get_balance", {},                                              "Y   s   Y   r   Y   r   r   r   r   r   r   r   r   r   r   r"),
-    Row("get_balance", {"unit": "110"},                                 "s   s   s   r   Y   r   r   r   r   r   r   r   r   r   r   r"),
-    Row("respond_to_renewal", {"decision": "accept", "term_months": 12}, "Y   s   s   r   Y   r   r   r   r   r   r   r   r   r   r   r"),
-    Row("respond_to_renewal", {"decision": "decline", "unit": "204"},   "Y   s   s   r   s   r   r   r   r   r   r   r   r   r   r   r"),
+    Row("get_balance", {},                                              "Y   n   Y   r   Y   r   r   r   r   r   r   r   r   r   r   r"),
+    Row("get_balance", {"unit": "110"},                                 "s   n   s   r   Y   r   r   r   r   r   r   r   r   r   r   r"),
+    Row("respond_to_renewal", {"decision": "accept", "term_months": 12}, "Y   n   n   r   Y   r   r   r   r   r   r   r   r   r   r   r"),
+    Row("respond_to_renewal", {"decision": "decline", "unit": "204"},   "Y   n   n   r   s   r   r   r   r   r   r   r   r   r   r   r"),
     Row("get_troubleshooting_steps", {"issue": "toilet keeps running"}, "Y   Y   Y   r   Y   r   r   r   r   r   r   r   r   r   r   r"),
     # --- vendor catalog ---------------------------------------------------------------------------------------------
     Row("accept_dispatch", {WO: "WO-7"},                                "r   r   r   Y   s   s   r   r   r   r   r   r   r   r   r   r"),
@@ -150,6 +151,7 @@ ROWS: list[Row] = [
 EXPECT: dict[str, tuple[bool, str, bool]] = {
     "Y": (True, "allowed", True),
     "s": (False, "scope:", True),
+    "n": (False, "scope:", False),
     "t": (False, "target", True),
     "r": (False, "role", False),
     "u": (False, "unknown-tool", False),

@@ -36,8 +36,16 @@ async def test_same_role_shape_gets_byte_identical_tools(spine, callers):
                                                     unit_id="u_yale_401", occupancy=OccupancyKind.PRIMARY)))
     nina = await load_caller(spine, "p_nina", "pf_yale", "int-nina")
     assert wire(catalog_for(nina)) == wire(catalog_for(callers["marcus"]))
-    # The roommate sees the same list: occupancy is a scope, checked by the gate at dispatch.
-    assert wire(catalog_for(callers["jordan"])) == wire(catalog_for(callers["marcus"]))
+    # A roommate's catalog leaves out what her occupancy can never pass: a different, equally shared list.
+    roommate = names(catalog_for(callers["jordan"]))
+    assert set(names(catalog_for(callers["marcus"]))) - set(roommate) == {"get_balance", "respond_to_renewal"}
+    await spine.put_person(Person(id="p_ola", display_name="Ola Berg"))
+    await spine.put_role(PersonRole(id="tr_ola_401", person_id="p_ola", role_type=PersonRoleType.TENANT,
+                                    source=PersonRoleSource.PMS_SYNC,
+                                    scope=RoleScope(org_id="org_propflow", property_id="pf_yale",
+                                                    unit_id="u_yale_401", occupancy=OccupancyKind.ROOMMATE)))
+    ola = await load_caller(spine, "p_ola", "pf_yale", "int-ola")
+    assert wire(catalog_for(ola)) == wire(catalog_for(callers["jordan"]))
 
 
 async def test_pm_variants_differ_by_staff_role(callers):

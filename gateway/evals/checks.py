@@ -1,0 +1,63 @@
+"""Scoring one turn: the trace and reply against the scenario's expectations. Each check that
+fails says what it wanted and what it saw."""
+from __future__ import annotations
+
+from typing import Any
+
+from gateway.evals.scenario import ToolExpectation, TurnExpectation
+from spine.language import detect_language
+from spine.records import AgentTrace, TraceToolCall
+
+
+def _matches_input(expected: Any, actual: Any) -> bool:
+    if isinstance(expected, str):
+        return isinstance(actual, str) and expected.lower() in actual.lower()
+    return expected == actual
+
+
+def _call_matches(want: ToolExpectation, call: TraceToolCall) -> bool:
+    if call.name != want.name or (want.decision and call.decision != want.decision):
+        return False
+    return all(key in call.input and _matches_input(value, call.input[key]) for key, value in want.input.items())
+
+
+def _described(calls: list[TraceToolCall]) -> str:
+    return ", ".join(f"{c.name}({c.decision})" for c in calls) or "no tool calls"
+
+
+def check_turn(expect: TurnExpectation, trace: AgentTrace | None, reply: str, suppressed: bool) -> list[str]:
+    """The failed expectations of one turn ([] when it passed)."""
+    failures: list[str] = []
+    if expect.suppressed is not None and suppressed != expect.suppressed:
+        failures.append(f"suppressed: wanted {expect.suppressed}, got {suppressed}")
+    if not suppressed and not reply.strip():
+        failures.append("Clara went silent: empty reply")
+    if trace is None:
+        return failures + ["no trace was written for the turn"]
+    routing = trace.routing
+    if expect.roles is not None and sorted(routing.roles) != sorted(expect.roles):
+        failures.append(f"roles: wanted {sorted(expect.roles)}, routed {sorted(routing.roles)}")
+    if expect.confidence and routing.confidence != expect.confidence:
+        failures.append(f"confidence: wanted {expect.confidence}, got {routing.confidence}")
+    category = routing.other_classification.spine_category if routing.other_classification else None
+    if expect.other_category and category != expect.other_category:
+        failures.append(f"other category: wanted {expect.other_category}, got {category}")
+    for want in expect.tools:
+        if not any(_call_matches(want, c) for c in trace.tool_calls):
+            failures.append(f"tool call {want.name}{want.input or ''} not made; made: {_described(trace.tool_calls)}")
+    failures += [f"tool {name} was called but should not be" for name in expect.no_tools
+                 if any(c.name == name for c in trace.tool_calls)]
+    failures += [f"tool {name} not offered" for name in expect.offered if name not in trace.tools_offered]
+    failures += [f"tool {name} offered but the caller's scope can never pass it" for name in expect.not_offered
+                 if name in trace.tools_offered]
+    lowered = reply.lower()
+    failures += [f"reply lacks {phrase!r}" for phrase in expect.reply_contains if phrase.lower() not in lowered]
+    if expect.reply_contains_any and not any(p.lower() in lowered for p in expect.reply_contains_any):
+        failures.append(f"reply has none of {expect.reply_contains_any}")
+    failures += [f"reply must not contain {phrase!r}" for phrase in expect.reply_not_contains
+                 if phrase.lower() in lowered]
+    if expect.language and reply and detect_language(reply) != expect.language:
+        failures.append(f"reply language: wanted {expect.language}, got {detect_language(reply)}")
+    kinds = {e.kind for e in trace.events}
+    failures += [f"event {kind} missing (events: {sorted(kinds)})" for kind in expect.events if kind not in kinds]
+    return failures

@@ -1,0 +1,148 @@
+"""Running scenarios through the gateway's real in-process path, against the configured model.
+
+Each scenario gets its own copy of the seeded demo store and its own PersonHost, so scenarios
+never see each other's work orders or transcripts. A turn is an inbound SMS handed to the
+SmsHandler (keywords, dedupe, the inbound record), which submits it to the PersonHost; the
+PersonActor runs the interaction with the model and the in-process Dispatcher, exactly as a
+host process does under Ray. The turn is scored from its reply and its trace.
+"""
+from __future__ import annotations
+
+import itertools
+import shutil
+import tempfile
+import time
+from pathlib import Path
+
+from pydantic import BaseModel, Field
+
+from actors.dispatcher import Dispatcher
+from actors.host import PersonHost
+from actors.lease import Leases
+from actors.model.base import ModelBackend, ModelRequest, ModelUnavailable
+from actors.model.confirm import parse_answer
+from actors.person_actor import PersonRuntime
+from actors.turn_types import TurnDeps
+from gateway.evals.checks import check_turn
+from gateway.evals.scenario import Scenario
+from gateway.sms.delivery import Delivery
+from gateway.sms.handler import SmsHandler
+from gateway.sms.inbound import InboundSms
+from spine.demo import seed
+from spine.repo import Spine
+from spine.store.sqlite import SqliteStore
+
+JUDGE_SYSTEM = ("You grade one reply of Clara, a property management AI, against one criterion. "
+                "Answer with exactly one word: yes if the reply meets the criterion, no if it does not.")
+
+
+class TurnOutcome(BaseModel):
+    say: str
+    reply: str
+    failures: list[str] = Field(default_factory=list)
+    judged: int = 0
+    judge_skipped: int = 0
+
+
+class ScenarioOutcome(BaseModel):
+    scenario: Scenario
+    turns: list[TurnOutcome] = Field(default_factory=list)
+    error: str | None = None
+    seconds: float = 0.0
+
+    @property
+    def passed(self) -> bool:
+        return self.error is None and all(not t.failures for t in self.turns)
+
+    @property
+    def failures(self) -> list[str]:
+        lines = [f"turn {i + 1} ({t.say!r}): {f}" for i, t in enumerate(self.turns) for f in t.failures]
+        return ([f"error: {self.error}"] if self.error else []) + lines
+
+
+class Judge:
+    """Judge criteria scored by the fast model; with the offline model they are skipped and counted."""
+
+    def __init__(self, model: ModelBackend | None) -> None:
+        self.model = model
+
+    async def score(self, criterion: str, said: str, reply: str) -> str | None:
+        """None when met (or skipped), else why not."""
+        request = ModelRequest(purpose="confirm", max_tokens=5, system=[{"type": "text", "text": JUDGE_SYSTEM}],
+                               messages=[{"role": "user", "content": f"<caller>{said}</caller>\n<reply>{reply}</reply>"
+                                                                     f"\nCriterion: {criterion}\nMet?"}])
+        try:
+            verdict = parse_answer((await self.model.complete(request)).text())  # type: ignore[union-attr]
+        except ModelUnavailable as exc:
+            return f"judge unavailable: {exc}"
+        return None if verdict else f"judge: not met: {criterion}"
+
+
+class Runner:
+    def __init__(self, model: ModelBackend, judge: Judge, workdir: Path) -> None:
+        self.model, self.judge, self.workdir = model, judge, workdir
+        self._template = workdir / "seeded.db"
+        self._ids = itertools.count(1)
+
+    async def prepare(self) -> None:
+        """Seed the demo store once; every scenario starts from a copy of it."""
+        spine = Spine(SqliteStore(self._template))
+        await seed(spine)
+        await spine.store.close()
+
+    async def run(self, scenario: Scenario) -> ScenarioOutcome:
+        started = time.monotonic()
+        outcome = ScenarioOutcome(scenario=scenario)
+        path = self.workdir / f"scenario_{next(self._ids)}.db"
+        shutil.copyfile(self._template, path)
+        spine = Spine(SqliteStore(path))
+        host = PersonHost(PersonRuntime(deps=TurnDeps(spine=spine, model=self.model, tools=Dispatcher(spine)),
+                                        leases=Leases(spine.store, "eval-host", 600.0), host_id="eval-host"),
+                          sweep_interval_s=3600)
+        handler = SmsHandler(spine, host, Delivery(spine, rest=None))
+        try:
+            sender = await self._address(spine, scenario.sender)
+            for turn in scenario.turns:
+                outcome.turns.append(await self._turn(spine, handler, scenario, sender, turn))
+        except Exception as exc:  # noqa: BLE001 - a crashing scenario is a failed scenario, the suite goes on
+            outcome.error = f"{type(exc).__name__}: {exc}"
+        finally:
+            host.close()
+            await handler.drain(timeout_s=5.0)
+            await spine.store.close()
+            path.unlink(missing_ok=True)
+        outcome.seconds = time.monotonic() - started
+        return outcome
+
+    async def _address(self, spine: Spine, sender: str) -> str:
+        if sender.startswith("+"):
+            return sender
+        person = await spine.get_person(sender)
+        if person is None or not person.phones():
+            raise ValueError(f"sender {sender!r} is neither an E.164 number nor a demo person with a phone")
+        return person.phones()[0]
+
+    async def _turn(self, spine: Spine, handler: SmsHandler, scenario: Scenario, sender: str, turn) -> TurnOutcome:
+        sid = f"SMeval{next(self._ids):026d}"
+        answer = await handler.handle(InboundSms(message_sid=sid, from_address=sender, to_address=scenario.line,
+                                                 body=turn.say))
+        reply = "\n".join(answer.messages)
+        trace = await spine.get_trace(answer.interaction_id) if answer.interaction_id else None
+        suppressed = trace is not None and not trace.reply and not answer.messages
+        result = TurnOutcome(say=turn.say, reply=reply, failures=check_turn(turn.expect, trace, reply, suppressed))
+        for criterion in turn.judge:
+            if self.judge.model is None:
+                result.judge_skipped += 1
+                continue
+            result.judged += 1
+            if (why := await self.judge.score(criterion, turn.say, reply)) is not None:
+                result.failures.append(why)
+        return result
+
+
+async def run_scenarios(scenarios: list[Scenario], model: ModelBackend, judge_model: ModelBackend | None,
+                        workdir: Path | None = None) -> list[ScenarioOutcome]:
+    with tempfile.TemporaryDirectory(prefix="clara-eval-", dir=workdir) as tmp:
+        runner = Runner(model, Judge(judge_model), Path(tmp))
+        await runner.prepare()
+        return [await runner.run(s) for s in scenarios]

@@ -1,0 +1,114 @@
+"""The eval scenario format (README "Evals"): YAML files under evals/, one L2 feature per file.
+
+    role: tenant                 # the MetaRole and L2 feature every scenario in the file scores under
+    feature: maintenance
+    scenarios:
+      - name: k1-overflowing-toilet
+        tags: [K-1]              # free labels: K-1..K-5, spanish, fair-housing, multi-turn
+        sender: p_marcus         # a demo Person id, or any E.164 number (a new sender)
+        line: "+12065550100"     # the property number texted (default JP Yale Station)
+        turns:
+          - say: "my toilet is overflowing!"
+            expect:
+              roles: [tenant]
+              tools: [{name: create_work_order, input: {priority: urgent}}]
+              reply_contains: ["WO-"]
+            judge: ["Clara says what happens next"]   # scored by the fast model; skipped offline
+
+Every expectation is optional; a turn with none only has to produce a reply.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Literal
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+YALE_LINE = "+12065550100"
+
+
+class ToolExpectation(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    name: str
+    input: dict[str, Any] = Field(default_factory=dict)  # key inputs; strings match case-insensitively as substrings
+    decision: Literal["allowed", "refused"] | None = None
+
+
+class TurnExpectation(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    roles: list[str] | None = None              # the routed MetaRole set, in any order
+    confidence: Literal["fact", "inferred"] | None = None
+    other_category: str | None = None           # routing.other_classification.spine_category
+    tools: list[ToolExpectation] = Field(default_factory=list)  # calls that must be in the trace
+    no_tools: list[str] = Field(default_factory=list)            # tools that must not be called
+    offered: list[str] = Field(default_factory=list)             # must be in tools_offered
+    not_offered: list[str] = Field(default_factory=list)         # must not be offered
+    reply_contains: list[str] = Field(default_factory=list)      # case-insensitive
+    reply_contains_any: list[str] = Field(default_factory=list)  # at least one of these
+    reply_not_contains: list[str] = Field(default_factory=list)
+    language: Literal["en", "es"] | None = None  # the reply's language
+    events: list[str] = Field(default_factory=list)  # trace event kinds, e.g. agent/safety-net
+    suppressed: bool | None = None
+
+
+class Turn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    say: str
+    expect: TurnExpectation = Field(default_factory=TurnExpectation)
+    judge: list[str] = Field(default_factory=list)
+
+
+class Scenario(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    name: str
+    role: str
+    feature: str
+    sender: str
+    line: str = YALE_LINE
+    tags: list[str] = Field(default_factory=list)
+    turns: list[Turn] = Field(min_length=1)
+    source: str = ""  # the file it came from
+
+    @property
+    def feature_key(self) -> str:
+        return f"{self.role}/{self.feature}"
+
+
+class ScenarioError(ValueError):
+    """A scenario file that cannot be read: the message names the file and the problem."""
+
+
+def load_file(path: Path) -> list[Scenario]:
+    try:
+        document = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    except yaml.YAMLError as exc:
+        raise ScenarioError(f"{path}: not valid YAML: {exc}") from exc
+    if not isinstance(document, dict) or not isinstance(document.get("scenarios"), list):
+        raise ScenarioError(f"{path}: expected a mapping with a 'scenarios' list")
+    defaults = {k: document[k] for k in ("role", "feature", "line", "sender") if k in document}
+    scenarios = []
+    for index, raw in enumerate(document["scenarios"]):
+        try:
+            scenarios.append(Scenario.model_validate({**defaults, **raw, "source": str(path)}))
+        except (ValidationError, TypeError) as exc:
+            raise ScenarioError(f"{path}: scenario {index + 1}: {exc}") from exc
+    return scenarios
+
+
+def load_scenarios(root: Path) -> list[Scenario]:
+    """Every scenario under `root` (a file or a directory of *.yaml), in path order; names are unique."""
+    files = [root] if root.is_file() else sorted(root.rglob("*.yaml")) + sorted(root.rglob("*.yml"))
+    if not files:
+        raise ScenarioError(f"{root}: no scenario files (*.yaml)")
+    scenarios = [s for path in files for s in load_file(path)]
+    seen: dict[str, str] = {}
+    for s in scenarios:
+        if s.name in seen:
+            raise ScenarioError(f"scenario name {s.name!r} is used twice ({seen[s.name]} and {s.source})")
+        seen[s.name] = s.source
+    return scenarios
