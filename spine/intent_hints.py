@@ -1,12 +1,14 @@
 """Intent hints: the pre-L1 step for callers with no Person (the ADR's "Intent-hints classifier").
 
-English regex hints decide whether an unknown number sounds like a rental prospect; an optional
-confirming classifier (any async `(message) -> bool`, e.g. a small model) may veto. On promotion the
-router mints a skeleton Person with the phone claim, a `prospect` PersonRole (source `router_mint`)
-at the inbound property and a Prospect record at stage `inquiry`, idempotently.
-
-The regex is deliberately conservative. A wrong promotion hands a tenant or an advertiser the
-prospect bundle; a missed one only lands in the polite 'other' lane, which is loudly logged.
+The shipped classifier (spine.intent_model: a logistic regression over English and Spanish words,
+fitted on a labelled set of first messages) decides whether an unknown sender sounds like a
+rental prospect. Clear cases it decides alone; in its unsure band an optional second opinion
+(any async `(message) -> bool`, the fast model when one is configured) decides, promoting as well
+as vetoing. A link, or an emergency (spine.emergency), never promotes. The 'other' lane runs this
+again on every later message from a number that is still unknown, so a second message can still
+promote the sender. On promotion the router mints a skeleton Person with the phone claim, a
+`prospect` PersonRole (source `router_mint`) at the inbound property and a Prospect record at
+stage `inquiry`, idempotently. The trace keeps the features that weighed most (`matched`).
 """
 from __future__ import annotations
 
@@ -17,7 +19,9 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
+from spine.emergency import detect_emergency
 from spine.identity import Claim, ClaimKind, Person, PersonRole, PersonRoleSource, PersonRoleType, RoleScope
+from spine.intent_model import shipped_model
 from spine.records import last4
 from spine.repo import Spine
 from spine.work import Prospect
@@ -27,11 +31,16 @@ IntentKind = Literal["tour", "pricing", "availability", "general"]
 # An async yes/no second opinion on "is this an inquiry about renting here?"
 IntentConfirmer = Callable[[str], Awaitable[bool]]
 
+PROMOTE_AT = 0.4            # the classifier's probability at or above which a sender is a prospect
+UNSURE = (0.2, 0.65)        # in this band a configured second opinion decides
+
 
 class IntentHints(BaseModel):
     fires: bool
     kind: IntentKind = "general"
-    matched: list[str] = Field(default_factory=list)
+    probability: float = 0.0
+    unsure: bool = False     # in the band where a second opinion, if configured, decides
+    matched: list[str] = Field(default_factory=list)    # the features that weighed most
     vetoed_by: list[str] = Field(default_factory=list)
 
 
@@ -39,99 +48,35 @@ def _rx(*parts: str) -> re.Pattern[str]:
     return re.compile("|".join(parts), re.IGNORECASE)
 
 
-# Non-rental senses of rental words, removed before anything is matched.
-_NEUTRALIZE = _rx(
-    r"\btour\s+de\s+france\b", r"\b(?:world|concert|book|bus|band|golf|walking|food|wine|pub|city)\s+tours?\b",
-    r"\bon\s+tour\b", r"\btour\s+(?:bus|dates?|guide)\b",
-    r"\b(?:are|is)\s+(?:you|u|someone|anyone|the\s+office|your\s+office|the\s+manager)(?:\s+\w+)?\s+available\b",
-    r"\bavailable\s+(?:for|to)\s+(?:a\s+|an\s+)?(?:quick\s+)?(?:call|chat|talk|meet\w*|notari\w*|fix|help|discuss)\b",
-    r"\bshowing\s+of\s+(?:the\s+|a\s+)?(?:movie|film|play|game|match|show|art)\b", r"\b(?:movie|film)\s+showing\b",
-)
-
-# Clearly not a prospect, whatever else the message says.
-_SPAM = _rx(
-    r"https?://", r"\bwww\.", r"\bbit\.ly\b", r"\bclick\b", r"\bwinner\b", r"\bcongratulations\b", r"\bgift\s+card\b",
-    r"\bcrypto\b", r"\bbitcoin\b", r"\bverify\b", r"\bclaim\b", r"\bfree\s+iphone\b", r"\bloans?\b",
-    r"\bno\s+credit\s+check\b", r"\bearn\s+\$",
-)
-_ADVERTISER = _rx(
-    r"\bseo\b", r"\bmarketing\b", r"\bleads\b", r"\bgoogle\b", r"\bagency\b", r"\bour\s+(?:services|company|team)\b",
-    r"\bpartner(?:ship)?\s+with\b", r"\bvendor\s+relations\b", r"\bproperty\s+managers\b", r"\bbuilding\s+manager\b",
-    r"\bwe\s+buy\b", r"\bcash\s+offer\b", r"\bcommercial\b", r"\bspecial\s+offer\b",
-    r"\b(?:service|maintenance)\s+contracts?\b",
-)
-_MAINTENANCE = _rx(
-    r"\bleak\w*", r"\bbroke(?:n)?\b", r"\bclog\w*", r"\bnot\s+working\b", r"\bwon'?t\s+(?:stop|start|work|drain|flush)\b",
-    r"\bheat\s+is\s+out\b", r"\bno\s+(?:heat|hot\s+water)\b", r"\brepairs?\b", r"\bfix\b", r"\bmaintenance\b",
-    r"\btoilet\b", r"\bsink\b", r"\bdishwasher\b", r"\bdisposal\b",
-)
-# A current resident talking about their own home: vetoes weak signals only, because a renter
-# elsewhere ("my lease is up in March, any 2BRs?") is exactly a prospect.
-_RESIDENT = _rx(
-    r"\bmy\s+(?:old\s+|current\s+)?(?:lease|rent|unit|apartment|balance|(?:security\s+)?deposit|landlord|renewal|door|account)\b",
-    r"\b(?:i|we)\s+live\s+(?:in|at|here)\b", r"\bin\s+(?:unit|apt\.?|apartment)\s*#?\d+", r"\bthis\s+is\s+\w+\s+in\s+\d+",
-    r"\brenewal\b", r"\bmov(?:e|ing)[\s-]+out\b", r"\bowe\b", r"\bpay\s+(?:my\s+)?rent\b", r"\bnew\s+rate\b",
-)
-
-_BEDROOMS = _rx(
-    r"\b(?:\d|one|two|three|four)[\s-]*(?:br|bd|bdr|beds?|bedrooms?)s?\b", r"\b\d(?:br|bd)s?\b", r"\bstudios?\b",
-)
-_TOUR = _rx(
-    r"\btour(?:s|ing)?\b", r"\bviewing\b", r"\bshowing\b",
-    r"\b(?:come|stop\s+by\s+to|swing\s+by\s+to)\s+see\s+(?:a|the|an|your)\s+(?:unit|apartment|place|building)\b",
-    r"\bsee\s+(?:a\s+|the\s+|an\s+|your\s+|some\s+|any\s+)?(?:units?|apartments?)\b", r"\bopen\s+house\b",
-)
-_AVAILABILITY = _rx(
-    r"\bavailab(?:le|ility)\b", r"\bvacanc(?:y|ies)\b", r"\bopenings?\b", r"\bunits?\s+open\b", r"\banything\s+open\b",
-    r"\bfor\s+rent\b", r"\bup\s+for\s+grabs\b", r"\bwait\s*-?list\b",
-    r"\b(?:apartments?|units?|anything)\s+(?:open|free|coming\s+up)\b",
-)
-_MOVING = _rx(
-    r"\bmov(?:e|ing)[\s-]+in\b", r"\bmoving\s+to\b", r"\brelocat\w*", r"\bneed\s+a\s+place\b",
-    r"\blooking\s+(?:for|to\s+rent)\s+(?:an?\s+)?(?:apartment|place|unit|home)\b",
-    r"\blooking\s+to\s+(?:rent|lease|move)\b",
-)
-_APPLYING = _rx(
-    r"\bapply(?:ing)?\b", r"\bapplications?\b",
-    r"\binterested\s+in\s+your\s+(?:community|building|property|apartments?|units?)\b", r"\blisting\b", r"\blisted\b", r"\bzillow\b", r"\bapartments\.com\b",
-    r"\brent(?:ing)?\s+(?:a|an|one)\b", r"\bfloor\s*plans?\b", r"\bsection\s*8\b", r"\bhousing\s+vouchers?\b", r"\binterested\s+in\s+(?:renting|the|a)\b", r"\bleasing\s+(?:any|a)\b",
-)
-_PRICING = _rx(r"\b(?:prices?|pricing|how\s+much|costs?|fees?)\b", r"(?<!for )\brent\b")
-_GENERAL = _rx(r"\bapartments?\b", r"\bunits?\b", r"\bnext\s+month\b", r"\bbudget\b", r"\blease\s+terms\b",
-               r"\bnew\s+residents?\b")
-
-_STRONG = (("tour", _TOUR), ("availability", _BEDROOMS), ("availability", _AVAILABILITY),
-           ("availability", _MOVING), ("general", _APPLYING))
-
-
-def _found(pattern: re.Pattern[str], text: str) -> list[str]:
-    return [m.group(0).lower() for m in pattern.finditer(text)]
+_LINK = _rx(r"https?://", r"\bwww\.", r"\bbit\.ly\b", r"\b[\w-]+\.(?:co|info|ly|xyz)\b")
+_TOUR = _rx(r"\btour\w*", r"\bviewing\b", r"\bshowing\b", r"\bvisit\w*", r"\bsee\s+(?:a|the|an|unit|your)\b",
+            r"\brecorrido\b", r"\bver\s+(?:el|un|los)\b", r"\bconocer\b")
+_PRICING = _rx(r"\bprices?\b", r"\bpricing\b", r"\bhow\s+much\b", r"\bcosts?\b", r"\brent\s+for\b", r"\bprecios?\b",
+               r"\bcu[aá]nto\b", r"\bcuesta\b")
+_AVAILABILITY = _rx(r"\bavailab\w*", r"\bvacan\w*", r"\bopen\w*", r"\bdisponib\w*", r"\blibres?\b", r"\bbedrooms?\b",
+                    r"\b\d\s*br\b", r"\brec[aá]maras?\b")
 
 
 def regex_hints(message: str) -> IntentHints:
-    """Does this first message from an unknown number sound like a rental inquiry?"""
-    text = _NEUTRALIZE.sub(" ", message or "")
-    vetoes = _found(_SPAM, text) + _found(_ADVERTISER, text) + _found(_MAINTENANCE, text)
-    strong = [(kind, hit) for kind, pattern in _STRONG for hit in _found(pattern, text)]
-    pricing, general = _found(_PRICING, text), _found(_GENERAL, text)
-    matched = [hit for _, hit in strong] + pricing + general
-    if vetoes:
-        return IntentHints(fires=False, matched=matched, vetoed_by=vetoes)
-    if not strong:
-        # Weak words alone ("how much?", "apartment") need company, and no resident talking.
-        resident = _found(_RESIDENT, text)
-        if resident or not ((pricing and general) or len(general) >= 2):
-            return IntentHints(fires=False, matched=matched, vetoed_by=resident)
-    return IntentHints(fires=True, kind=_kind(strong, pricing), matched=matched)
+    """Does this message from an unknown number sound like a rental inquiry? (The name is the
+    ADR's; the decision is the shipped classifier's, the regexes only name the kind.)"""
+    text = message or ""
+    verdict = shipped_model().explain(text)
+    vetoes = [m.group(0) for m in _LINK.finditer(text)]
+    if (emergency := detect_emergency(text)) is not None:
+        vetoes.append(f"emergency:{emergency.kind}")
+    low, high = UNSURE
+    fires = verdict.probability >= PROMOTE_AT and not vetoes
+    return IntentHints(fires=fires, kind=_kind(text), probability=verdict.probability, matched=verdict.top_features,
+                       unsure=not vetoes and low <= verdict.probability < high, vetoed_by=vetoes)
 
 
-def _kind(strong: list[tuple[str, str]], pricing: list[str]) -> IntentKind:
-    kinds = {kind for kind, _ in strong}
-    if "tour" in kinds:
+def _kind(text: str) -> IntentKind:
+    if _TOUR.search(text):
         return "tour"
-    if pricing:
+    if _PRICING.search(text):
         return "pricing"
-    if "availability" in kinds:
+    if _AVAILABILITY.search(text):
         return "availability"
     return "general"
 

@@ -149,11 +149,12 @@ async def _known_person(inbound: _Inbound, person: Person, roles: list[PersonRol
 async def _unknown_caller(inbound: _Inbound, address: str, confirmer: IntentConfirmer | None,
                           mint: bool) -> RoutingDecision:
     hints = regex_hints(inbound.message)
-    promoted = hints.fires and await _confirmed(confirmer, inbound.message, hints)
+    promoted = await _decided(confirmer, inbound.message, hints)
     prop = await inbound.spine.get_property(inbound.property_id) if promoted else None
     if not promoted or prop is None:
-        detail = {"hints": hints.matched, "vetoed_by": hints.vetoed_by, "confirmer_declined": hints.fires and not promoted}
-        if hints.fires and promoted:
+        detail = {"hints": hints.matched, "probability": hints.probability, "vetoed_by": hints.vetoed_by,
+                  "confirmer_declined": hints.fires and not promoted}
+        if promoted:
             detail["unknown_property"] = True
         return await inbound.degrade(Why.NO_PERSON_RESOLVED_NO_INTENT_HINTS, _unknown_other(inbound), None,
                                      sender_unverified=not inbound.sender_verified, **detail)
@@ -192,13 +193,13 @@ def _unknown_other(inbound: _Inbound) -> L1Result:
     return _other("random caller", PersonCategory.WRONG_NUMBER)
 
 
-async def _confirmed(confirmer: IntentConfirmer | None, message: str, hints: IntentHints) -> bool:
-    """The optional second opinion may veto a regex hit. If it fails, the regex verdict stands:
-    a missed prospect is worse than a polite prospect bundle for someone who asked about units."""
-    if confirmer is None:
-        return True
+async def _decided(confirmer: IntentConfirmer | None, message: str, hints: IntentHints) -> bool:
+    """The classifier decides clear cases; in its unsure band a configured second opinion decides
+    (promoting as well as vetoing). If that fails, the classifier's verdict stands."""
+    if confirmer is None or not hints.unsure:
+        return hints.fires
     try:
         return bool(await confirmer(message))
-    except Exception as exc:  # any confirmer failure (model down, timeout) falls back to the regex
-        log.warning("intent confirmer failed (%s); keeping the regex verdict %s", type(exc).__name__, hints.kind)
-        return True
+    except Exception as exc:  # any confirmer failure (model down, timeout) falls back to the classifier
+        log.warning("intent confirmer failed (%s); keeping the classifier's verdict", type(exc).__name__)
+        return hints.fires

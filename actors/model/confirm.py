@@ -1,11 +1,10 @@
-"""The intent-hint confirmer: a cheap second opinion (Haiku on Anthropic) on "is this unknown
-sender asking about renting here?", asked only after the English regex hints already fired.
+"""The intent-hint second opinion: the fast model (Haiku on Anthropic) decides "is this unknown
+sender asking about renting here?" for the messages the shipped classifier is unsure of, promoting
+as well as vetoing.
 
-It fails OPEN: if the model is unavailable, or answers something that is neither yes nor no, the
-answer is yes. The regex hints are conservative and have already fired, so the likely truth is a
-prospect; a wrong "yes" costs one prospect skeleton (source router_mint, confidence inferred,
-visible in the trace), while a wrong "no" puts a would-be renter in the wrong-number lane and loses
-a lead. An outage of the fast model must not change who gets help.
+If the model is unavailable, or answers something that is neither yes nor no, the confirmer
+raises and the router keeps the classifier's own verdict: an outage of the fast model changes
+nothing about who gets help.
 """
 from __future__ import annotations
 
@@ -44,13 +43,11 @@ def model_confirmer(backend: ModelBackend) -> IntentConfirmer:
         try:
             response = await backend.complete(confirm_request(message))
         except ModelUnavailable as exc:
-            log.warning("intent confirm unavailable, keeping the regex verdict: %s", exc)
-            return True
+            log.warning("intent confirm unavailable, keeping the classifier's verdict: %s", exc)
+            raise
         verdict = parse_answer(response.text())
         if verdict is None:
-            log.warning("intent confirm answered neither yes nor no (%r); keeping the regex verdict",
-                        response.text()[:40])
-            return True
+            raise ModelUnavailable(f"intent confirm answered neither yes nor no ({response.text()[:40]!r})")
         return verdict
 
     return confirm

@@ -3,6 +3,7 @@ offline model by default; Anthropic through ANTHROPIC_BASE_URL when GATEWAY_MODE
 print pass rates per role and L2 feature, write JUnit XML, exit 1 under the threshold."""
 from __future__ import annotations
 
+import logging
 import sys
 from pathlib import Path
 
@@ -27,6 +28,7 @@ def register(sub) -> None:
 
 
 async def run(args) -> int:
+    logging.disable(logging.WARNING)  # the turns' routine warnings (context-build, degrade) are not the report
     try:
         scenarios = load_scenarios(Path(args.path))
     except (ScenarioError, OSError) as exc:

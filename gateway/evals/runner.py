@@ -101,8 +101,8 @@ class Runner:
                           sweep_interval_s=3600)
         handler = SmsHandler(spine, host, Delivery(spine, rest=None))
         try:
-            sender = await self._address(spine, scenario.sender)
             for turn in scenario.turns:
+                sender = await self._address(spine, turn.sender or scenario.sender)
                 outcome.turns.append(await self._turn(spine, handler, scenario, sender, turn))
         except Exception as exc:  # noqa: BLE001 - a crashing scenario is a failed scenario, the suite goes on
             outcome.error = f"{type(exc).__name__}: {exc}"

@@ -9,6 +9,7 @@
         line: "+12065550100"     # the property number texted (default JP Yale Station)
         turns:
           - say: "my toilet is overflowing!"
+            sender: p_marcus     # optional: another sender for this turn
             expect:
               roles: [tenant]
               tools: [{name: create_work_order, input: {priority: urgent}}]
@@ -58,6 +59,7 @@ class Turn(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     say: str
+    sender: str | None = None  # someone else speaks this turn (a PM after a tenant's report)
     expect: TurnExpectation = Field(default_factory=TurnExpectation)
     judge: list[str] = Field(default_factory=list)
 

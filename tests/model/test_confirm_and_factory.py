@@ -1,10 +1,10 @@
-"""The intent confirmer over the real SDK (Haiku, yes/no, fails open) and the backend factory."""
+"""The intent confirmer over the real SDK (Haiku, yes/no; raises when it cannot say) and the backend factory."""
 from __future__ import annotations
 
 import pytest
 
 from actors.model.anthropic_backend import AnthropicBackend
-from actors.model.base import ModelRequest
+from actors.model.base import ModelRequest, ModelUnavailable
 from actors.model.confirm import CONFIRM_SYSTEM, model_confirmer
 from actors.model.factory import make_model, make_model_from
 from actors.model.offline import OfflineModel
@@ -12,8 +12,7 @@ from gateway.settings import Settings
 from tests.support.anthropic_server import error, text
 
 
-@pytest.mark.parametrize("answer, verdict", [("yes", True), ("Yes.", True), ("no", False), ("No, spam.", False),
-                                             ("maybe?", True)])
+@pytest.mark.parametrize("answer, verdict", [("yes", True), ("Yes.", True), ("no", False), ("No, spam.", False)])
 async def test_confirmer_parses_the_fast_models_answer(anthropic_server, make_backend, answer, verdict):
     anthropic_server.script(text(answer))
     assert await model_confirmer(make_backend())("do you have 2BR units next month?") is verdict
@@ -23,10 +22,14 @@ async def test_confirmer_parses_the_fast_models_answer(anthropic_server, make_ba
     assert "<message>do you have 2BR units next month?</message>" in sent.body["messages"][0]["content"]
 
 
-async def test_confirmer_fails_open_when_the_model_is_unavailable(anthropic_server, make_backend):
-    anthropic_server.script(error(529), error(529))
-    assert await model_confirmer(make_backend(max_retries=1))("any 2 bedrooms?") is True
+async def test_an_unavailable_or_unclear_confirmer_raises_so_the_classifier_verdict_stands(anthropic_server,
+                                                                                             make_backend):
+    anthropic_server.script(error(529), error(529), text("maybe?"))
+    with pytest.raises(ModelUnavailable):
+        await model_confirmer(make_backend(max_retries=1))("any 2 bedrooms?")
     assert len(anthropic_server.requests) == 2
+    with pytest.raises(ModelUnavailable, match="neither yes nor no"):
+        await model_confirmer(make_backend(max_retries=0))("any 2 bedrooms?")
 
 
 async def test_factory_builds_anthropic_against_the_configured_base_url(anthropic_server):

@@ -50,7 +50,8 @@ async def test_offline_confirm_answers_from_rental_keywords():
     assert await confirm("can I schedule a tour this week?") is True
     assert await confirm("yo what's up Trevor") is False
     assert await confirm("We do SEO for apartment communities, any openings for a call?") is False
-    assert await confirm("my toilet is overflowing, any units available?") is False
+    assert await confirm("my toilet is overflowing") is False
+    assert await confirm("hola, ¿tienen departamentos de 2 recámaras disponibles?") is True
 
 
 async def test_confirm_request_fences_the_message():

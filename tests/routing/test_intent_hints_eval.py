@@ -1,64 +1,62 @@
-"""Intent hints on a labeled set of first messages from unknown numbers: precision and recall."""
+"""The shipped intent classifier on its labelled set of first messages from unknown senders.
+
+The set (tests/data/intent_first_messages.jsonl) has a train split (fitted on), a dev split
+(looked at while choosing features and the threshold) and a held-out split never used for either;
+bench/intent.py reports the held-out figures. Here: the set is what the issue asks for, the shipped
+weights are the ones `python -m spine.intent_model fit` produces, and the model's behaviour."""
 from __future__ import annotations
 
-import json
 from collections import Counter
-from pathlib import Path
 
 import pytest
 
-from spine.intent_hints import minted_person_id, regex_hints
-
-DATA = Path(__file__).resolve().parents[1] / "data" / "intent_hints.jsonl"
-CATEGORIES = {"prospect", "tenant_unknown", "wrong_number", "advertiser", "spam", "hard"}
+from spine.intent_hints import PROMOTE_AT, minted_person_id, regex_hints
+from spine.intent_model import fit, load_rows, shipped_model
 
 
-def load() -> list[dict]:
-    return [json.loads(line) for line in DATA.read_text().splitlines() if line.strip()]
+def test_the_labelled_set_is_broad_and_split():
+    rows = load_rows()
+    assert len(rows) >= 600
+    splits = Counter((r["split"], r["language"]) for r in rows)
+    assert all(splits[(split, lang)] >= 40 for split in ("train", "heldout") for lang in ("en", "es"))
+    categories = {r["category"] for r in rows}
+    assert {"prospect", "wrong_number", "advertiser", "spam", "resident_new_number", "vendor", "job_seeker",
+            "delivery", "journalist", "city_inspector"} <= categories
+    assert len({r["text"].lower() for r in rows}) == len(rows)  # no message in two splits
 
 
-def test_the_labeled_set_is_broad_enough():
-    rows = load()
-    assert len(rows) >= 50
-    assert {r["label"] for r in rows} == {"prospect", "not_prospect"}
-    assert set(Counter(r["category"] for r in rows)) == CATEGORIES
-    texts = {r["text"]: r["label"] for r in rows}
-    assert texts["when does my lease end?"] == "not_prospect"
-    assert texts["are you coming to the tour de france party"] == "not_prospect"
-    assert texts["are you available for a call about SEO services"] == "not_prospect"
+def test_the_shipped_weights_are_fitted_on_the_train_split_only():
+    train = [r for r in load_rows() if r["split"] == "train"]
+    assert fit(train) == shipped_model().weights
 
 
-def test_precision_and_recall_on_the_labeled_set():
-    rows = load()
-    tp = fp = fn = 0
-    misses = []
-    for row in rows:
-        fired, wanted = regex_hints(row["text"]).fires, row["label"] == "prospect"
-        tp, fp, fn = tp + (fired and wanted), fp + (fired and not wanted), fn + (wanted and not fired)
-        if fired != wanted:
-            misses.append(f"{row['category']:>14}: {row['text']}")
-    precision, recall = tp / (tp + fp), tp / (tp + fn)
-    print(f"\nintent hints on {len(rows)} messages: precision {precision:.3f} recall {recall:.3f} "
-          f"(tp {tp}, fp {fp}, fn {fn})")
-    print("\n".join(misses))
-    assert precision >= 0.9
-    assert recall >= 0.85
+@pytest.mark.parametrize("language", ["en", "es"])
+def test_dev_split_precision_and_recall(language):
+    model = shipped_model()
+    rows = [r for r in load_rows() if r["split"] == "dev" and r["language"] == language]
+    predicted = [(model.probability(r["text"]) >= PROMOTE_AT, r["label"] == "prospect") for r in rows]
+    tp = sum(p and w for p, w in predicted)
+    precision, recall = tp / sum(p for p, _ in predicted), tp / sum(w for _, w in predicted)
+    assert precision >= 0.95 and recall >= 0.9, (precision, recall)
 
 
 @pytest.mark.parametrize(("message", "kind"), [
     ("do you have 2BR units next month?", "availability"),
     ("Can I schedule a tour this weekend?", "tour"),
     ("How much is a 2 bedroom", "pricing"),
-    ("Any 2 bedrooms coming up for rent soon?", "availability"),
+    ("¿cuánto cuesta la renta?", "pricing"),
     ("I'd like more info about renting an apartment there", "general"),
 ])
 def test_the_inferred_intent_kind(message, kind):
     hints = regex_hints(message)
     assert hints.fires and hints.kind == kind
+    assert hints.matched  # the trace keeps the words that weighed most
 
 
-@pytest.mark.parametrize("message", ["when does my lease end?", "are you coming to the tour de france party",
-                                     "are you available for a call about SEO services", "", "   "])
+@pytest.mark.parametrize("message", ["when does my lease end?", "yo what's up Trevor",
+                                     "Hi! We offer SEO services for property managers", "", "   ",
+                                     "any 2BR available? click www.cheap-rent.co",
+                                     "I smell gas, any units available?"])
 def test_hard_negatives_do_not_fire(message):
     assert not regex_hints(message).fires
 

@@ -100,19 +100,25 @@ async def test_confidence_is_fact_when_any_role_is_verified(spine):
     assert (d.l1.roles, d.l1.confidence) == ([M.TENANT, M.PROSPECT], "fact")
 
 
-async def test_a_declining_confirmer_keeps_the_caller_in_other(spine):
+async def test_the_second_opinion_decides_only_what_the_classifier_is_unsure_of(spine):
     asked = []
 
-    async def no(message: str) -> bool:
-        asked.append(message)
-        return False
+    def answering(verdict: bool):
+        async def confirm(message: str) -> bool:
+            asked.append(message)
+            return verdict
+        return confirm
 
-    d = await route(spine, "+14155550001", "is the 1br still available?", confirmer=no)
-    assert asked == ["is the 1br still available?"]
-    assert (d.person_id, d.l1.roles, d.minted) == (None, [M.OTHER], False)
-    assert await spine.find_person_id_by_claim(ClaimKind.PHONE, "+14155550001") is None
-    await route(spine, "+14155550002", "yo what's up Trevor", confirmer=no)
-    assert len(asked) == 1  # the confirmer only runs when the regex fires
+    clear = await route(spine, "+14155550001", "is the 1br still available?", confirmer=answering(False))
+    assert asked == [] and clear.l1.roles == [M.PROSPECT]  # a clear case: the classifier alone
+    unsure = "what is the neighborhood like"
+    kept = await route(spine, "+14155550002", unsure, confirmer=answering(False))
+    assert asked == [unsure] and (kept.person_id, kept.l1.roles, kept.minted) == (None, [M.OTHER], False)
+    assert await spine.find_person_id_by_claim(ClaimKind.PHONE, "+14155550002") is None
+    promoted = await route(spine, "+14155550003", unsure, confirmer=answering(True))
+    assert promoted.l1.roles == [M.PROSPECT] and promoted.minted  # it promotes, not only vetoes
+    await route(spine, "+14155550004", "yo what's up Trevor", confirmer=answering(True))
+    assert len(asked) == 2
 
 
 async def test_a_failing_confirmer_falls_back_to_the_regex_verdict(spine):

@@ -45,8 +45,8 @@ MINUTES = re.compile(r"\b(\d{1,3})\s*(?:-\s*)?(?:min(?:ute)?s?|minutos?)\b", re.
 HOURS = re.compile(r"\b(\d{1,2}|an?)\s*(?:hours?|hrs?|horas?)\b", re.IGNORECASE)
 EMAIL = re.compile(r"[\w.+-]+@[\w-]+\.[\w.-]+")
 PHONE = re.compile(r"\+?1?[\s.-]?\(?\d{3}\)?[\s.-]?\d{3}[\s.-]?\d{4}\b")
-STARS = re.compile(r"\b([1-5])\s*(?:stars?|/\s*5|out of 5)\b", re.IGNORECASE)
-TERM = re.compile(r"\b(\d{1,2})[\s-]*(?:months?|mo)\b", re.IGNORECASE)
+STARS = re.compile(r"\b([1-5])\s*(?:stars?|/\s*5|out of 5|estrellas?|de 5)(?!\w)", re.IGNORECASE)
+TERM = re.compile(r"\b(\d{1,2})[\s-]*(?:months?|mo|meses|mes)\b", re.IGNORECASE)
 DOLLARS = re.compile(r"\$\s*([\d,]+(?:\.\d\d)?)")
 VENDOR_ID = re.compile(r"\bv_[a-z0-9_]+\b")
 MAX_TEXT = 2000  # the longest description a work order takes; an SMS is at most 1600
@@ -83,7 +83,8 @@ SYMPTOMS: list[tuple[str, re.Pattern[str]]] = [
     ("mold", rx(r"\bmold\w*", r"\bmildew\b", r"\bmoho\b", r"\bhongos\b")),
     ("pests", rx(r"\broach\w*", r"\bmice\b", r"\brats?\b", r"\bbed\s*bugs?\b", r"\bpests?\b", r"\bcucarachas?\b",
                  r"\bratas?\b", r"\bratones\b", r"\bchinches\b", r"\bplagas?\b")),
-    ("noisy", rx(r"\bnois\w+", r"\bhumming\b", r"\bbanging\b", r"\bsqueak\w*")),
+    ("noisy", rx(r"\bnois\w+", r"\bhumming\b", r"\bbanging\b", r"\bsqueak\w*", r"\bruido\w*")),
+    ("chirping", rx(r"\bchirp\w*", r"\bbeep\w*", r"\bpita\w*")),
     ("smells", rx(r"\bsmell\w*", r"\bodor\b")),
     ("needs repair", rx(r"\bfix\b", r"\brepair\s+(?:the|my|a|our)\b", r"\bneeds?\s+(?:a\s+)?repair",
                         r"\bcrack\w*", r"\bdamag\w*")),

@@ -92,6 +92,9 @@ def _vendor(r: Reading, e: Entities) -> Plan | None:
     if MetaRole.VENDOR not in r.facts.roles or not r.offers("add_eta_note", "update_work_order", "get_dispatch_details"):
         return None
     wo = _vendor_wo(r, e)
+    if ACCEPT_TALK.search(e.text) and e.work_orders and r.offers("accept_dispatch"):
+        accept = {"work_order_id": wo, **({"eta": e.eta[0]} if e.eta else {})}
+        return Plan("vendor_accept", [("accept_dispatch", accept)], wo)
     eta_tool = r.offers("add_eta_note", "update_work_order")
     if ETA_TALK.search(e.text) and eta_tool and (e.eta or not MINE.search(e.text)):
         e.eta = e.eta or ("on the way", "soon")  # "omw to WO-7" names no time
@@ -104,9 +107,6 @@ def _vendor(r: Reading, e: Entities) -> Plan | None:
     if DONE_TALK.search(e.text) and r.offers("update_work_order") and closes_job:
         return Plan("vendor_done", [("update_work_order", {"work_order_id": wo, "status": "completed",
                                                            "note": e.text[:300]})], wo)
-    if ACCEPT_TALK.search(e.text) and e.work_orders and r.offers("accept_dispatch"):
-        accept = {"work_order_id": wo, **({"eta": e.eta[0]} if e.eta else {})}
-        return Plan("vendor_accept", [("accept_dispatch", accept)], wo)
     vendor_job = wo is not None and (e.work_orders or any(w.display_id == wo and w.as_vendor for w in r.work_orders)
                                      or _earlier_work_order(r) == wo)
     if PROGRESS_TALK.search(e.text) and vendor_job and r.offers("update_work_order") and not e.problem:

@@ -158,6 +158,8 @@ def compose(plan: Plan, r: Reading, e: Entities) -> str:
     parts += [failure(c, escalated, lang) for c in failed if c.name != "save_prospect"]
     if plan.intent == "renewal_not_signer":
         parts.append(say(lang, INSTEAD["respond_to_renewal"]))
+    if plan.intent == "pm_renewal_lookup" and not any(c.name == "pm_send_renewal" for c in r.calls):
+        parts.append(_renewal_question(r))
     if plan.fair_housing:
         parts.append(say(lang, FAIR_HOUSING))
     closing = CLOSINGS.get(plan.intent)
@@ -165,6 +167,17 @@ def compose(plan: Plan, r: Reading, e: Entities) -> str:
         parts.append(say(lang, closing))
     text = " ".join(p for p in parts if p).strip()
     return text or pick(lang, f"{_hi(r)}all set.", f"{_hi(r)}listo.")
+
+
+def _renewal_question(r: Reading) -> str:
+    """After looking the person up: which unit (from the lookup), and the offer's terms."""
+    looked_up = next((c.output for c in r.calls if c.name == "pm_lookup_person" and c.output), None)
+    units = sorted({u for m in getattr(looked_up, "matches", []) for u in m.units})
+    if len(units) != 1:
+        return pick(r.language, "Which unit should the renewal go to?", "¿A qué unidad va la renovación?")
+    return pick(r.language, f"What term and monthly rent should the renewal offer for unit {units[0]} have? "
+                            "For example: 12 months at $2,600.",
+                f"¿Qué plazo y renta mensual lleva la oferta de renovación para la unidad {units[0]}?")
 
 
 def _succeeded(r: Reading, *names: str) -> bool:
@@ -210,6 +223,8 @@ ACTIONS = {
     "schedule_tour": ("book the tour", "agendar la visita"),
     "respond_to_renewal": ("record your renewal answer", "registrar su respuesta de renovación"),
     "escalate_to_human": ("reach the team", "contactar al equipo"),
+    "submit_rating": ("record your rating", "registrar su calificación"),
+    "send_application_link": ("send the application link", "enviar la solicitud"),
 }
 
 

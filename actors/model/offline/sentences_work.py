@@ -44,6 +44,9 @@ def work_order_created(out: Any, call: ToolCall, e: Entities, lang: Language) ->
 
 
 def troubleshooting(out: Any, call: ToolCall, e: Entities, lang: Language) -> str:
+    if out.topic == "general":  # no guide for this problem: the work order is the answer
+        return pick(lang, "A photo of it would help the technician bring the right parts.",
+                    "Una foto del problema ayudaría al técnico a traer las piezas correctas.")
     if lang == "es":  # the guides are written in English; a Spanish caller gets the safe stop rule
         return "Mientras tanto, si empeora o ve agua acumulándose, avísenos de inmediato."
     urgent = e.problem is not None and e.problem.priority != "normal"

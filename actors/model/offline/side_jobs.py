@@ -7,8 +7,8 @@ import re
 from datetime import date
 
 from actors.model.base import ModelRequest
-from actors.model.offline.entities import WORK_ORDER, extract
-from actors.model.offline.vocabulary import APPLY, AVAILABILITY, PRICING, TOUR
+from actors.model.offline.entities import WORK_ORDER
+from spine.intent_hints import regex_hints
 from actors.model.offline.reading import Reading, message_text
 
 SUMMARY_CHARS = 800  # ~200 tokens, the ADR's summary size; the refresh caps again at 800 tokens
@@ -18,8 +18,6 @@ CALLER_ROLES = {"user", "caller", "tenant", "vendor", "prospect", "human"}
 LEADING_NAME = re.compile(r"^([A-Z][a-z]+(?: [A-Z][a-z]+)?)(?: \(|\.)")
 PERSON = re.compile(r"^\s*(?i:person|name)\s*:\s*([A-Z][a-zA-Z'\-]+(?: [A-Z][a-zA-Z'\-]+)?)", re.MULTILINE)
 TAGGED = re.compile(r"<message>(.*?)</message>", re.DOTALL | re.IGNORECASE)
-NOT_RENTAL = re.compile(r"\bmy\s+(?:unit|apartment|lease|rent|balance)\b|\bhttps?://|\bwww\.|\bseo\b|\bwinner\b",
-                        re.IGNORECASE)
 
 
 def refresh_summary(request: ModelRequest, reading: Reading) -> str:
@@ -64,13 +62,10 @@ def refresh_summary(request: ModelRequest, reading: Reading) -> str:
 
 
 def confirm_answer(request: ModelRequest, today: date) -> str:
-    """'yes' when the message reads as a rental inquiry (availability, bedrooms, tours, pricing,
-    applying) and not as a resident's, advertiser's or spammer's; else 'no'."""
+    """'yes' when the shipped intent classifier reads the message as a rental inquiry, else 'no'."""
     text = " ".join(message_text(m) for m in request.messages if m.get("role") == "user")
     message = m.group(1) if (m := TAGGED.search(text)) else text
-    ents = extract(message, today)
-    rental = any(p.search(message) for p in (AVAILABILITY, PRICING, TOUR, APPLY)) or ents.bedrooms is not None
-    return "yes" if rental and not NOT_RENTAL.search(message) and not ents.problem else "no"
+    return "yes" if regex_hints(message).fires else "no"
 
 
 def _person(request: ModelRequest, previous: str) -> str:

@@ -31,7 +31,7 @@ PROGRESS_TALK = rx(r"\bbackorder\w*", r"\bback[\s-]ordered\b", r"\bwaiting\s+(?:
                    r"\bi'?m\s+at\b", r"\bon\s+site\b", r"\bfound\b", r"\bturned\s+out\b", r"\brefacci[oó]n\w*",
                    r"\bpieza\w*", r"\bestoy\s+en\b", r"\bregreso\b")
 MINE = rx(r"\bmy\b", r"\bmi\b")  # "my sink is fixed" is a tenant talking, not a vendor closing a job
-ACCEPT_TALK = rx(r"\baccept\b", r"\bi'?ll\s+take\s+(?:it|the\s+job)\b", r"\bcan\s+take\b", r"\bon\s+it\b",
+ACCEPT_TALK = rx(r"\baccept\b", r"\bi'?ll\s+take\s+(?:it|the\s+job|wo|work)\b", r"\bcan\s+take\b", r"\bon\s+it\b",
                  r"\bacepto\b", r"\blo\s+tomo\b")
 AVAILABILITY = rx(r"\bavailab\w*", r"\bvacanc\w*", r"\bdo\s+you\s+have\b", r"\bany\s+(?:units|apartments|openings|places)\b",
                   r"\blooking\s+for\b", r"\bmov(?:e|ing)\s+in\b", r"\bopenings?\b", r"\bfor\s+rent\b",
@@ -46,7 +46,7 @@ APPLY = rx(r"\bappl(?:y|ication)\b", r"\bsolicitud\b", r"\baplicar\b")
 FACILITIES: list[tuple[str, Any]] = [
     ("get_pool_status", rx(r"\bpool\b", r"\balberca\b", r"\bpiscina\b")),
     ("get_pet_policy", rx(r"\bpets?\b", r"\bdogs?\b", r"\bcats?\b", r"\bmascotas?\b", r"\bperros?\b", r"\bgatos?\b")),
-    ("get_parking_rules", rx(r"\bpark\w*", r"\bcars?\b", r"\btow\w*", r"\bgarage\b", r"\bestacionamiento\b",
+    ("get_parking_rules", rx(r"\bpark\w*", r"\bcars?\b", r"\btow\w*", r"\bgarage\b", r"\bestaciona\w*",
                              r"\bcoche\b", r"\bcarro\b")),
     ("get_property_hours", rx(r"\bhours\b", r"\bwhen\s+(?:is|are|does)\b.*\b(?:open|close)", r"\boffice\b",
                               r"\bquiet\b", r"\bhorarios?\b", r"\boficina\b")),
@@ -89,7 +89,8 @@ PROTECTED_CLASS = rx(
     r"\bsynagogue\w*", r"\breligio\w*", r"\bchristian\w*", r"\bmuslims?\b", r"\bjewish\b", r"\bfamil(?:y|ies)\b",
     r"\bkids?\b", r"\bchildren\b", r"\bsafe\s+(?:neighbou?rhood|area)\b", r"\bdisab\w*", r"\bwheelchair\b",
     r"\bsection\s*8\b", r"\bvouchers?\b", r"\bsource\s+of\s+income\b", r"\bon\s+(?:disability|ssi|welfare)\b",
-    r"\bservice\s+(?:animal|dog)\b", r"\bsingle\s+(?:mom|mother|dad|father)\b", r"\bgay\b", r"\bold(?:er)?\s+people\b",
+    r"\bservice\s+(?:animal|dog)\b", r"\bincome\b", r"\bssi\b", r"\bssdi\b", r"\bchild\s+support\b",
+    r"\bbenefits\b", r"\bwelfare\b", r"\bsingle\s+(?:mom|mother|dad|father)\b", r"\bgay\b", r"\bold(?:er)?\s+people\b",
     r"\bretirees\b", r"\bniños\b", r"\bhijos\b", r"\bfamilias\b", r"\bgente\b", r"\breligi[oó]n\b", r"\biglesias?\b",
     r"\bdiscapacidad\b", r"\bsilla\s+de\s+ruedas\b", r"\bvale\s+de\s+vivienda\b", r"\bcup[oó]n\b", r"\bingresos\b",
     r"\bvecindario\b", r"\bbarrio\b")
