@@ -72,6 +72,7 @@ class OfflineModel:
     def _turn(self, reading: Reading) -> list[dict[str, Any]]:
         ents = extract(reading.ask, reading.today)
         chosen = plan(reading, ents)
+        ents = chosen.entities or ents
         if not reading.calls:
             calls = [c for c in chosen.calls if c[0] in reading.offered]  # never a tool that was not offered
             return _tool_uses(calls, reading) if calls else [_text(direct(chosen, reading, ents))]

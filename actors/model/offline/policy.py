@@ -31,6 +31,7 @@ class Plan:
     calls: list[Call] = field(default_factory=list)
     wo: str | None = None  # the work order the caller means, if any
     fair_housing: bool = False  # a prospect touched a protected class: answer alike, steer no one
+    entities: Entities | None = None  # what the reply should read, when the rule merged earlier words in
 
 
 def plan(reading: Reading, ents: Entities) -> Plan:
@@ -88,7 +89,31 @@ def _vendor_wo(r: Reading, e: Entities) -> str | None:
     return mine[0].display_id if len(mine) == 1 else None
 
 
+VENDOR_TALK = (ETA_TALK, HANDOFF_TALK, DONE_TALK, PROGRESS_TALK, ACCEPT_TALK)
+
+
+def _answering_which_work_order(r: Reading, e: Entities) -> Entities:
+    """'WO-7' after Clara asked which work order an ETA (hand-off, ...) was for: the earlier words
+    with this number, as if said together."""
+    previous = r.earlier_asks()[-1:]
+    if not (e.work_orders and previous) or any(p.search(e.text) for p in VENDOR_TALK):
+        return e
+    before = extract(previous[0], r.today)
+    if before.work_orders or not any(p.search(before.text) for p in VENDOR_TALK):
+        return e
+    merged = extract(f"{previous[0]} ({e.work_orders[0]})", r.today)
+    return merged
+
+
 def _vendor(r: Reading, e: Entities) -> Plan | None:
+    merged = _answering_which_work_order(r, e)
+    found = _vendor_plan(r, merged)
+    if found is not None and merged is not e:
+        found.entities = merged
+    return found
+
+
+def _vendor_plan(r: Reading, e: Entities) -> Plan | None:
     if MetaRole.VENDOR not in r.facts.roles or not r.offers("add_eta_note", "update_work_order", "get_dispatch_details"):
         return None
     wo = _vendor_wo(r, e)
