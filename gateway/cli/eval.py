@@ -7,10 +7,6 @@ import logging
 import sys
 from pathlib import Path
 
-from actors.model.factory import make_model_from
-from gateway.evals.report import render, summarize, write_junit
-from gateway.evals.runner import run_scenarios
-from gateway.evals.scenario import ScenarioError, load_scenarios
 from gateway.settings import Settings
 
 DEFAULT_THRESHOLD = 0.95
@@ -28,6 +24,12 @@ def register(sub) -> None:
 
 
 async def run(args) -> int:
+    # Imported here: every `gateway` command builds the parser, and only this one needs the runtime.
+    from actors.model.factory import make_model_from
+    from gateway.evals.report import render, summarize, write_junit
+    from gateway.evals.runner import run_scenarios
+    from gateway.evals.scenario import ScenarioError, load_scenarios
+
     logging.disable(logging.WARNING)  # the turns' routine warnings (context-build, degrade) are not the report
     try:
         scenarios = load_scenarios(Path(args.path))

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from spine.identity import PersonRole, PersonRoleSource, PersonRoleType
+from spine.identity import OccupancyKind, PersonRole, PersonRoleSource, PersonRoleType, RoleScope
 from tests.admin.admin_support import AUTH
 from tests.gateway.sms_support import OfflinePool
 from tools.caller import Caller
@@ -26,7 +26,10 @@ async def test_every_tool_with_its_policy(make_admin, spine):
 
 
 def _single_role_caller(role: PersonRoleType) -> Caller:
-    held = PersonRole(id="r", person_id="p", role_type=role, source=PersonRoleSource.MANUAL_PM)
+    # The page lists a role's tools; a tenant's fullest catalog is a primary signer's (a roommate's
+    # leaves out what her occupancy can never pass).
+    scope = RoleScope(unit_id="u_yale_204", occupancy=OccupancyKind.PRIMARY) if role == PersonRoleType.TENANT else RoleScope()
+    held = PersonRole(id="r", person_id="p", role_type=role, source=PersonRoleSource.MANUAL_PM, scope=scope)
     return Caller(person_id="p", property_id="pf_yale", org_id="org", roles=[held], interaction_id="ix")
 
 
