@@ -30,7 +30,6 @@ async def run(args) -> int:
     from gateway.evals.runner import run_scenarios
     from gateway.evals.scenario import ScenarioError, load_scenarios
 
-    logging.disable(logging.WARNING)  # the turns' routine warnings (context-build, degrade) are not the report
     try:
         scenarios = load_scenarios(Path(args.path))
     except (ScenarioError, OSError) as exc:
@@ -45,7 +44,13 @@ async def run(args) -> int:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     judge = model if model.name != "offline" else None  # offline, judge criteria are skipped and counted
-    outcomes = await run_scenarios(scenarios, model, judge)
+    quiet = logging.getLogger("clara")  # the turns' routine warnings (context-build, degrade) are not the report
+    level = quiet.level
+    quiet.setLevel(logging.ERROR)
+    try:
+        outcomes = await run_scenarios(scenarios, model, judge)
+    finally:
+        quiet.setLevel(level)
     summary = summarize(outcomes)
     print(render(summary, outcomes, verbose=args.verbose))
     if args.junit:
