@@ -34,9 +34,18 @@ def host_name(index: int) -> str:
     return f"clara-host-{index}"
 
 
-def owner_id(namespace: str, name: str) -> str:
-    """Lease owner id: stable across restarts of the same named host, distinct across pools."""
-    return f"{namespace}/{name}"
+def owner_id(namespace: str, name: str, incarnation: str = "") -> str:
+    """Lease owner id: `namespace/name`, distinct across pools, plus the incarnation the
+    HostReconciler gave this process (`#...`): stable across Ray's restarts of it (same creation
+    arguments), new when the reconciler replaces a lost host, so the dead one's id can be
+    revoked for good while its successor runs under the same name."""
+    return f"{namespace}/{name}#{incarnation}" if incarnation else f"{namespace}/{name}"
+
+
+def host_of(owner: str) -> tuple[str, str]:
+    """(namespace, actor name) of a lease owner id."""
+    namespace, _, name = owner.partition("/")
+    return namespace, name.partition("#")[0]
 
 
 class HostReply(BaseModel):
@@ -170,7 +179,7 @@ class PersonHost:
         return drained
 
 
-def build_runtime(config: RuntimeConfig, host_id: str, dispatcher: Any) -> PersonRuntime:
+def build_runtime(config: RuntimeConfig, host_id: str, dispatcher: Any, lease_owner: str | None = None) -> PersonRuntime:
     """Turn dependencies for one host process: its own store connection and model client, and
     the shared DispatcherActor for tools."""
     from actors.dispatcher_actor import RayToolRunner
@@ -181,7 +190,8 @@ def build_runtime(config: RuntimeConfig, host_id: str, dispatcher: Any) -> Perso
     model = make_model_from(config, timeout_s=config.model_call_s)
     deps = TurnDeps(spine=spine, model=model, tools=RayToolRunner(dispatcher),
                     confirmer=model_confirmer(model), budget=config.budget())
-    runtime = PersonRuntime(deps=deps, leases=Leases(spine.store, host_id, config.lease_ttl_s), host_id=host_id)
+    runtime = PersonRuntime(deps=deps, leases=Leases(spine.store, lease_owner or host_id, config.lease_ttl_s),
+                            host_id=host_id)
     apply_live_settings(runtime, config)
     return runtime
 
@@ -204,11 +214,14 @@ def apply_live_settings(runtime: PersonRuntime, config: RuntimeConfig, revoked: 
 
 
 class _RayPersonHost(PersonHost):
-    def __init__(self, name: str, config_bytes: bytes, dispatcher_name: str, revoked: list[str] | None = None) -> None:
+    def __init__(self, name: str, config_bytes: bytes, dispatcher_name: str, revoked: list[str] | None = None,
+                 incarnation: str = "") -> None:
         self.config = RuntimeConfig.from_bytes(config_bytes)
         self.dispatcher_name = dispatcher_name
         dispatcher = ray.get_actor(dispatcher_name, namespace=self.config.namespace)
-        super().__init__(build_runtime(self.config, owner_id(self.config.namespace, name), dispatcher),
+        namespace = self.config.namespace
+        super().__init__(build_runtime(self.config, owner_id(namespace, name), dispatcher,
+                                       lease_owner=owner_id(namespace, name, incarnation)),
                          sweep_interval_s=self.config.sweep_interval_s)
         self.runtime.leases.revoked = frozenset(revoked or ())
 
@@ -228,6 +241,9 @@ class _RayPersonHost(PersonHost):
 
     async def config_bytes(self) -> bytes:
         return self.config.to_bytes()
+
+    async def lease_owner(self) -> str:
+        return self.runtime.leases.owner
 
 
 PersonActorHost = ray.remote(_RayPersonHost)

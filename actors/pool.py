@@ -23,7 +23,7 @@ from ray.exceptions import RayActorError
 
 from actors.config import RuntimeConfig
 from actors.dispatcher_actor import DISPATCHER_NAME
-from actors.host import HostReply, host_name, owner_id
+from actors.host import HostReply, host_name, host_of, owner_id
 from actors.person_actor import ActorInfo
 from actors.placement import host_index, person_of, placement_key
 from actors.reconciler import RECONCILER_NAME, HostReconciler, Layout
@@ -122,8 +122,9 @@ class HostPool:
     def host_for(self, envelope: MessageEnvelope) -> Any:
         return self._host_for_key(placement_key(envelope))
 
-    def _host_for_key(self, key: str) -> Any:
-        return self.hosts[host_index(key, len(self.hosts))]
+    def _host_for_key(self, key: str) -> Any | None:
+        """None while the layout is empty (the only host is being replaced)."""
+        return self.hosts[host_index(key, len(self.hosts))] if self.hosts else None
 
     async def submit(self, envelope: MessageEnvelope) -> TurnResult:
         """The reply for one accepted message, or TurnFailed (the gateway records the failure in
@@ -152,6 +153,9 @@ class HostPool:
         deadline = time.monotonic() + self.config.submit_timeout_s
         target, backoff = self._host_for_key(key), RetryBackoff()
         while (left := deadline - time.monotonic()) > 0:
+            if target is None:
+                target = await self._rehome(key, backoff)
+                continue
             try:
                 raw = await asyncio.wait_for(target.handle.remote(data), left)
             except asyncio.TimeoutError:
@@ -174,7 +178,7 @@ class HostPool:
             target = owner if owner is not None and owner is not target else await self._rehome(key, backoff)
         raise TurnFailed(f"no host answered for {key} within {self.config.submit_timeout_s:.0f}s")
 
-    async def _rehome(self, key: str, backoff: "RetryBackoff") -> Any:
+    async def _rehome(self, key: str, backoff: "RetryBackoff") -> Any | None:
         """The person's host went away or is handing the person over: wait a little (a
         retiring owner is releasing the lease), read the layout, place again."""
         await backoff.sleep()
@@ -188,7 +192,7 @@ class HostPool:
         """The live owner named by a lease: one of ours, or a host of another pool sharing the store."""
         if owner in self._owners:
             return self._owners[owner]
-        namespace, _, name = owner.partition("/")
+        namespace, name = host_of(owner)
         try:
             handle = ray.get_actor(name, namespace=namespace)
         except ValueError:

@@ -17,15 +17,18 @@ What a change does (RuntimeConfig groups the fields):
   * dispatcher-process settings: the DispatcherActor is recreated and the hosts re-resolve it.
 
 It also watches the hosts: one that does not answer a ping within `host_dead_after_s` (its
-process gone for good, its node lost) is killed and recreated under the same name. The new
-process has the same lease owner id, so it takes the dead one's people at once. A removed host
-that died before it drained is revoked instead: every host treats its leases as free.
+process gone for good, its node lost) is killed and leaves the layout at once, and its lease
+owner id (one per process incarnation) is revoked: every other host treats its leases as free,
+so its people are served by the others on their next message instead of after their leases
+lapse. A new process is started under the same name in the background and rejoins the layout
+when it answers. A removed host that died before it drained is revoked the same way.
 """
 from __future__ import annotations
 
 import asyncio
 import logging
 import time
+import uuid
 from typing import Any
 
 import msgpack
@@ -35,7 +38,7 @@ from ray.exceptions import ActorDiedError, RayActorError
 
 from actors.config import RuntimeConfig
 from actors.dispatcher_actor import DISPATCHER_NAME, DispatcherActor
-from actors.host import PersonActorHost, host_name, owner_id
+from actors.host import PersonActorHost, host_name
 
 log = logging.getLogger("clara.reconciler")
 
@@ -71,6 +74,8 @@ class ReconcilerService:
         self.config: RuntimeConfig | None = None
         self.generation = 0
         self.hosts: dict[str, Any] = {}  # name -> handle, the layout's hosts
+        self.owners: dict[str, str] = {}  # name -> lease owner id of its current process
+        self.recreating: dict[str, asyncio.Task] = {}  # lost hosts being started again
         self.dispatcher: Any = None
         self.revoked: set[str] = set()
         self.retiring: set[asyncio.Task] = set()
@@ -110,12 +115,11 @@ class ReconcilerService:
         wanted = [host_name(i) for i in range(config.hosts)]
         for name in [n for n in self.hosts if n not in wanted]:
             self._retire(name, self.hosts.pop(name))
-        self.revoked -= {owner_id(config.namespace, n) for n in wanted}
-        created = [n for n in wanted if n not in self.hosts]
+        created = [n for n in wanted if n not in self.hosts and n not in self.recreating]
         for name in created:
             self.hosts[name] = self._create(config, name)
-        await asyncio.gather(*(self.hosts[n].ping.remote() for n in created))
-        self.hosts = {n: self.hosts[n] for n in wanted}
+        await asyncio.gather(*(self._learn_owner(n) for n in created))
+        self.hosts = {n: self.hosts[n] for n in wanted if n in self.hosts}
         self.generation += 1
         for name in [n for n in wanted if n not in created]:
             await self._update(config, name)
@@ -130,8 +134,13 @@ class ReconcilerService:
         for name in sorted(names, key=lambda n: int(n[len(HOST_PREFIX):])):
             try:
                 self.hosts[name] = ray.get_actor(name, namespace=config.namespace)
-            except ValueError:
-                continue  # died between the listing and the lookup
+                await self._learn_owner(name)
+            except (ValueError, RayActorError):
+                self.hosts.pop(name, None)  # died between the listing and the lookup
+
+    async def _learn_owner(self, name: str) -> None:
+        """The host answers (it is up) with the lease owner id of its process."""
+        self.owners[name] = await self.hosts[name].lease_owner.remote()
 
     async def _ensure_dispatcher(self, config: RuntimeConfig, old: RuntimeConfig | None) -> None:
         options = dict(actor_options(config, DISPATCHER_NAME), num_cpus=config.dispatcher_num_cpus,
@@ -146,7 +155,7 @@ class ReconcilerService:
     def _create(self, config: RuntimeConfig, name: str, *, get_if_exists: bool = True) -> Any:
         return PersonActorHost.options(**actor_options(config, name), num_cpus=config.host_num_cpus,
                                        max_concurrency=config.host_max_concurrency, get_if_exists=get_if_exists) \
-            .remote(name, config.to_bytes(), DISPATCHER_NAME, sorted(self.revoked))
+            .remote(name, config.to_bytes(), DISPATCHER_NAME, sorted(self.revoked), uuid.uuid4().hex[:8])
 
     async def _update(self, config: RuntimeConfig, name: str) -> None:
         """Push live settings, or replace the process when it was built with other ones."""
@@ -162,9 +171,17 @@ class ReconcilerService:
         await self._replace(config, name)
 
     async def _replace(self, config: RuntimeConfig, name: str) -> None:
+        """A new process for a host that retired (or could not): its old owner id is revoked,
+        which costs nothing when it drained and frees its people when it could not."""
         ray.kill(self.hosts[name], no_restart=True)
+        self._revoke(name)
         self.hosts[name] = await _create_when_name_free(lambda: self._create(config, name, get_if_exists=False))
+        await self._learn_owner(name)
         self.generation += 1
+
+    def _revoke(self, name: str) -> None:
+        if name in self.owners:
+            self.revoked.add(self.owners.pop(name))
 
     def _retire(self, name: str, handle: Any) -> None:
         task = asyncio.get_running_loop().create_task(self._retire_then_kill(name, handle))
@@ -178,7 +195,7 @@ class ReconcilerService:
         except (RayActorError, asyncio.TimeoutError) as exc:
             # it could not drain: its leases would block its people until they lapse
             log.warning("host %s died or hung while retiring (%s); revoking its leases", name, type(exc).__name__)
-            self.revoked.add(owner_id(self.config.namespace, name))
+            self._revoke(name)
             ray.kill(handle, no_restart=True)
             await self._push_revoked()
             return
@@ -216,10 +233,37 @@ class ReconcilerService:
             allowed = config.host_dead_after_s + (RESTART_GRACE_S if state in RAY_RESTARTING else 0.0)
             silent = now - last_ok.setdefault(name, now)
             if isinstance(result, ActorDiedError) or state == "DEAD" or silent >= allowed:
-                log.warning("host %s is lost (%s, Ray state %s, silent %.1fs); replacing it",
+                log.warning("host %s is lost (%s, Ray state %s, silent %.1fs); its people move to the others",
                             name, type(result).__name__, state, silent)
-                await self._replace(config, name)
-                last_ok[name] = time.monotonic()
+                await self._lose(config, name)
+                last_ok.pop(name, None)
+
+    async def _lose(self, config: RuntimeConfig, name: str) -> None:
+        """Fence the lost process (killed, its owner id revoked on every other host), take it
+        out of the layout, and start its successor in the background."""
+        ray.kill(self.hosts.pop(name), no_restart=True)
+        self._revoke(name)
+        await self._push_revoked()
+        self.generation += 1
+        task = asyncio.get_running_loop().create_task(self._recreate(config, name))
+        self.recreating[name] = task
+        task.add_done_callback(lambda _: self.recreating.pop(name, None))
+
+    async def _recreate(self, config: RuntimeConfig, name: str) -> None:
+        try:
+            handle = await _create_when_name_free(lambda: self._create(config, name, get_if_exists=False), 60.0)
+            owner = await handle.lease_owner.remote()
+        except Exception:  # noqa: BLE001 - the next reconcile or health pass tries again
+            log.exception("could not start host %s again", name)
+            return
+        async with self._lock:
+            if self.config is None or name not in [host_name(i) for i in range(self.config.hosts)]:
+                ray.kill(handle, no_restart=True)  # the pool shrank meanwhile
+                return
+            self.hosts[name], self.owners[name] = handle, owner
+            self.hosts = dict(sorted(self.hosts.items(), key=lambda item: int(item[0][len(HOST_PREFIX):])))
+            self.generation += 1
+            log.info("host %s is back in the layout", name)
 
 
 def ray_actor_state(handle: Any) -> str:

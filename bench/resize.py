@@ -1,5 +1,5 @@
 """Resize run: steady SMS load over real HTTP while `serve deploy` takes the PersonActor hosts
-2 -> 3 -> 1, then the last host is killed for good (as a lost node would lose it).
+2 -> 3 -> 1 -> 2, then one host is killed for good (as a lost node would lose it).
 
 For each step it prints messages sent, answered, lost and duplicated while that step ran, how
 long the resize took to settle, and the hosts Ray holds alive afterwards; for the kill, how
@@ -66,23 +66,23 @@ async def run(args: argparse.Namespace) -> int:
             load.start()
             spine = Spine(SqliteStore(store))
             await asyncio.sleep(args.hold)
-            for hosts in (3, 1):
+            for hosts in (3, 1, 2):
                 before = len(load.sent)
                 took = await deploy(hosts)
                 await asyncio.sleep(args.hold)
                 alive = hosts_alive(namespace)
                 step = await tally(spine, load.sent[before:], [s.body for s in twilio.accepted()])
-                print(f"2 -> 3 -> 1, step to {hosts}: {step.line()}; settled in {took:.1f}s; alive {alive}")
+                print(f"step to {hosts} hosts: {step.line()}; settled in {took:.1f}s; alive {alive}")
                 ok &= step.lost == 0 and step.duplicated == 0 and alive == [f"clara-host-{i}" for i in range(hosts)]
             before, killed_at = len(load.sent), time.monotonic()
-            ray.kill(ray.get_actor("clara-host-0", namespace=namespace), no_restart=True)
+            ray.kill(ray.get_actor("clara-host-1", namespace=namespace), no_restart=True)
             await asyncio.sleep(args.hold + 4)
             await load.stop()
             gap = served_again_after(load.sent, killed_at)
             step = await tally(spine, load.sent[before:], [s.body for s in twilio.accepted()])
             alive = hosts_alive(namespace)
-            print(f"host-0 killed for good: {step.line()}; its people served again after {gap:.1f}s; alive {alive}")
-            ok &= step.lost == 0 and step.duplicated == 0 and gap < 10 and alive == ["clara-host-0"]
+            print(f"host-1 killed for good: {step.line()}; everyone served again after {gap:.1f}s; alive {alive}")
+            ok &= step.lost == 0 and step.duplicated == 0 and gap < 10 and alive == ["clara-host-0", "clara-host-1"]
             whole = await tally(spine, load.sent, [s.body for s in twilio.accepted()])
             print(f"whole run: {whole.line()}")
             if whole.lost:

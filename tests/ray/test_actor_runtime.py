@@ -209,6 +209,23 @@ async def test_real_turns_through_the_dispatcher_actor_then_refresh_on_deactivat
     assert context.active.last_interaction_id == envs[-1].interaction_id
 
 
+async def test_a_lost_hosts_people_are_served_by_another_host_at_once(runtime):
+    """Killed for good, the host leaves the layout and its lease owner id is revoked: its person's
+    next message is served by the other host, without waiting out the lease or a new process."""
+    pool = await runtime(hosts=2, host_dead_after_s=1.0, host_health_check_s=0.25, idle_deactivate_s=300)
+    person = next(p for p in ("p_marcus", "p_jordan", "p_ellen", "p_mike", "p_carlos")
+                  if pool.hosts.index(pool.host_for(message(p, "x"))) == 1)
+    await pool.submit(message(person, "before"))
+    lost_pid = await pool.hosts[1].pid.remote()
+    survivor = await pool.hosts[0].pid.remote()
+    ray.kill(pool.hosts[1], no_restart=True)
+    assert (await pool.submit(message(person, "after"))).reply == "re: after"
+    runs = sorted(await runs_of(pool.spine, person), key=lambda r: r["start"])
+    assert [r["pid"] for r in runs[-2:]] == [lost_pid, survivor]
+    lease = await pool.spine.store.get(f"OWNER#person:{person}")
+    assert lease.data["owner"].startswith(f"{pool.config.namespace}/clara-host-0")
+
+
 async def test_a_host_gone_for_good_is_replaced_and_its_accepted_messages_are_answered(runtime):
     """The reconciler replaces a host killed for good (no Ray restart) under its own name; the
     new process takes the dead one's leases at once, so its people wait seconds, not a lease."""
