@@ -116,10 +116,12 @@ class ReconcilerService:
         for name in [n for n in self.hosts if n not in wanted]:
             self._retire(name, self.hosts.pop(name))
         created = [n for n in wanted if n not in self.hosts and n not in self.recreating]
-        for name in created:
-            self.hosts[name] = self._create(config, name)
-        await asyncio.gather(*(self._learn_owner(n) for n in created))
-        self.hosts = {n: self.hosts[n] for n in wanted if n in self.hosts}
+        # a new host joins the layout only once it answers: until then it would hold messages
+        # for as long as its process takes to start
+        fresh = {name: self._create(config, name) for name in created}
+        owners = await asyncio.gather(*(h.lease_owner.remote() for h in fresh.values()))
+        self.owners.update(zip(created, owners))
+        self.hosts = {n: self.hosts.get(n) or fresh[n] for n in wanted if n in self.hosts or n in fresh}
         self.generation += 1
         for name in [n for n in wanted if n not in created]:
             await self._update(config, name)
