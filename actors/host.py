@@ -11,6 +11,7 @@ import asyncio
 import importlib
 import logging
 import os
+from collections.abc import Awaitable
 from typing import Any, Literal
 
 import msgpack
@@ -20,7 +21,8 @@ from pydantic import BaseModel, ValidationError
 from actors.config import RuntimeConfig
 from actors.lease import Leases
 from actors.person_actor import ActorInfo, Moved, PersonActor, PersonRuntime, default_turn
-from actors.placement import placement_key
+from actors.person_session import SessionOp, SessionReply, SessionRequest
+from actors.placement import person_key, placement_key
 from actors.turn_types import TurnDeps, TurnResult
 from spine.envelope import MessageEnvelope
 from spine.repo import Spine
@@ -54,6 +56,7 @@ class HostReply(BaseModel):
 
     status: Literal["ok", "moved", "failed"]
     result: TurnResult | None = None
+    session: SessionReply | None = None  # ok, for a call's op
     owner: str | None = None  # moved: the live host that owns the key
     rekey: str | None = None  # moved: the key the message belongs to (the Person an address resolved to)
     error: str | None = None
@@ -105,12 +108,31 @@ class PersonHost:
             envelope = MessageEnvelope.from_bytes(data)
         except (ValidationError, ValueError) as exc:
             return HostReply(status="failed", error=f"bad envelope: {exc}"[:500]).to_bytes()
+        return await self._answer(envelope.message_id, self.submit(envelope), "result")
+
+    async def session(self, data: bytes) -> bytes:
+        """A phone call's op (actors.person_session) for the caller's PersonActor: bytes in and out."""
         try:
-            return HostReply(status="ok", result=await self.submit(envelope)).to_bytes()
+            op = SessionRequest.from_bytes(data).op
+        except (ValidationError, ValueError) as exc:
+            return HostReply(status="failed", error=f"bad session op: {exc}"[:500]).to_bytes()
+        return await self._answer(op.interaction_id, self.call(op), "session")
+
+    async def call(self, op: SessionOp) -> SessionReply:
+        """As `submit`, for a phone call's op: the caller's PersonActor runs it in mailbox order."""
+        key = person_key(op.person_id)
+        if self.retiring:
+            raise Moved(key)
+        self._ensure_sweeper()
+        return await self.actor_for(key).call(op)
+
+    async def _answer(self, what: str, work: Awaitable[Any], field: str) -> bytes:
+        try:
+            return HostReply(status="ok", **{field: await work}).to_bytes()
         except Moved as moved:
             return HostReply(status="moved", owner=moved.owner, rekey=moved.rekey).to_bytes()
         except Exception as exc:  # noqa: BLE001 - a failed turn is an answer, not a dead host
-            log.exception("turn for %s failed on %s", envelope.message_id, self.host_id)
+            log.exception("turn for %s failed on %s", what, self.host_id)
             return HostReply(status="failed", error=f"{type(exc).__name__}: {exc}"[:500]).to_bytes()
 
     def actor_infos(self) -> list[ActorInfo]:

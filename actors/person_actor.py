@@ -26,6 +26,7 @@ from actors.handoff import hand_off, take_handoff
 from actors.lease import Lease, LeaseHeld, LeaseLost, Leases
 from actors.model.base import ModelBackend
 from actors.opening import Opening, open_for, refreshed
+from actors.person_session import SessionOp, SessionReply, run_op
 from actors.placement import claimed_person, person_key, person_of
 from actors.turn_types import TurnDeps, TurnResult
 from spine.envelope import MessageEnvelope
@@ -77,6 +78,7 @@ class ActorInfo(BaseModel):
     roles: list[str] = Field(default_factory=list)
     lease_epoch: int = 0
     queued: int = 0
+    exchanges: int = 0  # message-and-reply pairs in the warm transcript (handed-over ones included)
 
 
 @dataclass
@@ -117,11 +119,11 @@ class PersonActor:
         self._running: asyncio.Task | None = None  # the drain task, only while there is mail
 
     # -- mailbox ----------------------------------------------------------------------
-    def enqueue(self, item: MessageEnvelope | str) -> asyncio.Future:
+    def enqueue(self, item: MessageEnvelope | SessionOp | str) -> asyncio.Future:
         """Synchronous, so arrival order is the order callers reach this line."""
         fut = asyncio.get_running_loop().create_future()
         self._mailbox.append((item, fut))
-        if isinstance(item, MessageEnvelope):
+        if not isinstance(item, str):
             self.last_active = self.rt.clock()
         if self._running is None:
             self._running = asyncio.get_running_loop().create_task(self._drain())
@@ -129,6 +131,10 @@ class PersonActor:
 
     async def submit(self, envelope: MessageEnvelope) -> TurnResult:
         return await asyncio.shield(self.enqueue(envelope))
+
+    async def call(self, op: SessionOp) -> SessionReply:
+        """One op of a phone call (actors.person_session), in mailbox order with the texts."""
+        return await asyncio.shield(self.enqueue(op))
 
     async def deactivate(self) -> None:
         """End the interaction now: refresh personContext, release the lease."""
@@ -143,7 +149,7 @@ class PersonActor:
             while self._mailbox:
                 item, fut = self._mailbox.popleft()
                 try:
-                    result = await (self._turn(item) if isinstance(item, MessageEnvelope) else self._stop(item))
+                    result = await self._handle(item)
                 except Exception as exc:  # noqa: BLE001 - the submitter gets it, the mailbox goes on
                     if not fut.done():
                         fut.set_exception(exc)
@@ -154,6 +160,17 @@ class PersonActor:
             self._running = None
             if self.lease is None and not self._mailbox:
                 self.rt.on_cold(self)
+
+    async def _handle(self, item: MessageEnvelope | SessionOp | str) -> TurnResult | SessionReply | None:
+        if isinstance(item, MessageEnvelope):
+            return await self._turn(item)
+        if isinstance(item, str):
+            return await self._stop(item)
+        with ReadCount():
+            await self._own(item.as_envelope())
+            reply = await run_op(self, item)
+        self.last_active = self.rt.clock()
+        return reply
 
     # -- state ------------------------------------------------------------------------
     @property
@@ -172,7 +189,7 @@ class PersonActor:
         return ActorInfo(key=self.key, person_id=self.person_id, host=self.rt.host_id,
                          activated_at=_at(self.activated_at), last_active=_at(self.last_active),
                          turns=self.turns, roles=roles, lease_epoch=self.lease.epoch if self.lease else 0,
-                         queued=len(self._mailbox))
+                         queued=len(self._mailbox), exchanges=len(self.transcript) // 2)
 
     # -- activation and ownership ---------------------------------------------------------
     async def activate(self) -> None:
@@ -288,15 +305,28 @@ class PersonActor:
         except LeaseLost:
             self._forget_warm()
             return
-        if self.person_id and self.last_interaction_id and self.turns:
-            try:
-                await self.rt.refresh(self.rt.deps.spine, self.rt.deps.model, self.person_id,
-                                      self.last_interaction_id, list(self.transcript))
-            except Exception as exc:  # noqa: BLE001 - refresh is best effort and idempotent
-                log.error("personContext refresh for %s failed: %s", self.person_id, exc)
+        if self.last_interaction_id and self.turns:
+            await self._refresh(self.last_interaction_id, list(self.transcript))
         lease, self.lease = self.lease, None
         self._forget_warm()
         await self._release(lease)
+
+    async def end_interaction(self, interaction_id: str, said: list[dict[str, str]]) -> bool:
+        """A call ended, which ends the person's interaction: one refresh over the texts since the
+        last one and the call; the next turn opens afresh (and reads the new summary)."""
+        refreshed = await self._refresh(interaction_id, [*self.transcript, *said] if self.turns else said)
+        self.turns, self.last_interaction_id, self.opening = 0, None, None
+        return refreshed
+
+    async def _refresh(self, interaction_id: str, transcript: list[dict[str, str]]) -> bool:
+        if not self.person_id:
+            return False
+        try:
+            return await self.rt.refresh(self.rt.deps.spine, self.rt.deps.model, self.person_id, interaction_id,
+                                         transcript)
+        except Exception as exc:  # noqa: BLE001 - refresh is best effort and idempotent
+            log.error("personContext refresh for %s failed: %s", self.person_id, exc)
+            return False
 
     async def _release(self, lease: Lease) -> None:
         try:

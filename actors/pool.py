@@ -25,7 +25,8 @@ from actors.config import RuntimeConfig
 from actors.dispatcher_actor import DISPATCHER_NAME
 from actors.host import HostReply, host_name, host_of, owner_id
 from actors.person_actor import ActorInfo
-from actors.placement import host_index, person_of, placement_key
+from actors.person_session import SessionOp, SessionReply, SessionRequest
+from actors.placement import host_index, person_key, person_of, placement_key
 from actors.reconciler import RECONCILER_NAME, HostReconciler, Layout
 from actors.turn_types import TurnResult
 from spine.envelope import MessageEnvelope
@@ -128,13 +129,23 @@ class HostPool:
 
     async def submit(self, envelope: MessageEnvelope) -> TurnResult:
         """The reply for one accepted message, or TurnFailed (the gateway records the failure in
-        the inbound log and apologises; the pool never writes the log).
+        the inbound log and apologises; the pool never writes the log)."""
+        reply = await self._in_order(placement_key(envelope), "handle", envelope)
+        assert reply.result is not None
+        return reply.result
 
-        Ray does not keep submission order for async actors, so this pool hands a person's
+    async def session(self, op: SessionOp) -> SessionReply:
+        """One op of a phone call, run by the caller's PersonActor in order with their texts
+        (actors.person_session); TurnFailed as for a message."""
+        reply = await self._in_order(person_key(op.person_id), "session", op)
+        assert reply.session is not None
+        return reply.session
+
+    async def _in_order(self, key: str, method: str, item: MessageEnvelope | SessionOp) -> HostReply:
+        """Ray does not keep submission order for async actors, so this pool hands a person's
         messages to the host one after another (each waits for the previous one's answer): per
         person they would run one at a time anyway, and the host's mailbox orders what arrives
         from several replicas."""
-        key = placement_key(envelope)
         previous = self._tails.get(key)
         done = asyncio.get_running_loop().create_future()
         self._tails[key] = done  # before any await: the order of submit calls is the order sent
@@ -142,14 +153,14 @@ class HostPool:
             if previous is not None:
                 await asyncio.wait([previous])
             self._refresh_if_stale()
-            return await self._send(envelope, key)
+            return await self._send(key, method, item)
         finally:
             done.set_result(None)
             if self._tails.get(key) is done:
                 del self._tails[key]
 
-    async def _send(self, envelope: MessageEnvelope, key: str) -> TurnResult:
-        data = envelope.to_bytes()
+    async def _send(self, key: str, method: str, item: MessageEnvelope | SessionOp) -> HostReply:
+        data = _wire(item)
         deadline = time.monotonic() + self.config.submit_timeout_s
         target, backoff = self._host_for_key(key), RetryBackoff()
         while (left := deadline - time.monotonic()) > 0:
@@ -157,7 +168,7 @@ class HostPool:
                 target = await self._rehome(key, backoff)
                 continue
             try:
-                raw = await asyncio.wait_for(target.handle.remote(data), left)
+                raw = await asyncio.wait_for(getattr(target, method).remote(data), left)
             except asyncio.TimeoutError:
                 break
             except RayActorError as exc:  # retired, replaced or lost: the layout says who now
@@ -165,13 +176,14 @@ class HostPool:
                 target = await self._rehome(key, backoff)
                 continue
             reply = HostReply.from_bytes(raw)
-            if reply.status == "ok" and reply.result is not None:
-                return reply.result
+            if reply.status == "ok":
+                return reply
             if reply.status == "failed":
                 raise TurnFailed(reply.error or "turn failed")
             if reply.rekey:  # the message belongs to a Person (the address resolved, a merge survivor)
-                envelope = envelope.model_copy(update={"participant_id": person_of(reply.rekey)})
-                data, key = envelope.to_bytes(), reply.rekey
+                field = "participant_id" if isinstance(item, MessageEnvelope) else "person_id"
+                item = item.model_copy(update={field: person_of(reply.rekey)})
+                data, key = _wire(item), reply.rekey
                 target = self._host_for_key(key)
                 continue
             owner = await self._owner_handle(reply.owner) if reply.owner else None
@@ -229,3 +241,7 @@ class RetryBackoff:
     async def sleep(self) -> None:
         await asyncio.sleep(self.delay_s)
         self.delay_s = min(self.cap_s, self.delay_s * 2)
+
+
+def _wire(item: MessageEnvelope | SessionOp) -> bytes:
+    return item.to_bytes() if isinstance(item, MessageEnvelope) else SessionRequest(op=item).to_bytes()

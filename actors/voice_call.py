@@ -21,9 +21,11 @@ from typing import TYPE_CHECKING, Any
 
 from actors.context_refresh import refresh_person_context
 from actors.model.base import ModelBackend
+from actors.person_session import CallEnd, CallOpen, CallTool, PersonSessions
+from actors.placement import claimed_person
 from actors.turn_types import ToolRunner
 from actors.voice_opening import (
-    Opened, VoiceCallStart, interaction_id_for, minimal_opening, open_call, voice_tool_names,
+    Opened, VoiceCallStart, e164_or_raw, interaction_id_for, minimal_opening, open_call, voice_tool_names,
 )
 from prompts.voice import default_voice_prompt
 from spine.context import Channel
@@ -79,8 +81,12 @@ class VoiceCalls:
     ends calls. A call's state is in the store (its trace) and, on a bridge, in its `VoiceCall`."""
 
     def __init__(self, spine: Spine, tools: ToolRunner, model: ModelBackend, *, voice_prompt: str | None = None,
-                 open_budget_s: float = OPEN_BUDGET_S) -> None:
-        self.spine, self.tools, self.model = spine, tools, model
+                 open_budget_s: float = OPEN_BUDGET_S, sessions: PersonSessions | None = None) -> None:
+        """`sessions`: the actor pool. With it, a known caller's call is a session of their
+        PersonActor (actors.person_session): opened from its Opening, its tools run in its mailbox,
+        its end is the end of their interaction. Without it (tests), all of that runs here."""
+        self.spine, self.tools, self.model, self.sessions = spine, tools, model, sessions
+        self._custom_prompt = voice_prompt
         self.voice_prompt = voice_prompt if voice_prompt is not None else default_voice_prompt()
         self.open_budget_s = open_budget_s
         self._background: set[asyncio.Task] = set()
@@ -167,7 +173,13 @@ class VoiceCalls:
         return minimal_opening(self.voice_prompt, interaction_id_for(call_sid)).start
 
     async def _open(self, caller_number: str, called_number: str, iid: str) -> Opened:
-        opened = await open_call(self.spine, self.voice_prompt, caller_number, called_number, iid)
+        try:
+            opened = await self._open_in_actor(caller_number, called_number, iid)
+        except Exception as exc:  # the person's host is gone: open here, the caller still gets Clara
+            log.warning("voice call %s opened outside the PersonActor: %r", iid, exc)
+            opened = None
+        if opened is None:
+            opened = await open_call(self.spine, self.voice_prompt, caller_number, called_number, iid)
         for reason in opened.context_builds:
             self._later(partial(context_build, self.spine, reason, channel=Channel.VOICE, address=caller_number,
                                 property_id=opened.start.property_id, interaction_id=iid))
@@ -175,6 +187,23 @@ class VoiceCalls:
             trace = opened.trace
             self._later(lambda: self.spine.put_trace(trace()), recording=iid)
         return opened
+
+    async def _open_in_actor(self, caller_number: str, called_number: str, iid: str) -> Opened | None:
+        """The opening from the caller's PersonActor; None for a caller who is no Person (or
+        without the pool), whose call is opened here."""
+        if self.sessions is None:
+            return None
+        prop = await self.spine.property_for_number(e164_or_raw(called_number))
+        person_id = await claimed_person(self.spine, Channel.VOICE, caller_number) if prop else None
+        if prop is None or person_id is None:
+            return None
+        op = CallOpen(person_id=person_id, property_id=prop.id, interaction_id=iid, caller_number=caller_number,
+                      voice_prompt=self._custom_prompt)
+        opened = (await self.sessions.session(op)).opened
+        assert opened is not None
+        trace = opened.trace
+        return Opened(start=opened.start, context=opened.context, trace=lambda: trace,
+                      context_builds=opened.context_builds)
 
     async def _recorded(self, interaction_id: str) -> None:
         task = self._recording.get(interaction_id)
@@ -190,13 +219,29 @@ class VoiceCalls:
             return None
         return await load_caller(self.spine, trace.participant_id, trace.property_id, interaction_id, Channel.VOICE)
 
+    async def run_tool(self, interaction_id: str, inv: ToolInvocation) -> ToolResult | None:
+        """One of the call's tools, with the caller's authority: in their PersonActor, in order
+        with their texts, when the call is theirs; None when the call is unknown."""
+        await self._recorded(interaction_id)
+        trace = await self.spine.get_trace(interaction_id)
+        if trace is None or trace.channel != Channel.VOICE or not trace.property_id:
+            return None
+        if self.sessions is not None and trace.participant_id:
+            op = CallTool(person_id=trace.participant_id, property_id=trace.property_id,
+                          interaction_id=interaction_id, invocation=inv)
+            try:
+                return (await self.sessions.session(op)).result
+            except Exception as exc:  # the host is gone: still the caller's authority, from the store
+                log.warning("voice tool %s for %s ran outside the PersonActor: %r", inv.name, interaction_id, exc)
+        caller = await load_caller(self.spine, trace.participant_id, trace.property_id, interaction_id, Channel.VOICE)
+        return not_on_the_phone(inv) or await self.tools.run(inv, caller)
+
     async def run_webhook_tool(self, interaction_id: str, name: str, parameters: dict[str, Any]) -> ToolResult | None:
         """A server-tool webhook call; None when the call is unknown."""
-        caller = await self.caller_of(interaction_id)
-        if caller is None:
-            return None
         inv = ToolInvocation(name=name, input=parameters, tool_use_id=tool_use_id_for(name, parameters))
-        result = not_on_the_phone(inv) or await self.tools.run(inv, caller)
+        result = await self.run_tool(interaction_id, inv)
+        if result is None:
+            return None
         trace = await self.spine.get_trace(interaction_id)
         if trace is not None and all(c.tool_use_id != inv.tool_use_id for c in trace.tool_calls):
             trace.tool_calls.append(as_trace_call(inv, result))
@@ -251,8 +296,21 @@ class VoiceCalls:
         if not await self.spine.mark_once(f"voice-end#{interaction_id}"):
             return False
         if trace.participant_id:
-            await refresh_person_context(self.spine, self.model, trace.participant_id, interaction_id, said)
+            await self._end_interaction(trace.participant_id, trace.property_id or "", interaction_id, said)
         return True
+
+    async def _end_interaction(self, person_id: str, property_id: str, interaction_id: str,
+                               said: list[dict[str, str]]) -> None:
+        """The call's end ends the person's interaction: one refresh, by their PersonActor when
+        the call was its session (so their texts during the call are in it too)."""
+        if self.sessions is not None:
+            op = CallEnd(person_id=person_id, property_id=property_id, interaction_id=interaction_id, transcript=said)
+            try:
+                await self.sessions.session(op)
+                return
+            except Exception as exc:  # the host is gone: refresh from here, it is idempotent
+                log.warning("end of %s outside the PersonActor: %r", interaction_id, exc)
+        await refresh_person_context(self.spine, self.model, person_id, interaction_id, said)
 
     async def drain(self) -> None:
         """Wait for background work, including what background work starts (tests and shutdown)."""

@@ -14,12 +14,15 @@ from functools import cache, partial
 
 from pydantic import BaseModel
 
+from actors.opening import Opening
 from actors.voice_reads import OpenReads
 from prompts.voice import (
     VoiceContextView, call_variables, first_message, personalized_prompt, voice_applicable_features,
 )
 from spine.context import Channel, PersonContext, estimate_tokens
 from spine.context_build import build_active_pointers
+from spine.identity import Person
+from spine.property import Property
 from spine.records import (
     AgentTrace, EventKind, PromptSection, TraceEvent, TracePrompt, TraceRouting, last4,
 )
@@ -74,7 +77,7 @@ def minimal_opening(voice_prompt: str, iid: str) -> Opened:
 
 async def open_call(spine: Spine, voice_prompt: str, caller_number: str, called_number: str, iid: str) -> Opened:
     reads = OpenReads(spine)
-    prop = await reads.property_for_number(_e164_or_raw(called_number))
+    prop = await reads.property_for_number(e164_or_raw(called_number))
     if prop is None:
         log.warning("voice call %s to an unknown number ...%s", iid, last4(called_number))
         return minimal_opening(voice_prompt, iid)
@@ -89,12 +92,35 @@ async def open_call(spine: Spine, voice_prompt: str, caller_number: str, called_
         context, events, builds = await _context(reads, pid, caller_number, prop.id, iid)
     else:  # no active role here: nothing of the number's owner goes into [CONTEXT]
         context, events, builds = PersonContext(person_id=pid or ""), [], []
+    return await _opened(reads, voice_prompt, iid, prop, decision, person, caller, context, events, builds,
+                         caller_number)
+
+
+async def open_from(spine: Spine, voice_prompt: str, opening: Opening, decision: RoutingDecision,
+                    caller_number: str, iid: str) -> Opened:
+    """A call's opening from the caller's PersonActor's warm Opening (nothing about them is read again)."""
+    prop = await spine.get_property(opening.property_id)  # reference data: cached
+    caller = opening.caller(iid, Channel.VOICE)
+    if not records_visible(caller):  # no active role here: nothing of the number's owner goes into [CONTEXT]
+        return await _opened(spine, voice_prompt, iid, prop, decision, None, caller,
+                             PersonContext(person_id=opening.person_id), [], [], caller_number)
+    builds = [str(opening.context_gap)] if opening.context_gap else []
+    events = [TraceEvent(kind=EventKind.CONTEXT_BUILD, reason=b) for b in builds]
+    opening.context_gap = None  # reported once, here
+    return await _opened(spine, voice_prompt, iid, prop, decision, opening.person, caller, opening.context, events,
+                         builds, caller_number)
+
+
+async def _opened(spine: Spine, voice_prompt: str, iid: str, prop: Property, decision: RoutingDecision,
+                  person: Person | None, caller: Caller, context: PersonContext, events: list[TraceEvent],
+                  builds: list[str], caller_number: str) -> Opened:
+    pid = decision.person_id
     if decision.graceful_degrade_reason:
         events.append(TraceEvent(kind=EventKind.GRACEFUL_DEGRADE, reason=decision.graceful_degrade_reason))
     view = VoiceContextView(
         caller_name=person.display_name if person else None, person_id=pid, known=bool(person and caller.roles),
         l1=decision.l1, features=_voice_features(decision.l1.roles), property_name=prop.name,
-        units=await _units_of(reads, caller), context=context, tool_names=_voice_tools_for(caller))
+        units=await _units_of(spine, caller), context=context, tool_names=_voice_tools_for(caller))
     # Every value below is built by our own typed code, so it is not validated a second time.
     start = VoiceCallStart.model_construct(
         interaction_id=iid, person_id=pid, property_id=prop.id, dynamic_variables=call_variables(view, iid),
@@ -165,7 +191,7 @@ async def _units_of(spine: Spine, caller: Caller) -> list[str]:
     return [u.number for u in units if u is not None and u.property_id == caller.property_id]
 
 
-def _e164_or_raw(number: str) -> str:
+def e164_or_raw(number: str) -> str:
     from spine.phone import InvalidPhoneNumber, normalize_phone
 
     try:

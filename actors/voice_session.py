@@ -51,13 +51,10 @@ class VoiceCall:
         """Through the ToolRunner (the DispatcherActor in Ray) with authority re-derived from the
         store: an unknown caller still goes through the gate, which refuses what they may not do."""
         inv = ToolInvocation(name=name, input=parameters, tool_use_id=tool_call_id)
-        caller = await self.calls.caller_of(self.interaction_id)
-        result = not_on_the_phone(inv)
-        if result is None and caller is None:
+        result = not_on_the_phone(inv) or await self.calls.run_tool(self.interaction_id, inv)
+        if result is None:
             result = ToolResult(tool_use_id=tool_call_id, name=name, is_error=True, decision="refused",
                                 reason="this call could not be identified", content="I can't do that on this call.")
-        if result is None:
-            result = await self.calls.tools.run(inv, caller)
         self.tool_calls.append(as_trace_call(inv, result))
         return result
 

@@ -27,10 +27,12 @@ def counted(spine) -> Spine:
     return Spine(counting(spine.store))
 
 
-def real_host(spine: Spine, clock, host_id: str = "h0") -> PersonHost:
+def real_host(spine: Spine, clock, host_id: str = "h0", refresh=None) -> PersonHost:
     deps = TurnDeps(spine=spine, model=OfflineModel(), tools=Dispatcher(spine, clock=clock))
     runtime = PersonRuntime(deps=deps, leases=Leases(spine.store, host_id, 330.0, clock), host_id=host_id,
                             renew_below_s=315.0, clock=clock)
+    if refresh is not None:
+        runtime.refresh = refresh
     host = PersonHost(runtime, sweep_interval_s=3600)
     _made.append(host)  # the autouse fixture stops its sweeper
     return host

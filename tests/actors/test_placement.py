@@ -15,17 +15,20 @@ from tests.actors.test_opening import real_host
 PROSPECT = "+14155559876"
 
 
+class _Remote:
+    def __init__(self, method) -> None:
+        self.method = method
+
+    def remote(self, data: bytes):
+        return self.method(data)
+
+
 class InProcess:
     """A PersonHost behind the `.handle.remote(bytes)` shape of a Ray actor handle."""
 
     def __init__(self, host) -> None:
         self.host = host
-
-        class _Remote:
-            def remote(_, data: bytes):
-                return host.handle(data)
-
-        self.handle = _Remote()
+        self.handle, self.session = _Remote(host.handle), _Remote(host.session)
 
 
 @pytest.fixture

@@ -1,0 +1,116 @@
+"""A phone call as a session of the caller's PersonActor.
+
+The voice webhooks and the media bridge run in a Serve replica, but what a call does happens in
+the caller's PersonActor, in its mailbox, in order with the person's texts: the call opens from
+the actor's warm Opening (`CallOpen`), each server tool runs there with the Opening's caller
+(`CallTool`; a tool that writes invalidates the Opening, so a text sent during the call sees the
+work order the call filed), and the call's end is the end of the interaction (`CallEnd`): one
+personContext refresh over the texts and the call together, not one for each. These ops cross
+processes as msgpack bytes of their pydantic dumps, like MessageEnvelopes.
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Annotated, Literal, Protocol
+
+import msgpack
+from pydantic import BaseModel, Field
+
+from actors.dispatcher import writes
+from actors.voice_opening import VoiceCallStart, open_from
+from spine.context import Channel, PersonContext
+from spine.envelope import MessageEnvelope
+from spine.records import AgentTrace
+from spine.router import route_person
+from spine.toolspec import ToolInvocation, ToolResult
+
+if TYPE_CHECKING:
+    from actors.person_actor import PersonActor
+
+
+class _Op(BaseModel):
+    person_id: str
+    property_id: str
+    interaction_id: str
+    caller_number: str = ""
+
+    def as_envelope(self) -> MessageEnvelope:
+        """What the actor's ownership checks read (who, where, which interaction)."""
+        return MessageEnvelope(message_id=self.interaction_id, interaction_id=self.interaction_id,
+                               channel=Channel.VOICE, from_address=self.caller_number, to_address="", body="",
+                               property_id=self.property_id, participant_id=self.person_id)
+
+
+class CallOpen(_Op):
+    kind: Literal["open"] = "open"
+    voice_prompt: str | None = None  # None: the host's default voice prompt
+
+
+class CallTool(_Op):
+    kind: Literal["tool"] = "tool"
+    invocation: ToolInvocation
+
+
+class CallEnd(_Op):
+    kind: Literal["end"] = "end"
+    transcript: list[dict[str, str]] = Field(default_factory=list)
+
+
+SessionOp = Annotated[CallOpen | CallTool | CallEnd, Field(discriminator="kind")]
+
+
+class SessionRequest(BaseModel):
+    op: SessionOp
+
+    def to_bytes(self) -> bytes:
+        return msgpack.packb(self.model_dump(mode="json"), use_bin_type=True)
+
+    @classmethod
+    def from_bytes(cls, data: bytes) -> "SessionRequest":
+        return cls.model_validate(msgpack.unpackb(data))
+
+
+class OpenedCall(BaseModel):
+    start: VoiceCallStart
+    context: PersonContext  # what the call's speculative prefetch reads
+    trace: AgentTrace
+    context_builds: list[str] = Field(default_factory=list)
+
+
+class SessionReply(BaseModel):
+    opened: OpenedCall | None = None
+    result: ToolResult | None = None
+    refreshed: bool = False
+
+
+class PersonSessions(Protocol):
+    """Where a call's ops go: the pool (actors.pool.HostPool.session), or a test's hosts."""
+
+    async def session(self, op: CallOpen | CallTool | CallEnd) -> SessionReply: ...
+
+
+async def run_op(actor: PersonActor, op: CallOpen | CallTool | CallEnd) -> SessionReply:
+    """One op, in the actor's mailbox, after the actor made sure it owns the person and its
+    Opening is current (PersonActor._session)."""
+    opening, deps = actor.opening, actor.rt.deps
+    assert opening is not None
+    if isinstance(op, CallOpen):
+        from prompts.voice import default_voice_prompt
+
+        authority = opening.authority
+        decision = await route_person(deps.spine, person=opening.person, roles=authority.roles,
+                                      roles_elsewhere=authority.roles_elsewhere, channel=Channel.VOICE,
+                                      wire_address=op.caller_number, property_id=op.property_id, message="",
+                                      interaction_id=op.interaction_id)
+        opened = await open_from(deps.spine, op.voice_prompt or default_voice_prompt(), opening, decision,
+                                 op.caller_number, op.interaction_id)
+        return SessionReply(opened=OpenedCall(start=opened.start, context=opened.context, trace=opened.trace(),
+                                              context_builds=opened.context_builds))
+    if isinstance(op, CallTool):
+        from actors.voice_call import not_on_the_phone  # imported late: voice_call uses this module
+
+        result = not_on_the_phone(op.invocation) or await deps.tools.run(
+            op.invocation, opening.caller(op.interaction_id, Channel.VOICE))
+        if writes(result.name, result.decision, result.is_error):
+            opening.wrote()  # the person's next text (or tool) reads the store again
+        return SessionReply(result=result)
+    return SessionReply(refreshed=await actor.end_interaction(op.interaction_id, op.transcript))

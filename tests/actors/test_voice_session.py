@@ -1,0 +1,64 @@
+"""A phone call as a session of the caller's PersonActor, without Ray: VoiceCalls over a HostPool of
+two in-process hosts (real turns, offline model), the same pool the caller's texts go through."""
+from __future__ import annotations
+
+import json
+
+from actors.config import RuntimeConfig
+from actors.host import host_name, owner_id
+from actors.model.offline import OfflineModel
+from actors.placement import Placer
+from actors.pool import HostPool
+from actors.voice_call import VoiceCalls
+from actors.voice_opening import interaction_id_for
+from tests.actors.helpers import RecordingRefresh, envelope
+from tests.actors.test_opening import real_host
+from tests.actors.test_placement import InProcess, actor
+
+YALE = "+12065550100"
+MARCUS = "+12065551001"
+
+
+def pool_and_calls(spine, clock, refresh: RecordingRefresh) -> tuple[HostPool, VoiceCalls]:
+    hosts = [real_host(spine, clock, owner_id("t", host_name(i)), refresh=refresh) for i in range(2)]
+    pool = HostPool(RuntimeConfig(namespace="t"), [InProcess(h) for h in hosts], None, spine)
+    any_host = hosts[0].runtime.deps
+    return pool, VoiceCalls(spine, any_host.tools, OfflineModel(), sessions=pool)
+
+
+async def test_a_text_during_a_call_sees_the_work_order_the_call_filed(spine, clock):
+    refresh = RecordingRefresh()
+    pool, calls = pool_and_calls(spine, clock, refresh)
+    start = await calls.start(caller_number=MARCUS, called_number=YALE, call_sid="CA1")
+    assert start.person_id == "p_marcus"
+    owner = actor(pool, "person:p_marcus")
+    assert owner is not None and owner.opening is not None  # the call opened from his actor's Opening
+    filed = await calls.run_webhook_tool(interaction_id_for("CA1"), "create_work_order",
+                                         {"description": "the dishwasher is flooding the kitchen", "brief": "dishwasher"})
+    assert filed is not None and not filed.is_error, filed
+    wo = json.loads(filed.content)["work_order_id"]
+    texted = await pool.submit(await Placer(spine).placed(envelope(None, "what's the status of my work order?",
+                                                                   from_address=MARCUS)))
+    assert texted.person_id == "p_marcus" and actor(pool, "person:p_marcus") is owner  # one actor for both
+    assert wo in {w.display_id for w in owner.opening.context.active.active_work_orders}
+    assert wo in texted.reply, texted.reply
+    await calls.end(interaction_id_for("CA1"), [{"role": "user", "text": "my dishwasher is flooding"},
+                                                 {"role": "agent", "text": f"I filed {wo}."}])
+    [(person, iid, said)] = refresh.calls  # one refresh for the call and the text together
+    assert (person, iid) == ("p_marcus", interaction_id_for("CA1"))
+    assert {"role": "user", "content": "what's the status of my work order?"} in said
+    assert {"role": "user", "text": "my dishwasher is flooding"} in said
+    clock.advance(400)
+    for host in pool.hosts:
+        await host.host.sweep_once()
+    while owner.busy:
+        import asyncio
+        await asyncio.sleep(0.01)
+    assert len(refresh.calls) == 1 and not owner.active  # the idle end did not refresh a second time
+
+
+async def test_an_unknown_callers_call_is_opened_without_an_actor(spine, clock):
+    pool, calls = pool_and_calls(spine, clock, RecordingRefresh())
+    start = await calls.start(caller_number="+13105557777", called_number=YALE, call_sid="CA2")
+    assert start.person_id is None
+    assert all(not h.host.persons for h in pool.hosts)
