@@ -13,93 +13,25 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import time
 from collections import deque
-from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
-from datetime import datetime, timezone
-from typing import Any
-
-from pydantic import BaseModel, Field
 
 from actors.handoff import hand_off, take_handoff
-from actors.lease import Lease, LeaseHeld, LeaseLost, Leases
-from actors.model.base import ModelBackend
+from actors.lease import Lease, LeaseHeld, LeaseLost
 from actors.opening import Opening, open_for, refreshed
+from actors.person_runtime import ActorInfo, Moved, PersonRuntime, at
 from actors.person_session import SessionOp, SessionReply, run_op
 from actors.placement import claimed_person, person_key, person_of
-from actors.turn_types import TurnDeps, TurnResult
+from actors.turn_types import TurnResult
 from spine.envelope import MessageEnvelope
 from spine.participants import BrokenMergeChain, follow_merges
-from spine.repo import Spine
 from spine.store.counting import ReadCount
+
+__all__ = ["ActorInfo", "Moved", "PersonActor", "PersonRuntime"]  # where hosts, the pool and tests import them
 
 log = logging.getLogger("clara.person_actor")
 
-TurnFn = Callable[[TurnDeps, MessageEnvelope, list[dict[str, Any]], Opening | None], Awaitable[TurnResult]]
-RefreshFn = Callable[[Spine, ModelBackend, str, str, list[dict[str, Any]]], Awaitable[bool]]
-
 _IDLE = "idle"  # mailbox marker: deactivate unless mail arrived behind it
 _STOP = "stop"  # mailbox marker: deactivate (host draining)
-
-
-async def default_turn(deps: TurnDeps, envelope: MessageEnvelope, history: list[dict[str, Any]],
-                       opening: Opening | None) -> TurnResult:
-    from actors.interaction import run_interaction  # imported late: it pulls in the model loop
-
-    return await run_interaction(deps, envelope, history, opening)
-
-
-async def default_refresh(spine: Spine, model: ModelBackend, person_id: str, interaction_id: str,
-                          transcript: list[dict[str, Any]]) -> bool:
-    from actors.context_refresh import refresh_person_context
-
-    return await refresh_person_context(spine, model, person_id, interaction_id, transcript)
-
-
-class Moved(Exception):
-    """Not ours to answer: another live host owns this key (`owner`), or the message belongs to
-    another key (`rekey`: the Person an address resolved to, a merge survivor). The pool resends."""
-
-    def __init__(self, key: str, owner: str | None = None, rekey: str | None = None) -> None:
-        super().__init__(f"{key} is owned by {owner}" if owner else f"{key} now lives at {rekey}")
-        self.key, self.owner, self.rekey = key, owner, rekey
-
-
-class ActorInfo(BaseModel):
-    """One active PersonActor, as the admin API lists it."""
-
-    key: str
-    person_id: str | None
-    host: str
-    activated_at: datetime
-    last_active: datetime
-    turns: int
-    roles: list[str] = Field(default_factory=list)
-    lease_epoch: int = 0
-    queued: int = 0
-    exchanges: int = 0  # message-and-reply pairs in the warm transcript (handed-over ones included)
-
-
-@dataclass
-class PersonRuntime:
-    """What all PersonActors of one host share, so each actor stays a handful of fields."""
-
-    deps: TurnDeps
-    leases: Leases
-    host_id: str
-    idle_deactivate_s: float = 300.0
-    renew_below_s: float = 315.0  # renew a lease with less than this left (the idle window + margin)
-    transcript_turns: int = 10
-    transcript_chars: int = 1600
-    turn: TurnFn = default_turn
-    refresh: RefreshFn = default_refresh
-    clock: Callable[[], float] = time.time
-    on_cold: Callable[["PersonActor"], None] = field(default=lambda actor: None)
-
-
-def _at(ts: float) -> datetime:
-    return datetime.fromtimestamp(ts, timezone.utc)
 
 
 class PersonActor:
@@ -187,7 +119,7 @@ class PersonActor:
     def info(self) -> ActorInfo:
         roles = [str(r.role_type) for r in self.opening.roles] if self.opening else []
         return ActorInfo(key=self.key, person_id=self.person_id, host=self.rt.host_id,
-                         activated_at=_at(self.activated_at), last_active=_at(self.last_active),
+                         activated_at=at(self.activated_at), last_active=at(self.last_active),
                          turns=self.turns, roles=roles, lease_epoch=self.lease.epoch if self.lease else 0,
                          queued=len(self._mailbox), exchanges=len(self.transcript) // 2)
 
