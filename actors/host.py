@@ -20,7 +20,8 @@ from pydantic import BaseModel, ValidationError
 
 from actors.config import RuntimeConfig
 from actors.lease import Leases
-from actors.person_actor import ActorInfo, Moved, PersonActor, PersonRuntime, default_turn
+from actors.person_actor import ActorInfo, Moved, PersonActor, PersonRuntime
+from actors.person_runtime import default_turn
 from actors.person_session import SessionOp, SessionReply, SessionRequest
 from actors.placement import person_key, placement_key
 from actors.turn_types import TurnDeps, TurnResult
