@@ -39,6 +39,7 @@ from tools.prefetch import prefetch_candidates
 log = logging.getLogger("clara.interaction")
 
 PHOTOS_ATTACHED = "gateway/photos-attached"
+INTENT_PROMOTED = "router/intent-promoted"
 
 FALLBACK_REPLY = ("Sorry, I'm having trouble right now. I've passed your message to our team and "
                   "someone will follow up shortly.")
@@ -168,6 +169,8 @@ async def _converse(deps: TurnDeps, env: MessageEnvelope, decision: RoutingDecis
     events += await _safety_net(deps, caller, env, out)
     if opening is not None and any(writes(c.name, c.decision, c.is_error) for c in out.tool_calls):
         opening.wrote()  # the next turn reads again what these tools may have changed
+    if decision.intent_evidence:  # the trace keeps why an unknown sender was promoted to prospect
+        events.append(TraceEvent(kind=INTENT_PROMOTED, reason=decision.intent_evidence[:300]))
     if decision.graceful_degrade_reason:
         events.append(TraceEvent(kind=EventKind.GRACEFUL_DEGRADE, reason=decision.graceful_degrade_reason))
     report = await deps.tools.prefetch_report(env.interaction_id) if candidates else []

@@ -184,6 +184,8 @@ async def _unknown_caller(inbound: _Inbound, address: str, confirmer: IntentConf
                                l1=l1_for_roles(roles, inferred_intent=intent), minted=result.minted)
     if result.minted:
         decision.events.append(f"router_mint:{hints.kind}")
+        # Why the classifier promoted this sender: its probability and the words that weighed most.
+        decision.intent_evidence = f"p={hints.probability:.2f}: {', '.join(hints.matched)}"
     return decision
 
 

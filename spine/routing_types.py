@@ -38,3 +38,4 @@ class RoutingDecision(BaseModel):
     reply_suppressed: bool = False  # spam: record, do not answer
     graceful_degrade_reason: str | None = None
     events: list[str] = Field(default_factory=list)
+    intent_evidence: str | None = None  # a minted prospect: the classifier's probability and top words

@@ -142,3 +142,11 @@ async def test_hints_at_an_unknown_property_do_not_mint(spine):
     d = await route(spine, "+14155550004", "any 2br available?", property_id="pf_nowhere")
     assert (d.person_id, d.l1.roles) == (None, [M.OTHER])
     assert await spine.find_person_id_by_claim(ClaimKind.PHONE, "+14155550004") is None
+
+
+async def test_a_promotion_carries_the_classifiers_evidence_for_the_trace(spine):
+    d = await route(spine, "+14155550009", "do you have 2BR units next month?")
+    assert d.minted and d.intent_evidence.startswith("p=")
+    assert "<bedrooms>" in d.intent_evidence  # a word that weighed most, named
+    kept = await route(spine, "+14155550010", "yo what's up Trevor")
+    assert kept.intent_evidence is None
