@@ -18,6 +18,7 @@ import msgpack
 import ray
 from pydantic import BaseModel, ValidationError
 
+from actors import metrics
 from actors.config import RuntimeConfig
 from actors.lease import Leases
 from actors.person_actor import ActorInfo, Moved, PersonActor, PersonRuntime
@@ -176,6 +177,7 @@ class PersonHost:
                 actor.post_idle_check()
         if renewals:
             await asyncio.gather(*renewals, return_exceptions=True)
+        metrics.gauge("clara_active_person_actors", sum(a.active for a in self.persons.values()), host=self.host_id)
 
     def close(self) -> None:
         if self._sweeper is not None:
@@ -241,6 +243,7 @@ class _RayPersonHost(PersonHost):
                  incarnation: str = "") -> None:
         self.config = RuntimeConfig.from_bytes(config_bytes)
         self.dispatcher_name = dispatcher_name
+        metrics.count_events()
         dispatcher = ray.get_actor(dispatcher_name, namespace=self.config.namespace)
         namespace = self.config.namespace
         super().__init__(build_runtime(self.config, owner_id(namespace, name), dispatcher,

@@ -15,6 +15,7 @@ from collections.abc import Callable
 
 from pydantic import BaseModel
 
+from actors import metrics
 from spine.store.base import ABSENT, ConditionFailed, Item, Store
 
 
@@ -67,9 +68,12 @@ class Leases:
                     raise LeaseHeld(key, owner, expires_at)
                 epoch, expect = int(item.data.get("epoch", 0)) + 1, item.version
             try:
-                return await self._write(key, epoch, now + self.ttl_s, expect)
+                lease = await self._write(key, epoch, now + self.ttl_s, expect)
             except ConditionFailed:
                 continue
+            if item is not None and item.data.get("owner") not in ("", self.owner):
+                metrics.count("clara_lease_takeovers")  # a lapsed lease of another owner
+            return lease
 
     async def renew(self, lease: Lease) -> Lease:
         """Extend a lease we hold; LeaseLost if anyone else took it since we did. Our own

@@ -15,6 +15,7 @@ import asyncio
 import logging
 from collections import deque
 
+from actors import metrics
 from actors.handoff import hand_off, take_handoff
 from actors.lease import Lease, LeaseHeld, LeaseLost
 from actors.opening import Opening, open_for, refreshed
@@ -192,6 +193,7 @@ class PersonActor:
             result = await self._replayed(envelope)
             if result is None:
                 result = await self.rt.turn(self.rt.deps, envelope, list(self.transcript), self.opening)
+                metrics.record_turn(result.trace)
         self._remember(envelope, result)
         if self.person_id is None and result.person_id:  # minted, or claimed meanwhile: move over
             await self._leave(result.person_id)

@@ -39,14 +39,14 @@ def deploy(store: Path, port: int, replicas: int) -> None:
     from ray import serve
 
     from gateway.app import GatewayIngress
-    from gateway.context import GatewayArgs
+    from gateway.settings import GatewayArgs
 
     env = {"GATEWAY_STORE": f"sqlite:///{store}", "GATEWAY_MODEL": "offline", "TWILIO_AUTH_TOKEN": SECRET,
            "GATEWAY_VOICE_TOKEN": TOKEN, "GATEWAY_PUBLIC_URL": f"http://127.0.0.1:{port}"}
     runtime = {"namespace": "bench-voice", "hosts": 1, "host_num_cpus": 0.1, "dispatcher_num_cpus": 0.1,
                "detached": False}
     fixed = {"min_replicas": replicas, "initial_replicas": replicas, "max_replicas": replicas}
-    args = GatewayArgs(runtime=runtime, env=env).model_dump(mode="json")
+    args = GatewayArgs.model_validate({"runtime": runtime, "env": env}).to_args()
     serve.run(GatewayIngress.options(autoscaling_config=fixed).bind(args), name="clara", route_prefix="/")
 
 

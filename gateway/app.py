@@ -22,12 +22,17 @@ from pydantic import BaseModel, ConfigDict, Field
 from ray import serve
 from ray.serve import Application
 
+from actors import metrics
 from gateway.admin.routes import router as admin_router
-from gateway.context import GatewayArgs, GatewayContext
+from gateway.context import GatewayContext
 from gateway.email.routes import router as email_router
+from gateway.health import router as health_router
+from gateway.health import store_unavailable
+from gateway.settings import GatewayArgs
 from gateway.sms.routes import router as sms_router
 from gateway.telegram.routes import router as telegram_router
 from gateway.voice.routes import router as voice_router
+from spine.store import StoreError
 
 log = logging.getLogger("clara.gateway")
 
@@ -48,11 +53,8 @@ def new_app() -> FastAPI:
     app.include_router(email_router)
     app.include_router(telegram_router)
     app.include_router(admin_router)
-
-    @app.get("/healthz")
-    async def healthz() -> dict[str, str]:
-        return {"status": "ok"}
-
+    app.include_router(health_router)
+    app.add_exception_handler(StoreError, store_unavailable)
     return app
 
 
@@ -79,6 +81,18 @@ class GcPauseLog:
 
 
 GC_PAUSE_LOG = GcPauseLog()
+
+
+def log_through_serve() -> None:
+    """The gateway's own loggers (`clara.*`: events, GC pauses, the SMS log) write through the
+    handlers Serve gave this replica, so their lines land in the replica's JSON log with its
+    deployment and replica fields, like Serve's own lines, instead of in raw worker files."""
+    serve_logger, clara = logging.getLogger("ray.serve"), logging.getLogger("clara")
+    for handler in serve_logger.handlers:
+        if handler not in clara.handlers:
+            clara.addHandler(handler)
+    clara.setLevel(serve_logger.level or logging.INFO)
+    clara.propagate = False
 
 
 def settle_heap() -> None:
@@ -112,6 +126,8 @@ class IngressUserConfig(BaseModel):
 @serve.ingress()
 class GatewayIngress:
     async def __init__(self, args: dict[str, Any]) -> None:
+        log_through_serve()
+        metrics.count_events()
         self.args = GatewayArgs.model_validate(args)
         self.context: GatewayContext | None = None  # built by the first reconfigure()
         self.routes = new_app()
@@ -148,11 +164,10 @@ class GatewayIngress:
 
 
 def build_app(args: dict[str, Any]) -> Application:
-    """Serve application builder. Bad args fail here, before any replica starts. `args.runtime`
-    becomes the deployment's default user_config; ray_config.yaml's own user_config wins."""
-    from actors.config import RuntimeConfig
-
+    """Serve application builder. Bad args fail here, before any replica starts (`gateway
+    check-config` runs the same validation, one line per problem). `args.runtime` becomes the
+    deployment's default user_config; ray_config.yaml's own user_config wins."""
     parsed = GatewayArgs.model_validate(args or {})
-    RuntimeConfig.from_settings(parsed.settings(), parsed.runtime)
-    user_config = IngressUserConfig(runtime=parsed.runtime).model_dump(mode="json")
-    return GatewayIngress.options(user_config=user_config).bind(parsed.model_dump(mode="json"))
+    parsed.runtime_config()
+    user_config = IngressUserConfig(runtime=parsed.runtime.model_dump(mode="json")).model_dump(mode="json")
+    return GatewayIngress.options(user_config=user_config).bind(parsed.to_args())

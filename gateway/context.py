@@ -5,16 +5,15 @@ Routes get it through the FastAPI dependency `get_context(request)`; nothing els
 from __future__ import annotations
 
 import asyncio
-import os
+import logging
 from typing import Any, Protocol
 
 import httpx
 from fastapi import Request
-from pydantic import BaseModel, ConfigDict, Field
 
 from actors.turn_types import TurnResult
 from gateway.email.channel import EmailChannel
-from gateway.settings import Settings
+from gateway.settings import GatewayArgs, Settings
 from gateway.sms.abandoned import AbandonedInboundSweep
 from gateway.sms.delivery import Delivery
 from gateway.sms.handler import SmsHandler, SmsOptions
@@ -22,10 +21,15 @@ from gateway.sms.rest import TwilioRest
 from gateway.telegram.channel import TelegramChannel
 from spine.context import Channel
 from spine.envelope import MessageEnvelope
+from spine.records import OutboxStatus
 from spine.repo import Spine
 from spine.store.url import open_store
 
 STATUS_CALLBACK_PATH = "/sms/twilio/status"
+OUTBOX_GAUGE_S = 15.0
+OUTBOX_GAUGE_LIMIT = 1000  # the gauge saturates here: past it, the outbox is the incident anyway
+
+log = logging.getLogger("clara.gateway")
 
 
 class ActorPool(Protocol):
@@ -36,23 +40,6 @@ class ActorPool(Protocol):
     async def actors(self) -> list[Any]: ...
 
     async def host_names(self) -> list[str]: ...
-
-
-class GatewayArgs(BaseModel):
-    """The application `args:` of ray_config.yaml, consumed by `gateway.app:build_app`."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    # actors.config.RuntimeConfig sizing: the default of the GatewayIngress `user_config.runtime`
-    # (ray_config.yaml sets that one; a change there applies live, a change here restarts replicas)
-    runtime: dict[str, Any] = Field(default_factory=dict)
-    sms: SmsOptions = Field(default_factory=SmsOptions)
-    # Settings as environment names (GATEWAY_STORE, TWILIO_AUTH_TOKEN, ...) laid over the
-    # replica's own environment: the demo and tests configure replicas of a running Ray this way.
-    env: dict[str, str] = Field(default_factory=dict)
-
-    def settings(self) -> Settings:
-        return Settings.from_env({**os.environ, **self.env})
 
 
 class GatewayContext:
@@ -73,6 +60,7 @@ class GatewayContext:
         self.abandoned = AbandonedInboundSweep(spine, deliveries, abandoned_after_s=options.abandoned_after_s,
                                                every_s=options.sweep_every_s)
         self._sweeping: asyncio.Task | None = None
+        self._gauging: asyncio.Task | None = None
 
     @classmethod
     async def start(cls, args: GatewayArgs, runtime: dict[str, Any] | None = None) -> "GatewayContext":
@@ -82,16 +70,30 @@ class GatewayContext:
         from actors.pool import HostPool
 
         settings = args.settings()
-        config = RuntimeConfig.from_settings(settings, args.runtime if runtime is None else runtime)
+        config = args.runtime_config(settings) if runtime is None else RuntimeConfig.from_settings(settings, runtime)
         spine = Spine(open_store(settings.store_url, timeout_s=config.store_timeout_s))
         pool = await HostPool.start(config, spine)
         context = cls(settings, spine, pool, sms_options=args.sms)
         context._sweeping = asyncio.create_task(context.abandoned.run())  # every replica sweeps
+        context._gauging = asyncio.create_task(context.gauge_outbox())
         return context
 
+    async def gauge_outbox(self, every_s: float = OUTBOX_GAUGE_S) -> None:
+        """The outbox depth metric: replies still pending (each replica reports it; take the max)."""
+        from actors import metrics
+
+        while True:
+            try:
+                pending = await self.spine.outbox(OutboxStatus.PENDING, limit=OUTBOX_GAUGE_LIMIT)
+                metrics.gauge("clara_outbox_depth", len(pending))
+            except Exception as exc:  # noqa: BLE001 - a missed sample is fine; /readyz reports the store
+                log.debug("outbox gauge skipped: %s", exc)
+            await asyncio.sleep(every_s)
+
     async def aclose(self) -> None:
-        if self._sweeping is not None:
-            self._sweeping.cancel()
+        for task in (self._sweeping, self._gauging):
+            if task is not None:
+                task.cancel()
         await self.sms.drain()
         await self.email.turns.drain()
         await self.telegram.turns.drain()

@@ -1,16 +1,86 @@
-"""Settings from the environment. Names are stable: operators and the README rely on them."""
+"""The gateway's one typed configuration, from two sources that never overlap.
+
+* The environment (`ENV`: names are stable, operators and the README rely on them): endpoints,
+  keys and tokens, which differ per deployment and never belong in a file in git -> `Settings`.
+* ray_config.yaml's application `args:` -> `GatewayArgs`, which `gateway.app:build_app` takes:
+  how the runtime is sized and timed. Unknown keys are refused at every level and ranges are
+  checked, so a typo fails at `gateway check-config` instead of being silently ignored.
+
+The actor runtime's RuntimeConfig (actors.config) is built from both: its endpoint fields come
+from Settings only, its sizing fields from `args.runtime` only (`RuntimeSizing` is RuntimeConfig
+without the endpoint fields).
+"""
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
+from typing import Any, Literal
 
-from pydantic import BaseModel
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model, field_validator, model_validator
 
+from actors.config import RuntimeConfig
+from gateway.sms.handler import SmsOptions
 from spine.store.url import DEFAULT_STORE_URL
+
+# Settings field -> its environment variable.
+ENV: dict[str, str] = {
+    "store_url": "GATEWAY_STORE",
+    "model": "GATEWAY_MODEL",
+    "anthropic_api_key": "ANTHROPIC_API_KEY",
+    "anthropic_base_url": "ANTHROPIC_BASE_URL",
+    "anthropic_turn_model": "GATEWAY_TURN_MODEL",
+    "anthropic_fast_model": "GATEWAY_FAST_MODEL",
+    "twilio_auth_token": "TWILIO_AUTH_TOKEN",
+    "twilio_account_sid": "TWILIO_ACCOUNT_SID",
+    "twilio_api_base": "TWILIO_API_BASE",
+    "public_url": "GATEWAY_PUBLIC_URL",
+    "elevenlabs_api_key": "ELEVENLABS_API_KEY",
+    "elevenlabs_agent_id": "ELEVENLABS_AGENT_ID",
+    "elevenlabs_ws_url": "ELEVENLABS_WS_URL",
+    "elevenlabs_api_base": "ELEVENLABS_API_BASE",
+    "elevenlabs_webhook_secret": "ELEVENLABS_WEBHOOK_SECRET",
+    "voice_token": "GATEWAY_VOICE_TOKEN",
+    "admin_token": "GATEWAY_ADMIN_TOKEN",
+    "metrics_port": "GATEWAY_METRICS_PORT",
+    "mailgun_signing_key": "MAILGUN_SIGNING_KEY",
+    "mailgun_api_key": "MAILGUN_API_KEY",
+    "mailgun_domain": "MAILGUN_DOMAIN",
+    "mailgun_api_base": "MAILGUN_API_BASE",
+    "telegram_bot_token": "TELEGRAM_BOT_TOKEN",
+    "telegram_webhook_secret": "TELEGRAM_WEBHOOK_SECRET",
+    "telegram_api_base": "TELEGRAM_API_BASE",
+}
+
+
+class ConfigError(ValueError):
+    """A configuration the gateway refuses; `lines` has one line per problem."""
+
+    def __init__(self, lines: list[str]) -> None:
+        super().__init__("; ".join(lines))
+        self.lines = lines
+
+
+def error_lines(exc: ValidationError, where: str, names: Mapping[str, str] | None = None) -> list[str]:
+    """One line per pydantic error: where it is, what is wrong, what was given."""
+    lines = []
+    for error in exc.errors():
+        loc = [str(part) for part in error["loc"]]
+        if names and loc and loc[0] in names:
+            place = names[loc[0]]  # an environment variable, named as the operator set it
+        else:
+            place = ".".join([where, *loc]) if where else ".".join(loc)
+        given = error.get("input")
+        shown = "" if error["type"] in ("missing", "extra_forbidden") or isinstance(given, dict) else f" (got {given!r})"
+        message = "unknown key" if error["type"] == "extra_forbidden" else error["msg"]
+        lines.append(f"{place}: {message}{shown}")
+    return lines
 
 
 class Settings(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
     store_url: str = DEFAULT_STORE_URL
-    model: str = "offline"  # anthropic | offline
+    model: Literal["anthropic", "offline"] = "offline"
     anthropic_api_key: str | None = None
     anthropic_base_url: str | None = None
     anthropic_turn_model: str = "claude-sonnet-4-6"
@@ -33,34 +103,87 @@ class Settings(BaseModel):
     telegram_bot_token: str | None = None
     telegram_webhook_secret: str | None = None
     telegram_api_base: str = "https://api.telegram.org"
+    # Where Ray's metrics agent serves Prometheus text, the gateway's metrics among Ray's own.
+    metrics_port: int = Field(default=8080, ge=1, le=65535)
+
+    @field_validator("public_url", "mailgun_api_base", "telegram_api_base")
+    @classmethod
+    def _no_trailing_slash(cls, value: str) -> str:
+        return value.rstrip("/")
 
     @classmethod
-    def from_env(cls, env: dict[str, str] | None = None) -> "Settings":
-        env = dict(os.environ if env is None else env)
-        key = env.get("ANTHROPIC_API_KEY") or None
-        return cls(
-            store_url=env.get("GATEWAY_STORE", DEFAULT_STORE_URL),
-            model=env.get("GATEWAY_MODEL") or ("anthropic" if key else "offline"),
-            anthropic_api_key=key,
-            anthropic_base_url=env.get("ANTHROPIC_BASE_URL") or None,
-            anthropic_turn_model=env.get("GATEWAY_TURN_MODEL", "claude-sonnet-4-6"),
-            anthropic_fast_model=env.get("GATEWAY_FAST_MODEL", "claude-haiku-4-5"),
-            twilio_auth_token=env.get("TWILIO_AUTH_TOKEN") or None,
-            twilio_account_sid=env.get("TWILIO_ACCOUNT_SID") or None,
-            twilio_api_base=env.get("TWILIO_API_BASE", "https://api.twilio.com"),
-            public_url=env.get("GATEWAY_PUBLIC_URL", "http://127.0.0.1:8000").rstrip("/"),
-            elevenlabs_api_key=env.get("ELEVENLABS_API_KEY") or None,
-            elevenlabs_agent_id=env.get("ELEVENLABS_AGENT_ID") or None,
-            elevenlabs_ws_url=env.get("ELEVENLABS_WS_URL") or None,
-            elevenlabs_api_base=env.get("ELEVENLABS_API_BASE", "https://api.elevenlabs.io"),
-            elevenlabs_webhook_secret=env.get("ELEVENLABS_WEBHOOK_SECRET") or None,
-            voice_token=env.get("GATEWAY_VOICE_TOKEN") or None,
-            admin_token=env.get("GATEWAY_ADMIN_TOKEN") or None,
-            mailgun_signing_key=env.get("MAILGUN_SIGNING_KEY") or None,
-            mailgun_api_key=env.get("MAILGUN_API_KEY") or None,
-            mailgun_domain=env.get("MAILGUN_DOMAIN") or None,
-            mailgun_api_base=(env.get("MAILGUN_API_BASE") or "https://api.mailgun.net").rstrip("/"),
-            telegram_bot_token=env.get("TELEGRAM_BOT_TOKEN") or None,
-            telegram_webhook_secret=env.get("TELEGRAM_WEBHOOK_SECRET") or None,
-            telegram_api_base=(env.get("TELEGRAM_API_BASE") or "https://api.telegram.org").rstrip("/"),
-        )
+    def from_env(cls, env: Mapping[str, str] | None = None) -> "Settings":
+        """From the environment; an empty variable counts as unset. ConfigError, one line per bad value."""
+        env = os.environ if env is None else env
+        values: dict[str, Any] = {field: env[name] for field, name in ENV.items() if env.get(name)}
+        if "model" not in values and values.get("anthropic_api_key"):
+            values["model"] = "anthropic"
+        try:
+            return cls.model_validate(values)
+        except ValidationError as exc:
+            raise ConfigError(error_lines(exc, "", ENV)) from exc
+
+
+# RuntimeConfig's endpoint fields come from Settings (the environment), never from the yaml.
+RUNTIME_FROM_ENV = frozenset(RuntimeConfig.model_fields) & frozenset(Settings.model_fields)
+
+# RuntimeConfig's own fields (types, defaults, ranges), minus those, with unknown keys refused.
+RuntimeSizing = create_model(
+    "RuntimeSizing",
+    __config__=ConfigDict(extra="forbid"),
+    **{name: (field.annotation, field) for name, field in RuntimeConfig.model_fields.items()
+       if name not in RUNTIME_FROM_ENV},
+)
+
+
+class GatewayArgs(BaseModel):
+    """The application `args:` of ray_config.yaml, consumed by `gateway.app:build_app`."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    runtime: RuntimeSizing = Field(default_factory=RuntimeSizing)  # type: ignore[valid-type]
+    sms: SmsOptions = Field(default_factory=SmsOptions)
+    # Settings as environment names (GATEWAY_STORE, TWILIO_AUTH_TOKEN, ...) laid over the
+    # replica's own environment: the demo and tests configure replicas of a running Ray this way.
+    env: dict[str, str] = Field(default_factory=dict)
+
+    @field_validator("runtime", mode="before")
+    @classmethod
+    def _sizing_only(cls, value: Any) -> Any:
+        misplaced = sorted(set(value) & RUNTIME_FROM_ENV) if isinstance(value, dict) else []
+        if misplaced:
+            names = ", ".join(f"{name} ({ENV[name]})" for name in misplaced)
+            raise ValueError(f"{names} come from the environment, not ray_config.yaml")
+        return value
+
+    @field_validator("env")
+    @classmethod
+    def _known_names(cls, value: dict[str, str]) -> dict[str, str]:
+        unknown = sorted(set(value) - set(ENV.values()))
+        if unknown:
+            raise ValueError(f"unknown setting(s) {', '.join(unknown)}; known: {', '.join(sorted(ENV.values()))}")
+        return value
+
+    @model_validator(mode="after")
+    def _budgets_fit(self) -> "GatewayArgs":
+        """Budgets that only make sense together (each alone is range-checked by its field)."""
+        runtime, sms = self.runtime, self.sms
+        if runtime.max_rounds < 1:
+            raise ValueError(f"runtime.max_rounds must be at least 1 (got {runtime.max_rounds})")
+        if not 0 < runtime.model_call_s <= runtime.turn_total_s:
+            raise ValueError(f"runtime.model_call_s ({runtime.model_call_s}) must be above 0 and at most "
+                             f"runtime.turn_total_s ({runtime.turn_total_s})")
+        if sms.abandoned_after_s <= sms.inline_budget_s + runtime.turn_total_s:
+            raise ValueError(f"sms.abandoned_after_s ({sms.abandoned_after_s}) must outlast a whole turn "
+                             f"(sms.inline_budget_s + runtime.turn_total_s = {sms.inline_budget_s + runtime.turn_total_s})")
+        return self
+
+    def settings(self) -> Settings:
+        return Settings.from_env({**os.environ, **self.env})
+
+    def runtime_config(self, settings: Settings | None = None) -> RuntimeConfig:
+        return RuntimeConfig.from_settings(settings or self.settings(), self.runtime.model_dump())
+
+    def to_args(self) -> dict[str, Any]:
+        """As `args:` for `GatewayIngress.bind` (JSON-safe, what model_validate reads back)."""
+        return self.model_dump(mode="json")

@@ -125,7 +125,9 @@ async def emit_event(
             line["persisted"] = True
         except StoreError as exc:
             line["persist_error"] = type(exc).__name__
-    log.warning(json.dumps(line, sort_keys=True))
+    # kind/reason/channel ride along for handlers that count events (actors.metrics.EventMetrics)
+    log.warning(json.dumps(line, sort_keys=True),
+                extra={"event_kind": kind, "event_reason": reason, "event_channel": line["channel"] or ""})
     return event
 
 

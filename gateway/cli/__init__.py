@@ -13,6 +13,7 @@ COMMANDS = [
     "gateway.cli.whois",
     "gateway.cli.explain",
     "gateway.cli.voice_prompt",
+    "gateway.cli.check_config",
     "gateway.cli.serve",
     "gateway.cli.demo",
     "gateway.cli.sms",
@@ -20,6 +21,7 @@ COMMANDS = [
     "gateway.cli.telegram",
     "gateway.cli.admin_token",
     "gateway.cli.eval",
+    "gateway.cli.dynamodb",
 ]
 
 
@@ -32,10 +34,21 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    from gateway.settings import ConfigError
+    from spine.store import StoreError
+
     args = build_parser().parse_args(argv)
-    result = args.func(args)
-    if asyncio.iscoroutine(result):
-        result = asyncio.run(result)
+    try:
+        result = args.func(args)
+        if asyncio.iscoroutine(result):
+            result = asyncio.run(result)
+    except ConfigError as exc:  # a bad setting: say which, one line each, no traceback
+        for line in exc.lines:
+            print(f"error: {line}", file=sys.stderr)
+        return 2
+    except StoreError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
     return int(result or 0)
 
 

@@ -4,8 +4,19 @@ from __future__ import annotations
 from gateway.settings import Settings
 from spine.repo import Spine
 from spine.store import open_store
+from spine.store.dynamodb import DynamoStore
 
 
-def open_spine(settings: Settings | None = None) -> Spine:
+def open_spine(settings: Settings | None = None, *, read_only: bool = False) -> Spine:
+    """The store GATEWAY_STORE names. Inspection commands pass `read_only`: they never create a
+    database (a missing one is a one-line StoreError)."""
     settings = settings or Settings.from_env()
-    return Spine(open_store(settings.store_url))
+    return Spine(open_store(settings.store_url, read_only=read_only))
+
+
+async def open_spine_for_writing(settings: Settings) -> Spine:
+    """The store, created if it is not there yet (SQLite file, DynamoDB table): what seeding needs."""
+    spine = open_spine(settings)
+    if isinstance(spine.store, DynamoStore):
+        await spine.store.ensure_table()
+    return spine

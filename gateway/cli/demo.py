@@ -10,16 +10,13 @@ from __future__ import annotations
 import asyncio
 import os
 import secrets
-import socket
-import sys
 import time
 from dataclasses import dataclass
-from urllib.parse import urlparse
 
 import httpx
 
 from gateway.cli.serve import (
-    ServeStartError, _seed, concrete_store_env, config_path, deploy_config, stop_on_sigterm, wait_until_running,
+    ServeStartError, block_until_stopped, checked_config, concrete_store_env, report, seed_store, start_gateway,
 )
 from gateway.cli.email import send_email
 from gateway.cli.sms import DEFAULT_TO, send_sms
@@ -68,16 +65,6 @@ def ensure_tokens() -> dict[str, str]:
     return made
 
 
-def port_free(url: str) -> bool:
-    parsed = urlparse(url)
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        try:
-            s.bind((parsed.hostname or "127.0.0.1", parsed.port or 80))
-            return True
-        except OSError:
-            return False
-
-
 def print_flow(flow: Flow, exchange, trace: dict | None, names: dict[str, str]) -> None:
     print(f"\n{flow.label}  {flow.who}")
     sender = {Channel.SMS: f"…{flow.phone[-4:]}", Channel.EMAIL: flow.phone}.get(flow.channel, f"user {flow.phone}")
@@ -106,7 +93,7 @@ def print_flow(flow: Flow, exchange, trace: dict | None, names: dict[str, str]) 
 async def replay(settings: Settings) -> int:
     from gateway.cli.common import open_spine
 
-    spine = open_spine(settings)
+    spine = open_spine(settings, read_only=True)
     names = {}
     for flow in FLOWS:
         person = await resolve_person(spine, Channel.SMS, flow.phone)
@@ -174,50 +161,29 @@ def register(sub) -> None:
 
 
 def run(args) -> int:
-    import ray
     from ray import serve
 
     made = ensure_tokens()
-    settings = concrete_store_env()
     try:
-        path = config_path(args.config)
+        checked = checked_config(args.config)
+        settings = concrete_store_env()
+        asyncio.run(seed_store(settings))
+        print_setup(settings, made)
+        url = start_gateway(checked, address=None)
     except ServeStartError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
-    if not port_free(settings.public_url):
-        print(f"error: {settings.public_url} is already in use (another gateway?). Stop it, or set "
-              "GATEWAY_PUBLIC_URL and the port in ray_config.yaml to match.", file=sys.stderr)
-        return 1
-    asyncio.run(_seed(settings))
-    print_setup(settings, made)
-    context = ray.init(namespace="serve", log_to_driver=False, configure_logging=False)
-    dashboard = getattr(context, "dashboard_url", None)
-    print("ray: started locally" + (f"; dashboard http://{dashboard}" if dashboard else ""))
-    try:
-        deploy_config(path, blocking=False)
-        wait_until_running()
-    except ServeStartError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        ray.shutdown()
-        return 1
-    print(f"gateway: serving {settings.public_url} (POST /sms/twilio, /email/inbound, /telegram/webhook; "
-          "GET /admin/traces, GET /healthz)")
+        return report(exc)
+    print(f"ready: {url} answers (POST /sms/twilio, /email/inbound, /telegram/webhook; GET /admin/traces, "
+          "GET /readyz, GET /healthz)", flush=True)
     started = time.monotonic()
     failures = asyncio.run(replay(settings))
     print(f"\nreplayed {len(FLOWS) + len(CHANNEL_FLOWS)} flows in {time.monotonic() - started:.1f}s"
           + (f", {failures} failed" if failures else ""))
     if args.no_serve:
+        import ray
+
         serve.shutdown()
         ray.shutdown()
         return 1 if failures else 0
     print_try_it(settings)
-    stop_on_sigterm()
-    try:
-        while True:
-            time.sleep(3600)
-    except KeyboardInterrupt:
-        print("\nstopping")
-    finally:
-        serve.shutdown()
-        ray.shutdown()
+    block_until_stopped(address=None)
     return 0

@@ -40,7 +40,7 @@ async def run(args) -> int:
     except InvalidPhoneNumber as exc:
         print(f"error: --to: {exc}", file=sys.stderr)
         return 2
-    spine = open_spine()
+    spine = open_spine(read_only=True)
     try:
         prop = await spine.property_for_number(to_number)
         if prop is None:

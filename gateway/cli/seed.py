@@ -1,7 +1,7 @@
 """`gateway seed`: load the demo data (idempotent)."""
 from __future__ import annotations
 
-from gateway.cli.common import open_spine
+from gateway.cli.common import open_spine_for_writing
 from gateway.settings import Settings
 from spine.demo import seed
 
@@ -13,8 +13,10 @@ def register(sub) -> None:
 
 async def run(args) -> int:
     settings = Settings.from_env()
-    spine = open_spine(settings)
-    await seed(spine)
-    await spine.store.close()
+    spine = await open_spine_for_writing(settings)
+    try:
+        await seed(spine)
+    finally:
+        await spine.store.close()
     print(f"seeded demo data into {settings.store_url}")
     return 0

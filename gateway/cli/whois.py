@@ -49,7 +49,7 @@ async def run(args) -> int:
     except InvalidPhoneNumber as exc:
         return _error(str(exc), 2)
     try:
-        spine = open_spine()
+        spine = open_spine(read_only=True)
     except StoreError as exc:
         return _error(str(exc), 2)
     try:

@@ -16,7 +16,7 @@ import uuid
 from enum import StrEnum
 from typing import Protocol
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from actors.placement import Placer
 from actors.turn_types import TurnResult
@@ -70,6 +70,7 @@ class SmsReply(BaseModel):
 
 
 class SmsOptions(BaseModel):
+    model_config = ConfigDict(extra="forbid")  # a misspelt option in ray_config.yaml is refused
     inline_budget_s: float = Field(default=10.0, gt=0, lt=15.0)  # Twilio gives up at 15 s
     redelivery_wait_s: float = Field(default=4.0, ge=0, lt=15.0)
     poll_s: float = Field(default=0.05, gt=0)

@@ -8,6 +8,7 @@ from typing import TypeVar
 from fastapi import APIRouter, Depends, Request, Response
 from starlette.datastructures import ImmutableMultiDict
 
+from actors import metrics
 from gateway.context import GatewayContext, get_context
 from gateway.settings import Settings
 from gateway.sms.inbound import MAX_FORM_BYTES, MalformedWebhook, UnsupportedSender, decode_form, parse_inbound
@@ -111,10 +112,12 @@ async def twilio_inbound(request: Request, ctx: GatewayContext = Depends(get_con
     try:
         sms = await verified(request, ctx, parse_inbound, TwilioWebhook.INBOUND)
     except WebhookRejected as exc:
+        metrics.inbound("sms", "rejected")
         return _rejected(exc)
     except UnsupportedSender as exc:
         return await _unsupported_sender(ctx, exc)
     reply = await ctx.sms.handle(sms)
+    metrics.inbound("sms", reply.outcome)
     log.info("sms %s -> %s (%d part(s)) token=%s", sms.message_sid, reply.outcome, len(reply.messages),
              request.headers.get(IDEMPOTENCY_HEADER, "-"))
     headers = {INTERACTION_HEADER: reply.interaction_id} if reply.interaction_id else None

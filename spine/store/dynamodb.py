@@ -15,7 +15,7 @@ from typing import Any, TypeVar
 import aioboto3
 import aiohttp
 from botocore.config import Config
-from botocore.exceptions import BotoCoreError, ClientError, ParamValidationError
+from botocore.exceptions import BotoCoreError, ClientError, NoCredentialsError, ParamValidationError
 
 from spine.store.base import ABSENT, ConditionFailed, Item, StoreError, StoreUnavailable, bounded
 from spine.store.codec import check_keys, pack_data, unpack_data
@@ -70,11 +70,13 @@ def _full_attrs(item: Item, blob: bytes, version: int) -> dict[str, Any]:
 
 class DynamoStore:
     """The Store protocol on one DynamoDB table. The client opens lazily on first use and stays
-    open until close(); the table is created on first use if missing (PAY_PER_REQUEST)."""
+    open until close(). The table must exist (`gateway dynamodb create-table`, or
+    `create_missing=True`, which tests use, creates it on first use; PAY_PER_REQUEST)."""
 
     def __init__(self, table: str, endpoint_url: str | None = None, region: str = "us-east-1",
-                 timeout_s: float = 5.0) -> None:
+                 timeout_s: float = 5.0, *, create_missing: bool = False) -> None:
         self.table = table
+        self.create_missing = create_missing
         self.endpoint_url = endpoint_url
         self.region = region
         self.timeout_s = timeout_s
@@ -109,7 +111,7 @@ class DynamoStore:
             client = await stack.enter_async_context(_session().client(
                 "dynamodb", endpoint_url=self.endpoint_url, region_name=self.region, config=self._config))
             if not self._table_ready:
-                await self._create_table_if_missing(client)
+                await self._check_table(client, create=self.create_missing)
                 self._table_ready = True
         except BaseException:
             await stack.aclose()
@@ -117,17 +119,21 @@ class DynamoStore:
         self._stack, self._client = stack, client
 
     async def ensure_table(self) -> None:
-        """Open the client and create the table if it does not exist yet."""
+        """Create the table if it does not exist yet and wait until it is ACTIVE."""
+        self.create_missing = True
         with self._errors("ensure_table"):
             await self._ready()
 
-    async def _create_table_if_missing(self, client: Any) -> None:
+    async def _check_table(self, client: Any, *, create: bool) -> None:
         try:
             desc = await self._bound("describe_table", client.describe_table(TableName=self.table))
             status = desc["Table"]["TableStatus"]
         except ClientError as exc:
             if exc.response["Error"]["Code"] != "ResourceNotFoundException":
                 raise
+            if not create:
+                raise StoreUnavailable(f"no DynamoDB {self._where} (create it with "
+                                       "`gateway dynamodb create-table`)") from exc
             try:
                 await self._bound("create_table", client.create_table(**self._table_spec()))
             except ClientError as race:
@@ -176,6 +182,9 @@ class DynamoStore:
             if code in _UNAVAILABLE_CODES or status >= 500:
                 raise StoreUnavailable(f"dynamodb {what} on {self._where} unavailable: {code}: {message}") from exc
             raise StoreError(f"dynamodb {what} on {self._where} failed: {code}: {message}") from exc
+        except NoCredentialsError as exc:
+            raise StoreUnavailable(f"dynamodb {what} on {self._where}: no AWS credentials (set AWS_ACCESS_KEY_ID "
+                                   "and AWS_SECRET_ACCESS_KEY, or AWS_PROFILE; against moto any values do)") from exc
         except ParamValidationError as exc:
             raise StoreError(f"dynamodb {what} on {self._where}: invalid request: {exc}") from exc
         except (BotoCoreError, aiohttp.ClientError, OSError) as exc:

@@ -26,14 +26,29 @@ CREATE INDEX IF NOT EXISTS items_gsi1 ON items (gsi1pk, gsi1sk);
 _COLUMNS = "pk, sk, data, version, gsi1pk, gsi1sk"
 
 
+def _database_path(path: Path, read_only: bool) -> tuple[str, bool]:
+    """(what sqlite3.connect opens, whether it is a URI). Nothing is created but the file itself:
+    a missing folder is a typo to report, and a read-only open needs the database to exist."""
+    resolved = path.expanduser().resolve()
+    if not resolved.parent.is_dir():
+        raise StoreUnavailable(f"sqlite store {resolved}: the folder {resolved.parent} does not exist "
+                               "(create it, or fix GATEWAY_STORE)")
+    if not read_only:
+        return str(resolved), False
+    if not resolved.is_file():
+        raise StoreUnavailable(f"no sqlite database at {resolved} (`gateway seed` creates it)")
+    return f"{resolved.as_uri()}?mode=ro", True
+
+
 def _row_to_item(row: tuple) -> Item:
     pk, sk, data, version, gsi1pk, gsi1sk = row
     return Item(pk=pk, sk=sk, data=unpack_data(data), version=version, gsi1pk=gsi1pk, gsi1sk=gsi1sk)
 
 
 class SqliteStore:
-    def __init__(self, path: str | Path, *, timeout_s: float = 5.0) -> None:
+    def __init__(self, path: str | Path, *, timeout_s: float = 5.0, read_only: bool = False) -> None:
         self.timeout_s = timeout_s
+        self.read_only = read_only
         # SQLite gives up waiting for a lock before the caller's bound runs out, so the caller
         # hears "database is locked" (not a bare timeout) and no thread writes after it gave up.
         self._busy_s = timeout_s * 0.8
@@ -41,17 +56,15 @@ class SqliteStore:
             # One shared in-memory database across this store's per-thread connections.
             self.path, self._uri = f"file:clara-mem-{id(self)}?mode=memory&cache=shared", True
         else:
-            self.path, self._uri = str(path), False
-            try:
-                Path(self.path).parent.mkdir(parents=True, exist_ok=True)
-            except OSError as exc:
-                raise StoreUnavailable(f"cannot create the directory of sqlite store {self.path}: {exc}") from exc
+            self.path, self._uri = _database_path(Path(path), read_only)
         self._local = threading.local()
         # Every per-thread connection, so close() releases them all, not just this thread's.
         self._conns: list[sqlite3.Connection] = []
         self._conns_lock = threading.Lock()
         self._closed = False
         self._keepalive = self._conn()  # also keeps an in-memory database alive
+        if read_only:
+            return
         try:
             self._keepalive.executescript(_SCHEMA)
         except sqlite3.Error as exc:
@@ -70,8 +83,9 @@ class SqliteStore:
                 conn = sqlite3.connect(
                     self.path, timeout=busy_s, isolation_level=None, uri=self._uri, check_same_thread=False
                 )
-                conn.execute("PRAGMA journal_mode=WAL")
-                conn.execute("PRAGMA synchronous=NORMAL")
+                if not self.read_only:
+                    conn.execute("PRAGMA journal_mode=WAL")
+                    conn.execute("PRAGMA synchronous=NORMAL")
                 conn.execute(f"PRAGMA busy_timeout={int(busy_s * 1000)}")
             except sqlite3.Error as exc:
                 raise StoreUnavailable(f"cannot open sqlite store at {self.path}: {exc}") from exc

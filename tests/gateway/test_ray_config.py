@@ -10,7 +10,7 @@ from ray.serve.schema import ServeDeploySchema
 
 from actors.config import RuntimeConfig
 from gateway.app import GatewayIngress, IngressUserConfig, build_app
-from gateway.context import GatewayArgs
+from gateway.settings import GatewayArgs
 
 CONFIG = Path(__file__).resolve().parents[2] / "ray_config.yaml"
 

@@ -26,7 +26,7 @@ def make_store(kind: str, request: pytest.FixtureRequest, tmp_path, *, timeout_s
         return SqliteStore(tmp_path / "clara.db", timeout_s=timeout_s)
     server: MotoServer = request.getfixturevalue("moto_server")
     return DynamoStore(table=f"clara-{uuid.uuid4().hex[:12]}", endpoint_url=server.endpoint_url,
-                       region=REGION, timeout_s=timeout_s)
+                       region=REGION, timeout_s=timeout_s, create_missing=True)
 
 
 @pytest.fixture(params=BACKENDS)
@@ -41,7 +41,7 @@ async def seeded_dynamodb(moto_server: MotoServer) -> AsyncIterator[Spine]:
     """One seeded DynamoDB table for the session: seeding moto takes about a second, too slow to
     repeat per test. Tests on it may add items under ids of their own, never change demo items."""
     spine = Spine(DynamoStore(table=f"seeded-{uuid.uuid4().hex[:8]}", endpoint_url=moto_server.endpoint_url,
-                              region=REGION))
+                              region=REGION, create_missing=True))
     await seed(spine)
     yield spine
     await spine.store.close()

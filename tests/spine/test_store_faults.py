@@ -93,7 +93,8 @@ async def test_dynamodb_store_recovers_when_its_endpoint_comes_up():
     port = _closed_port()
     # A closed port refuses at once, so the timeout only has to cover moto's first answers,
     # which take over 0.5 s when other test sessions share the CPUs.
-    store = DynamoStore(table="recover", endpoint_url=f"http://127.0.0.1:{port}", timeout_s=5.0)
+    store = DynamoStore(table="recover", endpoint_url=f"http://127.0.0.1:{port}", timeout_s=5.0,
+                        create_missing=True)
     with pytest.raises(StoreUnavailable):
         await store.get("X")
     server = ThreadedMotoServer(ip_address="127.0.0.1", port=port, verbose=False)

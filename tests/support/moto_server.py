@@ -4,8 +4,8 @@ Any test layer can get a DynamoDB-backed store from it. With the session fixture
 into a conftest: `from tests.support.moto_server import moto_server  # noqa: F401`):
 
     async def test_x(moto_server):
-        store = DynamoStore(table=f"t-{uuid4().hex[:8]}", endpoint_url=moto_server.endpoint_url)
-        ...                                   # a fresh table, created by the store on first use
+        store = DynamoStore(table=f"t-{uuid4().hex[:8]}", endpoint_url=moto_server.endpoint_url,
+                            create_missing=True)  # a fresh table, created on first use
         env = {"GATEWAY_STORE": moto_server.store_url()}   # for a `gateway` subprocess
 
 The fixture keeps dummy AWS credentials in the environment for the whole session (botocore
@@ -57,7 +57,8 @@ class MotoServer:
                     os.environ[k] = v
 
     def store_url(self, table: str | None = None) -> str:
-        """A GATEWAY_STORE URL for a fresh table (created by the store on first use)."""
+        """A GATEWAY_STORE URL for a fresh table (`gateway seed` or `gateway dynamodb create-table`
+        creates it)."""
         table = table or f"clara-{uuid.uuid4().hex[:12]}"
         return f"dynamodb://{table}?endpoint_url={self.endpoint_url}&region={REGION}"
 
