@@ -64,6 +64,8 @@ class SqliteStore:
         self._closed = False
         self._keepalive = self._conn()  # also keeps an in-memory database alive
         if read_only:
+            if not self._keepalive.execute("SELECT 1 FROM sqlite_master WHERE name = 'items'").fetchone():
+                raise StoreUnavailable(f"{self.path} is not a gateway database yet (`gateway seed` creates it)")
             return
         try:
             self._keepalive.executescript(_SCHEMA)
