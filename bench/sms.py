@@ -46,15 +46,24 @@ BODY = "what are the office hours?"
 
 
 async def seed_store(path: Path, senders: int) -> list[str]:
-    from spine.demo import seed
-    from spine.identity import Claim, ClaimKind, OccupancyKind, Person, PersonRole, PersonRoleSource, PersonRoleType
-    from spine.identity import RoleScope
     from spine.repo import Spine
     from spine.store.sqlite import SqliteStore
 
     spine = Spine(SqliteStore(path))
+    try:
+        return list(await seed_tenants(spine, senders))
+    finally:
+        await spine.store.close()
+
+
+async def seed_tenants(spine, senders: int) -> dict[str, str]:
+    """The demo data plus `senders` tenants of JP Yale Station: their phone -> Person id."""
+    from spine.demo import seed
+    from spine.identity import Claim, ClaimKind, OccupancyKind, Person, PersonRole, PersonRoleSource, PersonRoleType
+    from spine.identity import RoleScope
+
     await seed(spine)
-    phones = []
+    phones = {}
     for i in range(senders):
         pid, phone = f"p_bench_{i:02d}", f"+1206555{7000 + i:04d}"
         await spine.put_person(Person(id=pid, display_name=f"Bench {i}", claims=[Claim(kind=ClaimKind.PHONE, value=phone)]))
@@ -62,8 +71,7 @@ async def seed_store(path: Path, senders: int) -> list[str]:
                                         source=PersonRoleSource.PMS_SYNC,
                                         scope=RoleScope(org_id="org_propflow", property_id="pf_yale",
                                                         unit_id="u_yale_110", occupancy=OccupancyKind.ROOMMATE)))
-        phones.append(phone)
-    await spine.store.close()
+        phones[phone] = pid
     return phones
 
 

@@ -26,7 +26,6 @@ from spine.store.url import open_store, parse_store_url
 
 BUILDER = "gateway.app:build_app"
 INGRESS = "GatewayIngress"
-STORE_CHECK_S = 3.0
 
 
 @dataclass
@@ -200,8 +199,10 @@ async def _check_store(checked: CheckedConfig) -> None:
         else:
             checked.problems.append(f"GATEWAY_STORE: the folder {folder} does not exist (create it, or fix the URL)")
         return
+    # The bound the replicas themselves will use to reach the store.
+    timeout_s = checked.args.runtime.store_timeout_s if checked.args else 5.0
     try:
-        store = open_store(url, timeout_s=STORE_CHECK_S, read_only=True)
+        store = open_store(url, timeout_s=timeout_s, read_only=True)
         try:
             await store.get("HEALTH#check")
         finally:

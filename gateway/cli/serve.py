@@ -186,6 +186,9 @@ def start_gateway(checked: CheckedConfig, address: str | None) -> str:
         if not address:
             print(f"ray: started locally; dashboard {dashboard or '(not running)'}; metrics "
                   f"http://127.0.0.1:{settings.metrics_port}/metrics (Prometheus; the gateway's clara_* beside Ray's)")
+            if os.environ.get("RAY_AUTH_MODE") == "token":
+                print("ray: token authentication is on; `export RAY_AUTH_MODE=token` for `serve status`, "
+                      "`ray get-auth-token` for the dashboard")
         deploy_config(checked.path)
         wait_until_running()
         return wait_until_answering(checked)
