@@ -31,6 +31,8 @@ def channels(settings: Settings) -> dict[str, bool]:
     return {
         "sms": bool(settings.twilio_auth_token),
         "voice": bool(settings.voice_token and settings.elevenlabs_webhook_secret),
+        "email": bool(settings.mailgun_signing_key),
+        "telegram": bool(settings.telegram_webhook_secret and settings.telegram_bot_token),
     }
 
 

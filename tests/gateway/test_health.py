@@ -24,7 +24,7 @@ async def test_ready_reports_the_store_model_and_channels_without_secrets(make_g
     assert ready.status_code == 200
     body = ready.json()
     assert body == {"status": "ready", "store": "sqlite", "store_ok": True, "model": "offline",
-                    "channels": {"sms": True, "voice": False}}
+                    "channels": {"sms": True, "voice": False, "email": False, "telegram": False}}
     assert AUTH_TOKEN not in ready.text and ADMIN_TOKEN not in ready.text
 
 
