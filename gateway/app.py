@@ -169,5 +169,5 @@ def build_app(args: dict[str, Any]) -> Application:
     deployment's default user_config; ray_config.yaml's own user_config wins."""
     parsed = GatewayArgs.model_validate(args or {})
     parsed.runtime_config()
-    user_config = IngressUserConfig(runtime=parsed.runtime.model_dump(mode="json")).model_dump(mode="json")
+    user_config = IngressUserConfig(runtime=parsed.runtime.model_dump(mode="json", exclude_unset=True)).model_dump(mode="json")
     return GatewayIngress.options(user_config=user_config).bind(parsed.to_args())

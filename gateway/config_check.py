@@ -18,9 +18,9 @@ from typing import Any, Mapping
 from urllib.parse import urlparse
 
 import yaml
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from gateway.settings import ConfigError, GatewayArgs, Settings, error_lines
+from gateway.settings import ConfigError, GatewayArgs, RuntimeSizing, Settings, error_lines
 from spine.store import StoreError
 from spine.store.url import open_store, parse_store_url
 
@@ -113,10 +113,25 @@ def _check_serve(checked: CheckedConfig, raw: dict) -> bool:
         return False
     checked.app = apps[0]
     for deployment in checked.app.deployments:
+        place = f"{where}.applications[{checked.app.name}].deployments[{deployment.name}]"
         if deployment.name != INGRESS:
-            checked.problems.append(f"{where}.applications[{checked.app.name}].deployments[{deployment.name}]: "
-                                    f"no such deployment (the gateway has one: {INGRESS})")
+            checked.problems.append(f"{place}: no such deployment (the gateway has one: {INGRESS})")
+        elif deployment.user_config is not None:
+            try:  # the runtime the replicas get (live on `serve deploy`): sizing only, strict
+                IngressUserConfigCheck.model_validate(deployment.user_config)
+            except ValidationError as exc:
+                checked.problems += error_lines(exc, f"{place}.user_config")
     return True
+
+
+class IngressUserConfigCheck(BaseModel):
+    """GatewayIngress's user_config as check-config reads it: its runtime is RuntimeConfig's
+    sizing (RuntimeSizing), endpoints refused as in args.runtime."""
+
+    model_config = ConfigDict(extra="forbid")
+    runtime: RuntimeSizing = Field(default_factory=RuntimeSizing)  # type: ignore[valid-type]
+
+    _sizing_only = field_validator("runtime", mode="before")(GatewayArgs._sizing_only.__func__)
 
 
 def _check_args(checked: CheckedConfig) -> None:
