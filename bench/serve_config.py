@@ -39,6 +39,7 @@ P99_MAX_MS, SMS_RATIO_MIN = 100.0, 0.60
 def measure_mode(args: argparse.Namespace) -> dict:
     """In this (fresh) process: one private Ray in the mode's environment, both workloads."""
     os.environ.update(MODES[args.mode])  # before Ray or Serve is imported
+    os.environ.setdefault("RAY_SERVE_PROXY_READY_CHECK_TIMEOUT_S", "60")  # a proxy starts slowly on a busy machine
     import ray
     from ray import serve
 
