@@ -51,6 +51,7 @@ class Sent:
 @dataclass
 class Load:
     base_url: str
+    account_sid: str
     sent: list[Sent] = field(default_factory=list)
     stop: bool = False
 
@@ -118,7 +119,7 @@ def deploy(store_url: str, port: int, twilio) -> None:
     sms = {"abandoned_after_s": ABANDONED_AFTER_S, "sweep_every_s": SWEEP_EVERY_S}
     args = GatewayArgs.model_validate({"runtime": runtime, "sms": sms, "env": env}).to_args()
     ingress = GatewayIngress.options(
-        ray_actor_options={"num_cpus": 0.1, "resources": {"gateway_head": 0.1}},
+        ray_actor_options={"num_cpus": 0.1, "resources": {"gateway_head": 0.1}}, user_config={"runtime": runtime},
         autoscaling_config={"min_replicas": 2, "initial_replicas": 2, "max_replicas": 2})
     serve.run(ingress.bind(args), name="clara", route_prefix="/")
 
@@ -182,10 +183,11 @@ def phones_on(hosts: set[int], phones: dict[str, str], total_hosts: int) -> set[
     return {phone for phone, person in phones.items() if host_index(f"person:{person}", total_hosts) in hosts}
 
 
-async def run_load(port: int, phones: list[str], args, cluster, lost_node, lost_hosts) -> tuple[Load, float]:
+async def run_load(port: int, phones: list[str], args, cluster, lost_node, lost_hosts,
+                   account_sid: str) -> tuple[Load, float]:
     import httpx
 
-    load = Load(f"http://127.0.0.1:{port}")
+    load = Load(f"http://127.0.0.1:{port}", account_sid)
     async with httpx.AsyncClient(base_url=load.base_url, timeout=30.0) as http:
         senders = [asyncio.create_task(load.sender(http, phone, args.think_s)) for phone in phones]
         await asyncio.sleep(args.before_s)
@@ -234,7 +236,7 @@ def main() -> int:
             lost_node = max(workers, key=lambda n: len(by_node[n]))
             lost_hosts = by_node[lost_node]
             affected = phones_on(lost_hosts, people, 4)
-            load, killed_at = asyncio.run(run_load(port, list(people), args, cluster, lost_node, lost_hosts))
+            load, killed_at = asyncio.run(run_load(port, list(people), args, cluster, lost_node, lost_hosts, twilio.account_sid))
             print(f"load stopped; waiting {ABANDONED_AFTER_S + 2 * SWEEP_EVERY_S:.0f}s for the abandoned sweep", flush=True)
             time.sleep(ABANDONED_AFTER_S + 2 * SWEEP_EVERY_S)
             counts = asyncio.run(audit(store_url, load, twilio))
@@ -249,7 +251,7 @@ def main() -> int:
           f"{len(affected)} people on the lost node")
     for key, value in counts.items():
         print(f"  {key:12} {value}")
-    print(f"  recovery     {'never' if took is None else f'{took:.1f}s'} (kill -> every affected person answered again)")
+    print(f"  recovery     {'never' if took is None else f'{took:.2f}s'} (kill -> every affected person answered again)")
     ok = counts["lost"] == 0 and counts["duplicated"] == 0 and took is not None and took <= RECOVERY_MAX_S
     print(f"criteria (0 lost, 0 duplicated, recovery <= {RECOVERY_MAX_S:.0f}s): {'met' if ok else 'NOT met'}")
     return 0 if ok else 1

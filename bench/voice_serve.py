@@ -47,7 +47,8 @@ def deploy(store: Path, port: int, replicas: int) -> None:
                "detached": False}
     fixed = {"min_replicas": replicas, "initial_replicas": replicas, "max_replicas": replicas}
     args = GatewayArgs.model_validate({"runtime": runtime, "env": env}).to_args()
-    serve.run(GatewayIngress.options(autoscaling_config=fixed).bind(args), name="clara", route_prefix="/")
+    serve.run(GatewayIngress.options(autoscaling_config=fixed, user_config={"runtime": runtime}).bind(args),
+              name="clara", route_prefix="/")
 
 
 def main() -> int:
