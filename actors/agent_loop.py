@@ -48,7 +48,7 @@ async def _call_model(model: ModelBackend, request: ModelRequest, timeout_s: flo
         raise ModelUnavailable("turn time budget exhausted")
     try:
         response = await asyncio.wait_for(model.complete(request), timeout_s)
-    except asyncio.TimeoutError as exc:
+    except TimeoutError as exc:
         raise ModelUnavailable(f"model did not answer within {timeout_s:.1f}s") from exc
     except ModelUnavailable:
         raise

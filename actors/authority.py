@@ -47,7 +47,7 @@ class Authority(BaseModel):
     def roles_elsewhere(self) -> bool:
         return bool(self.all_roles)
 
-    def same_as(self, other: "Authority") -> bool:
+    def same_as(self, other: Authority) -> bool:
         """Whether anything a turn acts on changed (the derivation time and its cost aside)."""
         fields = ("person_id", "property_id", "org_id", "person", "roles", "all_roles")
         return all(getattr(self, f) == getattr(other, f) for f in fields)

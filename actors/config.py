@@ -18,7 +18,6 @@ from pydantic import BaseModel, ConfigDict, Field
 from actors.turn_types import TurnBudget
 from spine.store.url import DEFAULT_STORE_URL
 
-
 # Fields a running host process cannot take in place (Ray resources and concurrency are fixed
 # at actor creation; the store connection and the model client, with its call timeout, are
 # built once per process).
@@ -96,7 +95,7 @@ class RuntimeConfig(BaseModel):
         return TurnBudget(max_rounds=self.max_rounds, total_s=self.turn_total_s, model_call_s=self.model_call_s)
 
     @classmethod
-    def from_settings(cls, settings: Any, runtime: dict[str, Any] | None = None) -> "RuntimeConfig":
+    def from_settings(cls, settings: Any, runtime: dict[str, Any] | None = None) -> RuntimeConfig:
         """From gateway Settings (any object with the same field names) and ray_config.yaml's
         runtime section; the yaml wins for sizing, Settings for endpoints and keys."""
         shared = {name: getattr(settings, name) for name in
@@ -108,5 +107,5 @@ class RuntimeConfig(BaseModel):
         return msgpack.packb(self.model_dump(mode="json"), use_bin_type=True)
 
     @classmethod
-    def from_bytes(cls, data: bytes) -> "RuntimeConfig":
+    def from_bytes(cls, data: bytes) -> RuntimeConfig:
         return cls.model_validate(msgpack.unpackb(data))

@@ -67,7 +67,7 @@ class HostReply(BaseModel):
         return msgpack.packb(self.model_dump(mode="json"), use_bin_type=True)
 
     @classmethod
-    def from_bytes(cls, data: bytes) -> "HostReply":
+    def from_bytes(cls, data: bytes) -> HostReply:
         return cls.model_validate(msgpack.unpackb(data))
 
 
@@ -133,7 +133,7 @@ class PersonHost:
             return HostReply(status="ok", **{field: await work}).to_bytes()
         except Moved as moved:
             return HostReply(status="moved", owner=moved.owner, rekey=moved.rekey).to_bytes()
-        except Exception as exc:  # noqa: BLE001 - a failed turn is an answer, not a dead host
+        except Exception as exc:  # a failed turn is an answer, not a dead host
             log.exception("turn for %s failed on %s", what, self.host_id)
             return HostReply(status="failed", error=f"{type(exc).__name__}: {exc}"[:500]).to_bytes()
 
@@ -162,7 +162,7 @@ class PersonHost:
             await asyncio.sleep(self.sweep_interval_s)
             try:
                 await self.sweep_once()
-            except Exception:  # noqa: BLE001 - the sweeper must outlive one bad pass
+            except Exception:  # the sweeper must outlive one bad pass
                 log.exception("sweep failed on %s", self.host_id)
 
     async def sweep_once(self) -> None:

@@ -14,8 +14,8 @@ from typing import Any
 from actors.agent_loop import LoopOutcome, run_agent_loop, trace_call
 from actors.dispatcher import writes
 from actors.model.base import ModelRequest
-from actors.model.turn_facts import Tenancy, TurnFacts, turn_facts
 from actors.model.pricing import cost_usd
+from actors.model.turn_facts import Tenancy, TurnFacts, turn_facts
 from actors.opening import Opening, open_for, prompt_for
 from actors.trace_builder import build_trace
 from actors.turn_types import TurnDeps, TurnResult

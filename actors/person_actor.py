@@ -36,8 +36,20 @@ _STOP = "stop"  # mailbox marker: deactivate (host draining)
 
 
 class PersonActor:
-    __slots__ = ("key", "rt", "person_id", "opening", "transcript", "lease", "activated_at", "last_active",
-                 "turns", "last_interaction_id", "_mailbox", "_running")
+    __slots__ = (
+        "_mailbox",
+        "_running",
+        "activated_at",
+        "key",
+        "last_active",
+        "last_interaction_id",
+        "lease",
+        "opening",
+        "person_id",
+        "rt",
+        "transcript",
+        "turns",
+    )
 
     def __init__(self, key: str, runtime: PersonRuntime) -> None:
         self.key, self.rt = key, runtime

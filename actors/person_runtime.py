@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, Field
@@ -75,8 +75,8 @@ class PersonRuntime:
     turn: TurnFn = default_turn
     refresh: RefreshFn = default_refresh
     clock: Callable[[], float] = time.time
-    on_cold: Callable[["PersonActor"], None] = field(default=lambda actor: None)
+    on_cold: Callable[[PersonActor], None] = field(default=lambda actor: None)
 
 
 def at(ts: float) -> datetime:
-    return datetime.fromtimestamp(ts, timezone.utc)
+    return datetime.fromtimestamp(ts, UTC)

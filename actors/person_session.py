@@ -65,7 +65,7 @@ class SessionRequest(BaseModel):
         return msgpack.packb(self.model_dump(mode="json"), use_bin_type=True)
 
     @classmethod
-    def from_bytes(cls, data: bytes) -> "SessionRequest":
+    def from_bytes(cls, data: bytes) -> SessionRequest:
         return cls.model_validate(msgpack.unpackb(data))
 
 

@@ -57,7 +57,7 @@ class HostPool:
         self._refreshing: asyncio.Task | None = None
 
     @classmethod
-    async def start(cls, config: RuntimeConfig, spine: Spine | None = None) -> "HostPool":
+    async def start(cls, config: RuntimeConfig, spine: Spine | None = None) -> HostPool:
         reconciler = HostReconciler.options(name=RECONCILER_NAME, namespace=config.namespace, get_if_exists=True,
                                             num_cpus=0, max_restarts=-1, max_task_retries=-1,
                                             lifetime="detached" if config.detached else None).remote()
@@ -169,7 +169,7 @@ class HostPool:
                 continue
             try:
                 raw = await asyncio.wait_for(getattr(target, method).remote(data), left)
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 break
             except RayActorError as exc:  # retired, replaced or lost: the layout says who now
                 log.info("host lost a message for %s (%s); asking the layout again", key, type(exc).__name__)
@@ -190,7 +190,7 @@ class HostPool:
             target = owner if owner is not None and owner is not target else await self._rehome(key, backoff)
         raise TurnFailed(f"no host answered for {key} within {self.config.submit_timeout_s:.0f}s")
 
-    async def _rehome(self, key: str, backoff: "RetryBackoff") -> Any | None:
+    async def _rehome(self, key: str, backoff: RetryBackoff) -> Any | None:
         """The person's host went away or is handing the person over: wait a little (a
         retiring owner is releasing the lease), read the layout, place again."""
         await backoff.sleep()

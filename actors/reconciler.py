@@ -60,7 +60,7 @@ class Layout(BaseModel):
         return msgpack.packb(self.model_dump(mode="json"), use_bin_type=True)
 
     @classmethod
-    def from_bytes(cls, data: bytes) -> "Layout":
+    def from_bytes(cls, data: bytes) -> Layout:
         return cls.model_validate(msgpack.unpackb(data))
 
 
@@ -168,7 +168,7 @@ class ReconcilerService:
                 await handle.reconfigure.remote(config.to_bytes(), sorted(self.revoked))
                 return
             await asyncio.wait_for(handle.retire.remote(), RETIRE_TIMEOUT_S)
-        except (RayActorError, asyncio.TimeoutError) as exc:
+        except (TimeoutError, RayActorError) as exc:
             log.warning("host %s did not take the new settings (%s); replacing it", name, type(exc).__name__)
         await self._replace(config, name)
 
@@ -194,7 +194,7 @@ class ReconcilerService:
         try:
             drained = await asyncio.wait_for(handle.retire.remote(), RETIRE_TIMEOUT_S)
             log.info("host %s retired after deactivating %d PersonActors", name, drained)
-        except (RayActorError, asyncio.TimeoutError) as exc:
+        except (TimeoutError, RayActorError) as exc:
             # it could not drain: its leases would block its people until they lapse
             log.warning("host %s died or hung while retiring (%s); revoking its leases", name, type(exc).__name__)
             self._revoke(name)
@@ -217,7 +217,7 @@ class ReconcilerService:
             try:
                 async with self._lock:
                     await self._check(config, last_ok)
-            except Exception:  # noqa: BLE001 - the watcher must outlive one bad pass
+            except Exception:  # the watcher must outlive one bad pass
                 log.exception("host health check failed")
 
     async def _check(self, config: RuntimeConfig, last_ok: dict[str, float]) -> None:
@@ -255,7 +255,7 @@ class ReconcilerService:
         try:
             handle = await _create_when_name_free(lambda: self._create(config, name, get_if_exists=False), 60.0)
             owner = await handle.lease_owner.remote()
-        except Exception:  # noqa: BLE001 - the next reconcile or health pass tries again
+        except Exception:  # the next reconcile or health pass tries again
             log.exception("could not start host %s again", name)
             return
         async with self._lock:

@@ -6,7 +6,13 @@ import time
 from actors.agent_loop import LoopOutcome
 from spine.envelope import MessageEnvelope
 from spine.records import (
-    AgentTrace, TraceEvent, TraceLatency, TracePrefetch, TracePrompt, TraceRouting, last4,
+    AgentTrace,
+    TraceEvent,
+    TraceLatency,
+    TracePrefetch,
+    TracePrompt,
+    TraceRouting,
+    last4,
 )
 from spine.routing_types import RoutingDecision
 

@@ -64,5 +64,5 @@ class TurnResult(BaseModel):
         return msgpack.packb(self.model_dump(mode="json"), use_bin_type=True)
 
     @classmethod
-    def from_bytes(cls, data: bytes) -> "TurnResult":
+    def from_bytes(cls, data: bytes) -> TurnResult:
         return cls.model_validate(msgpack.unpackb(data))

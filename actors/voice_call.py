@@ -25,7 +25,13 @@ from actors.person_session import CallEnd, CallOpen, CallTool, PersonSessions
 from actors.placement import claimed_person
 from actors.turn_types import ToolRunner
 from actors.voice_opening import (
-    Opened, VoiceCallStart, e164_or_raw, interaction_id_for, minimal_opening, open_call, voice_tool_names,
+    Opened,
+    VoiceCallStart,
+    e164_or_raw,
+    interaction_id_for,
+    minimal_opening,
+    open_call,
+    voice_tool_names,
 )
 from prompts.voice import default_voice_prompt
 from spine.context import Channel

@@ -17,14 +17,24 @@ from pydantic import BaseModel
 from actors.opening import Opening
 from actors.voice_reads import OpenReads
 from prompts.voice import (
-    VoiceContextView, call_variables, first_message, personalized_prompt, voice_applicable_features,
+    VoiceContextView,
+    call_variables,
+    first_message,
+    personalized_prompt,
+    voice_applicable_features,
 )
 from spine.context import Channel, PersonContext, estimate_tokens
 from spine.context_build import build_active_pointers
 from spine.identity import Person
 from spine.property import Property
 from spine.records import (
-    AgentTrace, EventKind, PromptSection, TraceEvent, TracePrompt, TraceRouting, last4,
+    AgentTrace,
+    EventKind,
+    PromptSection,
+    TraceEvent,
+    TracePrompt,
+    TraceRouting,
+    last4,
 )
 from spine.repo import Spine
 from spine.router import route_inbound

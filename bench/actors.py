@@ -30,18 +30,27 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from actors.dispatcher import Dispatcher  # noqa: E402
-from actors.host import PersonHost  # noqa: E402
-from actors.lease import Leases  # noqa: E402
-from actors.person_actor import PersonRuntime  # noqa: E402
-from actors.turn_types import TurnDeps, TurnResult  # noqa: E402
-from spine.context import ActivePointers, ActiveWorkOrder, PersonContext  # noqa: E402
-from spine.demo import seed  # noqa: E402
-from spine.envelope import MessageEnvelope  # noqa: E402
-from spine.identity import Claim, ClaimKind, OccupancyKind, Person, PersonRole, PersonRoleSource, PersonRoleType, RoleScope  # noqa: E402,E501
-from spine.records import AgentTrace  # noqa: E402
-from spine.repo import Spine  # noqa: E402
-from spine.store.sqlite import SqliteStore  # noqa: E402
+from actors.dispatcher import Dispatcher
+from actors.host import PersonHost
+from actors.lease import Leases
+from actors.person_actor import PersonRuntime
+from actors.turn_types import TurnDeps, TurnResult
+from spine.context import ActivePointers, ActiveWorkOrder, PersonContext
+from spine.demo import seed
+from spine.envelope import MessageEnvelope
+from spine.identity import (
+    Claim,
+    ClaimKind,
+    OccupancyKind,
+    Person,
+    PersonRole,
+    PersonRoleSource,
+    PersonRoleType,
+    RoleScope,
+)
+from spine.records import AgentTrace
+from spine.repo import Spine
+from spine.store.sqlite import SqliteStore
 
 KB, MB = 1024, 1024 * 1024
 SUMMARY = ("Tenant of unit 204 at JP Yale Station since 2023. Reported a running toilet (WO-7), in progress "

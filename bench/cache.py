@@ -20,17 +20,17 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from actors.dispatcher import Dispatcher  # noqa: E402
-from actors.interaction import run_interaction  # noqa: E402
-from actors.model.anthropic_backend import AnthropicBackend  # noqa: E402
-from actors.turn_types import TurnDeps  # noqa: E402
-from spine.context import Channel  # noqa: E402
-from spine.demo import seed  # noqa: E402
-from spine.envelope import MessageEnvelope  # noqa: E402
-from spine.records import Usage  # noqa: E402
-from spine.repo import Spine  # noqa: E402
-from spine.store.sqlite import SqliteStore  # noqa: E402
-from tests.support.anthropic_server import AnthropicStandIn  # noqa: E402
+from actors.dispatcher import Dispatcher
+from actors.interaction import run_interaction
+from actors.model.anthropic_backend import AnthropicBackend
+from actors.turn_types import TurnDeps
+from spine.context import Channel
+from spine.demo import seed
+from spine.envelope import MessageEnvelope
+from spine.records import Usage
+from spine.repo import Spine
+from spine.store.sqlite import SqliteStore
+from tests.support.anthropic_server import AnthropicStandIn
 
 # (phone, property number, property id, message): the demo people and the ADR's flows.
 TRAFFIC = [

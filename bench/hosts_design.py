@@ -26,11 +26,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-import ray  # noqa: E402
-from ray import serve  # noqa: E402
-from ray.serve.config import RequestRouterConfig  # noqa: E402
+import ray
+from ray import serve
+from ray.serve.config import RequestRouterConfig
 
-from tests.support.ray_fixtures import private_ray_init  # noqa: E402
+from tests.support.ray_fixtures import private_ray_init
 
 PAYLOAD = b"x" * 2048
 CONCURRENCY = 16

@@ -11,8 +11,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from spine.intent_hints import PROMOTE_AT, regex_hints  # noqa: E402
-from spine.intent_model import WEIGHTS, IntentModel, load_rows  # noqa: E402
+from spine.intent_hints import PROMOTE_AT, regex_hints
+from spine.intent_model import WEIGHTS, IntentModel, load_rows
 
 
 def scores(rows: list[dict], fires) -> tuple[float, float, int]:

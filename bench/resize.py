@@ -25,16 +25,24 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-import ray  # noqa: E402
+import ray
 
-from actors.reconciler import RECONCILER_NAME  # noqa: E402
-from spine.repo import Spine  # noqa: E402
-from spine.store.sqlite import SqliteStore  # noqa: E402
-from tests.ray.resize_load import (COUNTED_TURN, SteadyLoad, deploy_schema, hosts_alive, served_again_after,  # noqa: E402,E501
-                                   serve_deploy, settled, tally)
-from tests.ray.sms_serve import seeded_store, serve_http_port  # noqa: E402
-from tests.support.ray_fixtures import private_ray_init  # noqa: E402
-from tests.support.twilio_server import TwilioStandIn  # noqa: E402
+from actors.reconciler import RECONCILER_NAME
+from spine.repo import Spine
+from spine.store.sqlite import SqliteStore
+from tests.ray.resize_load import (
+    COUNTED_TURN,
+    SteadyLoad,
+    deploy_schema,
+    hosts_alive,
+    serve_deploy,
+    served_again_after,
+    settled,
+    tally,
+)
+from tests.ray.sms_serve import seeded_store, serve_http_port
+from tests.support.ray_fixtures import private_ray_init
+from tests.support.twilio_server import TwilioStandIn
 
 APP = "clara-resize-bench"
 AUTH_TOKEN = "bench-twilio-token"

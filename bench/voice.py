@@ -47,8 +47,17 @@ async def seed_bench_tenants(spine) -> None:
     """Sixty more tenants at JP Yale Station; the even ones have an open work order and a stored
     personContext pointing at it, the odd ones are first-time callers (pointers built from the store)."""
     from spine.context import ActivePointers, ActiveWorkOrder, PersonContext
-    from spine.identity import Claim, ClaimKind, OccupancyKind, Person, PersonRole, PersonRoleSource, PersonRoleType
-    from spine.identity import RoleScope, utcnow
+    from spine.identity import (
+        Claim,
+        ClaimKind,
+        OccupancyKind,
+        Person,
+        PersonRole,
+        PersonRoleSource,
+        PersonRoleType,
+        RoleScope,
+        utcnow,
+    )
     from spine.property import Unit
     from spine.work import WorkOrder, WorkOrderStatus
 

@@ -32,7 +32,7 @@ class ApiTurns:
         task = asyncio.ensure_future(self.turns.submit(envelope))
         try:
             result = await asyncio.wait_for(asyncio.shield(task), self.inline_budget_s)
-        except asyncio.TimeoutError:
+        except TimeoutError:
             self._spawn(self._finish_later(task, on_end))
             return False
         except asyncio.CancelledError:  # the webhook caller hung up: the reply still goes out

@@ -63,7 +63,7 @@ class GatewayContext:
         self._gauging: asyncio.Task | None = None
 
     @classmethod
-    async def start(cls, args: GatewayArgs, runtime: dict[str, Any] | None = None) -> "GatewayContext":
+    async def start(cls, args: GatewayArgs, runtime: dict[str, Any] | None = None) -> GatewayContext:
         """Open the store and join (or create) the actor pool named in the runtime config
         (`runtime`: the user_config's runtime section; args.runtime when None)."""
         from actors.config import RuntimeConfig  # Ray is imported only where it runs

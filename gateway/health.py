@@ -48,7 +48,7 @@ async def readyz(ctx: GatewayContext = Depends(get_context)) -> JSONResponse:
             "channels": channels(settings)}
     try:
         await asyncio.wait_for(ctx.spine.store.get("HEALTH#ready"), READY_STORE_S)
-    except (StoreError, asyncio.TimeoutError) as exc:
+    except (TimeoutError, StoreError) as exc:
         log.warning("readiness: store check failed: %s", exc or "timed out")
         return JSONResponse({**body, "status": "unavailable", "store_ok": False}, status_code=503)
     return JSONResponse({**body, "status": "ready"})

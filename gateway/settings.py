@@ -112,7 +112,7 @@ class Settings(BaseModel):
         return value.rstrip("/")
 
     @classmethod
-    def from_env(cls, env: Mapping[str, str] | None = None) -> "Settings":
+    def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
         """From the environment; an empty variable counts as unset. ConfigError, one line per bad value."""
         env = os.environ if env is None else env
         values: dict[str, Any] = {field: env[name] for field, name in ENV.items() if env.get(name)}
@@ -165,7 +165,7 @@ class GatewayArgs(BaseModel):
         return value
 
     @model_validator(mode="after")
-    def _budgets_fit(self) -> "GatewayArgs":
+    def _budgets_fit(self) -> GatewayArgs:
         """Budgets that only make sense together (each alone is range-checked by its field)."""
         runtime, sms = self.runtime, self.sms
         if runtime.max_rounds < 1:

@@ -2,14 +2,22 @@
 and every scope has a case. Loaded by `gateway seed`; loading twice changes nothing."""
 from __future__ import annotations
 
-from datetime import date, datetime, timezone
+from datetime import UTC, date, datetime
 
-from spine.identity import Claim, ClaimKind, OccupancyKind, Person, PersonCategory, PersonRole
+from spine.identity import Claim, ClaimKind, OccupancyKind, Person, PersonCategory, PersonRole, RoleScope
 from spine.identity import PersonRoleSource as Src
 from spine.identity import PersonRoleType as T
-from spine.identity import RoleScope
 from spine.property import (
-    Appliance, FacilityFacts, Lease, Organization, ParkingRules, PetPolicy, PoolStatus, Property, Unit, Vendor,
+    Appliance,
+    FacilityFacts,
+    Lease,
+    Organization,
+    ParkingRules,
+    PetPolicy,
+    PoolStatus,
+    Property,
+    Unit,
+    Vendor,
 )
 from spine.repo import Spine
 from spine.store.base import Item, Store
@@ -19,7 +27,7 @@ YALE, CAPITOL, BEACON = "pf_yale", "pf_capitol", "pf_beacon"
 YALE_NUMBER, CAPITOL_NUMBER, BEACON_NUMBER = "+12065550100", "+13035550200", "+12065550300"
 YALE_EMAIL, CAPITOL_EMAIL, BEACON_EMAIL = "yale@clara.example", "capitol@clara.example", "beacon@clara.example"
 YALE_TELEGRAM_BOT_ID = "7000000100"  # the demo bot (token "7000000100:..."), JP Yale Station's
-AT = datetime(2026, 11, 20, 16, 30, tzinfo=timezone.utc)
+AT = datetime(2026, 11, 20, 16, 30, tzinfo=UTC)
 
 
 def _phone(number: str) -> list[Claim]:

@@ -35,5 +35,5 @@ class MessageEnvelope(BaseModel):
         return msgpack.packb(self.model_dump(mode="json"), use_bin_type=True)
 
     @classmethod
-    def from_bytes(cls, data: bytes) -> "MessageEnvelope":
+    def from_bytes(cls, data: bytes) -> MessageEnvelope:
         return cls.model_validate(msgpack.unpackb(data))

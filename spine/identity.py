@@ -1,14 +1,14 @@
 """Person and PersonRole: the identity data model the router keys on (ADR-0029, ADR-0020)."""
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from enum import StrEnum
 
 from pydantic import BaseModel, ConfigDict, Field
 
 
 def utcnow() -> datetime:
-    return datetime.now(timezone.utc)
+    return datetime.now(UTC)
 
 
 class ClaimKind(StrEnum):

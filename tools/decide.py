@@ -125,7 +125,7 @@ PUBLIC_REFUSALS: dict[Scope, Callable[[str], str]] = {
 # A refusal that names nothing (no unit given and none or several held): the rule, for the model
 # to ask the caller.
 UNNAMED_REFUSALS: dict[Scope, str] = {
-    **{scope: "this needs a unit of yours; ask which unit (or it is not one you hold)" for scope in UNIT_SCOPES},
+    **dict.fromkeys(UNIT_SCOPES, "this needs a unit of yours; ask which unit (or it is not one you hold)"),
     Scope.ASSIGNED_WO: "this needs a work order assigned to you; ask which one",
 }
 OCCUPANCY_REFUSAL = {scope: f"only the {' or '.join(sorted(kinds))} of a unit may do this"

@@ -10,16 +10,16 @@ import asyncio
 import json
 import logging
 import time
-from functools import lru_cache
+from functools import cache
 from typing import Any
 
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import relevance
 from pydantic import ValidationError
 
+from spine.identity import utcnow
 from spine.repo import Spine
 from spine.store.base import StoreUnavailable
-from spine.identity import utcnow
 from spine.toolrun import ToolRun, ToolRunState
 from spine.toolspec import ToolInvocation, ToolResult
 from tools.caller import Caller
@@ -35,7 +35,7 @@ UNAVAILABLE = "the system is temporarily unavailable; please try again in a mome
 RUN_WAIT_S = 10.0  # how long a duplicate call waits for the first one to finish
 
 
-@lru_cache(maxsize=None)
+@cache
 def _validator(name: str) -> Draft202012Validator:
     return Draft202012Validator(TOOLS[name].spec.input_schema)
 

@@ -1,7 +1,7 @@
 """Every tool the gateway has: name -> Tool (spec + handler), collected from the catalog modules."""
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 from typing import get_type_hints
 
 from pydantic import BaseModel
@@ -25,7 +25,7 @@ def _collect() -> dict[str, Tool]:
 TOOLS: dict[str, Tool] = _collect()
 
 
-@lru_cache(maxsize=None)
+@cache
 def output_model(name: str) -> type[BaseModel] | None:
     """The pydantic model a tool's handler returns (its result JSON is a dump of it), read from the
     handler's return annotation so the two can never disagree."""

@@ -108,7 +108,7 @@ async def ask_clara(ctx: GatewayContext, ask: AskRequest, identity: AdminIdentit
     envelope = await build_envelope(ctx.spine, ask, identity)
     try:
         result: TurnResult = await ctx.pool.submit(envelope)
-    except Exception as exc:  # noqa: BLE001 - any runtime failure is reported, never a 500
+    except Exception as exc:  # any runtime failure is reported, never a 500
         log.error("ask clara %s failed: %s", envelope.interaction_id, exc)
         raise HTTPException(503, f"Clara could not answer ({type(exc).__name__}: {exc}); "
                                  f"interaction {envelope.interaction_id}") from exc

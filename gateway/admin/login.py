@@ -14,7 +14,13 @@ from fastapi import APIRouter, Depends, Request, Response
 from fastapi.responses import RedirectResponse
 
 from gateway.admin.auth import (
-    DISABLED, FOREIGN_ORIGIN, SESSION_COOKIE, AdminIdentity, allowed_origin, identity_for_token, unauthorized_page,
+    DISABLED,
+    FOREIGN_ORIGIN,
+    SESSION_COOKIE,
+    AdminIdentity,
+    allowed_origin,
+    identity_for_token,
+    unauthorized_page,
 )
 from gateway.context import GatewayContext, get_context
 from spine.admin_access import open_session

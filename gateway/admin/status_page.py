@@ -14,8 +14,16 @@ from gateway.context import GatewayContext
 from spine.identity import utcnow
 from spine.records import EventKind
 from spine.status_cards import (
-    CACHE_HIT_ALARM, CONTEXT_GAPS_PER_DAY_ALARM, OTHER_REPEATS_ALARM, WINDOW, ContextBuildCard,
-    GracefulDegradeCard, RoleCacheRate, cache_hit_rates, context_build_card, graceful_degrade_card,
+    CACHE_HIT_ALARM,
+    CONTEXT_GAPS_PER_DAY_ALARM,
+    OTHER_REPEATS_ALARM,
+    WINDOW,
+    ContextBuildCard,
+    GracefulDegradeCard,
+    RoleCacheRate,
+    cache_hit_rates,
+    context_build_card,
+    graceful_degrade_card,
 )
 
 router = APIRouter(route_class=AdminPageRoute)

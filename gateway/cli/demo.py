@@ -15,14 +15,20 @@ from dataclasses import dataclass
 
 import httpx
 
-from gateway.cli.serve import (
-    ServeStartError, block_until_stopped, checked_config, concrete_store_env, report, seed_store, start_gateway,
-)
 from gateway.cli.email import send_email
+from gateway.cli.serve import (
+    ServeStartError,
+    block_until_stopped,
+    checked_config,
+    concrete_store_env,
+    report,
+    seed_store,
+    start_gateway,
+)
 from gateway.cli.sms import DEFAULT_TO, send_sms
 from gateway.cli.telegram import send_update
-from gateway.telegram.updates import contact_update, text_update
 from gateway.settings import Settings
+from gateway.telegram.updates import contact_update, text_update
 from spine.context import Channel
 from spine.participants import resolve_person
 

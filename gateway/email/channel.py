@@ -4,10 +4,10 @@ from __future__ import annotations
 import httpx
 
 from gateway.api_turns import ApiTurns, TurnSubmitter
+from gateway.channel_inbound import ChannelInbound, StoreUnavailable
 from gateway.email.delivery import EmailDelivery
 from gateway.email.handler import EmailHandler
 from gateway.email.mailgun import MailgunMessages
-from gateway.channel_inbound import ChannelInbound, StoreUnavailable
 from gateway.settings import Settings
 from spine.context import Channel
 from spine.property import Property

@@ -15,10 +15,10 @@ from pydantic import BaseModel
 
 from actors.turn_types import TurnResult
 from gateway.api_turns import ApiTurns
+from gateway.channel_inbound import ChannelInbound
 from gateway.email.authentication import SenderVerdict, judge_sender
 from gateway.email.delivery import EmailDelivery
 from gateway.email.inbound import InboundEmail
-from gateway.channel_inbound import ChannelInbound
 from gateway.sms.handler import APOLOGY, new_interaction_id
 from spine.context import Channel
 from spine.envelope import MessageEnvelope

@@ -15,8 +15,8 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable, Mapping
-from typing import Any, Protocol
 from datetime import datetime, timedelta
+from typing import Any, Protocol
 
 from gateway.sms.delivery import Delivery
 from gateway.sms.handler import APOLOGY, SmsEvent

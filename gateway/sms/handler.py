@@ -174,7 +174,7 @@ class SmsHandler:
         task = asyncio.ensure_future(self.turns.submit(envelope))
         try:
             result = await asyncio.wait_for(asyncio.shield(task), self.options.inline_budget_s)
-        except asyncio.TimeoutError:
+        except TimeoutError:
             self._spawn(self._answer_later(record, sms, prop, task, "turn_exceeded_inline_budget"))
             return SmsReply(outcome=Outcome.DEFERRED, interaction_id=envelope.interaction_id)
         except asyncio.CancelledError:  # the webhook caller hung up: the reply still goes out

@@ -14,8 +14,8 @@ from fastapi import APIRouter, Depends, Request, Response
 from fastapi.responses import JSONResponse
 from pydantic import ValidationError
 
-from gateway.context import GatewayContext, get_context
 from gateway.channel_inbound import StoreUnavailable
+from gateway.context import GatewayContext, get_context
 from gateway.sms.routes import INTERACTION_HEADER
 from gateway.telegram.wire import SECRET_HEADER, Update
 

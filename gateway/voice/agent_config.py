@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from spine.toolspec import ToolSpec
 from gateway.voice.elevenlabs_wire import ULAW_8000
+from spine.toolspec import ToolSpec
 
 ToolMode = Literal["webhook", "client"]
 TOOLS_PATH = "/voice/tools/"

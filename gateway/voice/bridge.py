@@ -22,18 +22,37 @@ from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
 
 from actors.voice_call import VoiceCalls
 from actors.voice_session import VoiceCall
-from gateway.voice.texts import CallTexts
 from gateway.voice.elevenlabs import AgentEndpoint, ElevenLabsError
 from gateway.voice.elevenlabs_wire import (
-    ULAW_8000, AgentAudio, AgentResponse, AgentResponseCorrection, ClientToolCall, ClientToolResult,
-    ConversationInitiationMetadata, ContextualUpdate, Interruption, Ping, Pong, UserAudioChunk, UserTranscript,
+    ULAW_8000,
+    AgentAudio,
+    AgentResponse,
+    AgentResponseCorrection,
+    ClientToolCall,
+    ClientToolResult,
+    ContextualUpdate,
+    ConversationInitiationMetadata,
+    Interruption,
+    Ping,
+    Pong,
+    UserAudioChunk,
+    UserTranscript,
     parse_agent_event,
 )
 from gateway.voice.frames import MalformedMessage, UnknownMessage
 from gateway.voice.payload import initiation_data
+from gateway.voice.texts import CallTexts
 from gateway.voice.twilio_media import (
-    MarkBody, OutboundMediaBody, TwilioClear, TwilioMark, TwilioMarkOut, TwilioMedia, TwilioMediaOut, TwilioStart,
-    TwilioStop, parse_twilio_event,
+    MarkBody,
+    OutboundMediaBody,
+    TwilioClear,
+    TwilioMark,
+    TwilioMarkOut,
+    TwilioMedia,
+    TwilioMediaOut,
+    TwilioStart,
+    TwilioStop,
+    parse_twilio_event,
 )
 from gateway.voice.twiml import verified_caller
 from spine.context import Channel

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from actors.voice_opening import VoiceCallStart
 from gateway.voice.elevenlabs_wire import (
-    AgentOverride, ConversationConfigOverride, ConversationInitiationClientData, PromptOverride,
+    AgentOverride,
+    ConversationConfigOverride,
+    ConversationInitiationClientData,
+    PromptOverride,
 )
 
 

@@ -13,22 +13,25 @@ import logging
 from typing import Any
 
 import httpx
-
 from fastapi import APIRouter, BackgroundTasks, FastAPI, Request, WebSocket
 from fastapi.responses import JSONResponse, Response
 from pydantic import ValidationError
 from starlette.requests import HTTPConnection
 
 from actors.voice_opening import interaction_id_for
+from gateway.sms.signature import SETTINGS_HEADER, SIGNATURE_HEADER, signature_valid
 from gateway.voice import signature as el_signature
 from gateway.voice.bridge import STREAM_REFUSED, CallBridge
 from gateway.voice.elevenlabs_wire import PersonalizationRequest, PostCallWebhook, ToolWebhookAnswer
 from gateway.voice.payload import initiation_data
-from gateway.sms.signature import SETTINGS_HEADER, SIGNATURE_HEADER, signature_valid
 from gateway.voice.services import VoiceServices
 from gateway.voice.sockets import StarletteTextSocket
 from gateway.voice.suppression import (
-    ALLOWED_TOOLS, TOOL_REFUSAL, suppressed_event, suppressed_initiation, suppressed_reason,
+    ALLOWED_TOOLS,
+    TOOL_REFUSAL,
+    suppressed_event,
+    suppressed_initiation,
+    suppressed_reason,
 )
 from gateway.voice.texts import CallTexts
 from gateway.voice.twilio_webhook import TwilioRejected, signed_form

@@ -26,14 +26,14 @@ class VoiceServices:
     @classmethod
     def build(cls, settings: Settings, spine: Spine, tools: ToolRunner, model: ModelBackend, *,
               http: httpx.AsyncClient | None = None, open_budget_s: float = OPEN_BUDGET_S,
-              sessions: PersonSessions | None = None) -> "VoiceServices":
+              sessions: PersonSessions | None = None) -> VoiceServices:
         api = (ElevenLabsApi(settings.elevenlabs_api_base, settings.elevenlabs_api_key, http=http)
                if settings.elevenlabs_api_key else None)
         endpoint = AgentEndpoint(ws_url=settings.elevenlabs_ws_url, agent_id=settings.elevenlabs_agent_id, api=api)
         return cls(settings, VoiceCalls(spine, tools, model, open_budget_s=open_budget_s, sessions=sessions), endpoint)
 
     @classmethod
-    def from_context(cls, ctx) -> "VoiceServices":
+    def from_context(cls, ctx) -> VoiceServices:
         """In a Serve replica: a known caller's call is a session of their PersonActor on the
         pool; tools through the DispatcherActor; the configured model."""
         from actors.dispatcher_actor import RayToolRunner

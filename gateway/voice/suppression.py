@@ -8,7 +8,10 @@ from __future__ import annotations
 
 from actors.voice_opening import VoiceCallStart
 from gateway.voice.elevenlabs_wire import (
-    AgentOverride, ConversationConfigOverride, ConversationInitiationClientData, PromptOverride,
+    AgentOverride,
+    ConversationConfigOverride,
+    ConversationInitiationClientData,
+    PromptOverride,
 )
 from prompts.voice import UNKNOWN_CALLER_VARIABLES
 from spine.context import Channel

@@ -26,7 +26,7 @@ class CallTexts:
         self.spine, self.rest = spine, rest
 
     @classmethod
-    def from_settings(cls, settings: Settings, spine: Spine, http: httpx.AsyncClient) -> "CallTexts":
+    def from_settings(cls, settings: Settings, spine: Spine, http: httpx.AsyncClient) -> CallTexts:
         rest = None
         if settings.twilio_account_sid and settings.twilio_auth_token:
             rest = TwilioRest(http, api_base=settings.twilio_api_base, account_sid=settings.twilio_account_sid,

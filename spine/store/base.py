@@ -64,5 +64,5 @@ async def bounded(op: Awaitable[T], timeout_s: float, what: str) -> T:
     """Run a store operation within a bound; a hang becomes StoreUnavailable, not a stuck caller."""
     try:
         return await asyncio.wait_for(op, timeout_s)
-    except asyncio.TimeoutError as exc:
+    except TimeoutError as exc:
         raise StoreUnavailable(f"store {what} did not answer within {timeout_s:.1f}s") from exc

@@ -39,7 +39,7 @@ class ReadCount:
         self._token = None
         self._own = running is None
 
-    def __enter__(self) -> "ReadCount":
+    def __enter__(self) -> ReadCount:
         if self._own:
             self._token = _current.set(self.counts)
         return self

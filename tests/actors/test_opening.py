@@ -22,6 +22,7 @@ from tests.actors.helpers import _made, envelope
 from tools.caller import Caller
 from tools.catalog import facility_tools, role_tools_for
 
+
 @pytest.fixture
 def counted(spine) -> Spine:
     return Spine(counting(spine.store))

@@ -1,13 +1,13 @@
 """GET /admin/actors/view: the active PersonActors and the host holding each."""
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 from actors.person_actor import ActorInfo
 from tests.admin.admin_support import AUTH
 from tests.gateway.sms_support import OfflinePool
 
-AT = datetime(2026, 3, 10, 15, 0, tzinfo=timezone.utc)
+AT = datetime(2026, 3, 10, 15, 0, tzinfo=UTC)
 
 
 class ListingPool(OfflinePool):

@@ -15,7 +15,7 @@ import uvicorn
 from gateway.app import create_app
 from gateway.context import GatewayContext
 from spine.events import context_build
-from tests.admin.admin_support import AUTH, person_auth
+from tests.admin.admin_support import person_auth
 from tests.gateway.sms_support import ADMIN_TOKEN, OfflinePool, settings_for
 
 CHROMIUM = Path("/usr/bin/chromium")

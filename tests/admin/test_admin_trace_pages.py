@@ -3,7 +3,13 @@ from __future__ import annotations
 
 from gateway.cli.sms import send_sms
 from spine.records import (
-    AgentTrace, OtherClassification, PromptSection, TraceEvent, TracePrompt, TraceRouting, TraceToolCall,
+    AgentTrace,
+    OtherClassification,
+    PromptSection,
+    TraceEvent,
+    TracePrompt,
+    TraceRouting,
+    TraceToolCall,
 )
 from tests.admin.admin_support import AUTH
 from tests.gateway.sms_support import ACCOUNT_SID, AUTH_TOKEN, PUBLIC_URL, OfflinePool

@@ -10,8 +10,8 @@ import httpx
 from actors.turn_types import TurnDeps, TurnResult
 from gateway.app import create_app
 from gateway.context import GatewayContext
-from gateway.sms.handler import SmsOptions
 from gateway.settings import Settings
+from gateway.sms.handler import SmsOptions
 from spine.envelope import MessageEnvelope
 from spine.records import AgentTrace
 from spine.repo import Spine

@@ -3,9 +3,9 @@ from __future__ import annotations
 
 import pytest
 
-from tests.gateway.sms_support import ACCOUNT_SID, ADMIN_TOKEN, AUTH_TOKEN, PUBLIC_URL, OfflinePool
 from gateway.cli.sms import send_sms
 from gateway.sms.handler import SmsEvent
+from tests.gateway.sms_support import ACCOUNT_SID, ADMIN_TOKEN, AUTH_TOKEN, PUBLIC_URL, OfflinePool
 
 AUTH = {"Authorization": f"Bearer {ADMIN_TOKEN}"}
 

@@ -1,10 +1,10 @@
 """The webhook over the real agent turn (router, tools, offline model), without Ray."""
 from __future__ import annotations
 
-from tests.gateway.sms_support import ACCOUNT_SID, AUTH_TOKEN, PUBLIC_URL, OfflinePool
 from gateway.cli.sms import send_sms
 from gateway.sms.handler import SmsEvent
 from spine.records import InboundStatus
+from tests.gateway.sms_support import ACCOUNT_SID, AUTH_TOKEN, PUBLIC_URL, OfflinePool
 
 
 async def text(client, from_: str, body: str):

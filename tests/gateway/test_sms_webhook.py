@@ -6,12 +6,12 @@ import asyncio
 
 import pytest
 
-from tests.gateway.sms_support import ACCOUNT_SID, AUTH_TOKEN, PUBLIC_URL, ScriptedPool
 from gateway.cli.sms import inbound_form, new_message_sid, send_sms
 from gateway.sms.handler import APOLOGY, SmsEvent, SmsOptions
 from gateway.sms.signature import sign
 from spine.events import mask_phones
 from spine.records import InboundStatus, OutboxStatus
+from tests.gateway.sms_support import ACCOUNT_SID, AUTH_TOKEN, PUBLIC_URL, ScriptedPool
 
 MARCUS, YALE = "+12065551001", "+12065550100"
 
@@ -290,11 +290,11 @@ async def test_status_callback_updates_the_outbox_by_provider_sid(make_gateway, 
 async def test_a_store_outage_is_an_apology_not_a_500(tmp_path):
     import httpx
 
-    from tests.gateway.sms_support import settings_for
     from gateway.app import create_app
     from gateway.context import GatewayContext
     from spine.repo import Spine
     from spine.store.sqlite import SqliteStore
+    from tests.gateway.sms_support import settings_for
 
     down = Spine(SqliteStore(tmp_path / "down.db"))
     await down.store.close()  # every store call now fails, as an unreachable store does

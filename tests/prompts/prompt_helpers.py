@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import itertools
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 from prompts.assemble import AssembledPrompt, assemble_prompt
 from spine.context import ActivePointers, ActiveWorkOrder, Channel, PersonContext
@@ -32,12 +32,12 @@ async def assembled(spine: Spine, phone: str, *, message: str = "hi", property_i
 def marcus_context() -> PersonContext:
     """A refreshed, person-specific context: none of it may appear above the cache breakpoint."""
     return PersonContext(
-        person_id="p_marcus", refreshed_at=datetime(2026, 5, 12, 9, 14, tzinfo=timezone.utc),
+        person_id="p_marcus", refreshed_at=datetime(2026, 5, 12, 9, 14, tzinfo=UTC),
         summary="Marcus is primary tenant of unit 204 since 2024. Texted about the flapper last week.",
         active=ActivePointers(
             active_work_orders=[ActiveWorkOrder(id="wo_7", display_id="WO-7", status="in_progress",
                                                 brief="flapper ordered, Mike Torres due at 3pm")],
             active_renewal_workflow_id="rw_yale_204_2027", last_channel=Channel.SMS,
-            last_interaction_at=datetime(2026, 5, 12, 9, 14, tzinfo=timezone.utc),
+            last_interaction_at=datetime(2026, 5, 12, 9, 14, tzinfo=UTC),
             last_interaction_id="int-marcus-0512"),
     )

@@ -8,8 +8,8 @@ from prompt_helpers import assembled, marcus_context
 from prompts.assemble import assemble_prompt
 from spine.context import FRESH_CONTACT_SUMMARY, PersonContext, estimate_tokens
 from spine.routing_types import L1Result, MetaRole
-from tools.catalog import facility_tools, role_tools_for
 from tools.caller import load_caller
+from tools.catalog import facility_tools, role_tools_for
 
 
 async def test_sections_follow_the_adr_order_with_the_breakpoint_after_the_role_tools(spine):

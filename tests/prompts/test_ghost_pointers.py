@@ -1,12 +1,12 @@
 """filter_ghost_pointers: active.* pointers the store cannot back are dropped, loudly."""
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
+from prompts.context_check import filter_ghost_pointers
 from spine.context import ActivePointers, ActiveTour, ActiveWorkOrder, PersonContext
 from spine.records import EventKind
 from spine.work import Tour
-from prompts.context_check import filter_ghost_pointers
 
 COMMON = dict(channel="sms", address="+12065551001", property_id="pf_yale", interaction_id="gp-1")
 
@@ -20,7 +20,7 @@ def context(*work_orders: str, tours: tuple[str, ...] = (), renewal: str | None 
 
 async def test_ghosts_are_filtered_and_reported_once(spine):
     await spine.put_tour(Tour(id="t_real", prospect_person_id="p_marcus", property_id="pf_yale",
-                              scheduled_at=datetime(2026, 12, 1, 15, tzinfo=timezone.utc)))
+                              scheduled_at=datetime(2026, 12, 1, 15, tzinfo=UTC)))
     ctx = context("wo_7", "wo_gone", tours=("t_real", "t_gone"), renewal="rw_gone")
     clean = await filter_ghost_pointers(spine, ctx, **COMMON)
     assert [w.id for w in clean.active.active_work_orders] == ["wo_7"]

@@ -3,8 +3,16 @@ from __future__ import annotations
 
 from prompt_helpers import assembled, marcus_context
 
-from spine.identity import Claim, ClaimKind, OccupancyKind, Person, PersonRole, PersonRoleSource, PersonRoleType
-from spine.identity import RoleScope
+from spine.identity import (
+    Claim,
+    ClaimKind,
+    OccupancyKind,
+    Person,
+    PersonRole,
+    PersonRoleSource,
+    PersonRoleType,
+    RoleScope,
+)
 from spine.routing_types import L1Result, MetaRole
 
 

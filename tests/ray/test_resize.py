@@ -17,8 +17,7 @@ import ray
 from actors.reconciler import RECONCILER_NAME
 from spine.repo import Spine
 from spine.store.sqlite import SqliteStore
-from tests.ray.resize_load import (COUNTED_TURN, SteadyLoad, deploy_schema, hosts_alive, serve_deploy, settled,
-                                   tally)
+from tests.ray.resize_load import COUNTED_TURN, SteadyLoad, deploy_schema, hosts_alive, serve_deploy, settled, tally
 from tests.ray.sms_serve import seeded_store, serve_http_port
 from tests.support.twilio_server import TwilioStandIn
 

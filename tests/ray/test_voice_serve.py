@@ -14,7 +14,15 @@ from spine.repo import Spine
 from spine.store.sqlite import SqliteStore
 from tests.ray.sms_serve import deploy_gateway, seeded_store, serve_http_port, undeploy
 from tests.support.elevenlabs_server import (
-    AgentServer, Close, Expect, Send, agent_response, audio, standard_script, tool_call, user_transcript,
+    AgentServer,
+    Close,
+    Expect,
+    Send,
+    agent_response,
+    audio,
+    standard_script,
+    tool_call,
+    user_transcript,
 )
 from tests.support.twilio_media_client import TwilioMediaClient, frame
 

@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import itertools
 
-
 from spine.context import Channel
 from spine.repo import Spine
 from spine.router import route_inbound

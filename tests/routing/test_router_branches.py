@@ -7,7 +7,14 @@ from routing_helpers import CAPITOL, YALE, route
 
 from spine.events import GracefulDegradeReason as Why
 from spine.identity import (
-    Claim, ClaimKind, Person, PersonCategory, PersonRole, PersonRoleSource, PersonRoleType, RoleScope,
+    Claim,
+    ClaimKind,
+    Person,
+    PersonCategory,
+    PersonRole,
+    PersonRoleSource,
+    PersonRoleType,
+    RoleScope,
 )
 from spine.records import EventKind
 from spine.router import person_role_types_to_meta_roles

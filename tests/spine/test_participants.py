@@ -6,7 +6,12 @@ import pytest
 from spine.context import Channel
 from spine.identity import Claim, ClaimKind, Person
 from spine.participants import (
-    MAX_MERGE_HOPS, DanglingMerge, MergeCycle, follow_merges, resolve_participant, resolve_person,
+    MAX_MERGE_HOPS,
+    DanglingMerge,
+    MergeCycle,
+    follow_merges,
+    resolve_participant,
+    resolve_person,
 )
 from spine.phone import InvalidPhoneNumber
 

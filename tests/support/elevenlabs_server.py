@@ -121,7 +121,7 @@ class AgentServer:
     def url(self) -> str:
         return f"ws://127.0.0.1:{self.port}/v1/convai/conversation"
 
-    async def __aenter__(self) -> "AgentServer":
+    async def __aenter__(self) -> AgentServer:
         self._server = await serve(self._handle, "127.0.0.1", 0, max_size=2**22)
         self.port = self._server.sockets[0].getsockname()[1]
         return self
@@ -214,7 +214,7 @@ class ApiServer:
     def base_url(self) -> str:
         return f"http://127.0.0.1:{self._server.servers[0].sockets[0].getsockname()[1]}"
 
-    async def __aenter__(self) -> "ApiServer":
+    async def __aenter__(self) -> ApiServer:
         self._task = asyncio.create_task(self._server.serve())
         async with asyncio.timeout(WAIT_S):
             while not self._server.started:

@@ -20,7 +20,7 @@ class KeepAlive(asyncio.Protocol):
         self.body: list[bytes] = []
 
     @classmethod
-    async def open(cls, port: int) -> "KeepAlive":
+    async def open(cls, port: int) -> KeepAlive:
         _, conn = await asyncio.get_running_loop().create_connection(cls, "127.0.0.1", port)
         conn.transport.get_extra_info("socket").setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         return conn

@@ -35,7 +35,7 @@ class TwilioMediaClient:
         self._sequence = 0
         self._chunk = 0
 
-    async def __aenter__(self) -> "TwilioMediaClient":
+    async def __aenter__(self) -> TwilioMediaClient:
         self._ws = await connect(self.url, additional_headers=self.headers, max_size=2**22)
         self._reader = asyncio.create_task(self._read())
         await self._send({"event": "connected", "protocol": "Call", "version": "1.0.0"})

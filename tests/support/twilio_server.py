@@ -21,9 +21,9 @@ from typing import Any
 
 import aiohttp
 from aiohttp import web
+from twilio.request_validator import RequestValidator
 
 from tests.support.threaded_server import ThreadedServer
-from twilio.request_validator import RequestValidator
 
 MAX_BODY_CHARS = 1600
 

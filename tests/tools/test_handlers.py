@@ -4,8 +4,8 @@ from __future__ import annotations
 import itertools
 import json
 
-from spine.work import RenewalStatus, WorkOrderStatus
 from spine.toolspec import ToolInvocation
+from spine.work import RenewalStatus, WorkOrderStatus
 from tools.dispatch import dispatch
 
 _ids = itertools.count()

@@ -7,11 +7,22 @@ import asyncio
 
 from gateway.voice.elevenlabs import AgentEndpoint, ElevenLabsApi
 from tests.support.elevenlabs_server import (
-    AgentServer, ApiServer, Close, Expect, Send, agent_response, audio, interruption, metadata, ping,
-    standard_script, tool_call, user_transcript,
+    AgentServer,
+    ApiServer,
+    Close,
+    Expect,
+    Send,
+    agent_response,
+    audio,
+    interruption,
+    metadata,
+    ping,
+    standard_script,
+    tool_call,
+    user_transcript,
 )
 from tests.support.twilio_media_client import TwilioMediaClient, frame
-from tests.voice.voice_helpers import MARCUS, UNKNOWN, bridge_server, start_parameters
+from tests.voice.voice_helpers import MARCUS, bridge_server, start_parameters
 
 
 async def _call(calls, script, caller=MARCUS, call_sid="CA_bridge_1", parameters=None, body=None):

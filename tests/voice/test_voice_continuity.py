@@ -11,7 +11,15 @@ from actors.turn_types import TurnDeps
 from gateway.voice.elevenlabs import AgentEndpoint
 from spine.context import Channel
 from spine.envelope import MessageEnvelope
-from tests.support.elevenlabs_server import AgentServer, Close, Expect, Send, agent_response, standard_script, user_transcript
+from tests.support.elevenlabs_server import (
+    AgentServer,
+    Close,
+    Expect,
+    Send,
+    agent_response,
+    standard_script,
+    user_transcript,
+)
 from tests.support.twilio_media_client import TwilioMediaClient
 from tests.voice.voice_helpers import MARCUS, YALE_LINE, bridge_server, start_parameters
 

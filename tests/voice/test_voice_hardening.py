@@ -16,7 +16,15 @@ from spine.records import EventKind
 from tests.support.elevenlabs_server import AgentServer, Close, standard_script
 from tests.support.twilio_media_client import TwilioMediaClient
 from tests.voice.voice_helpers import (
-    PUBLIC_URL, SECRET, VOICE_TOKEN, YALE_LINE, bridge_server, client_for, start_parameters, twilio_sid, voice_app,
+    PUBLIC_URL,
+    SECRET,
+    VOICE_TOKEN,
+    YALE_LINE,
+    bridge_server,
+    client_for,
+    start_parameters,
+    twilio_sid,
+    voice_app,
     voice_settings,
 )
 
@@ -54,7 +62,7 @@ async def test_a_crafted_voice_token_is_a_401(client, headers):
 
 
 @pytest.mark.parametrize("header", [b"t=\xb2,v0=" + b"a" * 64, b"t=1\xb2\xb3,v0=abc", b"t=" + b"9" * 40 + b",v0=00",
-                                    "t=1,v0=".encode() + "é".encode("latin-1") * 64, b"t=1," + b"v" * 5000])
+                                    b"t=1,v0=" + "é".encode("latin-1") * 64, b"t=1," + b"v" * 5000])
 async def test_a_crafted_post_call_signature_is_a_401(client, header):
     body = json.dumps({"type": "post_call_transcription", "event_timestamp": int(time.time()), "data": {}}).encode()
     r = await client.post("/voice/post-call", content=body, headers={"ElevenLabs-Signature": header})

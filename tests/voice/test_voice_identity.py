@@ -21,8 +21,18 @@ from tests.support.elevenlabs_server import AgentServer, Close, Expect, Send, st
 from tests.support.twilio_media_client import TwilioMediaClient
 from tests.support.twilio_server import TwilioStandIn
 from tests.voice.voice_helpers import (
-    ACCOUNT, MARCUS, PUBLIC_URL, SECRET, VOICE_TOKEN, YALE_LINE, bridge_server, client_for, start_parameters,
-    twilio_sid, voice_app, voice_settings,
+    ACCOUNT,
+    MARCUS,
+    PUBLIC_URL,
+    SECRET,
+    VOICE_TOKEN,
+    YALE_LINE,
+    bridge_server,
+    client_for,
+    start_parameters,
+    twilio_sid,
+    voice_app,
+    voice_settings,
 )
 
 AUTH = {"Authorization": f"Bearer {VOICE_TOKEN}"}
@@ -175,9 +185,9 @@ async def test_a_code_is_not_sent_for_a_stranger_and_not_off_the_phone(client, s
     iid = await _personalize(client, "+14155559876", "CA_stranger")
     stranger = await _tool(client, iid, "send_verification_code")
     assert stranger["is_error"] and "no account" in stranger["result"]
+    from spine.toolspec import ToolInvocation
     from tools.caller import load_caller
     from tools.dispatch import dispatch
-    from spine.toolspec import ToolInvocation
 
     sms_caller = await load_caller(spine, "p_marcus", "pf_yale", "ix_sms_1")
     result = await dispatch(spine, ToolInvocation(name="send_verification_code", tool_use_id="t1"), sms_caller)

@@ -2,21 +2,26 @@
 the drift guard that pins its parity with the SMS volatile block (ADR Finding 6.9)."""
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 from prompts.assemble import assemble_prompt
 from prompts.directory import all_features
 from prompts.l0 import L0_PROMPT
 from prompts.voice import (
-    UNKNOWN_CALLER_VARIABLES, VoiceContextView, build_voice_prompt, default_voice_prompt, render_context_block,
-    template_variables, voice_hints,
+    UNKNOWN_CALLER_VARIABLES,
+    VoiceContextView,
+    build_voice_prompt,
+    default_voice_prompt,
+    render_context_block,
+    template_variables,
+    voice_hints,
 )
 from spine.context import ActivePointers, ActiveTour, ActiveWorkOrder, Channel, PersonContext
 from spine.demo import PROPERTIES
 from spine.records import InferredIntent
 from spine.routing_types import L1Result, MetaRole
 
-AT = datetime(2031, 5, 6, 7, 8, 9, tzinfo=timezone.utc)
+AT = datetime(2031, 5, 6, 7, 8, 9, tzinfo=UTC)
 
 # One distinctive value per part of the context; where each renderer puts it gives its order.
 MARKERS = {

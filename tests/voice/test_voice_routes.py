@@ -17,8 +17,19 @@ from gateway.voice.twiml import APOLOGY, call_token
 from spine.records import EventKind
 from spine.repo import Spine
 from tests.voice.voice_helpers import (
-    ACCOUNT, MARCUS, PUBLIC_URL, SECRET, UNKNOWN, VOICE_TOKEN, WEBHOOK_SECRET, YALE_LINE, SlowStore, client_for, voice_app,
-    twilio_sid, voice_settings,
+    ACCOUNT,
+    MARCUS,
+    PUBLIC_URL,
+    SECRET,
+    UNKNOWN,
+    VOICE_TOKEN,
+    WEBHOOK_SECRET,
+    YALE_LINE,
+    SlowStore,
+    client_for,
+    twilio_sid,
+    voice_app,
+    voice_settings,
 )
 
 AUTH = {"Authorization": f"Bearer {VOICE_TOKEN}"}

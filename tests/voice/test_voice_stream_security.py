@@ -20,7 +20,15 @@ from gateway.voice.services import VoiceServices
 from gateway.voice.twiml import stream_parameters
 from tests.support.elevenlabs_server import AgentServer, Close, Expect, Send, standard_script, tool_call
 from tests.support.twilio_media_client import TwilioMediaClient
-from tests.voice.voice_helpers import MARCUS, SECRET, UNKNOWN, bridge_server, start_parameters, voice_app, voice_settings
+from tests.voice.voice_helpers import (
+    MARCUS,
+    SECRET,
+    UNKNOWN,
+    bridge_server,
+    start_parameters,
+    voice_app,
+    voice_settings,
+)
 
 
 async def _refused(calls, parameters, *, call_sid: str, raw_start: str | None = None) -> tuple[str, int | None, AgentServer]:

@@ -7,8 +7,15 @@ from pydantic import BaseModel, Field
 
 from spine.identity import utcnow
 from spine.work import RenewalOffer, RenewalStatus, RenewalWorkflow, WorkOrderNote, WorkOrderStatus
-from tools.handlers.base import Ack, HandlerContext, Tool, ToolFailure, new_work_order, target_work_order
-from tools.handlers.base import work_order_field
+from tools.handlers.base import (
+    Ack,
+    HandlerContext,
+    Tool,
+    ToolFailure,
+    new_work_order,
+    target_work_order,
+    work_order_field,
+)
 from tools.handlers.views import WorkOrderSummary, summarize, work_order_view
 from tools.people import PersonMatch, lookup_people
 from tools.schema import ToolInput

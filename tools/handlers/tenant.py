@@ -9,7 +9,14 @@ from spine.identity import utcnow
 from spine.property import Appliance
 from spine.work import WorkOrder, WorkOrderNote, WorkOrderStatus
 from tools.handlers.base import (
-    Ack, HandlerContext, Tool, ToolFailure, new_work_order, target_work_order, unit_field, work_order_field,
+    Ack,
+    HandlerContext,
+    Tool,
+    ToolFailure,
+    new_work_order,
+    target_work_order,
+    unit_field,
+    work_order_field,
 )
 from tools.handlers.troubleshooting import find_guide
 from tools.handlers.views import WorkOrderView, work_order_view

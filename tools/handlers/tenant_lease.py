@@ -6,9 +6,9 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
+from spine.money import usd_monthly
 from spine.property import Lease
 from spine.work import RenewalOffer, RenewalStatus, RenewalWorkflow
-from spine.money import usd_monthly
 from tools.handlers.base import HandlerContext, Tool, ToolFailure, unit_field
 from tools.handlers.tenant import UnitIn
 from tools.schema import ToolInput

@@ -36,7 +36,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Callable
-from datetime import date, datetime, timezone
+from datetime import UTC, date, datetime, timezone
 from typing import Any
 
 from actors.model.base import ModelRequest, ModelResponse
@@ -55,7 +55,7 @@ class OfflineModel:
     name = "offline"
 
     def __init__(self, today: Callable[[], date] | None = None) -> None:
-        self._today = today or (lambda: datetime.now(timezone.utc).date())
+        self._today = today or (lambda: datetime.now(UTC).date())
 
     async def complete(self, request: ModelRequest) -> ModelResponse:
         reading = read_request(request, self._today())

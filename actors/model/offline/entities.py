@@ -209,7 +209,7 @@ def _spanish_clock(text: str) -> time | None:
     if m is None:
         return None
     hour, minute, part = int(m.group(1)), int(m.group(2) or 0), (m.group(3) or "").lower()
-    if part in ("tarde", "noche") and hour < 12 or not part and hour < 8:
+    if (part in ("tarde", "noche") and hour < 12) or (not part and hour < 8):
         hour += 12
     return time(hour, minute) if hour < 24 and minute < 60 else None
 

@@ -3,13 +3,12 @@ intent-hint confirm. Both deterministic, both derived only from the request's te
 from __future__ import annotations
 
 import re
-
 from datetime import date
 
 from actors.model.base import ModelRequest
 from actors.model.offline.entities import WORK_ORDER
-from spine.intent_hints import regex_hints
 from actors.model.offline.reading import Reading, message_text
+from spine.intent_hints import regex_hints
 
 SUMMARY_CHARS = 800  # ~200 tokens, the ADR's summary size; the refresh caps again at 800 tokens
 PREVIOUS = re.compile(r"^\s*previous\s+summary\s*:\s*(.*)$", re.IGNORECASE)
