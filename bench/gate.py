@@ -3,7 +3,7 @@
 Every engine holds the same policy (TOOL_ROLE_MATRIX: one casbin policy line per (role, tool,
 scope); one Cedar `permit` per tool, per role for the org-wide tools, whose reach is bounded by the
 properties a staff role is scoped to) and decides the same cases: every row of the policy table
-(tests/tools/policy_table.py) for every caller, with facts loaded once from a seeded store. All
+(tests/support/tool_helpers.py) for every caller, with facts loaded once from a seeded store. All
 engines must agree on every case before anything is timed.
 
 What is timed is the decision alone, facts already in memory: tools.decide.decide() vs casbin's
@@ -36,7 +36,7 @@ from spine.demo import seed  # noqa: E402
 from spine.identity import STAFF_ROLE_TYPES, OccupancyKind  # noqa: E402
 from spine.repo import Spine  # noqa: E402
 from spine.store.sqlite import SqliteStore  # noqa: E402
-from tests.tools.policy_table import CALLERS, ROWS, add_table_people  # noqa: E402
+from tests.support.tool_helpers import CALLERS, ROWS, add_table_people  # noqa: E402
 from tools.caller import Caller, load_caller  # noqa: E402
 from tools.decide import POLICY, decide  # noqa: E402
 from tools.facts import NO_TARGET, CallerFacts, Target, load_facts, load_target  # noqa: E402

@@ -8,7 +8,7 @@ hosts alive after each step, and the killed host's people served again within 10
 
 The deploys are what `serve deploy ray_config.yaml` sends (the controller's apply_config) with
 the real ray_config.yaml, only the host count (and this run's store and namespace) changed;
-the turn is tests.ray.turns:counted_turn, so a message whose turn ran twice is counted.
+the turn is tests.support.turn_helpers:counted_turn, so a message whose turn ran twice is counted.
 
     .venv/bin/python bench/resize.py [--hold 4] [--regulars 8] [--newcomers 4] [--pause 0.05]
 """
@@ -30,7 +30,8 @@ import ray
 from actors.reconciler import RECONCILER_NAME
 from spine.repo import Spine
 from spine.store.sqlite import SqliteStore
-from tests.ray.resize_load import (
+from tests.support.ray_fixtures import private_ray_init
+from tests.support.resize_helpers import (
     COUNTED_TURN,
     SteadyLoad,
     deploy_schema,
@@ -40,8 +41,7 @@ from tests.ray.resize_load import (
     settled,
     tally,
 )
-from tests.ray.sms_serve import seeded_store, serve_http_port
-from tests.support.ray_fixtures import private_ray_init
+from tests.support.serve_helpers import seeded_store, serve_http_port
 from tests.support.twilio_server import TwilioStandIn
 
 APP = "clara-resize-bench"

@@ -105,7 +105,7 @@ async def serve_gateway(store_path: str, ws_url: str, port: int) -> None:
     from spine.demo import seed
     from spine.repo import Spine
     from spine.store.sqlite import SqliteStore
-    from tests.voice.voice_helpers import voice_app
+    from tests.support.voice_helpers import voice_app
 
     spine = Spine(SqliteStore(store_path))
     if not port:  # the first replica seeds

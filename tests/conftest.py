@@ -16,4 +16,6 @@ async def spine(tmp_path) -> Spine:
     yield s
     await s.store.close()
 
-pytest_plugins = ["tests.support.ray_fixtures", "tests.support.channel_fixtures"]
+# Fixtures used by tests in more than one folder (a folder's own live in its conftest.py).
+pytest_plugins = ["tests.support.ray_fixtures", "tests.support.moto_server", "tests.support.gateway_fixtures",
+                  "tests.support.channel_fixtures"]

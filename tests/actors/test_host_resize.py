@@ -9,7 +9,7 @@ import pytest
 from actors.config import RuntimeConfig
 from actors.host import apply_live_settings
 from actors.person_actor import Moved
-from tests.actors.helpers import RecordingRefresh, RecordingTurn, envelope, make_host
+from tests.support.actor_helpers import RecordingRefresh, RecordingTurn, envelope, make_host
 
 
 async def test_a_retiring_host_finishes_what_it_accepted_refuses_the_rest_and_releases_everyone(spine, clock):
@@ -47,7 +47,7 @@ async def test_live_settings_reach_a_running_host(spine, clock):
     host = make_host(spine, "ns/clara-host-0", RecordingTurn(spine), clock, idle_s=300)
     await host.submit(envelope("p_ellen", "hi"))
     apply_live_settings(host.runtime, RuntimeConfig(idle_deactivate_s=20, lease_ttl_s=10, turn_total_s=6,
-                                                    turn_function="tests.ray.turns:counted_turn"))
+                                                    turn_function="tests.support.turn_helpers:counted_turn"))
     assert (host.runtime.idle_deactivate_s, host.runtime.leases.ttl_s) == (20, 30)
     assert host.runtime.deps.budget.total_s == 6 and host.runtime.turn.__name__ == "counted_turn"
     clock.advance(21)

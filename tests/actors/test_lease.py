@@ -7,7 +7,7 @@ import pytest
 
 from actors.lease import LeaseHeld, LeaseLost, Leases
 from actors.person_actor import Moved
-from tests.actors.helpers import RecordingTurn, envelope, make_host, settle
+from tests.support.actor_helpers import RecordingTurn, envelope, make_host, settle
 
 
 async def test_racing_hosts_end_with_exactly_one_owner(spine, clock):

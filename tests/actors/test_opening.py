@@ -6,19 +6,14 @@ import pytest
 
 from actors.authority import STALE_AFTER_S
 from actors.dispatcher import Dispatcher
-from actors.host import PersonHost
-from actors.lease import Leases
-from actors.model.offline import OfflineModel
 from actors.opening import open_for, prompt_for
-from actors.person_actor import PersonRuntime
-from actors.turn_types import TurnDeps
 from prompts.assemble import assemble_prompt
 from spine.context import Channel, PersonContext
 from spine.identity import Person, PersonRole, PersonRoleSource, PersonRoleType, RoleScope
 from spine.repo import Spine
 from spine.store.counting import counting
 from spine.toolspec import ToolInvocation
-from tests.actors.helpers import _made, envelope
+from tests.support.actor_helpers import envelope, real_host
 from tools.caller import Caller
 from tools.catalog import facility_tools, role_tools_for
 
@@ -26,17 +21,6 @@ from tools.catalog import facility_tools, role_tools_for
 @pytest.fixture
 def counted(spine) -> Spine:
     return Spine(counting(spine.store))
-
-
-def real_host(spine: Spine, clock, host_id: str = "h0", refresh=None) -> PersonHost:
-    deps = TurnDeps(spine=spine, model=OfflineModel(), tools=Dispatcher(spine, clock=clock))
-    runtime = PersonRuntime(deps=deps, leases=Leases(spine.store, host_id, 330.0, clock), host_id=host_id,
-                            renew_below_s=315.0, clock=clock)
-    if refresh is not None:
-        runtime.refresh = refresh
-    host = PersonHost(runtime, sweep_interval_s=3600)
-    _made.append(host)  # the autouse fixture stops its sweeper
-    return host
 
 
 def reads(result, kind: str) -> int:

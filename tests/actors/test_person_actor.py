@@ -9,7 +9,7 @@ import pytest
 
 from spine.context import PersonContext
 from spine.records import InboundStatus
-from tests.actors.helpers import RecordingRefresh, RecordingTurn, accept, envelope, make_host, settle
+from tests.support.actor_helpers import RecordingRefresh, RecordingTurn, accept, envelope, make_host, settle
 
 
 async def test_turns_of_one_person_run_one_at_a_time_in_arrival_order(spine, clock):

@@ -6,29 +6,12 @@ import pytest
 
 from actors.config import RuntimeConfig
 from actors.host import host_name, owner_id
-from actors.placement import Placer, address_key, host_index, person_key, placement_key
+from actors.placement import Placer, address_key, person_key, placement_key
 from actors.pool import HostPool
 from spine.intent_hints import MINTED_PREFIX
-from tests.actors.helpers import envelope
-from tests.actors.test_opening import real_host
+from tests.support.actor_helpers import InProcess, actor, envelope, real_host
 
 PROSPECT = "+14155559876"
-
-
-class _Remote:
-    def __init__(self, method) -> None:
-        self.method = method
-
-    def remote(self, data: bytes):
-        return self.method(data)
-
-
-class InProcess:
-    """A PersonHost behind the `.handle.remote(bytes)` shape of a Ray actor handle."""
-
-    def __init__(self, host) -> None:
-        self.host = host
-        self.handle, self.session = _Remote(host.handle), _Remote(host.session)
 
 
 @pytest.fixture
@@ -36,10 +19,6 @@ def pool(spine, clock) -> HostPool:
     config = RuntimeConfig(namespace="t")
     hosts = [real_host(spine, clock, owner_id("t", host_name(i))) for i in range(2)]
     return HostPool(config, [InProcess(h) for h in hosts], None, spine)
-
-
-def actor(pool: HostPool, key: str):
-    return pool.hosts[host_index(key, len(pool.hosts))].host.persons.get(key)
 
 
 def test_placement_keys_are_channel_generic():

@@ -9,8 +9,7 @@ from actors.placement import Placer
 from actors.pool import HostPool
 from spine.context import Channel
 from spine.envelope import MessageEnvelope
-from tests.actors.test_opening import real_host
-from tests.actors.test_placement import InProcess
+from tests.support.actor_helpers import InProcess, real_host
 
 
 def _email(n: int, *, verified: bool) -> MessageEnvelope:

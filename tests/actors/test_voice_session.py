@@ -11,9 +11,7 @@ from actors.placement import Placer
 from actors.pool import HostPool
 from actors.voice_call import VoiceCalls
 from actors.voice_opening import interaction_id_for
-from tests.actors.helpers import RecordingRefresh, envelope
-from tests.actors.test_opening import real_host
-from tests.actors.test_placement import InProcess, actor
+from tests.support.actor_helpers import InProcess, RecordingRefresh, actor, envelope, real_host
 
 YALE = "+12065550100"
 MARCUS = "+12065551001"

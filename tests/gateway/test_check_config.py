@@ -14,7 +14,6 @@ import yaml
 
 from gateway.config_check import check_config
 from spine.store.sqlite import SqliteStore
-from tests.support.moto_server import moto_server  # noqa: F401  (fixture)
 
 ROOT = Path(__file__).resolve().parents[2]
 CONFIG = ROOT / "ray_config.yaml"

@@ -5,7 +5,7 @@ import pytest
 
 from gateway.cli.sms import send_sms
 from gateway.sms.handler import SmsEvent
-from tests.gateway.sms_support import ACCOUNT_SID, ADMIN_TOKEN, AUTH_TOKEN, PUBLIC_URL, OfflinePool
+from tests.support.gateway_helpers import ACCOUNT_SID, ADMIN_TOKEN, AUTH_TOKEN, PUBLIC_URL, OfflinePool
 
 AUTH = {"Authorization": f"Bearer {ADMIN_TOKEN}"}
 

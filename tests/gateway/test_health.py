@@ -11,8 +11,7 @@ from gateway.app import create_app
 from gateway.context import GatewayContext
 from spine.repo import Spine
 from spine.store.dynamodb import DynamoStore
-from tests.gateway.sms_support import ADMIN_TOKEN, AUTH_TOKEN, PUBLIC_URL, ScriptedPool, settings_for
-from tests.support.moto_server import moto_server  # noqa: F401  (fixture: dummy AWS credentials)
+from tests.support.gateway_helpers import ADMIN_TOKEN, AUTH_TOKEN, PUBLIC_URL, ScriptedPool, settings_for
 
 ADMIN = {"Authorization": f"Bearer {ADMIN_TOKEN}"}
 

@@ -3,11 +3,10 @@ from __future__ import annotations
 
 import json
 
-from prompt_helpers import assembled, marcus_context
-
 from prompts.assemble import assemble_prompt
 from spine.context import FRESH_CONTACT_SUMMARY, PersonContext, estimate_tokens
 from spine.routing_types import L1Result, MetaRole
+from tests.support.prompt_helpers import assembled, marcus_context
 from tools.caller import load_caller
 from tools.catalog import facility_tools, role_tools_for
 

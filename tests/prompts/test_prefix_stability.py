@@ -1,8 +1,6 @@
 """The cache key: the same role set at the same property gives byte-identical prefix bytes."""
 from __future__ import annotations
 
-from prompt_helpers import assembled, marcus_context
-
 from spine.identity import (
     Claim,
     ClaimKind,
@@ -14,6 +12,7 @@ from spine.identity import (
     RoleScope,
 )
 from spine.routing_types import L1Result, MetaRole
+from tests.support.prompt_helpers import assembled, marcus_context
 
 
 async def add_primary_tenant(spine, person_id: str, phone: str, unit_id: str) -> None:

@@ -1,12 +1,8 @@
 """Store fixtures for the spine tests: every `store` test runs on SQLite and on DynamoDB (moto)."""
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 import uuid
 from collections.abc import AsyncIterator
-from pathlib import Path
 
 import pytest
 
@@ -15,7 +11,7 @@ from spine.repo import Spine
 from spine.store.base import Store
 from spine.store.dynamodb import DynamoStore
 from spine.store.sqlite import SqliteStore
-from tests.support.moto_server import REGION, MotoServer, moto_server  # noqa: F401  (fixture)
+from tests.support.moto_server import REGION, MotoServer
 
 BACKENDS = ["sqlite", "dynamodb"]
 
@@ -60,12 +56,3 @@ def seeded(request) -> Spine:
     """The demo data on each backend (the `spine` fixture of tests/conftest.py is SQLite only).
     A plain fixture: it picks an async one by name, which an async fixture cannot do."""
     return request.getfixturevalue(f"seeded_{request.param}")
-
-
-GATEWAY = Path(sys.executable).parent / "gateway"  # the installed console script
-
-
-def run_gateway(*args: str, store_url: str, timeout_s: float = 60) -> subprocess.CompletedProcess:
-    """The `gateway` command as a user runs it, in its own process, against `store_url`."""
-    env = {**os.environ, "GATEWAY_STORE": store_url}
-    return subprocess.run([str(GATEWAY), *args], env=env, capture_output=True, text=True, timeout=timeout_s)

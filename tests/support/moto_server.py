@@ -1,7 +1,7 @@
 """A local DynamoDB stand-in: moto's server on a free loopback port, speaking the real wire protocol.
 
-Any test layer can get a DynamoDB-backed store from it. With the session fixture (import it
-into a conftest: `from tests.support.moto_server import moto_server  # noqa: F401`):
+Any test layer can get a DynamoDB-backed store from it. With the session fixture (registered for
+every test in tests/conftest.py's pytest_plugins):
 
     async def test_x(moto_server):
         store = DynamoStore(table=f"t-{uuid4().hex[:8]}", endpoint_url=moto_server.endpoint_url,

@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 
 from spine.repo import Spine
-from tests.tools.policy_table import CALLERS, add_table_people
+from tests.support.tool_helpers import CALLERS, add_table_people
 from tools.caller import Caller, load_caller
 
 

@@ -1,9 +1,9 @@
-"""Drives tests/tools/policy_table.py: authorize() and catalog_for() against the seeded store."""
+"""Drives tests/support/tool_helpers.py: authorize() and catalog_for() against the seeded store."""
 from __future__ import annotations
 
 import pytest
 
-from tests.tools.policy_table import COLUMNS, EXPECT, ROWS, Row
+from tests.support.tool_helpers import COLUMNS, EXPECT, ROWS, Row
 from tools.catalog import catalog_for
 from tools.gate import authorize
 from tools.matrix import TOOL_ROLE_MATRIX

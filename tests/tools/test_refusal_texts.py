@@ -7,7 +7,7 @@ import json
 import re
 
 from spine.toolspec import ToolInvocation
-from tests.tools.policy_table import ROWS
+from tests.support.tool_helpers import ROWS
 from tools.dispatch import dispatch
 
 # Facts a refusal could leak: store ids of people, vendors, properties, orgs; unit numbers.

@@ -1,0 +1,32 @@
+"""Voice fixtures: the seeded store (root conftest), VoiceCalls over an in-process Dispatcher and
+the offline model, and the voice routes in-process (no Ray) over VoiceServices built on them."""
+from __future__ import annotations
+
+import pytest
+
+from actors.dispatcher import Dispatcher
+from actors.model.offline import OfflineModel
+from actors.voice_call import VoiceCalls
+from gateway.voice.services import VoiceServices
+from tests.support.voice_helpers import client_for, voice_app, voice_settings
+
+
+@pytest.fixture
+async def calls(spine):
+    calls = VoiceCalls(spine, Dispatcher(spine), OfflineModel())
+    yield calls
+    await calls.drain()  # trace and event writes finish before the store closes
+
+
+@pytest.fixture
+async def services(spine):
+    """The voice services on the default voice settings (a module overrides it for other settings)."""
+    services = VoiceServices.build(voice_settings(), spine, Dispatcher(spine), OfflineModel())
+    yield services
+    await services.calls.drain()
+
+
+@pytest.fixture
+async def client(services):
+    async with client_for(voice_app(services)) as c:
+        yield c

@@ -1,0 +1,133 @@
+"""The voice gateway in a real (private) Ray: Serve over real HTTP and a real websocket on a free
+port, tools through the DispatcherActor, against the Twilio media-stream and ElevenLabs stand-ins."""
+from __future__ import annotations
+
+import asyncio
+import time
+from xml.etree import ElementTree
+
+import httpx
+import pytest
+
+from gateway.sms.signature import sign
+from spine.repo import Spine
+from spine.store.sqlite import SqliteStore
+from tests.support.elevenlabs_server import (
+    AgentServer,
+    Close,
+    Expect,
+    Send,
+    agent_response,
+    audio,
+    standard_script,
+    tool_call,
+    user_transcript,
+)
+from tests.support.serve_helpers import deploy_gateway, seeded_store, serve_http_port, undeploy
+from tests.support.twilio_media_client import TwilioMediaClient, frame
+
+pytestmark = pytest.mark.ray
+
+APP = "clara-voice"
+AUTH_TOKEN = "ray-voice-twilio-token"
+VOICE_TOKEN = "ray-voice-token"
+MARCUS, YALE = "+12065551001", "+12065550100"
+CALL_SID = "CA" + "a1" * 16
+SCRIPT = standard_script(
+    Expect("user_audio_chunk", 2),
+    Send(user_transcript("Is someone still coming for my toilet?")),
+    Send(tool_call("get_work_order_detail", {"work_order_id": "WO-7"}, "tc_ray_1")),
+    Expect("client_tool_result"),
+    Send(audio(frame(42), 1)),
+    Send(agent_response("Yes, Mike is on WO-7 today.")),
+    Expect("user_audio_chunk", 3),
+    Close(),
+)
+
+
+@pytest.fixture(scope="module")
+async def store_path(tmp_path_factory):
+    return await seeded_store(tmp_path_factory.mktemp("voice-serve"))
+
+
+@pytest.fixture(scope="module")
+async def agent():
+    async with AgentServer(SCRIPT) as server:
+        yield server
+
+
+@pytest.fixture(scope="module")
+def base_url(ray_session, store_path, agent):
+    port = serve_http_port()
+    url = f"http://127.0.0.1:{port}"
+    deploy_gateway(APP, env={"GATEWAY_STORE": f"sqlite:///{store_path}", "GATEWAY_MODEL": "offline",
+                             "TWILIO_AUTH_TOKEN": AUTH_TOKEN, "GATEWAY_PUBLIC_URL": url,
+                             "GATEWAY_VOICE_TOKEN": VOICE_TOKEN, "ELEVENLABS_WS_URL": agent.url})
+    yield url
+    undeploy(APP)
+
+
+async def _until(predicate, timeout: float = 15.0):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if value := await predicate():
+            return value
+        await asyncio.sleep(0.1)
+    raise AssertionError("condition not met in time")
+
+
+async def test_a_bridged_call_over_serve(base_url, agent, store_path):
+    form = {"CallSid": CALL_SID, "From": MARCUS, "To": YALE, "AccountSid": "AC" + "b2" * 16}
+    async with httpx.AsyncClient(base_url=base_url, timeout=30) as http:
+        twiml = await http.post("/voice/twiml", data=form,
+                                headers={"X-Twilio-Signature": sign(AUTH_TOKEN, f"{base_url}/voice/twiml", form)})
+    assert twiml.status_code == 200
+    stream = ElementTree.fromstring(twiml.text).find("Connect/Stream")
+    params = {p.get("name"): p.get("value") for p in stream.findall("Parameter")}
+    ws_url = stream.get("url")
+    assert ws_url == base_url.replace("http", "ws") + "/voice/twilio/stream"
+
+    # Twilio signs the websocket upgrade over the stream URL; an unsigned one never reaches the bridge.
+    with pytest.raises(Exception):
+        async with TwilioMediaClient(ws_url, call_sid=CALL_SID):
+            pass
+    signed = {"X-Twilio-Signature": sign(AUTH_TOKEN, ws_url, {})}
+    async with TwilioMediaClient(ws_url, call_sid=CALL_SID, headers=signed) as twilio:
+        await twilio.start(params)
+        convo = await agent.wait_conversation()
+        await twilio.media(frame(1))
+        await twilio.media(frame(2))
+        await twilio.wait_for("media", 1)
+        await twilio.media(frame(3))
+        await twilio.wait_closed()
+
+    assert convo.received[0]["dynamic_variables"]["person_id"] == "p_marcus"
+    assert [m["user_audio_chunk"] for m in convo.of("user_audio_chunk")] == [frame(1), frame(2), frame(3)]
+    result = convo.of("client_tool_result")[0]
+    assert result["is_error"] is False and "WO-7" in result["result"]
+    assert twilio.payloads() == [frame(42)]
+
+    spine = Spine(SqliteStore(store_path))
+    try:
+        context = await _until(lambda: _refreshed(spine))
+        trace = await spine.get_trace(f"voice-{CALL_SID}")
+    finally:
+        await spine.store.close()
+    assert [c.name for c in trace.tool_calls] == ["get_work_order_detail"]
+    assert trace.transcript[0] == {"role": "user", "text": "Is someone still coming for my toilet?"}
+    assert context.active.last_channel == "voice"
+
+
+async def _refreshed(spine: Spine):
+    context = await spine.get_context("p_marcus")
+    return context if context and context.active.last_interaction_id == f"voice-{CALL_SID}" else None
+
+
+async def test_personalization_and_a_server_tool_over_serve(base_url):
+    auth = {"Authorization": f"Bearer {VOICE_TOKEN}"}
+    async with httpx.AsyncClient(base_url=base_url, timeout=30) as http:
+        start = await http.post("/voice/personalization", headers=auth, json={
+            "caller_id": MARCUS, "agent_id": "agent", "called_number": YALE, "call_sid": "CA_ray_2"})
+        assert start.status_code == 200 and "[CONTEXT]" in start.text
+        tool = await http.post("/voice/tools/get_unit_appliances", headers=auth, json={"call_sid": "CA_ray_2"})
+    assert tool.status_code == 200 and tool.json()["is_error"] is False and "Kohler" in tool.json()["result"]
