@@ -3,6 +3,7 @@ and every scope has a case. Loaded by `gateway seed`; loading twice changes noth
 from __future__ import annotations
 
 from datetime import UTC, date, datetime
+from typing import Any
 
 from spine.identity import Claim, ClaimKind, OccupancyKind, Person, PersonCategory, PersonRole, RoleScope
 from spine.identity import PersonRoleSource as Src
@@ -163,7 +164,7 @@ def _vendor(rid: str, pid: str, vendor_id: str) -> PersonRole:
                       scope=RoleScope(vendor_id=vendor_id))
 
 
-def _person(pid: str, name: str, phone: str, email: str | None = None, **extra) -> Person:
+def _person(pid: str, name: str, phone: str, email: str | None = None, **extra: Any) -> Person:
     # A fixed created_at: a seed run in a new process must write the same bytes as the last one.
     claims = _phone(phone) + (_email(email) if email else [])
     return Person(id=pid, display_name=name, claims=claims, created_at=AT, **extra)
@@ -211,7 +212,7 @@ class _WriteIfChanged:
     def __init__(self, store: Store) -> None:
         self._store = store
 
-    def __getattr__(self, name: str):  # get, query, query_index, delete, close: unchanged
+    def __getattr__(self, name: str) -> Any:  # get, query, query_index, delete, close: unchanged
         return getattr(self._store, name)
 
     async def put(self, item: Item, *, expect_version: int | None = None) -> Item:

@@ -18,6 +18,7 @@ import sys
 import unicodedata
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 from pydantic import BaseModel
 
@@ -85,11 +86,11 @@ def shipped_model() -> IntentModel:
     return IntentModel(json.loads(WEIGHTS.read_text(encoding="utf-8")))
 
 
-def load_rows(path: Path = DATA) -> list[dict]:
+def load_rows(path: Path = DATA) -> list[dict[str, Any]]:
     return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
 
 
-def fit(rows: list[dict], epochs: int = 60, rate: float = 0.3, l2: float = 1e-3) -> dict[str, float]:
+def fit(rows: list[dict[str, Any]], epochs: int = 60, rate: float = 0.3, l2: float = 1e-3) -> dict[str, float]:
     """Plain stochastic gradient descent on the log loss, in a fixed order (reproducible weights)."""
     examples = [(features(r["text"]), 1.0 if r["label"] == "prospect" else 0.0) for r in rows]
     weights: dict[str, float] = {}

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 import re
+from typing import Any
 
 # Seven or more digits, possibly broken up by spaces, dots, dashes or parentheses, and standing
 # alone: a digit run inside an id (SM0123456789abcdef) or a clock time is not a phone number.
@@ -34,7 +35,7 @@ def install_log_masking() -> None:
     if getattr(current, _MASKED, False):
         return
 
-    def factory(*args, **kwargs) -> logging.LogRecord:
+    def factory(*args: Any, **kwargs: Any) -> logging.LogRecord:
         record = current(*args, **kwargs)
         if record.name.startswith("clara"):
             record.msg, record.args = mask_log_text(record.getMessage()), None

@@ -7,7 +7,7 @@ stay dumb item stores.
 """
 from __future__ import annotations
 
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from pydantic import BaseModel
 
@@ -25,13 +25,13 @@ from spine.work import Prospect, RenewalWorkflow, Tour, WorkOrder
 M = TypeVar("M", bound=BaseModel)
 
 
-def _dump(model: BaseModel) -> dict:
+def _dump(model: BaseModel) -> dict[str, Any]:
     return model.model_dump(mode="json")
 
 
 def _property_address_keys(prop: Property) -> list[str]:
     """The wire addresses that reach a property: its numbers, its email, its Telegram bot."""
-    keys = [f"NUMBER#{n}" for n in sorted({prop.sms_number, prop.voice_number} - {None})]
+    keys = [f"NUMBER#{n}" for n in sorted({n for n in (prop.sms_number, prop.voice_number) if n is not None})]
     if prop.email:
         keys.append(f"EMAIL#{prop.email.strip().lower()}")
     if prop.telegram_bot_id:
@@ -70,9 +70,10 @@ class Spine(InteractionRecords, ToolRecords, AdminRecords, VerificationRecords):
             self.reference.put(pk, data)
         return model.model_validate(data) if data is not None else None
 
-    async def _put_reference(self, model: BaseModel, pk: str, **index: str | None) -> None:
+    async def _put_reference(self, model: BaseModel, pk: str, *, gsi1pk: str | None = None,
+                             gsi1sk: str | None = None) -> None:
         self.reference.drop(pk)
-        await self._put(model, pk, **index)
+        await self._put(model, pk, gsi1pk=gsi1pk, gsi1sk=gsi1sk)
 
     async def _put(self, model: BaseModel, pk: str, sk: str = "_", *, gsi1pk: str | None = None,
                    gsi1sk: str | None = None, if_absent: bool = False) -> None:

@@ -152,12 +152,11 @@ async def _unknown_caller(inbound: _Inbound, address: str, confirmer: IntentConf
     promoted = await _decided(confirmer, inbound.message, hints)
     prop = await inbound.spine.get_property(inbound.property_id) if promoted else None
     if not promoted or prop is None:
-        detail = {"hints": hints.matched, "probability": hints.probability, "vetoed_by": hints.vetoed_by,
-                  "confirmer_declined": hints.fires and not promoted}
-        if promoted:
-            detail["unknown_property"] = True
+        unknown_property = {"unknown_property": True} if promoted else {}
         return await inbound.degrade(Why.NO_PERSON_RESOLVED_NO_INTENT_HINTS, _unknown_other(inbound), None,
-                                     sender_unverified=not inbound.sender_verified, **detail)
+                                     sender_unverified=not inbound.sender_verified, hints=hints.matched,
+                                     probability=hints.probability, vetoed_by=hints.vetoed_by,
+                                     confirmer_declined=hints.fires and not promoted, **unknown_property)
     intent = InferredIntent(kind=hints.kind)
     kind = claim_kind(inbound.channel)
     if not mint:

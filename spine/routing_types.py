@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from enum import StrEnum
+from typing import Any
 
 from pydantic import BaseModel, Field
 
@@ -24,7 +25,7 @@ class L1Result(BaseModel):
     other_classification: OtherClassification | None = None
     inferred_intent: InferredIntent | None = None
 
-    def breadcrumb(self) -> dict:
+    def breadcrumb(self) -> dict[str, Any]:
         return self.model_dump(mode="json", exclude_none=True)
 
 

@@ -18,7 +18,8 @@ def pack_data(data: dict[str, Any], where: str) -> bytes:
 
 def unpack_data(blob: bytes) -> dict[str, Any]:
     # strict_map_key=False: a nested map with integer keys must read back as it was written.
-    return msgpack.unpackb(blob, raw=False, strict_map_key=False)
+    data: dict[str, Any] = msgpack.unpackb(blob, raw=False, strict_map_key=False)
+    return data
 
 
 def check_keys(item: Item) -> None:

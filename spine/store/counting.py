@@ -8,12 +8,12 @@ The trace records the tally (`AgentTrace.store_reads`) and bench/sms.py reads it
 from __future__ import annotations
 
 from collections import Counter
-from contextvars import ContextVar
+from contextvars import ContextVar, Token
 from typing import Any
 
 from spine.store.base import Item, Store
 
-_current: ContextVar[Counter | None] = ContextVar("clara_store_reads", default=None)
+_current: ContextVar[Counter[str] | None] = ContextVar("clara_store_reads", default=None)
 
 
 def read_kind(pk: str, sk: str = "_", *, query: bool = False) -> str:
@@ -35,8 +35,8 @@ class ReadCount:
 
     def __init__(self, *, join: bool = False) -> None:
         running = _current.get() if join else None
-        self.counts: Counter = running if running is not None else Counter()
-        self._token = None
+        self.counts: Counter[str] = running if running is not None else Counter()
+        self._token: Token[Counter[str] | None] | None = None
         self._own = running is None
 
     def __enter__(self) -> ReadCount:
@@ -98,4 +98,4 @@ class CountingStore:
 
 
 def counting(store: Store) -> Store:
-    return store if isinstance(store, CountingStore) else CountingStore(store)  # type: ignore[return-value]
+    return store if isinstance(store, CountingStore) else CountingStore(store)

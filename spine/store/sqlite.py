@@ -5,7 +5,9 @@ from __future__ import annotations
 import asyncio
 import sqlite3
 import threading
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any, TypeVar
 
 from spine.store.base import ABSENT, ConditionFailed, Item, StoreError, StoreUnavailable, bounded
 from spine.store.codec import check_keys, pack_data, unpack_data
@@ -22,6 +24,8 @@ CREATE TABLE IF NOT EXISTS items (
 ) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS items_gsi1 ON items (gsi1pk, gsi1sk);
 """
+
+T = TypeVar("T")
 
 _COLUMNS = "pk, sk, data, version, gsi1pk, gsi1sk"
 
@@ -40,7 +44,7 @@ def _database_path(path: Path, read_only: bool) -> tuple[str, bool]:
     return f"{resolved.as_uri()}?mode=ro", True
 
 
-def _row_to_item(row: tuple) -> Item:
+def _row_to_item(row: tuple[Any, ...]) -> Item:
     pk, sk, data, version, gsi1pk, gsi1sk = row
     return Item(pk=pk, sk=sk, data=unpack_data(data), version=version, gsi1pk=gsi1pk, gsi1sk=gsi1sk)
 
@@ -96,7 +100,7 @@ class SqliteStore:
                 self._conns.append(conn)
         return conn
 
-    def _call(self, what: str, fn, *args, wait: bool = True):
+    def _call(self, what: str, fn: Callable[..., T], *args: Any, wait: bool = True) -> T:
         try:
             return fn(self._conn(wait), *args)
         except sqlite3.OperationalError as exc:  # locked, busy, disk I/O, cannot open
@@ -104,7 +108,7 @@ class SqliteStore:
         except sqlite3.Error as exc:
             raise StoreError(f"sqlite {what} on {self.path} failed: {exc}") from exc
 
-    async def _run(self, what: str, fn, *args):
+    async def _run(self, what: str, fn: Callable[..., T], *args: Any) -> T:
         """Try inline first, on a connection that never waits; only an operation that meets a
         lock goes to a worker thread, where it may wait for the lock under the time bound.
 
@@ -123,7 +127,7 @@ class SqliteStore:
                              f"sqlite {what} on {self.path}")
 
     async def get(self, pk: str, sk: str = "_") -> Item | None:
-        def op(conn: sqlite3.Connection):
+        def op(conn: sqlite3.Connection) -> Item | None:
             row = conn.execute(f"SELECT {_COLUMNS} FROM items WHERE pk=? AND sk=?", (pk, sk)).fetchone()
             return _row_to_item(row) if row else None
 
@@ -137,7 +141,8 @@ class SqliteStore:
     ) -> list[Item]:
         return await self._select("gsi1pk", "gsi1sk", gsi1pk, sk_prefix, limit, descending)
 
-    async def _select(self, key_col: str, sort_col: str, key: str, prefix: str, limit: int | None, descending: bool):
+    async def _select(self, key_col: str, sort_col: str, key: str, prefix: str, limit: int | None,
+                      descending: bool) -> list[Item]:
         if limit is not None and limit <= 0:
             return []  # SQLite reads LIMIT -1 as "no limit"; the protocol means none
         order = "DESC" if descending else "ASC"
@@ -145,12 +150,12 @@ class SqliteStore:
             f"SELECT {_COLUMNS} FROM items WHERE {key_col}=? AND substr({sort_col}, 1, ?)=? "
             f"ORDER BY {sort_col} {order}, pk {order}, sk {order}"
         )
-        params: tuple = (key, len(prefix), prefix)
+        params: tuple[str | int, ...] = (key, len(prefix), prefix)
         if limit is not None:
             sql += " LIMIT ?"
             params += (limit,)
 
-        def op(conn: sqlite3.Connection):
+        def op(conn: sqlite3.Connection) -> list[Item]:
             return [_row_to_item(r) for r in conn.execute(sql, params).fetchall()]
 
         return await self._run("query", op)
