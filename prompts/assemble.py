@@ -9,6 +9,7 @@ unit, phone, date) may appear above that breakpoint; it all goes in the volatile
 from __future__ import annotations
 
 import json
+from collections.abc import Set
 from typing import Any
 
 from pydantic import BaseModel
@@ -37,7 +38,7 @@ class AssembledPrompt(BaseModel):
         return [t["name"] for t in self.tools]
 
 
-def _unique(tools: list[ToolSpec], exclude: set[str] = frozenset()) -> list[ToolSpec]:
+def _unique(tools: list[ToolSpec], exclude: Set[str] = frozenset()) -> list[ToolSpec]:
     """In the order given (the catalog's fixed order is part of the cache key), first of each name."""
     seen: dict[str, ToolSpec] = {}
     for tool in tools:
@@ -94,7 +95,7 @@ def assemble_prompt(*, l1: L1Result, property: Property | None, facility_tools: 
     summary, active, breadcrumb = render_volatile(l1, context, caller_name)
     volatile = f"{summary}\n\n{active}\n\n{breadcrumb}"
 
-    stable_blocks = [{"type": "text", "text": text} for text in (l0, l2, f"{facility_text}\n{role_text}") if text]
+    stable_blocks: list[dict[str, Any]] = [{"type": "text", "text": text} for text in (l0, l2, f"{facility_text}\n{role_text}") if text]
     stable_blocks[-1]["cache_control"] = dict(CACHE_CONTROL)
     tools = [t.to_api() for t in facility] + [t.to_api() for t in role]
     # Each tool is encoded once: its JSON is counted for its layer and is part of the cached bytes.

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from spine.identity import OccupancyKind
+from spine.identity import OccupancyKind, PersonRoleType
 from tools.facts import CallerFacts, Target
 from tools.matrix import TOOL_ROLE_MATRIX, UNIT_SCOPES, Scope, ToolPolicy
 
@@ -72,7 +72,7 @@ def _self(facts: CallerFacts, target: Target) -> str | None:
     return None
 
 
-def _org_wide(roles: frozenset | None) -> ScopeCheck:
+def _org_wide(roles: frozenset[PersonRoleType] | None) -> ScopeCheck:
     """In the inbound property's org, and within the properties the caller's staff role reaches:
     a role limited to one property acts on that property's records only."""
     tool_roles = roles or frozenset()
@@ -143,7 +143,7 @@ def public_refusal(scope: Scope, target: Target, facts: CallerFacts | None = Non
 
 @dataclass(frozen=True, slots=True)
 class CompiledRule:
-    roles: frozenset | None  # None: every caller, unknown ones included
+    roles: frozenset[PersonRoleType] | None  # None: every caller, unknown ones included
     scope: Scope
     check: ScopeCheck
     allow: Decision

@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from spine.identity import STAFF_ROLE_TYPES, OccupancyKind, PersonRoleType
+from spine.identity import STAFF_ROLE_TYPES, OccupancyKind, PersonRole, PersonRoleType
 from spine.repo import Spine
 from tools.caller import Caller, authoritative_roles
 from tools.ids import display_id, work_order_key
@@ -66,6 +66,7 @@ async def load_facts(spine: Spine, caller: Caller) -> CallerFacts:
     if cached is not None and cached.person_id == caller.person_id and cached.property_id == caller.property_id:
         return cached
     prop = await spine.get_property(caller.property_id)
+    roles: list[PersonRole] | None
     if not prop:
         roles = []
     else:
@@ -129,7 +130,6 @@ async def _unit_by_number(spine: Spine, property_id: str, number: str) -> tuple[
 
 
 async def _unit_target(spine: Spine, facts: CallerFacts, args: dict[str, Any]) -> Target:
-    base = {"property_id": facts.property_id, "org_id": facts.org_id}
     if args.get("work_order_id"):
         wo_target = await _work_order_target(spine, args["work_order_id"])
         if wo_target.missing:
@@ -142,10 +142,12 @@ async def _unit_target(spine: Spine, facts: CallerFacts, args: dict[str, Any]) -
         found = await _unit_by_number(spine, facts.property_id, args["unit"])
         if found is None:
             return Target(named=named, missing=f"unit {args['unit']} not found at {facts.property_id}")
-        return Target(unit_id=found[0], unit_number=found[1], named=named, **base)
+        return Target(property_id=facts.property_id, org_id=facts.org_id, unit_id=found[0], unit_number=found[1],
+                      named=named)
     if len(facts.units) == 1:
         unit_id = next(iter(facts.units))
-        return Target(unit_id=unit_id, unit_number=facts.unit_numbers.get(unit_id), **base)
+        return Target(property_id=facts.property_id, org_id=facts.org_id, unit_id=unit_id,
+                      unit_number=facts.unit_numbers.get(unit_id))
     if not facts.units:
         return Target(missing=f"{facts.who} occupies no unit at {facts.property_id}; name the unit")
     held = ", ".join(sorted(facts.unit_numbers.values()))

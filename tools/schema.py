@@ -33,7 +33,7 @@ def _clean(node: Any) -> Any:
 
 
 def input_schema(model: type[BaseModel]) -> dict[str, Any]:
-    schema = _clean(model.model_json_schema())
+    schema: dict[str, Any] = _clean(model.model_json_schema())
     schema.setdefault("properties", {})
     if not schema.get("required"):
         schema.pop("required", None)

@@ -1,7 +1,7 @@
 """What every handler module shares: the Tool record, the handler context, ToolFailure."""
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -72,7 +72,7 @@ class Ack(BaseModel):
 
 
 async def new_work_order(ctx: HandlerContext, *, description: str, brief: str | None, priority: str,
-                         notes: list[str] = ()) -> WorkOrder:
+                         notes: Sequence[str] = ()) -> WorkOrder:
     """Write a new work order at the target's property and unit, numbered WO-n from the sequence."""
     number = await ctx.spine.next_sequence("work_order")
     wo = WorkOrder(

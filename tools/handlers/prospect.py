@@ -143,7 +143,7 @@ async def get_available_units(ctx: HandlerContext, args: AvailableIn) -> Availab
     prop = await _property(ctx)
     units = [u for u in await ctx.spine.units_of(prop.id) if u.available
              and (args.bedrooms is None or u.bedrooms == args.bedrooms)
-             and (args.move_in_by is None or u.available_from <= args.move_in_by)]
+             and (args.move_in_by is None or (u.available_from is not None and u.available_from <= args.move_in_by))]
     units.sort(key=lambda u: (u.available_from, u.number))
     return AvailableOut(property_name=prop.name, units=[_offer(u) for u in units])
 

@@ -71,7 +71,7 @@ async def send_verification_code(ctx: HandlerContext, args: SendCodeIn) -> SendC
     if person is not None and (person.deceased or person.category is not None or person.merged_into_person_id):
         person = None  # a number whose Person carries no authority gets no code
     phones = person.phones() if person else []
-    if not phones:
+    if person is None or not phones:
         raise ToolFailure("there is no account with a number on file for this caller, so no code can be sent; "
                           "offer a person from the team")
     to = phones[0]
