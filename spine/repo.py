@@ -1,9 +1,9 @@
 """`Spine`: typed reads and writes of the domain over any Store.
 
 Every key layout lives here, once (with the mixins: `repo_records` for the inbound log, outbox,
-events and traces; `repo_tools` for tool runs and escalations; `repo_admin` for admin tokens and
-sessions; `repo_verification` for voice caller verification), so the SQLite and DynamoDB backends
-stay dumb item stores.
+events and traces; `repo_tools` for tool runs and escalations; `repo_tours` for tours and their
+per-property index; `repo_admin` for admin tokens and sessions; `repo_verification` for voice
+caller verification), so the SQLite and DynamoDB backends stay dumb item stores.
 """
 from __future__ import annotations
 
@@ -18,9 +18,10 @@ from spine.reference_cache import REFERENCE_TTL_S, ReferenceCache
 from spine.repo_admin import AdminRecords
 from spine.repo_records import InteractionRecords
 from spine.repo_tools import ToolRecords
+from spine.repo_tours import TourRecords
 from spine.repo_verification import VerificationRecords
 from spine.store.base import ABSENT, ConditionFailed, Item, Store
-from spine.work import Prospect, RenewalWorkflow, Tour, WorkOrder
+from spine.work import Prospect, RenewalWorkflow, WorkOrder
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -52,7 +53,7 @@ def role_index_key(role: PersonRole) -> str:
     return f"ORGROLES#{s.org_id}"
 
 
-class Spine(InteractionRecords, ToolRecords, AdminRecords, VerificationRecords):
+class Spine(InteractionRecords, ToolRecords, TourRecords, AdminRecords, VerificationRecords):
     def __init__(self, store: Store, *, reference_ttl_s: float = REFERENCE_TTL_S) -> None:
         self.store = store
         self.reference = ReferenceCache(reference_ttl_s)
@@ -205,7 +206,7 @@ class Spine(InteractionRecords, ToolRecords, AdminRecords, VerificationRecords):
     async def list_vendors(self) -> list[Vendor]:
         return await self._index(Vendor, "VENDORS")
 
-    # -- work orders, tours, prospects, renewals -----------------------------------------
+    # -- work orders, prospects, renewals ----------------------------------------------
     async def put_work_order(self, wo: WorkOrder) -> None:
         # Sorted by unit, so one unit's work orders are one prefix read (a tenant's first
         # contact reads only theirs, not the whole property's).
@@ -243,16 +244,6 @@ class Spine(InteractionRecords, ToolRecords, AdminRecords, VerificationRecords):
                                      expect_version=item.version if item else ABSENT)
             except ConditionFailed:
                 pass  # someone else moved it; it only ever goes up
-
-    async def put_tour(self, tour: Tour) -> None:
-        await self._put(tour, f"TOUR#{tour.id}", gsi1pk=f"PERSONTOURS#{tour.prospect_person_id}",
-                        gsi1sk=tour.scheduled_at.isoformat())
-
-    async def get_tour(self, tour_id: str) -> Tour | None:
-        return await self._get(Tour, f"TOUR#{tour_id}")
-
-    async def tours_of(self, person_id: str) -> list[Tour]:
-        return await self._index(Tour, f"PERSONTOURS#{person_id}")
 
     async def put_prospect(self, prospect: Prospect) -> None:
         await self._put(prospect, f"PERSON#{prospect.person_id}", f"PROSPECT#{prospect.property_id}")
