@@ -68,7 +68,7 @@ PROSPECT = frozenset({T.PROSPECT})
 ALL_STAFF = frozenset({T.PM, T.ORG_ADMIN, T.LEASING_AGENT, T.MAINTENANCE, T.VIEWER, T.PLATFORM_ADMIN})
 WORK_ORDER_STAFF = frozenset({T.PM, T.ORG_ADMIN, T.MAINTENANCE})
 MANAGERS = frozenset({T.PM, T.ORG_ADMIN})
-RENEWAL_STAFF = frozenset({T.PM, T.ORG_ADMIN, T.LEASING_AGENT})
+LEASING_STAFF = frozenset({T.PM, T.ORG_ADMIN, T.LEASING_AGENT})  # renewals and tours
 
 S = Scope
 TOOL_ROLE_MATRIX: dict[str, ToolPolicy] = {
@@ -100,7 +100,8 @@ TOOL_ROLE_MATRIX: dict[str, ToolPolicy] = {
     "pm_create_work_order": _p(WORK_ORDER_STAFF, S.ORG_WIDE, "pm", read_only=False, verified=True),
     "pm_assign_vendor": _p(WORK_ORDER_STAFF, S.ORG_WIDE, "pm", read_only=False, verified=True),
     "pm_close_work_order": _p(MANAGERS, S.ORG_WIDE, "pm", read_only=False, verified=True),
-    "pm_send_renewal": _p(RENEWAL_STAFF, S.ORG_WIDE, "pm", read_only=False, verified=True),
+    "pm_send_renewal": _p(LEASING_STAFF, S.ORG_WIDE, "pm", read_only=False, verified=True),
+    "pm_list_tours": _p(LEASING_STAFF, S.ORG_WIDE, "pm", read_only=True, verified=True),
     # Property facility info: every role, unknown callers included
     "get_property_amenities": _p(ANY, S.INBOUND_PROPERTY, "facility", read_only=True),
     "get_property_hours": _p(ANY, S.INBOUND_PROPERTY, "facility", read_only=True),

@@ -132,6 +132,12 @@ ROWS: list[Row] = [
                             "monthly_rent_usd": 2525},                  "r   r   r   r   r   r   r   Y   r   Y   Y   r   t   r   t   r"),
     Row("pm_send_renewal", {"unit": "999", "term_months": 12,
                             "monthly_rent_usd": 2525},                  "r   r   r   r   r   r   r   t   r   t   t   r   t   r   t   r"),
+    Row("pm_list_tours", {},                                            "r   r   r   r   r   r   r   Y   r   Y   Y   r   Y   r   Y   r"),
+    Row("pm_list_tours", {"day": "tomorrow", "days": 7,
+                          "property_id": "pf_yale"},                    "r   r   r   r   r   r   r   Y   r   Y   Y   r   Y   r   s   r"),
+    Row("pm_list_tours", {"property_id": "pf_beacon"},                  "r   r   r   r   r   r   r   Y   r   Y   Y   r   Y   r   Y   r"),
+    Row("pm_list_tours", {"property_id": "pf_capitol"},                 "r   r   r   r   r   r   r   s   r   s   s   r   s   r   s   r"),
+    Row("pm_list_tours", {"day": "2026-12-24"},                         "r   r   r   r   r   r   r   Y   r   Y   Y   r   Y   r   Y   r"),
     # --- facility and universal: everyone, unknown callers included -------------------------------------------------
     Row("get_property_amenities", {},                                   ALL_Y),
     Row("get_property_hours", {},                                       ALL_Y),

@@ -53,8 +53,9 @@ async def test_pm_variants_differ_by_staff_role(callers):
         return [n for n in names(catalog_for(callers[name])) if n.startswith("pm_")]
     assert pm_tools("priya") == sorted(n for n in TOOL_ROLE_MATRIX if n.startswith("pm_"))
     assert pm_tools("sam") == ["pm_list_open_work_orders", "pm_lookup_person"]
-    assert pm_tools("lena") == ["pm_list_open_work_orders", "pm_lookup_person", "pm_send_renewal"]
+    assert pm_tools("lena") == ["pm_list_open_work_orders", "pm_list_tours", "pm_lookup_person", "pm_send_renewal"]
     assert "pm_close_work_order" not in pm_tools("max") and "pm_assign_vendor" in pm_tools("max")
+    assert "pm_list_tours" not in pm_tools("max")  # tours are leasing work, not maintenance
 
 
 async def test_prospect_catalog(callers):

@@ -1,12 +1,14 @@
 """PM catalog: staff tools across the inbound property's organization."""
 from __future__ import annotations
 
+from datetime import date, datetime, timedelta
 from typing import Literal
+from zoneinfo import ZoneInfo
 
 from pydantic import BaseModel, Field
 
 from spine.identity import utcnow
-from spine.work import RenewalOffer, RenewalStatus, RenewalWorkflow, WorkOrderNote, WorkOrderStatus
+from spine.work import RenewalOffer, RenewalStatus, RenewalWorkflow, Tour, TourStatus, WorkOrderNote, WorkOrderStatus
 from tools.handlers.base import (
     Ack,
     HandlerContext,
@@ -136,6 +138,50 @@ async def pm_send_renewal(ctx: HandlerContext, args: RenewalIn) -> RenewalSent:
                        offers=workflow.offers)
 
 
+class ListToursIn(ToolInput):
+    day: date | Literal["today", "tomorrow"] = Field(
+        "today", description="The first day: YYYY-MM-DD, or today / tomorrow at the property")
+    days: int = Field(1, ge=1, le=14, description="How many days from `day`: 1 for that day, 7 for a week")
+    property_id: str | None = Field(None, max_length=60, description="Defaults to the inbound property")
+
+
+class TourEntry(BaseModel):
+    tour_id: str
+    scheduled_at: datetime  # in the property's local time
+    unit: str | None
+    prospect: str  # the prospect's name as on file
+    status: TourStatus
+
+
+class ToursListed(BaseModel):
+    property_id: str
+    property_name: str
+    first_day: date
+    last_day: date
+    tours: list[TourEntry]
+
+
+async def pm_list_tours(ctx: HandlerContext, args: ListToursIn) -> ToursListed:
+    prop = await ctx.spine.get_property(ctx.target.property_id or ctx.caller.property_id)
+    if prop is None:
+        raise ToolFailure(f"property {ctx.target.property_id} is not on file")
+    zone = ZoneInfo(prop.timezone)
+    today = utcnow().astimezone(zone).date()  # "today" is the property's, not the server's
+    first = today if args.day == "today" else today + timedelta(days=1) if args.day == "tomorrow" else args.day
+    booked = [t for t in await ctx.spine.tours_at(prop.id, first, args.days) if t.status != TourStatus.CANCELLED]
+    return ToursListed(property_id=prop.id, property_name=prop.name, first_day=first,
+                       last_day=first + timedelta(days=args.days - 1),
+                       tours=[await _tour_entry(ctx, tour, zone) for tour in booked])
+
+
+async def _tour_entry(ctx: HandlerContext, tour: Tour, zone: ZoneInfo) -> TourEntry:
+    person = await ctx.spine.get_person(tour.prospect_person_id)
+    unit = await ctx.spine.get_unit(tour.unit_id) if tour.unit_id else None
+    return TourEntry(tour_id=tour.id, scheduled_at=tour.scheduled_at.astimezone(zone),
+                     unit=unit.number if unit else None, prospect=person.display_name if person else "a prospect",
+                     status=tour.status)
+
+
 TOOLS = [
     Tool("pm_lookup_person", "Find a person in this organization by phone, name or unit, with their roles.",
          LookupIn, pm_lookup_person),
@@ -148,4 +194,6 @@ TOOLS = [
     Tool("pm_close_work_order", "Close a work order, with an optional resolution note.", CloseIn, pm_close_work_order),
     Tool("pm_send_renewal", "Offer a lease renewal term and rent to a unit (adds to an open offer).",
          RenewalIn, pm_send_renewal),
+    Tool("pm_list_tours", "Tours booked at a property of this organization for a day or a few days, in time order.",
+         ListToursIn, pm_list_tours),
 ]
