@@ -2,8 +2,9 @@
 and every scope has a case. Loaded by `gateway seed`; loading twice changes nothing."""
 from __future__ import annotations
 
-from datetime import UTC, date, datetime
+from datetime import UTC, date, datetime, time, timedelta
 from typing import Any
+from zoneinfo import ZoneInfo
 
 from spine.identity import Claim, ClaimKind, OccupancyKind, Person, PersonCategory, PersonRole, RoleScope
 from spine.identity import PersonRoleSource as Src
@@ -22,7 +23,7 @@ from spine.property import (
 )
 from spine.repo import Spine
 from spine.store.base import Item, Store
-from spine.work import RenewalOffer, RenewalWorkflow, WorkOrder, WorkOrderNote, WorkOrderStatus
+from spine.work import Prospect, RenewalOffer, RenewalWorkflow, Tour, WorkOrder, WorkOrderNote, WorkOrderStatus
 
 YALE, CAPITOL, BEACON = "pf_yale", "pf_capitol", "pf_beacon"
 YALE_NUMBER, CAPITOL_NUMBER, BEACON_NUMBER = "+12065550100", "+13035550200", "+12065550300"
@@ -181,6 +182,7 @@ PEOPLE = [
     _person("p_lena", "Lena Park", "+12065550152"),
     _person("p_nora", "Nora Quinn", "+12065550154"),
     _person("p_ruth", "Ruth Alvarez", "+12065551099", deceased=True),
+    _person("p_tess", "Tess Morgan", "+12065551044"),
     _person("p_spam", "Unknown (spam)", "+18885550199", category=PersonCategory.SPAM),
     _person("p_marcus_old", "Marcus Johnson (old number)", "+12065551088", merged_into_person_id="p_marcus"),
 ]
@@ -197,7 +199,24 @@ ROLES = [
     _staff("sr_sam", "p_sam", T.VIEWER),
     _staff("sr_lena", "p_lena", T.LEASING_AGENT),
     _staff("sr_nora", "p_nora", T.PM, property_id=BEACON),
+    PersonRole(id="pr_tess_yale", person_id="p_tess", role_type=T.PROSPECT, source=Src.MANUAL_PM, created_at=AT,
+               scope=RoleScope(org_id="org_propflow", property_id=YALE)),
 ]
+
+# A prospect who already booked: her tours are today at 3pm and tomorrow at 11am, property time,
+# so a leasing agent's "any tours today?" has an answer on the day the demo is seeded.
+PROSPECTS = [Prospect(person_id="p_tess", property_id=YALE, stage="touring", bedrooms=2, move_in=date(2027, 1, 1),
+                      updated_at=AT)]
+TOUR_SLOTS = [(0, time(15, 0), "u_yale_401"), (1, time(11, 0), "u_yale_415")]  # (days from today, time, unit)
+
+
+def demo_tours(today: date, zone: str) -> list[Tour]:
+    """Tess's tours around `today` (the property's date); ids carry the day, so reseeding the same
+    day writes the same tours and another day adds that day's."""
+    return [Tour(id=f"tour_demo_{(today + timedelta(days=ahead)):%Y%m%d}_{unit.rsplit('_', 1)[-1]}",
+                 prospect_person_id="p_tess", property_id=YALE, unit_id=unit,
+                 scheduled_at=datetime.combine(today + timedelta(days=ahead), at, tzinfo=ZoneInfo(zone)))
+            for ahead, at, unit in TOUR_SLOTS]
 
 # Unknown numbers the demo replays; no Person exists for them until the router mints one.
 UNKNOWN_PROSPECT = "+14155559876"
@@ -225,9 +244,10 @@ class _WriteIfChanged:
         return await self._store.put(item, expect_version=expect_version)
 
 
-async def seed(spine: Spine) -> None:
+async def seed(spine: Spine, now: datetime | None = None) -> None:
     """Write the demo data. Every write is a put of a fixed id and fixed content, written only
-    where it differs, so a second run changes nothing (sequences are only raised, never lowered)."""
+    where it differs, so a second run changes nothing (sequences are only raised, never lowered);
+    the demo tours are the day's of `now` (default: the current time)."""
     spine = Spine(_WriteIfChanged(spine.store))
     for org in ORGS:
         await spine.put_org(org)
@@ -249,3 +269,10 @@ async def seed(spine: Spine) -> None:
         if await spine.get_work_order(wo.id) is None:
             await spine.put_work_order(wo)
     await spine.ensure_sequence_at_least("work_order", 800)
+    for prospect in PROSPECTS:
+        await spine.create_prospect(prospect)  # a prospect who moved on keeps her stage
+    yale = next(p for p in PROPERTIES if p.id == YALE)
+    today = (now or datetime.now(UTC)).astimezone(ZoneInfo(yale.timezone)).date()
+    for tour in demo_tours(today, yale.timezone):
+        if await spine.get_tour(tour.id) is None:
+            await spine.put_tour(tour)

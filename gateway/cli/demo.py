@@ -1,4 +1,5 @@
-"""`gateway demo` (what `make run` runs): the whole gateway on this machine, then K-1..K-5.
+"""`gateway demo` (what `make run` runs): the whole gateway on this machine, then K-1..K-5 and a
+leasing agent's tour list.
 
 Sets up the store (default sqlite:///var/clara.db) and the demo data, starts a local Ray and the
 gateway from ray_config.yaml (offline model; Anthropic when ANTHROPIC_API_KEY is set), replays the
@@ -50,6 +51,8 @@ FLOWS = [
     Flow("K-3", "unknown number asks about availability", "+14155559876", "do you have 2BR units next month?"),
     Flow("K-4", "multi-role caller (vendor + tenant)", "+13035552020", "check on WO-42"),
     Flow("K-5", "wrong number", "+13105557777", "yo what's up Trevor"),
+    # Beyond the ADR's five: staff asking Clara, here the leasing agent about the demo's tours.
+    Flow("Tours", "leasing agent asks what tours are booked", "+12065550152", "any tours scheduled today?"),
 ]
 
 # The same path on the other two channels: Marcus by verified email, Mike on the property's

@@ -114,6 +114,7 @@ class Entities:
     units: list[str] = field(default_factory=list)
     bedrooms: int | None = None
     day: date | None = None          # a specific day mentioned
+    named_day: str | None = None     # "today" or "tomorrow" when the day was said so (relative to the caller)
     month_level: bool = False        # the day stands for a whole month ("next month", "in January")
     clock: time | None = None
     eta: tuple[str, str] | None = None  # (for the tool, for the reply): ("10 minutes", "in about 10 minutes")
@@ -144,6 +145,7 @@ def extract(message: str, today: date) -> Entities:
         word = (m.group(1) or m.group(2)).lower()
         ents.bedrooms = NUMBER_WORDS[word] if word in NUMBER_WORDS else int(word)
     ents.day, ents.month_level = _day(text, today)
+    ents.named_day = _named_day(text)
     ents.clock = _clock(text)
     ents.eta = _eta(text, ents.clock)
     ents.emergency = detect_emergency(text)
@@ -158,7 +160,6 @@ def extract(message: str, today: date) -> Entities:
 
 
 def _day(text: str, today: date) -> tuple[date | None, bool]:
-    lowered = text.lower()
     if NEXT_MONTH.search(text):
         year, month = (today.year + 1, 1) if today.month == 12 else (today.year, today.month + 1)
         return date(year, month, 1), True
@@ -179,10 +180,8 @@ def _day(text: str, today: date) -> tuple[date | None, bool]:
         year = today.year + (1 if month < today.month else 0)
         day = int(m.group(1)) if m.group(1) and 1 <= int(m.group(1)) <= monthrange(year, month)[1] else 1
         return date(year, month, day), m.group(1) is None
-    if "tomorrow" in lowered or TOMORROW_ES.search(lowered):
-        return today + timedelta(days=1), False
-    if "today" in lowered or "tonight" in lowered or re.search(r"\bhoy\b", lowered):
-        return today, False
+    if named := _named_day(text):
+        return today + timedelta(days=1 if named == "tomorrow" else 0), False
     if m := WEEKDAY.search(text):
         index = next(i for i, name in enumerate(WEEKDAYS) if name.startswith(m.group(1).lower()[:3]))
         return today + timedelta(days=(index - today.weekday() - 1) % 7 + 1), False
@@ -190,6 +189,15 @@ def _day(text: str, today: date) -> tuple[date | None, bool]:
         index = next(i for i, name in enumerate(SPANISH_WEEKDAYS) if re.fullmatch(name, m.group(1), re.IGNORECASE))
         return today + timedelta(days=(index - today.weekday() - 1) % 7 + 1), False
     return None, False
+
+
+def _named_day(text: str) -> str | None:
+    lowered = text.lower()
+    if "tomorrow" in lowered or TOMORROW_ES.search(lowered):
+        return "tomorrow"
+    if "today" in lowered or "tonight" in lowered or re.search(r"\bhoy\b", lowered):
+        return "today"
+    return None
 
 
 def _clock(text: str) -> time | None:

@@ -44,6 +44,7 @@ from actors.model.offline.vocabulary import (
     STATUS,
     THANKS,
     TOUR,
+    WEEK,
     WORK_TALK,
 )
 from spine.emergency import BUILDING_EMERGENCIES
@@ -283,12 +284,23 @@ def _pm(r: Reading, e: Entities) -> Plan | None:
     if PM_OPEN.search(e.text) and r.offers("pm_list_open_work_orders"):
         return Plan("pm", [("pm_list_open_work_orders", {})])
     if PM_TOURS.search(e.text):
-        return Plan("pm_tours")
+        return Plan("pm", [("pm_list_tours", tour_period(e))]) if r.offers("pm_list_tours") else Plan("pm_tours")
     if PM_WHO_IN_UNIT.search(e.text) and e.units and r.offers("pm_lookup_person"):
         return Plan("pm", [("pm_lookup_person", {"unit": e.units[0]})])
     if PM_LOOKUP.search(e.text) and r.offers("pm_lookup_person") and (e.phone or proper_name(e.text)):
         return Plan("pm", [("pm_lookup_person", {"phone": e.phone} if e.phone else {"name": proper_name(e.text)})])
     return None
+
+
+def tour_period(e: Entities) -> dict[str, Any]:
+    """'today' (the tool's default), 'tomorrow', 'this week' or a date, as pm_list_tours takes them:
+    today and tomorrow stay words, so the tool reads them on the property's clock."""
+    period: dict[str, Any] = {"days": 7} if WEEK.search(e.text) else {}
+    if e.named_day == "tomorrow":
+        period["day"] = "tomorrow"
+    elif e.day is not None and e.named_day is None and not e.month_level:
+        period["day"] = e.day.isoformat()
+    return period
 
 
 def _renewal_follow_up(r: Reading, e: Entities) -> bool:

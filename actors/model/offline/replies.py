@@ -108,9 +108,10 @@ def _direct(plan: Plan, r: Reading, e: Entities) -> str:  # noqa: C901 - one cas
         key = "respond_to_renewal" if plan.intent == "renewal_not_signer" else "get_balance"
         return hi + say(lang, INSTEAD[key])
     if plan.intent == "pm_tours":
-        return hi + pick(lang, "I can't list the tour calendar from here yet; it's on the leasing dashboard. "
-                               "I can look up a person, list open work orders or send a renewal.",
-                         "todavía no puedo listar el calendario de visitas desde aquí; está en el panel de renta.")
+        return hi + pick(lang, "the tour calendar is for the leasing team (leasing agents and managers), so I can't "
+                               "list it for you; I can look up a person or list the open work orders.",
+                         "el calendario de visitas es para el equipo de renta (agentes y gerentes), así que no puedo "
+                         "mostrárselo; puedo buscar a una persona o listar las órdenes de trabajo abiertas.")
     if plan.intent == "pm_renewal_terms":
         unit = pick(lang, f" for unit {plan.wo}", f" para la unidad {plan.wo}") if plan.wo else ""
         return hi + pick(lang, f"what term and monthly rent should the renewal offer{unit} have? "

@@ -67,12 +67,40 @@ def pricing(out: Any, call: ToolCall, e: Entities, lang: Language) -> str:
                 f"Las rentas{' ' + size if size else ''} van de {span}.")
 
 
+def of_unit(unit: str | None, lang: Language, en: str = "of unit", es: str = "de la unidad", lead: str = " ") -> str:
+    """How a sentence names a unit, when there is one: ' of unit 401', ' de la unidad 401'."""
+    return f"{lead}{pick(lang, en, es)} {unit}" if unit else ""
+
+
 def tour_booked(out: Any, call: ToolCall, e: Entities, lang: Language) -> str:
-    unit = pick(lang, f" of unit {out.unit}", f" de la unidad {out.unit}") if out.unit else ""
+    unit = of_unit(out.unit, lang)
     return pick(lang, f"You're booked for a tour {moment(out.scheduled_at, lang)}{unit} at {out.property_name}, "
                       f"{out.address}. See you then!",
                 f"Su visita quedó agendada {moment(out.scheduled_at, lang)}{unit} en {out.property_name}, "
                 f"{out.address}. ¡Nos vemos!")
+
+
+def _tour_days(out: Any, call: ToolCall, lang: Language) -> str:
+    first, last = day(out.first_day, lang), day(out.last_day, lang)
+    if first != last:
+        return pick(lang, f"{first}–{last}", f"del {first} al {last}")
+    named = call.input.get("day", "today")
+    if named in ("today", "tomorrow"):
+        return pick(lang, named, "hoy" if named == "today" else "mañana")
+    return pick(lang, f"on {first}", f"el {first}")
+
+
+def tours_listed(out: Any, call: ToolCall, e: Entities, lang: Language) -> str:
+    """'2 tours today at JP Yale Station: 3pm — Tess Morgan, unit 401; ...': every one, in time order."""
+    when, one_day = _tour_days(out, call, lang), out.first_day == out.last_day
+    if not out.tours:
+        return pick(lang, f"No tours booked {when} at {out.property_name}.",
+                    f"No hay visitas agendadas {when} en {out.property_name}.")
+    listed = "; ".join((clock_text(t.scheduled_at.time()) if one_day else moment(t.scheduled_at, lang))
+                       + f" — {t.prospect}" + of_unit(t.unit, lang, "unit", "unidad", lead=", ") for t in out.tours)
+    plural = "s" if len(out.tours) > 1 else ""
+    return pick(lang, f"{len(out.tours)} tour{plural} {when} at {out.property_name}: {listed}.",
+                f"{len(out.tours)} visita{plural} {when} en {out.property_name}: {listed}.")
 
 
 def application_sent(out: Any, call: ToolCall, e: Entities, lang: Language) -> str:
@@ -130,7 +158,7 @@ def amenities(out: Any, call: ToolCall, e: Entities, lang: Language) -> str:
 
 
 def lease(out: Any, call: ToolCall, e: Entities, lang: Language) -> str:
-    unit = pick(lang, f" for unit {out.unit}", f" de la unidad {out.unit}") if out.unit else ""
+    unit = of_unit(out.unit, lang, en="for unit")
     return pick(lang, f"Your lease{unit} runs {day(out.start, lang, True)} to {day(out.end, lang, True)} at "
                       f"{usd_monthly(out.monthly_rent_usd)}.",
                 f"Su contrato{unit} va del {day(out.start, lang, True)} al {day(out.end, lang, True)}, "
@@ -181,6 +209,7 @@ def silent(out: Any, call: ToolCall, e: Entities, lang: Language) -> str:
 
 PLACE_WRITERS: dict[str, Writer] = {
     "get_available_units": available_units, "get_pricing_details": pricing, "schedule_tour": tour_booked,
+    "pm_list_tours": tours_listed,
     "send_application_link": application_sent, "get_pool_status": pool, "get_pet_policy": pets,
     "get_parking_rules": parking, "get_property_hours": hours, "get_property_amenities": amenities,
     "get_lease_details": lease, "get_balance": balance, "respond_to_renewal": renewal,

@@ -77,8 +77,11 @@ PM_ASSIGN = rx(r"\bassign\b", r"\basigna\w*")
 PM_CLOSE = rx(r"\bclose\b", r"\bcierra\w*")
 PM_RENEWAL = rx(r"\bsend\b.*\brenewal\b", r"\brenewal\s+(?:offer\s+)?(?:to|for)\b", r"\benv[ií]a\w*\b.*\brenovaci[oó]n\b")
 PM_CREATE = rx(r"\b(?:create|open|new)\b.*\bwork\s*order\b")
-PM_TOURS = rx(r"\btours?\b.*\b(?:scheduled|booked|today|tomorrow|this\s+week)\b", r"\bany\s+tours\b",
-              r"\bvisitas\s+(?:de\s+hoy|programadas)\b")
+PM_TOURS = rx(r"\btours?\b.*\b(?:scheduled|booked|today|tonight|tomorrow|this\s+week|next\s+week|coming\s+up)\b",
+              r"\b(?:any|what|which|how\s+many|list\s+(?:the\s+)?|my)\s+tours\b", r"\btour\s+(?:schedule|calendar)\b",
+              r"\b(?:visitas|recorridos)\b.*\b(?:hoy|ma[ñn]ana|semana|programad[oa]s|agendad[oa]s)\b",
+              r"\b(?:hay|qu[eé]|cu[aá]ntas|cu[aá]les)\s+(?:visitas|recorridos)\b")
+WEEK = rx(r"\bthis\s+week\b", r"\bthe\s+week\b", r"\bnext\s+7\s+days\b", r"\besta\s+semana\b", r"\bla\s+semana\b")
 YES = rx(r"^\s*(?:yes|yeah|yep|sure|ok(?:ay)?|please|si|sí|claro|dale|por\s+favor)\b")
 NO = rx(r"^\s*(?:no|nope|nah|not\s+now)\b")
 THANKS = rx(r"^\s*(?:thanks?|thank\s+you|thx|ty|gracias|muchas\s+gracias)\b")
