@@ -12,13 +12,16 @@ personContext pointers, the typed tool results), plus the conversation in the me
 2. Extract entities (`entities`): WO numbers, units, bedrooms, dates, clock times, ETAs, the
    emergency (spine.emergency, the one vocabulary the safety net and prefetch share) and the
    maintenance problem, in English and Spanish.
-3. Round one (`policy.plan`): fixed-order rules pick an intent and the offered tools for it:
+3. Round one (`policy.plan`, with the vendor rules in `rules_vendor` and the staff rules in
+   `rules_staff`; a rule's result is a `plans.Plan`): fixed-order rules pick an intent and the
+   offered tools for it:
    emergency -> escalate_to_human (+ an emergency work order for building hazards); a greeting to
    someone else -> wrong number; vendor ETA/done/progress/hand-off/details on a WO; a status
    question answered from personContext.active; a maintenance report -> create_work_order (which
    adds to a matching open one) + troubleshooting; a prospect's availability/pricing/tour/application
    question, answered alike for everyone (a protected-class question gets the fair-housing answer);
-   tenant account questions (a roommate is told who can answer a renewal); PM tools; facility
+   tenant account questions (a roommate is told who can answer a renewal); PM tools (open work
+   orders, tours today / tomorrow / this week, lookups, renewals); facility
    questions; "a real person"; and follow-ups to Clara's own last question from the transcript
    ("Saturday at 11am" after "reply with a day and time" books the tour).
 4. After tool results (`policy.next_round`, `replies.compose`): an action that failed is escalated
@@ -41,7 +44,8 @@ from typing import Any
 
 from actors.model.base import ModelRequest, ModelResponse
 from actors.model.offline.entities import extract
-from actors.model.offline.policy import Call, next_round, plan
+from actors.model.offline.plans import Call
+from actors.model.offline.policy import next_round, plan
 from actors.model.offline.reading import Reading, read_request
 from actors.model.offline.replies import compose, direct
 from actors.model.offline.side_jobs import confirm_answer, refresh_summary

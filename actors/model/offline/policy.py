@@ -3,68 +3,46 @@
 Rules run in a fixed order (safety first, then the caller's roles' jobs, then facility questions,
 then follow-ups to Clara's own last question) and each names an intent; the replies module words
 the answer. A tool that was not offered is never called: the rule falls through to the next tool
-that was, or to a reply that says what the caller can do instead.
+that was, or to a reply that says what the caller can do instead. The vendor rules live in
+`rules_vendor`, the staff rules in `rules_staff`; after the results, `next_round` takes the one
+step a result calls for.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any
 
 from actors.model.offline.entities import Entities, extract
+from actors.model.offline.plans import Call, Plan, with_unit
 from actors.model.offline.reading import Reading
+from actors.model.offline.rules_staff import renewal_after_lookup, staff_rule
+from actors.model.offline.rules_vendor import vendor_rule
 from actors.model.offline.vocabulary import (
-    ACCEPT_TALK,
     APPLIANCES,
     APPLY,
     AVAILABILITY,
     BALANCE,
-    DONE_TALK,
-    ETA_TALK,
     FACILITIES,
     GREETING,
-    HANDOFF_TALK,
     HUMAN,
     INTRODUCTION,
     LEASE,
-    MINE,
     NOT_A_NAME,
-    PM_ASSIGN,
-    PM_CLOSE,
-    PM_CREATE,
-    PM_LOOKUP,
-    PM_OPEN,
-    PM_RENEWAL,
-    PM_TOURS,
-    PM_WHO_IN_UNIT,
     PRICING,
-    PROGRESS_TALK,
     PROTECTED_CLASS,
     RENEW_NO,
     RENEW_YES,
     STATUS,
     THANKS,
     TOUR,
-    WEEK,
     WORK_TALK,
 )
 from spine.emergency import BUILDING_EMERGENCIES
 from spine.identity import OccupancyKind
 from spine.routing_types import MetaRole
 
-Call = tuple[str, dict[str, Any]]
-
-
-@dataclass
-class Plan:
-    intent: str
-    calls: list[Call] = field(default_factory=list)
-    wo: str | None = None  # the work order the caller means, if any
-    fair_housing: bool = False  # a prospect touched a protected class: answer alike, steer no one
-    entities: Entities | None = None  # what the reply should read, when the rule merged earlier words in
-
 
 def plan(reading: Reading, ents: Entities) -> Plan:
-    for rule in (_emergency, _wrong_number, _vendor, _status, _pm, _maintenance, _prospect, _fair_housing,
+    for rule in (_emergency, _wrong_number, vendor_rule, _status, staff_rule, _maintenance, _prospect, _fair_housing,
                  _tenant_account, _facility, _human, _follow_up):
         found = rule(reading, ents)
         if found is not None:
@@ -91,7 +69,7 @@ def _emergency(r: Reading, e: Entities) -> Plan | None:
         calls.append(("escalate_to_human", {"reason": f"Emergency: {e.emergency.brief}",
                                             "urgency": "emergency", "summary": e.text[:500]}))
     if e.emergency.kind in BUILDING_EMERGENCIES and r.offers("create_work_order"):
-        calls.append(("create_work_order", _unit({"description": e.message, "brief": e.emergency.brief,
+        calls.append(("create_work_order", with_unit({"description": e.message, "brief": e.emergency.brief,
                                                   "priority": "emergency"}, e)))
     return Plan("emergency", calls)
 
@@ -99,77 +77,6 @@ def _emergency(r: Reading, e: Entities) -> Plan | None:
 def _wrong_number(r: Reading, e: Entities) -> Plan | None:
     # Only for callers we do not know: a tenant greeting "Mike" is talking about the technician.
     return Plan("wrong_number") if r.facts.unknown and addressed_name(e.text) and not e.problem else None
-
-
-def _earlier_work_order(r: Reading) -> str | None:
-    """The work order the conversation was last about (Clara's last reply, then the caller's asks)."""
-    for text in [r.last_reply(), *reversed(r.earlier_asks())]:
-        if found := extract(text, r.today).work_orders:
-            return found[0]
-    return None
-
-
-def _vendor_wo(r: Reading, e: Entities) -> str | None:
-    if e.work_orders:
-        return e.work_orders[0]
-    if earlier := _earlier_work_order(r):
-        return earlier
-    mine = [w for w in r.work_orders if w.as_vendor]
-    return mine[0].display_id if len(mine) == 1 else None
-
-
-VENDOR_TALK = (ETA_TALK, HANDOFF_TALK, DONE_TALK, PROGRESS_TALK, ACCEPT_TALK)
-
-
-def _answering_which_work_order(r: Reading, e: Entities) -> Entities:
-    """'WO-7' after Clara asked which work order an ETA (hand-off, ...) was for: the earlier words
-    with this number, as if said together."""
-    previous = r.earlier_asks()[-1:]
-    if not (e.work_orders and previous) or any(p.search(e.text) for p in VENDOR_TALK):
-        return e
-    before = extract(previous[0], r.today)
-    if before.work_orders or not any(p.search(before.text) for p in VENDOR_TALK):
-        return e
-    merged = extract(f"{previous[0]} ({e.work_orders[0]})", r.today)
-    return merged
-
-
-def _vendor(r: Reading, e: Entities) -> Plan | None:
-    merged = _answering_which_work_order(r, e)
-    found = _vendor_plan(r, merged)
-    if found is not None and merged is not e:
-        found.entities = merged
-    return found
-
-
-def _vendor_plan(r: Reading, e: Entities) -> Plan | None:
-    if MetaRole.VENDOR not in r.facts.roles or not r.offers("add_eta_note", "update_work_order", "get_dispatch_details"):
-        return None
-    wo = _vendor_wo(r, e)
-    if ACCEPT_TALK.search(e.text) and e.work_orders and r.offers("accept_dispatch"):
-        accept = {"work_order_id": wo, **({"eta": e.eta[0]} if e.eta else {})}
-        return Plan("vendor_accept", [("accept_dispatch", accept)], wo)
-    eta_tool = r.offers("add_eta_note", "update_work_order")
-    if ETA_TALK.search(e.text) and eta_tool and (e.eta or not MINE.search(e.text)):
-        e.eta = e.eta or ("on the way", "soon")  # "omw to WO-7" names no time
-        return Plan("vendor_eta", [(eta_tool, {"work_order_id": wo, "eta": e.eta[0],
-                                               "note": f"Vendor ETA {e.eta[1]}: {e.text[:200]}"})] if wo else [], wo)
-    if HANDOFF_TALK.search(e.text) and r.offers("handoff_to_other_vendor"):
-        return Plan("vendor_handoff", [("handoff_to_other_vendor", {"work_order_id": wo, "reason": e.text[:300]})]
-                    if wo else [], wo)
-    closes_job = e.work_orders or (wo and not MINE.search(e.text))
-    if DONE_TALK.search(e.text) and r.offers("update_work_order") and closes_job:
-        return Plan("vendor_done", [("update_work_order", {"work_order_id": wo, "status": "completed",
-                                                           "note": e.text[:300]})], wo)
-    vendor_job = wo is not None and (e.work_orders or any(w.display_id == wo and w.as_vendor for w in r.work_orders)
-                                     or _earlier_work_order(r) == wo)
-    if PROGRESS_TALK.search(e.text) and vendor_job and r.offers("update_work_order") and not e.problem:
-        return Plan("vendor_note", [("update_work_order", {"work_order_id": wo, "note": e.text[:300]})], wo)
-    pointer = r.work_order(wo) if wo else None
-    mine_or_asked = pointer is None or pointer.as_vendor or STATUS.search(e.text)
-    if e.work_orders and r.offers("get_dispatch_details") and mine_or_asked:
-        return Plan("wo_details", [("get_dispatch_details", {"work_order_id": wo})], wo)
-    return None
 
 
 def _status(r: Reading, e: Entities) -> Plan | None:
@@ -192,7 +99,7 @@ def _maintenance(r: Reading, e: Entities) -> Plan | None:
     calls: list[Call] = []
     if r.offers("create_work_order"):
         # The work order tool adds to an open one of the same unit and problem, and says so.
-        calls.append(("create_work_order", _unit({"description": e.message, "brief": e.problem.brief,
+        calls.append(("create_work_order", with_unit({"description": e.message, "brief": e.problem.brief,
                                                   "priority": e.problem.priority}, e)))
     elif r.offers("pm_create_work_order") and e.units:
         calls.append(("pm_create_work_order", {"unit": e.units[0], "description": e.message,
@@ -226,7 +133,7 @@ def _prospect(r: Reading, e: Entities) -> Plan | None:
         return Plan("apply", calls + [("send_application_link", {"email": e.email} if e.email else {})],
                     fair_housing=fair)
     if PRICING.search(e.text) and r.offers("get_pricing_details"):
-        calls.append(("get_pricing_details", _unit({"bedrooms": e.bedrooms} if e.bedrooms is not None else {}, e)))
+        calls.append(("get_pricing_details", with_unit({"bedrooms": e.bedrooms} if e.bedrooms is not None else {}, e)))
     if (units or not calls) and r.offers("get_available_units"):
         query: dict[str, Any] = {"bedrooms": e.bedrooms} if e.bedrooms is not None else {}
         if e.move_in_by():
@@ -256,68 +163,16 @@ def _tenant_account(r: Reading, e: Entities) -> Plan | None:
     decision = "accept" if RENEW_YES.search(e.text) else "decline" if RENEW_NO.search(e.text) else None
     if decision and r.offers("respond_to_renewal"):
         choice = {"decision": decision, **({"term_months": e.term_months} if e.term_months else {})}
-        return Plan("renewal", [("respond_to_renewal", _unit(choice, e))])
+        return Plan("renewal", [("respond_to_renewal", with_unit(choice, e))])
     if (decision or LEASE.search(e.text)) and not r.facts.holds(OccupancyKind.PRIMARY):
-        lease = [("get_lease_details", _unit({}, e))] if r.offers("get_lease_details") else []
+        lease = [("get_lease_details", with_unit({}, e))] if r.offers("get_lease_details") else []
         return Plan("renewal_not_signer", lease)
     if BALANCE.search(e.text) and not r.offers("get_balance"):
         return Plan("balance_not_responsible")
     for tool, pattern in (("get_balance", BALANCE), ("get_lease_details", LEASE), ("get_unit_appliances", APPLIANCES)):
         if pattern.search(e.text) and r.offers(tool):
-            return Plan(tool.removeprefix("get_"), [(tool, _unit({}, e))])
+            return Plan(tool.removeprefix("get_"), [(tool, with_unit({}, e))])
     return None
-
-
-def _pm(r: Reading, e: Entities) -> Plan | None:
-    if not any(name.startswith("pm_") for name in r.offered):
-        return None
-    wo = e.work_orders[0] if e.work_orders else None
-    if PM_ASSIGN.search(e.text) and wo and e.vendor_id and r.offers("pm_assign_vendor"):
-        return Plan("pm", [("pm_assign_vendor", {"work_order_id": wo, "vendor_id": e.vendor_id})], wo)
-    if PM_CLOSE.search(e.text) and wo and r.offers("pm_close_work_order"):
-        return Plan("pm", [("pm_close_work_order", {"work_order_id": wo, "resolution": e.text[:300]})], wo)
-    if PM_RENEWAL.search(e.text) or _renewal_follow_up(r, e):
-        return _pm_renewal(r, e)
-    if PM_CREATE.search(e.text) and e.units and r.offers("pm_create_work_order"):
-        brief = e.problem.brief if e.problem else e.text[:60]
-        return Plan("pm", [("pm_create_work_order", {"unit": e.units[0], "description": e.message, "brief": brief})])
-    if PM_OPEN.search(e.text) and r.offers("pm_list_open_work_orders"):
-        return Plan("pm", [("pm_list_open_work_orders", {})])
-    if PM_TOURS.search(e.text):
-        return Plan("pm", [("pm_list_tours", tour_period(e))]) if r.offers("pm_list_tours") else Plan("pm_tours")
-    if PM_WHO_IN_UNIT.search(e.text) and e.units and r.offers("pm_lookup_person"):
-        return Plan("pm", [("pm_lookup_person", {"unit": e.units[0]})])
-    if PM_LOOKUP.search(e.text) and r.offers("pm_lookup_person") and (e.phone or proper_name(e.text)):
-        return Plan("pm", [("pm_lookup_person", {"phone": e.phone} if e.phone else {"name": proper_name(e.text)})])
-    return None
-
-
-def tour_period(e: Entities) -> dict[str, Any]:
-    """'today' (the tool's default), 'tomorrow', 'this week' or a date, as pm_list_tours takes them:
-    today and tomorrow stay words, so the tool reads them on the property's clock."""
-    period: dict[str, Any] = {"days": 7} if WEEK.search(e.text) else {}
-    if e.named_day == "tomorrow":
-        period["day"] = "tomorrow"
-    elif e.day is not None and e.named_day is None and not e.month_level:
-        period["day"] = e.day.isoformat()
-    return period
-
-
-def _renewal_follow_up(r: Reading, e: Entities) -> bool:
-    """The PM answers Clara's 'what term and rent?' for a renewal she asked about."""
-    return bool(e.term_months or e.dollars) and any(PM_RENEWAL.search(a) for a in r.earlier_asks()[-2:])
-
-
-def _pm_renewal(r: Reading, e: Entities) -> Plan:
-    earlier = [extract(a, r.today) for a in r.earlier_asks()[-2:] if PM_RENEWAL.search(a)]
-    unit = (e.units or [u for x in earlier for u in x.units] or [None])[0]
-    name = proper_name(e.text) or next((n for a in r.earlier_asks()[-2:] if (n := proper_name(a))), None)
-    if unit is None and name and r.offers("pm_lookup_person"):
-        return Plan("pm_renewal_lookup", [("pm_lookup_person", {"name": name})])
-    if unit and e.term_months and e.dollars and r.offers("pm_send_renewal"):
-        return Plan("pm", [("pm_send_renewal", {"unit": unit, "term_months": e.term_months,
-                                                "monthly_rent_usd": int(e.dollars)})])
-    return Plan("pm_renewal_terms", wo=unit)
 
 
 def _facility(r: Reading, e: Entities) -> Plan | None:
@@ -365,16 +220,6 @@ def _follow_up(r: Reading, e: Entities) -> Plan | None:
     return None
 
 
-def _unit(args: dict[str, Any], e: Entities) -> dict[str, Any]:
-    return {**args, "unit": e.units[0]} if e.units else args
-
-
-def proper_name(text: str) -> str | None:
-    words = [w.strip("?!.,") for w in text.split()[1:]]
-    names = [w for w in words if w[:1].isupper() and w.isalpha() and w not in NOT_A_NAME]
-    return " ".join(names[:2]) or None
-
-
 # Tools whose failure leaves the caller without something they needed done: worth a human.
 ACTION_TOOLS = frozenset({"create_work_order", "pm_create_work_order", "add_eta_note", "update_work_order",
                           "accept_dispatch", "handoff_to_other_vendor", "schedule_tour", "respond_to_renewal",
@@ -389,7 +234,7 @@ def next_round(reading: Reading, chosen: Plan) -> list[Call]:
     if reading.rounds >= MAX_ROUNDS - 1:
         return []
     if chosen.intent == "pm_renewal_lookup":
-        return _renewal_after_lookup(reading)
+        return renewal_after_lookup(reading)
     if not reading.offers("escalate_to_human") or any(c.name == "escalate_to_human" for c in reading.calls):
         return []
     failed = [c for c in reading.calls if c.is_error and not c.refused and c.name in ACTION_TOOLS]
@@ -399,16 +244,6 @@ def next_round(reading: Reading, chosen: Plan) -> list[Call]:
     return [("escalate_to_human", {"reason": f"Clara could not complete a request ({what})"[:300],
                                    "urgency": _urgency(failed[0].input.get("priority")),
                                    "summary": reading.ask[:500]})]
-
-
-def _renewal_after_lookup(reading: Reading) -> list[Call]:
-    e = extract(reading.ask, reading.today)
-    looked_up = next((c.output for c in reading.calls if c.name == "pm_lookup_person" and c.output), None)
-    units = [u for m in getattr(looked_up, "matches", []) for u in m.units]
-    if len(units) == 1 and e.term_months and e.dollars and reading.offers("pm_send_renewal"):
-        return [("pm_send_renewal", {"unit": units[0], "term_months": e.term_months,
-                                     "monthly_rent_usd": int(e.dollars)})]
-    return []
 
 
 def _urgency(priority: Any) -> str:

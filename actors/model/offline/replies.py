@@ -5,7 +5,8 @@ the opening that confirms an action is only said when that action succeeded."""
 from __future__ import annotations
 
 from actors.model.offline.entities import Entities
-from actors.model.offline.policy import Plan, addressed_name
+from actors.model.offline.plans import Plan
+from actors.model.offline.policy import addressed_name
 from actors.model.offline.reading import Reading, ToolCall
 from actors.model.offline.sentences_place import PLACE_WRITERS
 from actors.model.offline.sentences_work import WORK_WRITERS, pick, status_words
