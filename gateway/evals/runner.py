@@ -20,7 +20,7 @@ from actors.dispatcher import Dispatcher
 from actors.host import PersonHost
 from actors.lease import Leases
 from actors.model.base import ModelBackend, ModelRequest, ModelUnavailable
-from actors.model.confirm import parse_answer
+from actors.model.confirm import model_confirmer, parse_answer
 from actors.person_actor import PersonRuntime
 from actors.turn_types import TurnDeps
 from gateway.evals.checks import check_turn
@@ -96,8 +96,10 @@ class Runner:
         path = self.workdir / f"scenario_{next(self._ids)}.db"
         shutil.copyfile(self._template, path)
         spine = Spine(SqliteStore(path))
-        host = PersonHost(PersonRuntime(deps=TurnDeps(spine=spine, model=self.model, tools=Dispatcher(spine)),
-                                        leases=Leases(spine.store, "eval-host", 600.0), host_id="eval-host"),
+        # As a host process builds its turns (actors.host.build_runtime): the configured model also
+        # gives the intent second opinion on unknown senders the classifier is unsure of.
+        deps = TurnDeps(spine=spine, model=self.model, tools=Dispatcher(spine), confirmer=model_confirmer(self.model))
+        host = PersonHost(PersonRuntime(deps=deps, leases=Leases(spine.store, "eval-host", 600.0), host_id="eval-host"),
                           sweep_interval_s=3600)
         handler = SmsHandler(spine, host, Delivery(spine, rest=None))
         try:

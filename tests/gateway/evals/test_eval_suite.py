@@ -39,7 +39,9 @@ async def test_the_offline_model_passes_the_suite(scenarios, tmp_path):
     summary = summarize(outcomes)
     failed = [f"{o.scenario.name}: {o.failures}" for o in outcomes if not o.passed]
     assert summary.overall.ratio >= 0.95, "\n".join(failed)
-    assert summary.judge_scored == 0  # offline, judge criteria are skipped and counted
+    criteria = sum(len(t.judge) for s in scenarios for t in s.turns)
+    assert criteria >= 30 and summary.judge_scored == 0  # offline, judge criteria are skipped and counted
+    assert summary.judge_skipped == criteria
     junit = tmp_path / "evals.xml"
     write_junit(outcomes, junit)
     root = ET.parse(junit).getroot()
