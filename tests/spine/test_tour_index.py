@@ -3,7 +3,7 @@ by its property and its local day with prefix reads of the index, moves when res
 day is the property's day, not UTC's."""
 from __future__ import annotations
 
-from datetime import date, datetime, timezone
+from datetime import UTC, date, datetime
 
 from spine.demo import PROPERTIES
 from spine.repo import Spine
@@ -61,7 +61,7 @@ async def test_a_rescheduled_tour_leaves_its_old_day(store):
     await spine.put_tour(_tour("t_moved", "2031-01-14T10:00:00-08:00"))
     assert await spine.tours_at("pf_yale", date(2031, 1, 10)) == []
     [moved] = await spine.tours_at("pf_yale", date(2031, 1, 14))
-    assert moved.scheduled_at == datetime(2031, 1, 14, 18, 0, tzinfo=timezone.utc)
+    assert moved.scheduled_at == datetime(2031, 1, 14, 18, 0, tzinfo=UTC)
     assert (await spine.get_tour("t_moved")).scheduled_at == moved.scheduled_at
 
 
