@@ -2,6 +2,7 @@
 and every scope has a case. Loaded by `gateway seed`; loading twice changes nothing."""
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from datetime import UTC, date, datetime, time, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo
@@ -249,22 +250,13 @@ async def seed(spine: Spine, now: datetime | None = None) -> None:
     where it differs, so a second run changes nothing (sequences are only raised, never lowered);
     the demo tours are the day's of `now` (default: the current time)."""
     spine = Spine(_WriteIfChanged(spine.store))
-    for org in ORGS:
-        await spine.put_org(org)
-    for prop in PROPERTIES:
-        await spine.put_property(prop)
-    for unit in UNITS:
-        await spine.put_unit(unit)
-    for lease in LEASES:
-        await spine.put_lease(lease)
-    for renewal in RENEWALS:
-        await spine.put_renewal(renewal)
-    for vendor in VENDORS:
-        await spine.put_vendor(vendor)
-    for person in PEOPLE:
-        await spine.put_person(person)
-    for role in ROLES:
-        await spine.put_role(role)
+    reference: list[tuple[list, Callable[[Any], Awaitable[None]]]] = [
+        (ORGS, spine.put_org), (PROPERTIES, spine.put_property), (UNITS, spine.put_unit), (LEASES, spine.put_lease),
+        (RENEWALS, spine.put_renewal), (VENDORS, spine.put_vendor), (PEOPLE, spine.put_person), (ROLES, spine.put_role),
+    ]
+    for records, put in reference:  # in this order: a role's person, a unit's property are there first
+        for record in records:
+            await put(record)
     for wo in WORK_ORDERS:
         if await spine.get_work_order(wo.id) is None:
             await spine.put_work_order(wo)
