@@ -250,7 +250,7 @@ async def seed(spine: Spine, now: datetime | None = None) -> None:
     where it differs, so a second run changes nothing (sequences are only raised, never lowered);
     the demo tours are the day's of `now` (default: the current time)."""
     spine = Spine(_WriteIfChanged(spine.store))
-    reference: list[tuple[list, Callable[[Any], Awaitable[None]]]] = [
+    reference: list[tuple[list[Any], Callable[[Any], Awaitable[None]]]] = [
         (ORGS, spine.put_org), (PROPERTIES, spine.put_property), (UNITS, spine.put_unit), (LEASES, spine.put_lease),
         (RENEWALS, spine.put_renewal), (VENDORS, spine.put_vendor), (PEOPLE, spine.put_person), (ROLES, spine.put_role),
     ]

@@ -39,7 +39,9 @@ MIN_PER_FEATURE = 3
 
 
 def summarize(outcomes: list[ScenarioOutcome]) -> Summary:
-    overall, by_role, by_feature = Rate(), defaultdict(Rate), defaultdict(Rate)
+    overall = Rate()
+    by_role: defaultdict[str, Rate] = defaultdict(Rate)
+    by_feature: defaultdict[str, Rate] = defaultdict(Rate)
     for o in outcomes:
         overall.add(o.passed)
         by_role[o.scenario.role].add(o.passed)

@@ -1,7 +1,7 @@
 """pm_list_tours: the leasing staff's view of the property's tour index. A tour the prospect books
 with schedule_tour is listed on its local day; today and tomorrow are the property's; cancelled
 tours are not listed; a bad period is the model's error to fix. Who may list is the policy table's
-(tests/tools/policy_table.py: viewers, maintenance, vendors, tenants and prospects are refused)."""
+(tests/support/tool_helpers.py: viewers, maintenance, vendors, tenants and prospects are refused)."""
 from __future__ import annotations
 
 import itertools

@@ -112,7 +112,7 @@ _CATALOG_TOKENS: dict[tuple[str, ...], int] = {}  # one entry per distinct tool 
 
 def _catalog_tokens(tools: list[dict[str, Any]]) -> int:
     """Token estimate of a tool list, computed once per catalog: the same names, the same specs."""
-    names = tuple(t.get("name", "") for t in tools if isinstance(t, dict))
+    names = tuple(t.get("name", "") for t in tools)
     if names not in _CATALOG_TOKENS:
         _CATALOG_TOKENS[names] = estimate_tokens(json.dumps(tools, default=str))
     return _CATALOG_TOKENS[names]

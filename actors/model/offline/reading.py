@@ -120,7 +120,7 @@ def read_request(request: ModelRequest, today: date) -> Reading:
     earlier = [Turn(str(m.get("role")), text) for m in messages[:max(ask_at, 0)]
                if m.get("role") in ("user", "assistant") and (text := message_text(m))]
     history_language = detect_language(" ".join(t.text for t in earlier if t.role == "user"))
-    return Reading(ask=ask, offered=[t.get("name", "") for t in request.tools if isinstance(t, dict)], facts=facts,
+    return Reading(ask=ask, offered=[t.get("name", "") for t in request.tools], facts=facts,
                    calls=list(calls.values()), rounds=rounds, earlier=earlier,
                    language=detect_language(ask, default=history_language), today=today)
 

@@ -62,7 +62,7 @@ def _renewal_follow_up(r: Reading, e: Entities) -> bool:
 
 def _pm_renewal(r: Reading, e: Entities) -> Plan:
     earlier = [extract(a, r.today) for a in r.earlier_asks()[-2:] if PM_RENEWAL.search(a)]
-    unit = (e.units or [u for x in earlier for u in x.units] or [None])[0]
+    unit = next(iter(e.units or [u for x in earlier for u in x.units]), None)
     name = proper_name(e.text) or next((n for a in r.earlier_asks()[-2:] if (n := proper_name(a))), None)
     if unit is None and name and r.offers("pm_lookup_person"):
         return Plan("pm_renewal_lookup", [("pm_lookup_person", {"name": name})])

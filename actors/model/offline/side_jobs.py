@@ -23,7 +23,9 @@ def refresh_summary(request: ModelRequest, reading: Reading) -> str:
     """Who, what they asked, what got done, what Clara said; capped. Reads the refresh prompt's
     'Previous summary:' and 'Conversation:' lines ('user: ...' / 'assistant: ...'), and also a
     transcript given as real messages with tool_use blocks."""
-    previous, said, replies = "", [], []
+    previous = ""
+    said: list[str] = []
+    replies: list[str] = []
     for message in request.messages:
         current: list[str] | None = None
         in_previous = False
