@@ -125,7 +125,7 @@ class IngressUserConfig(BaseModel):
 )
 @serve.ingress()
 class GatewayIngress:
-    async def __init__(self, args: dict[str, Any]) -> None:
+    async def __init__(self, args: dict[str, Any]) -> None:  # type: ignore[misc]  # Serve awaits an async constructor
         log_through_serve()
         metrics.count_events()
         self.args = GatewayArgs.model_validate(args)
@@ -170,4 +170,5 @@ def build_app(args: dict[str, Any]) -> Application:
     parsed = GatewayArgs.model_validate(args or {})
     parsed.runtime_config()
     user_config = IngressUserConfig(runtime=parsed.runtime.model_dump(mode="json", exclude_unset=True)).model_dump(mode="json")
-    return GatewayIngress.options(user_config=user_config).bind(parsed.to_args())
+    # serve.ingress is typed as returning the class it wraps; serve.deployment made it a Deployment.
+    return GatewayIngress.options(user_config=user_config).bind(parsed.to_args())  # type: ignore[attr-defined]

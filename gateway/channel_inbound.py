@@ -60,6 +60,7 @@ class ChannelInbound:
         try:
             if error is not None:
                 raise error
+            assert result is not None  # a turn that raised nothing has its result
             if result.suppressed:
                 await self.blocked(record)
                 return None

@@ -21,7 +21,7 @@ from urllib.parse import urlparse
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from gateway.settings import ConfigError, GatewayArgs, RuntimeSizing, Settings, error_lines
+from gateway.settings import ConfigError, GatewayArgs, RuntimeSizing, Settings, error_lines, sizing_only
 from spine.store import StoreError
 from spine.store.url import open_store, parse_store_url
 
@@ -130,9 +130,9 @@ class IngressUserConfigCheck(BaseModel):
     sizing (RuntimeSizing), endpoints refused as in args.runtime."""
 
     model_config = ConfigDict(extra="forbid")
-    runtime: RuntimeSizing = Field(default_factory=RuntimeSizing)  # type: ignore[valid-type]
+    runtime: RuntimeSizing = Field(default_factory=RuntimeSizing)
 
-    _sizing_only = field_validator("runtime", mode="before")(GatewayArgs._sizing_only.__func__)
+    _sizing_only = field_validator("runtime", mode="before")(sizing_only)
 
 
 def _check_args(checked: CheckedConfig) -> None:

@@ -11,10 +11,11 @@ from typing import Any, Protocol
 import httpx
 from fastapi import Request
 
+from actors.config import RuntimeConfig
 from actors.turn_types import TurnResult
 from gateway.email.channel import EmailChannel
 from gateway.settings import GatewayArgs, Settings
-from gateway.sms.abandoned import AbandonedInboundSweep
+from gateway.sms.abandoned import AbandonedInboundSweep, ApologySender
 from gateway.sms.delivery import Delivery
 from gateway.sms.handler import SmsHandler, SmsOptions
 from gateway.sms.rest import TwilioRest
@@ -41,6 +42,8 @@ class ActorPool(Protocol):
 
     async def host_names(self) -> list[str]: ...
 
+    async def apply(self, config: RuntimeConfig) -> None: ...
+
 
 class GatewayContext:
     def __init__(self, settings: Settings, spine: Spine, pool: ActorPool, *, sms_options: SmsOptions | None = None,
@@ -55,7 +58,7 @@ class GatewayContext:
         options = self.sms.options
         self.email = EmailChannel(settings, spine, pool, self.http, inline_budget_s=options.inline_budget_s)
         self.telegram = TelegramChannel(settings, spine, pool, self.http, inline_budget_s=options.inline_budget_s)
-        deliveries = {Channel.SMS: self.delivery, Channel.EMAIL: self.email.delivery,
+        deliveries: dict[Channel, ApologySender] = {Channel.SMS: self.delivery, Channel.EMAIL: self.email.delivery,
                       Channel.TELEGRAM: self.telegram.delivery}
         self.abandoned = AbandonedInboundSweep(spine, deliveries, abandoned_after_s=options.abandoned_after_s,
                                                every_s=options.sweep_every_s)

@@ -49,7 +49,7 @@ async def readyz(ctx: GatewayContext = Depends(get_context)) -> JSONResponse:
     try:
         await asyncio.wait_for(ctx.spine.store.get("HEALTH#ready"), READY_STORE_S)
     except (TimeoutError, StoreError) as exc:
-        log.warning("readiness: store check failed: %s", exc or "timed out")
+        log.warning("readiness: store check failed: %s", str(exc) or "timed out")
         return JSONResponse({**body, "status": "unavailable", "store_ok": False}, status_code=503)
     return JSONResponse({**body, "status": "ready"})
 

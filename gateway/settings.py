@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model, field_validator, model_validator
 
@@ -128,12 +128,25 @@ class Settings(BaseModel):
 RUNTIME_FROM_ENV = frozenset(RuntimeConfig.model_fields) & frozenset(Settings.model_fields)
 
 # RuntimeConfig's own fields (types, defaults, ranges), minus those, with unknown keys refused.
-RuntimeSizing = create_model(
-    "RuntimeSizing",
-    __config__=ConfigDict(extra="forbid"),
-    **{name: (field.annotation, field) for name, field in RuntimeConfig.model_fields.items()
-       if name not in RUNTIME_FROM_ENV},
-)
+# A model built at import time, so the type checker reads it as RuntimeConfig (a superset).
+if TYPE_CHECKING:
+    RuntimeSizing = RuntimeConfig
+else:
+    RuntimeSizing = create_model(
+        "RuntimeSizing",
+        __config__=ConfigDict(extra="forbid"),
+        **{name: (field.annotation, field) for name, field in RuntimeConfig.model_fields.items()
+           if name not in RUNTIME_FROM_ENV},
+    )
+
+
+def sizing_only(cls: type[BaseModel], value: Any) -> Any:
+    """A `runtime` validator: the endpoint fields of RuntimeConfig come from the environment."""
+    misplaced = sorted(set(value) & RUNTIME_FROM_ENV) if isinstance(value, dict) else []
+    if misplaced:
+        names = ", ".join(f"{name} ({ENV[name]})" for name in misplaced)
+        raise ValueError(f"{names} come from the environment, not ray_config.yaml")
+    return value
 
 
 class GatewayArgs(BaseModel):
@@ -141,20 +154,13 @@ class GatewayArgs(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    runtime: RuntimeSizing = Field(default_factory=RuntimeSizing)  # type: ignore[valid-type]
+    runtime: RuntimeSizing = Field(default_factory=RuntimeSizing)
     sms: SmsOptions = Field(default_factory=SmsOptions)
     # Settings as environment names (GATEWAY_STORE, TWILIO_AUTH_TOKEN, ...) laid over the
     # replica's own environment: the demo and tests configure replicas of a running Ray this way.
     env: dict[str, str] = Field(default_factory=dict)
 
-    @field_validator("runtime", mode="before")
-    @classmethod
-    def _sizing_only(cls, value: Any) -> Any:
-        misplaced = sorted(set(value) & RUNTIME_FROM_ENV) if isinstance(value, dict) else []
-        if misplaced:
-            names = ", ".join(f"{name} ({ENV[name]})" for name in misplaced)
-            raise ValueError(f"{names} come from the environment, not ray_config.yaml")
-        return value
+    _sizing_only = field_validator("runtime", mode="before")(sizing_only)
 
     @field_validator("env")
     @classmethod

@@ -12,8 +12,9 @@ JSON routes answer 401/403 as JSON (`require_admin`); pages answer a sign-in pag
 from __future__ import annotations
 
 import hmac
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable, Coroutine
 from dataclasses import dataclass
+from typing import Any
 from urllib.parse import urlsplit
 
 from fastapi import Depends, HTTPException, Request, Response
@@ -44,7 +45,9 @@ class AdminIdentity:
 
 
 def token_ok(expected: str | None, given: str | None) -> bool:
-    return bool(expected) and given is not None and hmac.compare_digest(given.encode(), expected.encode())
+    if not expected or given is None:
+        return False
+    return hmac.compare_digest(given.encode(), expected.encode())
 
 
 async def is_staff(spine: Spine, person_id: str) -> bool:
@@ -150,7 +153,7 @@ def unauthorized_page(reason: str, next_path: str | None = None, status: int = 4
 class AdminPageRoute(APIRoute):
     """Routes whose failed page auth renders the sign-in page instead of JSON."""
 
-    def get_route_handler(self) -> Callable[[Request], Awaitable[Response]]:
+    def get_route_handler(self) -> Callable[[Request], Coroutine[Any, Any, Response]]:
         handler = super().get_route_handler()
 
         async def guarded(request: Request) -> Response:

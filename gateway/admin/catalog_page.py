@@ -38,7 +38,7 @@ def tool_rows(role: PersonRoleType | None = None) -> list[ToolRow]:
     for name, policy in TOOL_ROLE_MATRIX.items():
         if role is not None and policy.roles != "*" and role not in policy.roles:
             continue
-        allowed = "*" if policy.roles == "*" else sorted(r.value for r in policy.roles)
+        allowed: list[str] | Literal["*"] = "*" if policy.roles == "*" else sorted(r.value for r in policy.roles)
         tool = TOOLS.get(name)
         rows.append(ToolRow(name=name, catalog=policy.catalog, scope=policy.scope.value, read_only=policy.read_only,
                             voice_applicable=policy.voice_applicable, verified_caller=policy.verified_caller,

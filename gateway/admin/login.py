@@ -72,7 +72,8 @@ async def login(request: Request, token: str | None = None, next: str | None = N
 async def login_form(request: Request, ctx: GatewayContext = Depends(get_context)) -> Response:
     body = await request.body()
     fields = parse_qs(body[:MAX_FORM_BYTES].decode("utf-8", "replace")) if len(body) <= MAX_FORM_BYTES else {}
-    return await _signed_in(ctx, request, (fields.get("token") or [None])[0], (fields.get("next") or [None])[0])
+    token, next_path = fields.get("token"), fields.get("next")
+    return await _signed_in(ctx, request, token[0] if token else None, next_path[0] if next_path else None)
 
 
 async def _logout(request: Request, ctx: GatewayContext) -> Response:

@@ -3,6 +3,7 @@ signals and the prompt-cache hit rate per role set. Counting lives in spine.stat
 module reads the records and renders them."""
 from __future__ import annotations
 
+from collections.abc import Sized
 from datetime import datetime
 
 from fastapi import APIRouter, Depends, Response
@@ -49,9 +50,10 @@ async def status_report(ctx: GatewayContext, now: datetime | None = None) -> Sta
     gaps = await ctx.spine.events(EventKind.CONTEXT_BUILD, limit=EVENT_READ_LIMIT, since=since)
     degrades = await ctx.spine.events(EventKind.GRACEFUL_DEGRADE, limit=EVENT_READ_LIMIT, since=since)
     traces = await ctx.spine.recent_traces(limit=TRACE_READ_LIMIT)
-    truncated = [name for name, found, cap in [(EventKind.CONTEXT_BUILD.value, gaps, EVENT_READ_LIMIT),
-                                               (EventKind.GRACEFUL_DEGRADE.value, degrades, EVENT_READ_LIMIT),
-                                               ("traces", traces, TRACE_READ_LIMIT)] if len(found) >= cap]
+    reads: list[tuple[str, Sized, int]] = [(EventKind.CONTEXT_BUILD.value, gaps, EVENT_READ_LIMIT),
+                                           (EventKind.GRACEFUL_DEGRADE.value, degrades, EVENT_READ_LIMIT),
+                                           ("traces", traces, TRACE_READ_LIMIT)]
+    truncated = [name for name, found, cap in reads if len(found) >= cap]
     return StatusReport(now=now, context_build=context_build_card(gaps, now),
                         graceful_degrade=graceful_degrade_card(degrades, now),
                         cache_hit=cache_hit_rates(traces, now, exclude_models=NO_CACHE_MODELS),

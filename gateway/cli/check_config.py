@@ -30,5 +30,6 @@ def run(args) -> int:
     if not checked.ok:
         return 1
     settings = checked.settings
+    assert settings is not None  # a config that passed its check has its settings
     print(f"{args.config}: ok (store {settings.store_url}, model {settings.model}, public URL {settings.public_url})")
     return 0

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 import httpx
 
-from gateway.cli.email import send_email
+from gateway.cli.email import EmailExchange, send_email
 from gateway.cli.serve import (
     ServeStartError,
     block_until_stopped,
@@ -26,8 +26,8 @@ from gateway.cli.serve import (
     seed_store,
     start_gateway,
 )
-from gateway.cli.sms import DEFAULT_TO, send_sms
-from gateway.cli.telegram import send_update
+from gateway.cli.sms import DEFAULT_TO, SmsExchange, send_sms
+from gateway.cli.telegram import TelegramExchange, send_update
 from gateway.settings import Settings
 from gateway.telegram.updates import contact_update, text_update
 from spine.context import Channel
@@ -123,24 +123,24 @@ async def replay(settings: Settings) -> int:
     return failures
 
 
-async def send(http: httpx.AsyncClient, settings: Settings, flow: Flow):
+async def send(http: httpx.AsyncClient, settings: Settings,
+               flow: Flow) -> SmsExchange | EmailExchange | TelegramExchange:
     """One flow over real HTTP, signed as its channel's provider signs it; an exchange with
     `messages`, `error`, `status_code` and `interaction_id`."""
     if flow.channel == Channel.EMAIL:
-        exchange = await send_email(http, base_url=settings.public_url, signing_key=settings.mailgun_signing_key or "",
-                                    from_=flow.phone, body=flow.body, subject="Bathroom")
-    elif flow.channel == Channel.TELEGRAM:
+        return await send_email(http, base_url=settings.public_url, signing_key=settings.mailgun_signing_key or "",
+                                from_=flow.phone, body=flow.body, subject="Bathroom")
+    if flow.channel == Channel.TELEGRAM:
         updates = [contact_update(user_id=int(flow.phone), phone=flow.contact)] if flow.contact else []
-        updates.append(text_update(user_id=int(flow.phone), text=flow.body))
-        for update in updates:
-            exchange = await send_update(http, base_url=settings.public_url,
-                                         secret=settings.telegram_webhook_secret or "", update=update)
-            if exchange.error:
-                break
-    else:
-        return await send_sms(http, base_url=settings.public_url, auth_token=settings.twilio_auth_token or "",
-                              from_=flow.phone, to=DEFAULT_TO, body=flow.body, account_sid=settings.twilio_account_sid)
-    return exchange
+        for update in updates:  # the contact first; the text only when it was taken
+            linked = await send_update(http, base_url=settings.public_url,
+                                       secret=settings.telegram_webhook_secret or "", update=update)
+            if linked.error:
+                return linked
+        return await send_update(http, base_url=settings.public_url, secret=settings.telegram_webhook_secret or "",
+                                 update=text_update(user_id=int(flow.phone), text=flow.body))
+    return await send_sms(http, base_url=settings.public_url, auth_token=settings.twilio_auth_token or "",
+                          from_=flow.phone, to=DEFAULT_TO, body=flow.body, account_sid=settings.twilio_account_sid)
 
 
 def print_setup(settings: Settings, made: dict[str, str]) -> None:

@@ -84,6 +84,7 @@ def port_free(host: str, port: int) -> bool:
 
 def refuse_busy_ports(checked: CheckedConfig) -> None:
     http, settings = checked.serve.http_options, checked.settings
+    assert settings is not None  # a config that passed its check has its settings
     if not port_free(http.host, http.port):
         raise ServeStartError(f"{http.host}:{http.port} is already in use (another gateway?); stop it, or change "
                               "http_options.port in the config and GATEWAY_PUBLIC_URL to match")
@@ -179,6 +180,7 @@ def start_gateway(checked: CheckedConfig, address: str | None) -> str:
     import ray
 
     settings = checked.settings
+    assert settings is not None  # a config that passed its check has its settings
     if not address:
         refuse_busy_ports(checked)
     dashboard = connect_ray(address, settings.metrics_port)

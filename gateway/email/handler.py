@@ -158,6 +158,7 @@ class EmailHandler:
     async def _envelope(self, record: InboundMessage, mail: InboundEmail, prop: Property,
                         verdict: SenderVerdict) -> MessageEnvelope:
         participant = await resolve_participant(self.spine, Channel.EMAIL, mail.from_address) if verdict.verified else None
+        assert record.interaction_id is not None  # every accepted inbound starts an interaction
         return MessageEnvelope(
             message_id=record.id, interaction_id=record.interaction_id, channel=Channel.EMAIL,
             from_address=mail.from_address, to_address=record.to_address, body=record.body, property_id=prop.id,

@@ -167,6 +167,7 @@ class SmsHandler:
 
     async def _turn(self, record: InboundMessage, sms: InboundSms, prop: Property) -> SmsReply:
         # Placed by the Person the address resolves to (actors.placement), as every channel does.
+        assert record.interaction_id is not None  # every accepted inbound starts an interaction
         envelope = await self.placer.placed(MessageEnvelope(
             message_id=sms.message_sid, interaction_id=record.interaction_id, channel=Channel.SMS,
             from_address=sms.from_address, to_address=sms.to_address, body=sms.body, property_id=prop.id,

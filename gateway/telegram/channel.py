@@ -35,10 +35,10 @@ class TelegramChannel:
         TELEGRAM_BOT_TOKEN); without a token, the only property that has a bot at all."""
         try:
             if not self.bot_id:  # found once, then looked up by id like a configured bot
-                with_bot = [p for p in await self.spine.list_properties() if p.telegram_bot_id]
-                if len(with_bot) != 1:
+                bots = [p.telegram_bot_id for p in await self.spine.list_properties() if p.telegram_bot_id]
+                if len(bots) != 1:
                     return None
-                self.bot_id = with_bot[0].telegram_bot_id
+                self.bot_id = bots[0]
             return await self.spine.property_for_telegram_bot(self.bot_id)
         except Exception as exc:
             raise StoreUnavailable(f"{type(exc).__name__}: {exc}") from exc

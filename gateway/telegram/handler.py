@@ -109,7 +109,7 @@ class TelegramHandler:
 
     async def _process(self, record: InboundMessage, message: Message, prop: Property) -> TelegramResult:
         if message.contact is not None:
-            return await self._link(record, message, prop)
+            return await self._link(record, message, message.contact, prop)
         word = command(record.body)
         if word == "/stop":
             await self.spine.set_opt_out(OptOut(address=record.from_address, opted_out=True, keyword=word))
@@ -141,12 +141,11 @@ class TelegramHandler:
         result.person_id = linked
         return result
 
-    async def _link(self, record: InboundMessage, message: Message, prop: Property) -> TelegramResult:
+    async def _link(self, record: InboundMessage, message: Message, contact: Contact, prop: Property) -> TelegramResult:
         """A shared contact links the user only when it is their own (Telegram fills user_id
         with the contact's account; a contact forwarded from someone else has another id)."""
-        contact = message.contact
         offer = share_contact_keyboard().model_dump(exclude_none=True)
-        if contact.user_id != message.from_.id:
+        if message.from_ is None or contact.user_id != message.from_.id:
             await self._event(TelegramEvent.LINK_REFUSED, "not_own_contact", record, prop)
             text = "That contact isn't yours, so I can't link it. Use the button to share your own number."
             return await self._answer(record, message, text, TelegramOutcome.NOT_LINKED, offer)
@@ -180,6 +179,7 @@ class TelegramHandler:
     async def _turn(self, record: InboundMessage, message: Message, prop: Property) -> TelegramResult:
         linked = await linked_person(self.spine, record.from_address)
         participant = linked or await resolve_participant(self.spine, Channel.TELEGRAM, record.from_address)
+        assert record.interaction_id is not None  # every accepted inbound starts an interaction
         envelope = MessageEnvelope(
             message_id=record.id, interaction_id=record.interaction_id, channel=Channel.TELEGRAM,
             from_address=record.from_address, to_address=record.to_address, body=record.body, property_id=prop.id,

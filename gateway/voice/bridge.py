@@ -26,6 +26,7 @@ from gateway.voice.elevenlabs import AgentEndpoint, ElevenLabsError
 from gateway.voice.elevenlabs_wire import (
     ULAW_8000,
     AgentAudio,
+    AgentEvent,
     AgentResponse,
     AgentResponseCorrection,
     ClientToolCall,
@@ -162,6 +163,11 @@ class CallBridge:
             log.debug("twilio close: %r", exc)
         return f"refused_{reason}"
 
+    def _live(self) -> tuple[ClientConnection, VoiceCall]:
+        """The agent socket and the call: both open from `_converse` on, where the pumps start."""
+        assert self.agent is not None and self.call is not None
+        return self.agent, self.call
+
     async def _connect_agent(self) -> ClientConnection:
         async with asyncio.timeout(self.connect_timeout_s):
             return await connect(await self.endpoint.url(), max_size=2**22, open_timeout=self.connect_timeout_s)
@@ -186,7 +192,7 @@ class CallBridge:
         return first.result()
 
     async def _from_twilio(self) -> str:
-        agent = self.agent
+        agent, _ = self._live()
         while True:
             try:
                 raw = await self.twilio.recv()
@@ -209,8 +215,9 @@ class CallBridge:
                 return "twilio_stop"
 
     async def _from_agent(self) -> str:
+        agent, _ = self._live()
         try:
-            async for raw in self.agent:
+            async for raw in agent:
                 try:
                     event = parse_agent_event(raw)
                 except UnknownMessage:
@@ -233,10 +240,10 @@ class CallBridge:
         await self.twilio.send(TwilioMarkOut(streamSid=self.stream_sid,
                                              mark=MarkBody(name=f"audio-{event.audio_event.event_id}")).model_dump_json())
 
-    async def _control(self, event) -> None:
-        call = self.call
+    async def _control(self, event: AgentEvent) -> None:
+        agent, call = self._live()
         if isinstance(event, Ping):
-            await self.agent.send(Pong(event_id=event.ping_event.event_id).model_dump_json())
+            await agent.send(Pong(event_id=event.ping_event.event_id).model_dump_json())
         elif isinstance(event, Interruption):
             self.last_interrupt_id = max(self.last_interrupt_id, event.interruption_event.event_id)
             await self.twilio.send(TwilioClear(streamSid=self.stream_sid).model_dump_json())
@@ -255,24 +262,27 @@ class CallBridge:
 
     def _metadata(self, event: ConversationInitiationMetadata) -> None:
         meta = event.conversation_initiation_metadata_event
-        self.call.conversation_id = meta.conversation_id
+        _, call = self._live()
+        call.conversation_id = meta.conversation_id
         for side, fmt in (("agent_output", meta.agent_output_audio_format), ("user_input", meta.user_input_audio_format)):
             if fmt and fmt != ULAW_8000:
                 # Twilio only plays and sends mu-law 8 kHz; the agent must be configured for it.
                 log.error("voice agent %s format is %s, not %s: audio will be garbled", side, fmt, ULAW_8000)
-                self.call.note(BRIDGE_EVENT, f"{side}_format_{fmt}")
+                call.note(BRIDGE_EVENT, f"{side}_format_{fmt}")
 
     async def _tool(self, event: ClientToolCall) -> None:
         body = event.client_tool_call
-        result = await self.texts.deliver(await self.call.run_tool(body.tool_name, body.parameters, body.tool_call_id))
+        agent, call = self._live()
+        result = await self.texts.deliver(await call.run_tool(body.tool_name, body.parameters, body.tool_call_id))
         answer = ClientToolResult(tool_call_id=body.tool_call_id, result=result.content or result.reason,
                                   is_error=result.is_error)
-        await self.agent.send(answer.model_dump_json())
+        await agent.send(answer.model_dump_json())
 
     async def _prefetch(self, heard: str) -> None:
-        for result in await self.call.prefetch(heard):
+        agent, call = self._live()
+        for result in await call.prefetch(heard):
             text = f"Looked up ahead of time ({result.name}): {result.content}"
-            await self.agent.send(ContextualUpdate(text=text).model_dump_json())
+            await agent.send(ContextualUpdate(text=text).model_dump_json())
 
     def _spawn(self, coro) -> None:
         task = asyncio.create_task(coro)

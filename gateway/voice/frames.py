@@ -31,7 +31,8 @@ def parse_frame(raw: str | bytes, key: str, table: dict[str, type[BaseModel]]) -
         data = json.loads(raw)
     except (TypeError, ValueError) as exc:
         raise UnknownMessage(f"not JSON: {str(raw)[:60]!r}") from exc
-    model = table.get(data.get(key)) if isinstance(data, dict) else None
+    kind = data.get(key) if isinstance(data, dict) else None
+    model = table.get(kind) if isinstance(kind, str) else None
     if model is None:
         raise UnknownMessage(f"unhandled {key} {data.get(key) if isinstance(data, dict) else None!r}")
     try:

@@ -152,7 +152,7 @@ async def _suppressed_tool(voice: VoiceServices, interaction_id: str) -> ToolWeb
     if await voice.calls.caller_of(interaction_id) is None:  # waits for the call's trace to be recorded
         return None
     trace = await voice.calls.spine.get_trace(interaction_id)
-    if suppressed_reason(trace) is None:
+    if trace is None or suppressed_reason(trace) is None:
         return None
     await suppressed_event(voice.calls.spine, "voice_tool", property_id=trace.property_id,
                            interaction_id=interaction_id)
@@ -203,7 +203,9 @@ async def twiml(request: Request) -> Response:
     if ended:
         return Response(call_ended(await voice.calls.failed(interaction_id_for(call_sid))), media_type=TWIML)
     await _record_verdict(voice, call_sid, form.get("From", ""), form.get("StirVerstat", ""))
-    params = stream_parameters(voice.settings.twilio_auth_token, call_sid, form.get("From", ""), form.get("To", ""))
+    secret = voice.settings.twilio_auth_token
+    assert secret is not None  # signed_form refuses every request while it is unset
+    params = stream_parameters(secret, call_sid, form.get("From", ""), form.get("To", ""))
     return Response(connect_stream(public, f"{public}/voice/twiml?{ENDED_QUERY}", params), media_type=TWIML)
 
 
