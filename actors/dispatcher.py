@@ -16,6 +16,7 @@ import json
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from actors.authority import STALE_AFTER_S, Authority, derive_authority
 from spine.context import Channel
@@ -29,7 +30,7 @@ from tools.matrix import TOOL_ROLE_MATRIX
 PREFETCH_TTL_S = 60.0
 
 
-def invocation_key(name: str, tool_input: dict) -> str:
+def invocation_key(name: str, tool_input: dict[str, Any]) -> str:
     return name + json.dumps(tool_input, sort_keys=True, separators=(",", ":"))
 
 
@@ -42,7 +43,7 @@ def writes(name: str, decision: str, is_error: bool) -> bool:
 @dataclass
 class _Prefetched:
     invocation: ToolInvocation
-    task: asyncio.Task
+    task: asyncio.Task[ToolResult]
     started: float
     for_caller: tuple[str | None, str]  # (person_id, property_id) the lookup ran for
     hit: bool = False
@@ -80,8 +81,8 @@ class Dispatcher:
         """The person's tools wrote: derive their authority anew on the next call."""
         for key in [k for k in self._authority if k[0] == person_id]:
             del self._authority[key]
-        for key in [k for k in self._callers if k[1] == person_id]:
-            del self._callers[key]
+        for caller_key in [k for k in self._callers if k[1] == person_id]:
+            del self._callers[caller_key]
 
     async def _fresh_caller(self, caller: Caller) -> Caller:
         """Authority comes from our own derivation, not from the caller object we were handed;
@@ -137,7 +138,7 @@ class Dispatcher:
                 slot[key] = _Prefetched(inv, asyncio.create_task(self._probe(probe, fresh)), time.monotonic(),
                                         (fresh.person_id, fresh.property_id))
 
-    async def prefetch_report(self, interaction_id: str) -> list[dict]:
+    async def prefetch_report(self, interaction_id: str) -> list[dict[str, Any]]:
         """hit | unused | refused | failed for each prefetch of an interaction; forgets them."""
         report = []
         for entry in self._cache.pop(interaction_id, {}).values():

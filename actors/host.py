@@ -77,7 +77,7 @@ class PersonHost:
         runtime.on_cold = self._forget
         self.sweep_interval_s = sweep_interval_s
         self.persons: dict[str, PersonActor] = {}
-        self._sweeper: asyncio.Task | None = None
+        self._sweeper: asyncio.Task[None] | None = None
         self.retiring = False  # set once by retire(): this host takes no more messages
 
     @property

@@ -174,7 +174,8 @@ async def _assigned(spine: Spine, vendor_ids: set[str]) -> list[str]:
 
 
 # -- the prompt --------------------------------------------------------------------------------
-_PREFIXES: dict[tuple, AssembledPrompt] = {}
+# (role values and origin, the property as JSON, the role tools' names)
+_PREFIXES: dict[tuple[tuple[str, ...], str | None, tuple[str, ...]], AssembledPrompt] = {}
 
 
 async def prompt_for(spine: Spine, opening: Opening, caller: Caller, l1: L1Result, origin: str,

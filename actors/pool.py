@@ -52,13 +52,13 @@ class HostPool:
         self.layout = Layout(generation=1, hosts=[host_name(i) for i in range(len(hosts))])
         self.hosts: list[Any] = list(hosts)
         self._owners = {owner_id(config.namespace, n): h for n, h in zip(self.layout.hosts, self.hosts)}
-        self._tails: dict[str, asyncio.Future] = {}  # per person: the last message handed to a host
+        self._tails: dict[str, asyncio.Future[None]] = {}  # per person: the last message handed to a host
         self._refreshed_at = 0.0
-        self._refreshing: asyncio.Task | None = None
+        self._refreshing: asyncio.Task[None] | None = None
 
     @classmethod
     async def start(cls, config: RuntimeConfig, spine: Spine | None = None) -> HostPool:
-        reconciler = HostReconciler.options(name=RECONCILER_NAME, namespace=config.namespace, get_if_exists=True,
+        reconciler: Any = HostReconciler.options(  # a Ray actor handle (typed protocols: issue 17)name=RECONCILER_NAME, namespace=config.namespace, get_if_exists=True,
                                             num_cpus=0, max_restarts=-1, max_task_retries=-1,
                                             lifetime="detached" if config.detached else None).remote()
         layout = Layout.from_bytes(await reconciler.apply.remote(config.to_bytes()))
@@ -115,7 +115,7 @@ class HostPool:
         self._refreshing = asyncio.get_running_loop().create_task(self.refresh())
         self._refreshing.add_done_callback(self._refreshed)
 
-    def _refreshed(self, task: asyncio.Task) -> None:
+    def _refreshed(self, task: asyncio.Task[None]) -> None:
         self._refreshing = None
         if not task.cancelled() and task.exception() is not None:
             log.warning("layout refresh failed: %s", task.exception())
@@ -147,7 +147,7 @@ class HostPool:
         person they would run one at a time anyway, and the host's mailbox orders what arrives
         from several replicas."""
         previous = self._tails.get(key)
-        done = asyncio.get_running_loop().create_future()
+        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self._tails[key] = done  # before any await: the order of submit calls is the order sent
         try:
             if previous is not None:

@@ -3,7 +3,7 @@ and what it leaves (TurnResult). The PersonActor host builds TurnDeps; tests bui
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Any, Protocol
 
 import msgpack
 from pydantic import BaseModel
@@ -30,7 +30,7 @@ class ToolRunner(Protocol):
 
     async def prefetch(self, invocations: list[ToolInvocation], caller: Caller) -> None: ...
 
-    async def prefetch_report(self, interaction_id: str) -> list[dict]: ...
+    async def prefetch_report(self, interaction_id: str) -> list[dict[str, Any]]: ...
 
 
 @dataclass

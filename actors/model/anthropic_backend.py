@@ -141,4 +141,5 @@ def _block(block: Any) -> dict[str, Any]:
         if not isinstance(block.input, dict):
             raise TypeError(f"tool_use {block.name!r} input is not an object")
         return {"type": "tool_use", "id": block.id, "name": block.name, "input": block.input}
-    return block.model_dump(mode="json", exclude_none=True)
+    dumped: dict[str, Any] = block.model_dump(mode="json", exclude_none=True)
+    return dumped
