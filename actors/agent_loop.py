@@ -38,7 +38,7 @@ async def run_tools(runner: ToolRunner, caller: Caller, uses: list[dict[str, Any
     invocations = [ToolInvocation(name=u.get("name", ""), input=u.get("input") or {}, tool_use_id=u.get("id", ""))
                    for u in uses]
     results = await asyncio.gather(*(runner.run(inv, caller) for inv in invocations))
-    return list(zip(invocations, results))
+    return list(zip(invocations, results, strict=True))
 
 
 async def _call_model(model: ModelBackend, request: ModelRequest, timeout_s: float) -> ModelResponse:

@@ -27,7 +27,7 @@ from actors.host import HostReply, host_name, host_of, owner_id
 from actors.person_actor import ActorInfo
 from actors.person_session import SessionOp, SessionReply, SessionRequest
 from actors.placement import host_index, person_key, person_of, placement_key
-from actors.reconciler import RECONCILER_NAME, HostReconciler, Layout
+from actors.reconciler import HostReconciler, Layout
 from actors.turn_types import TurnResult
 from spine.envelope import MessageEnvelope
 from spine.repo import Spine
@@ -51,7 +51,7 @@ class HostPool:
         self.config, self.reconciler, self.spine, self._dispatcher = config, reconciler, spine, dispatcher
         self.layout = Layout(generation=1, hosts=[host_name(i) for i in range(len(hosts))])
         self.hosts: list[Any] = list(hosts)
-        self._owners = {owner_id(config.namespace, n): h for n, h in zip(self.layout.hosts, self.hosts)}
+        self._owners = {owner_id(config.namespace, n): h for n, h in zip(self.layout.hosts, self.hosts, strict=True)}
         self._tails: dict[str, asyncio.Future[None]] = {}  # per person: the last message handed to a host
         self._refreshed_at = 0.0
         self._refreshing: asyncio.Task[None] | None = None
@@ -93,7 +93,7 @@ class HostPool:
             except ValueError:  # being replaced right now; the next refresh will see it
                 return
         self.layout, self.hosts = layout, hosts
-        self._owners = {owner_id(self.config.namespace, n): h for n, h in zip(layout.hosts, hosts)}
+        self._owners = {owner_id(self.config.namespace, n): h for n, h in zip(layout.hosts, hosts, strict=True)}
         self._refreshed_at = time.monotonic()
 
     async def refresh(self) -> None:

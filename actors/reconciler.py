@@ -120,7 +120,7 @@ class ReconcilerService:
         # for as long as its process takes to start
         fresh = {name: self._create(config, name) for name in created}
         owners = await asyncio.gather(*(h.lease_owner.remote() for h in fresh.values()))
-        self.owners.update(zip(created, owners))
+        self.owners.update(zip(created, owners, strict=True))
         self.hosts = {n: self.hosts.get(n) or fresh[n] for n in wanted if n in self.hosts or n in fresh}
         self.generation += 1
         for name in [n for n in wanted if n not in created]:
@@ -225,7 +225,7 @@ class ReconcilerService:
         pings = await asyncio.gather(*(asyncio.wait_for(self.hosts[n].ping.remote(), config.host_health_check_s)
                                        for n in names), return_exceptions=True)
         now = time.monotonic()
-        for name, result in zip(names, pings):
+        for name, result in zip(names, pings, strict=True):
             if not isinstance(result, BaseException):
                 last_ok[name] = now
                 continue

@@ -181,7 +181,7 @@ class VoiceCalls:
     async def _open(self, caller_number: str, called_number: str, iid: str) -> Opened:
         try:
             opened = await self._open_in_actor(caller_number, called_number, iid)
-        except Exception as exc:  # the person's host is gone: open here, the caller still gets Clara
+        except Exception as exc:  # noqa: BLE001 - the person's host is gone: open here, the caller still gets Clara
             log.warning("voice call %s opened outside the PersonActor: %r", iid, exc)
             opened = None
         if opened is None:
@@ -237,7 +237,7 @@ class VoiceCalls:
                           interaction_id=interaction_id, invocation=inv)
             try:
                 return (await self.sessions.session(op)).result
-            except Exception as exc:  # the host is gone: still the caller's authority, from the store
+            except Exception as exc:  # noqa: BLE001 - the host is gone: still the caller's authority, from the store
                 log.warning("voice tool %s for %s ran outside the PersonActor: %r", inv.name, interaction_id, exc)
         caller = await load_caller(self.spine, trace.participant_id, trace.property_id, interaction_id, Channel.VOICE)
         return not_on_the_phone(inv) or await self.tools.run(inv, caller)
@@ -314,7 +314,7 @@ class VoiceCalls:
             try:
                 await self.sessions.session(op)
                 return
-            except Exception as exc:  # the host is gone: refresh from here, it is idempotent
+            except Exception as exc:  # noqa: BLE001 - the host is gone: refresh from here, it is idempotent
                 log.warning("end of %s outside the PersonActor: %r", interaction_id, exc)
         await refresh_person_context(self.spine, self.model, person_id, interaction_id, said)
 
@@ -331,7 +331,7 @@ def _ms_since(started: datetime) -> float:
 async def _logged(write: Callable[[], Awaitable[Any]]) -> None:
     try:
         await write()
-    except Exception as exc:  # bookkeeping of one call; the others in its batch still land
+    except Exception as exc:  # noqa: BLE001 - bookkeeping of one call; the others in its batch still land
         log.warning("voice bookkeeping write failed: %r", exc)
 
 

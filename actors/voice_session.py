@@ -84,7 +84,7 @@ class VoiceCall:
         self._ended = True
         try:
             report = await self.calls.tools.prefetch_report(self.interaction_id)
-        except Exception as exc:  # the report is nice to have; the end of the call is not optional
+        except Exception as exc:  # noqa: BLE001 - the report is nice to have; the end of the call is not optional
             log.warning("prefetch report for %s failed: %s", self.interaction_id, exc)
             report = []
         return await self.calls.end(self.interaction_id, self.transcript, tool_calls=self.tool_calls,

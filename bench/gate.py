@@ -217,14 +217,14 @@ def main() -> None:
                    for c in cases]
     policy_set = cedarpy.PolicySet.from_str(cedar_policy_text())
     entity_list, requests, own_entities = cedar_inputs(cases)
-    cedar_calls = list(zip(requests, own_entities))
+    cedar_calls = list(zip(requests, own_entities, strict=True))
     entities = cedarpy.Entities.from_json_str(json.dumps(entity_list))
 
     expected = [decide(POLICY, *a).allowed for a in ours]
     via_casbin = [enforcer.enforce(*a) for a in casbin_args]
     via_cedar = [cedarpy.is_authorized(r, policy_set, e).allowed for r, e in cedar_calls]
     assert via_cedar == [r.allowed for r in cedarpy.is_authorized_batch(requests, policy_set, entities)]
-    disagree = [(c.caller_name, c.tool, c.args, e, k, d) for c, e, k, d in zip(cases, expected, via_casbin, via_cedar)
+    disagree = [(c.caller_name, c.tool, c.args, e, k, d) for c, e, k, d in zip(cases, expected, via_casbin, via_cedar, strict=True)
                 if not e == k == d]
     if disagree:
         sys.exit(f"engines disagree on {len(disagree)} cases, first: {disagree[:3]}")

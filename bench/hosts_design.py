@@ -69,7 +69,7 @@ async def measure(call, calls: int) -> tuple[float, float]:
 
 async def owners(handle, keys: list[str]) -> dict[str, bytes]:
     replies = await asyncio.gather(*(handle.options(session_id=k).handle.remote(PAYLOAD) for k in keys))
-    return {k: r[16:] for k, r in zip(keys, replies)}
+    return {k: r[16:] for k, r in zip(keys, replies, strict=True)}
 
 
 async def run(calls: int) -> int:

@@ -200,6 +200,19 @@ def _check_bind(checked: CheckedConfig, settings: Settings) -> None:
         checked.problems.append(f"GATEWAY_METRICS_PORT: {settings.metrics_port} is Serve's HTTP port too")
 
 
+def _no_sqlite_file(checked: CheckedConfig, path: str) -> bool:
+    """True when the SQLite file does not exist yet (a warning, or a problem if its folder is missing too)."""
+    if Path(path).expanduser().is_file():
+        return False
+    folder = Path(path).expanduser().resolve().parent
+    if folder.is_dir():
+        checked.warnings.append(f"GATEWAY_STORE: no database yet at {Path(path).resolve()} "
+                                "(`gateway seed` or `gateway serve --seed` creates it)")
+    else:
+        checked.problems.append(f"GATEWAY_STORE: the folder {folder} does not exist (create it, or fix the URL)")
+    return True
+
+
 async def _check_store(checked: CheckedConfig) -> None:
     assert checked.settings is not None
     url = checked.settings.store_url
@@ -207,13 +220,7 @@ async def _check_store(checked: CheckedConfig) -> None:
         where = parse_store_url(url)
     except StoreError:
         return  # already reported
-    if where.kind == "sqlite" and where.path != ":memory:" and not Path(where.path).expanduser().is_file():
-        folder = Path(where.path).expanduser().resolve().parent
-        if folder.is_dir():
-            checked.warnings.append(f"GATEWAY_STORE: no database yet at {Path(where.path).resolve()} "
-                                    "(`gateway seed` or `gateway serve --seed` creates it)")
-        else:
-            checked.problems.append(f"GATEWAY_STORE: the folder {folder} does not exist (create it, or fix the URL)")
+    if where.kind == "sqlite" and where.path != ":memory:" and _no_sqlite_file(checked, where.path):
         return
     # The bound the replicas themselves will use to reach the store.
     timeout_s = checked.args.runtime.store_timeout_s if checked.args else 5.0

@@ -11,6 +11,7 @@ features that weighed most, and the trace keeps them.
 from __future__ import annotations
 
 import heapq
+import itertools
 import json
 import math
 import re
@@ -51,7 +52,7 @@ def fold(text: str) -> str:
 def features(text: str) -> set[str]:
     words = _WORD.findall(fold(text))
     stems = [w[:5] for w in words if len(w) > 5]  # "showing"/"showings", "rental"/"rentals" share a stem
-    found = {BIAS, *words, *(f"{a} {b}" for a, b in zip(words, words[1:])), *(f"{s}~" for s in stems)}
+    found = {BIAS, *words, *(f"{a} {b}" for a, b in itertools.pairwise(words)), *(f"{s}~" for s in stems)}
     found.update(name for name, pattern in _SHAPES if pattern.search(text or ""))
     return found
 

@@ -201,6 +201,6 @@ async def _decided(confirmer: IntentConfirmer | None, message: str, hints: Inten
         return hints.fires
     try:
         return bool(await confirmer(message))
-    except Exception as exc:  # any confirmer failure (model down, timeout) falls back to the classifier
+    except Exception as exc:  # noqa: BLE001 - any confirmer failure (model down, timeout) falls back to the classifier
         log.warning("intent confirmer failed (%s); keeping the classifier's verdict", type(exc).__name__)
         return hints.fires

@@ -104,7 +104,7 @@ def kv_table(pairs: Iterable[tuple[str, object]]) -> Safe:
 
 
 def counts_table(title: str, counts: dict[str, int]) -> Safe:
-    return table([title, "count"], [(k, v) for k, v in counts.items()])
+    return table([title, "count"], list(counts.items()))
 
 
 def alarm(text: object, on: bool, ok_text: object) -> Safe:

@@ -80,7 +80,7 @@ def _results_verdict(mail: InboundEmail, from_domain: str) -> SenderVerdict | No
         return None
     try:
         parsed = authres.AuthenticationResultsHeader.parse(f"Authentication-Results: {raw}")
-    except Exception as exc:  # authres raises its own syntax errors; an unreadable header verifies nothing
+    except Exception as exc:  # noqa: BLE001 - authres raises its own syntax errors; an unreadable header verifies nothing
         return SenderVerdict(verified=False, reason=f"Authentication-Results unreadable ({type(exc).__name__})")
     seen = []
     for result in parsed.results:

@@ -54,7 +54,7 @@ def route_form(*, signing_key: str, from_: str, to: str, text: str, subject: str
     token = token or secrets.token_hex(25)  # Mailgun's tokens are 50 characters
     headers = _headers(from_=from_, to=to, subject=subject, message_id=message_id, sender=sender, spf=spf,
                        dkim=dkim, references=references)
-    form = {name: value for name, value in headers}
+    form = dict(headers)
     form.update({
         "recipient": to, "sender": sender, "from": from_, "subject": subject,
         "body-plain": text if body_plain is None else body_plain, "stripped-text": text,

@@ -113,7 +113,7 @@ class SmsHandler:
                                 interaction_id=new_interaction_id())
         try:
             fresh = await self.log.accept(record)
-        except Exception as exc:  # the store is down: nothing was accepted, still answer
+        except Exception as exc:  # noqa: BLE001 - the store is down: nothing was accepted, still answer
             await self._event(EventKind.STORE_DEGRADED, "inbound_not_recorded", sms, None, {"error": repr(exc)})
             return SmsReply(messages=[APOLOGY], outcome=Outcome.FAILED)
         if not fresh:
@@ -254,7 +254,7 @@ class SmsHandler:
     async def _apology(self, to: str) -> list[str]:
         try:
             return [APOLOGY] if await self.delivery.may_send(to) else []
-        except Exception:  # the store is failing too: an apology beats silence
+        except Exception:  # noqa: BLE001 - the store is failing too: an apology beats silence
             return [APOLOGY]
 
     async def _fail(self, record: InboundMessage, exc: BaseException) -> None:

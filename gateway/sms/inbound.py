@@ -87,7 +87,7 @@ def parse_inbound(form: Mapping[str, str]) -> InboundSms:
     except MalformedWebhook:
         if not (form.get("From") or "").strip():
             raise
-        raise UnsupportedSender(sid, mask_phones(form["From"].strip())[:64], to_address, form.get("Body") or "")
+        raise UnsupportedSender(sid, mask_phones(form["From"].strip())[:64], to_address, form.get("Body") or "") from None
     return InboundSms(
         message_sid=sid,
         account_sid=form.get("AccountSid") or None,

@@ -159,7 +159,7 @@ class CallBridge:
                          property_id=None, interaction_id=None, detail={"detail": detail[:200]})
         try:
             await self.twilio.close(POLICY_VIOLATION, reason)
-        except Exception as exc:  # already gone
+        except Exception as exc:  # noqa: BLE001 - already gone
             log.debug("twilio close: %r", exc)
         return f"refused_{reason}"
 
@@ -312,13 +312,13 @@ class CallBridge:
     async def _close_twilio(self) -> None:
         try:
             await self.twilio.close()
-        except Exception as exc:  # already gone: nothing left to close
+        except Exception as exc:  # noqa: BLE001 - already gone: nothing left to close
             log.debug("twilio close: %r", exc)
 
 
 async def _opened(opening: asyncio.Task) -> VoiceCall | None:
     try:
         return await opening
-    except Exception as exc:
+    except Exception as exc:  # noqa: BLE001 - an opening that failed leaves the caller to the apology path
         log.error("voice call could not be opened: %r", exc)
         return None

@@ -106,7 +106,7 @@ async def test_twenty_messages_from_one_person_are_answered_in_order(pool):
     assert [r.reply for r in results] == [f"re: message {i}" for i in range(20)]
     runs = sorted(await runs_of(pool.spine, "p_jordan"), key=lambda r: r["start"])
     assert [r["message_id"] for r in runs] == [e.message_id for e in envs]
-    assert all(a["end"] <= b["start"] for a, b in zip(runs, runs[1:]))  # one at a time
+    assert all(a["end"] <= b["start"] for a, b in itertools.pairwise(runs))  # one at a time
     assert len({r["pid"] for r in runs}) == 1
 
 
@@ -121,7 +121,7 @@ async def test_a_killed_host_loses_no_accepted_message(pool):
     slot = pool.hosts.index(victim)
     ray.kill(victim, no_restart=False)  # Ray restarts it (or the reconciler replaces it); in-flight turns are retried
     outcomes = await asyncio.gather(*submitted, return_exceptions=True)
-    for env, outcome in zip(envs, outcomes):  # a reply, or TurnFailed (the gateway records it and apologises)
+    for env, outcome in zip(envs, outcomes, strict=True):  # a reply, or TurnFailed (the gateway records it and apologises)
         assert isinstance(outcome, TurnFailed) or outcome.reply == f"re: {env.body}"
     answered = sum(not isinstance(o, BaseException) for o in outcomes)
     assert answered >= len(envs) - 4  # at most the victim's in-flight turns could fail
@@ -137,12 +137,12 @@ async def test_the_same_person_never_runs_on_two_hosts_of_two_pools(runtime):
     second = await runtime(hosts=1)
     envs = [message("p_ruth", f"m{i} sleep=0.05") for i in range(12)]
     pools = [first, second] * 6
-    results = await asyncio.gather(*(p.submit(e) for p, e in zip(pools, envs)))
+    results = await asyncio.gather(*(p.submit(e) for p, e in zip(pools, envs, strict=True)))
     assert sorted(r.reply for r in results) == sorted(f"re: {e.body}" for e in envs)
     runs = sorted(await runs_of(first.spine, "p_ruth"), key=lambda r: r["start"])
     assert len(runs) == 12
     assert len({r["pid"] for r in runs}) == 1  # the lease owner ran them all
-    assert all(a["end"] <= b["start"] for a, b in zip(runs, runs[1:]))
+    assert all(a["end"] <= b["start"] for a, b in itertools.pairwise(runs))
     listed = await first.actors() + await second.actors()
     assert [i.key for i in listed] == ["person:p_ruth"]
 
@@ -195,7 +195,7 @@ async def test_real_turns_through_the_dispatcher_actor_then_refresh_on_deactivat
     for env in envs:
         await accepted(real.spine, env)
     results = await asyncio.gather(*(real.submit(e) for e in envs))
-    for env, result in zip(envs, results):
+    for env, result in zip(envs, results, strict=True):
         tool = "get_pool_status" if "pool" in env.body else "get_balance"
         assert [(c.name, c.decision) for c in result.trace.tool_calls] == [(tool, "allowed")]
         assert result.reply and ("pool" in result.reply.lower()) == ("pool" in env.body)

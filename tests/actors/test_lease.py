@@ -23,7 +23,7 @@ async def test_two_hosts_contending_for_one_person_never_both_run_it(spine, cloc
     a = make_host(spine, "ns/clara-host-0", turn, clock)
     b = make_host(spine, "ns/clara-host-1", turn, clock)
     envs = [envelope("p_marcus", f"m{i}") for i in range(10)]
-    outcomes = await asyncio.gather(*(h.submit(e) for h, e in zip([a, b] * 5, envs)), return_exceptions=True)
+    outcomes = await asyncio.gather(*(h.submit(e) for h, e in zip([a, b] * 5, envs, strict=True)), return_exceptions=True)
     answered = [o for o in outcomes if not isinstance(o, Exception)]
     moved = [o for o in outcomes if isinstance(o, Moved)]
     assert len(answered) + len(moved) == 10

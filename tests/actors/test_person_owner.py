@@ -60,7 +60,7 @@ async def actors(http) -> list[dict]:
 
 async def test_a_minted_prospects_next_messages_reach_the_actor_holding_the_conversation(http):
     prospect = "+14155550123"
-    first, minted = await text(http, prospect, "do you have 2BR units next month?")
+    _first, minted = await text(http, prospect, "do you have 2BR units next month?")
     person_id = minted["participant_id"]
     assert person_id.startswith("p_new_") and minted["routing"]["confidence"] == "inferred"
     for body in ("is parking included?", "can I tour on Tuesday?"):
@@ -80,7 +80,7 @@ async def test_a_text_during_a_call_sees_the_work_order_the_call_filed(http):
         "call_sid": "CA_owner_1", "description": "the dishwasher is flooding the kitchen", "brief": "dishwasher"})
     assert filed.status_code == 200 and filed.json()["is_error"] is False, filed.text
     wo = json.loads(filed.json()["result"])["work_order_id"]
-    exchange, trace = await text(http, MARCUS, "what's the status of my work order?")
+    exchange, _trace = await text(http, MARCUS, "what's the status of my work order?")
     assert wo in " ".join(exchange.messages)
     marcus = [a for a in await actors(http) if a["person_id"] == "p_marcus"]
     assert len(marcus) == 1  # the call and the text are one PersonActor's

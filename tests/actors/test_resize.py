@@ -8,6 +8,7 @@ exactly the configured hosts; a changed idle limit reaches the running hosts.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import uuid
 
 import httpx
@@ -68,10 +69,8 @@ def deployment(ray_session, store_path, twilio):
     yield url, namespace, deploy
     serve.delete(APP)
     for name in [RECONCILER_NAME, *hosts_alive(namespace), "clara-dispatcher"]:
-        try:
+        with contextlib.suppress(ValueError):
             ray.kill(ray.get_actor(name, namespace=namespace), no_restart=True)
-        except ValueError:
-            pass
 
 
 async def admin_hosts(url: str) -> tuple[list[str], set[str]]:
@@ -98,13 +97,13 @@ async def test_resize_2_3_1_under_steady_sms_loses_and_duplicates_nothing(deploy
     spine = Spine(SqliteStore(store_path))
     try:
         rest = [s.body for s in twilio.accepted()]
-        for hosts, took, _, alive, listed, holding, during in steps:
+        for hosts, took, _, alive, _listed, _holding, during in steps:
             print(f"-> {hosts} hosts (settled in {took:.1f}s): {(await tally(spine, during, rest)).line()}; alive {alive}")
         total = await tally(spine, load.sent, rest)
         print(f"whole run: {total.line()}")
         assert total.sent >= 40 and total.lost == 0 and total.duplicated == 0 and total.answered == total.sent
 
-        [(_, _, _, alive3, listed3, holding3, during3), (_, _, _, alive1, listed1, holding1, _)] = steps
+        [(_, _, _, alive3, listed3, holding3, _during3), (_, _, _, alive1, listed1, holding1, _)] = steps
         assert alive3 == listed3 == ["clara-host-0", "clara-host-1", "clara-host-2"]
         assert "clara-host-2" in holding3  # the added host took people at once
         assert alive1 == listed1 == ["clara-host-0"] and holding1 <= {"clara-host-0"}

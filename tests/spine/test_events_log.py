@@ -47,10 +47,10 @@ async def test_every_other_exit_logs_json_and_persists_with_last4_only(spine, ca
 
 
 async def test_closed_reason_vocabularies_reject_unknown_reasons(spine):
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="has no reason 'felt_like_it'"):
         await emit_event(spine, EventKind.GRACEFUL_DEGRADE, "felt_like_it", channel="sms", address=None,
                          property_id=YALE, interaction_id="i-1")
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="has no reason 'no_person_resolved_no_intent_hints'"):
         await emit_event(spine, EventKind.CONTEXT_BUILD, "no_person_resolved_no_intent_hints", channel="sms",
                          address=None, property_id=YALE, interaction_id="i-1")
     for reason in ContextBuildReason:

@@ -86,7 +86,7 @@ async def test_a_dangling_merge_pointer_resolves_to_no_one_never_to_the_loser(se
 
 async def test_a_chain_longer_than_the_guard_is_refused(seeded):
     ids = [f"p_hop{n}" for n in range(MAX_MERGE_HOPS + 3)]
-    for here, there in zip(ids, ids[1:] + [None]):
+    for here, there in zip(ids, ids[1:] + [None], strict=True):
         await seeded.put_person(_person(here, "+12065557005" if here == ids[0] else None, merged_into=there))
     assert await resolve_participant(seeded, Channel.SMS, "+12065557005") is None
 

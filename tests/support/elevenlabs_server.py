@@ -188,7 +188,7 @@ class AgentServer:
         seen, event_id = 0, 0
         while ws.state.name != "CLOSED":
             async with convo.changed:
-                await convo.changed.wait_for(lambda: len(convo.received) > seen or ws.state.name == "CLOSED")
+                await convo.changed.wait_for(lambda seen=seen: len(convo.received) > seen or ws.state.name == "CLOSED")
             fresh, seen = convo.received[seen:], len(convo.received)
             for message in fresh:
                 if "user_audio_chunk" in message:

@@ -31,7 +31,7 @@ def serve_http_port() -> int:
 
     try:
         client = _get_global_client()
-    except Exception:  # Serve not started in this Ray yet
+    except Exception:  # noqa: BLE001 - Serve not started in this Ray yet
         client = None
     if client is None:
         serve.start(http_options={"host": "127.0.0.1", "port": free_port()})

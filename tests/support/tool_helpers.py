@@ -66,7 +66,7 @@ class Row:
     def codes(self) -> dict[str, str]:
         codes = self.cells.split()
         assert len(codes) == len(COLUMNS), f"{self.tool}: {len(codes)} codes for {len(COLUMNS)} callers"
-        return dict(zip(COLUMNS, codes))
+        return dict(zip(COLUMNS, codes, strict=True))
 
 
 WO = "work_order_id"

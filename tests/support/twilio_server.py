@@ -83,6 +83,7 @@ class TwilioStandIn(ThreadedServer):
         self.callbacks_posted: list[Callback] = []
         self._failures: list[Failure] = []
         self._changed = threading.Condition()
+        self._callback_tasks: set[asyncio.Future[None]] = set()
 
     def fail_next(self, status: int = 500, code: int = 20500, message: str = "Internal Server Error") -> None:
         self._failures.append(Failure(status, code, message))
@@ -113,7 +114,9 @@ class TwilioStandIn(ThreadedServer):
             self.sent.append(record)
             self._changed.notify_all()
         if record.sid and self.callbacks and form.get("StatusCallback"):
-            asyncio.ensure_future(self._post_callbacks(form["StatusCallback"], record))
+            task = asyncio.ensure_future(self._post_callbacks(form["StatusCallback"], record))
+            self._callback_tasks.add(task)  # the loop keeps only a weak reference to a task
+            task.add_done_callback(self._callback_tasks.discard)
         return response
 
     def _answer(self, request: web.Request, account_sid: str, form: dict[str, str], record: Sent) -> web.Response:

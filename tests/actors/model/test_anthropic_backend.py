@@ -145,7 +145,7 @@ async def test_wrong_api_key_is_an_authentication_error(anthropic_server):
 async def test_hang_beyond_timeout_fails_fast(anthropic_server, make_backend):
     anthropic_server.script(hang(3.0))
     started = time.monotonic()
-    with pytest.raises(ModelUnavailable, match="timed out after 0.2s"):
+    with pytest.raises(ModelUnavailable, match=r"timed out after 0\.2s"):
         await make_backend(timeout_s=0.2, max_retries=0).complete(assembled_request())
     assert time.monotonic() - started < 1.0
 

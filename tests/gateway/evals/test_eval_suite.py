@@ -51,7 +51,7 @@ async def test_the_offline_model_passes_the_suite(scenarios, tmp_path):
 
 def test_a_broken_scenario_file_is_a_clear_error(tmp_path):
     (tmp_path / "bad.yaml").write_text("role: tenant\nfeature: maintenance\nscenarios:\n  - name: x\n    turns: []\n")
-    with pytest.raises(ScenarioError, match="bad.yaml: scenario 1"):
+    with pytest.raises(ScenarioError, match=r"bad\.yaml: scenario 1"):
         load_scenarios(tmp_path)
     assert cli_main(["eval", str(tmp_path)]) == 2
 

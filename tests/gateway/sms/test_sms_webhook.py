@@ -123,7 +123,7 @@ async def test_a_redelivery_during_the_first_turn_waits_for_it(make_gateway):
 
 async def test_a_redelivery_that_outwaits_its_budget_is_acknowledged_empty(make_gateway):
     pool = ScriptedPool(delay_s=0.6)
-    client, context = await make_gateway(pool, sms_options=SmsOptions(redelivery_wait_s=0.1))
+    client, _context = await make_gateway(pool, sms_options=SmsOptions(redelivery_wait_s=0.1))
     sid = new_message_sid()
     first = asyncio.create_task(text(client, "hi", sid=sid))
     await asyncio.sleep(0.1)

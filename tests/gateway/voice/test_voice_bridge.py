@@ -83,7 +83,7 @@ async def test_interruption_clears_twilio_and_drops_stale_audio(calls):
     script = standard_script(Send(audio(frame(1), 5)), Send(interruption(5)), Send(audio(frame(2), 4)),
                              Send(audio(frame(3), 6)), Send(ping(9)), Expect("pong"), Close())
 
-    outcome, twilio, _ = await _call(calls, script)
+    _outcome, twilio, _ = await _call(calls, script)
     events = [m["event"] for m in twilio.received if m["event"] in ("media", "clear")]
     assert events == ["media", "clear", "media"]
     assert twilio.payloads() == [frame(1), frame(3)]

@@ -134,7 +134,7 @@ async def test_sqlite_store_in_a_directory_that_cannot_exist_is_unavailable(tmp_
 async def test_sqlite_file_that_is_not_a_database_is_a_clear_store_error(tmp_path):
     junk = tmp_path / "junk.db"
     junk.write_bytes(b"this is not sqlite" * 100)
-    with pytest.raises(StoreError, match="junk.db"):
+    with pytest.raises(StoreError, match=r"junk\.db"):
         SqliteStore(junk, timeout_s=TIMEOUT_S)
 
 
