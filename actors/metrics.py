@@ -77,7 +77,7 @@ def _metric(name: str) -> Any:
         if "ray.serve" in sys.modules:  # a Serve replica (or a process that imported Serve anyway)
             from ray.serve import metrics as classes
         else:
-            from ray.util import metrics as classes  # type: ignore[no-redef]
+            from ray.util import metrics as classes  # type: ignore[no-redef]  # the same three classes, Serve-less
         options: dict[str, Any] = {"description": spec.description, "tag_keys": spec.tags}
         if spec.kind == "histogram":
             options["boundaries"] = list(spec.boundaries)

@@ -68,11 +68,13 @@ class Judge:
 
     async def score(self, criterion: str, said: str, reply: str) -> str | None:
         """None when met (or skipped), else why not."""
+        if self.model is None:
+            return None  # skipped: the runner counts criteria it had no judge for
         request = ModelRequest(purpose="confirm", max_tokens=5, system=[{"type": "text", "text": JUDGE_SYSTEM}],
                                messages=[{"role": "user", "content": f"<caller>{said}</caller>\n<reply>{reply}</reply>"
                                                                      f"\nCriterion: {criterion}\nMet?"}])
         try:
-            verdict = parse_answer((await self.model.complete(request)).text())  # type: ignore[union-attr]
+            verdict = parse_answer((await self.model.complete(request)).text())
         except ModelUnavailable as exc:
             return f"judge unavailable: {exc}"
         return None if verdict else f"judge: not met: {criterion}"

@@ -153,7 +153,7 @@ _AGENT_EVENTS: dict[str, type[BaseModel]] = {
 
 
 def parse_agent_event(raw: str | bytes) -> AgentEvent:
-    return parse_frame(raw, "type", _AGENT_EVENTS)  # type: ignore[return-value]
+    return parse_frame(raw, "type", _AGENT_EVENTS)  # type: ignore[return-value]  # the table holds only AgentEvent members
 
 
 # -- webhooks -----------------------------------------------------------------------------------

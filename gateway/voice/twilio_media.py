@@ -85,7 +85,7 @@ _TWILIO_EVENTS: dict[str, type[BaseModel]] = {
 
 
 def parse_twilio_event(raw: str | bytes) -> TwilioEvent:
-    return parse_frame(raw, "event", _TWILIO_EVENTS)  # type: ignore[return-value]
+    return parse_frame(raw, "event", _TWILIO_EVENTS)  # type: ignore[return-value]  # the table holds only TwilioEvent members
 
 
 # -- us -> Twilio -------------------------------------------------------------------------------

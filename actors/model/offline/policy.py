@@ -136,16 +136,17 @@ def _prospect(r: Reading, e: Entities) -> Plan | None:
         calls.append(("get_pricing_details", with_unit({"bedrooms": e.bedrooms} if e.bedrooms is not None else {}, e)))
     if (units or not calls) and r.offers("get_available_units"):
         query: dict[str, Any] = {"bedrooms": e.bedrooms} if e.bedrooms is not None else {}
-        if e.move_in_by():
-            query["move_in_by"] = e.move_in_by().isoformat()  # type: ignore[union-attr]
+        if move_in_by := e.move_in_by():
+            query["move_in_by"] = move_in_by.isoformat()
         calls.append(("get_available_units", query))
     return Plan("availability", calls, fair_housing=fair)
 
 
 def _tour(r: Reading, e: Entities, calls: list[Call], fair: bool) -> Plan:
-    if e.when() is None:
+    when = e.when()
+    if when is None:
         return Plan("tour_needs_time", calls, fair_housing=fair)
-    booking = {"when": e.when().isoformat(), **({"unit": e.units[0]} if e.units else {})}  # type: ignore[union-attr]
+    booking = {"when": when.isoformat(), **({"unit": e.units[0]} if e.units else {})}
     return Plan("tour", calls + [("schedule_tour", booking)], fair_housing=fair)
 
 

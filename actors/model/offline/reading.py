@@ -42,10 +42,10 @@ class ToolCall:
     def output(self) -> BaseModel | None:
         """The handler's output model, or None when the call failed or the result is not one."""
         model = output_model(self.name)
-        if self.is_error or model is None:
+        if self.result is None or self.result.is_error or model is None:
             return None
         try:
-            return model.model_validate_json(self.result.content)  # type: ignore[union-attr]
+            return model.model_validate_json(self.result.content)
         except ValidationError:
             return None
 
