@@ -7,11 +7,13 @@ dumps (decision 7): a Caller's private facts never travel, so nothing claimed is
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import msgpack
 import ray
 from pydantic import BaseModel
+from ray.exceptions import ActorDiedError
 
 from actors.authority import Authority
 from actors.config import RuntimeConfig
@@ -73,23 +75,46 @@ DispatcherActor = ray.remote(DispatcherService)
 
 
 class RayToolRunner:
-    """ToolRunner over a DispatcherActor handle (actors.turn_types.ToolRunner)."""
+    """ToolRunner over a DispatcherActor handle (actors.turn_types.ToolRunner).
 
-    def __init__(self, handle: Any) -> None:
-        self.handle = handle
+    With `resolve` (how to look the DispatcherActor up by name), a handle found dead is looked
+    up again and the call sent once more: the HostReconciler replaces the DispatcherActor when
+    its process settings change, and a handle to the old process stays dead for good. Sending
+    again is safe: side-effecting tools are idempotent on (interaction_id, tool_use_id)."""
+
+    def __init__(self, handle: Any = None, *, resolve: Callable[[], Any] | None = None) -> None:
+        if handle is None and resolve is None:
+            raise ValueError("RayToolRunner needs a DispatcherActor handle or a way to resolve one")
+        self.handle, self.resolve = handle, resolve
+
+    async def _call(self, method: str, *args: Any) -> Any:
+        if self.handle is None:
+            self.handle = self.resolve()
+        try:
+            return await getattr(self.handle, method).remote(*args)
+        except ActorDiedError:
+            if self.resolve is None:
+                raise
+            self.handle = self.resolve()  # the replacement, under the same name
+            return await getattr(self.handle, method).remote(*args)
 
     async def run(self, invocation: ToolInvocation, caller: Caller) -> ToolResult:
-        result = ToolResult.model_validate(unpack(await self.handle.run.remote(pack(invocation), pack(caller))))
+        result = ToolResult.model_validate(unpack(await self._call("run", pack(invocation), pack(caller))))
         add_reads(result.store_reads)  # the dispatcher's reads count for the turn that asked
         return result
 
     async def authority(self, person_id: str | None, property_id: str, *, fresh: bool = False) -> Authority:
-        derived = Authority.model_validate(unpack(await self.handle.authority.remote(person_id, property_id, fresh)))
+        derived = Authority.model_validate(unpack(await self._call("authority", person_id, property_id, fresh)))
         add_reads(derived.store_reads)
         return derived
 
     async def prefetch(self, invocations: list[ToolInvocation], caller: Caller) -> None:
-        await self.handle.prefetch.remote(pack(invocations), pack(caller))
+        await self._call("prefetch", pack(invocations), pack(caller))
 
     async def prefetch_report(self, interaction_id: str) -> list[dict]:
-        return unpack(await self.handle.prefetch_report.remote(interaction_id))
+        return unpack(await self._call("prefetch_report", interaction_id))
+
+
+def named_dispatcher(namespace: str, name: str = DISPATCHER_NAME) -> Callable[[], Any]:
+    """Looks the namespace's DispatcherActor up by name (RayToolRunner's `resolve`)."""
+    return lambda: ray.get_actor(name, namespace=namespace)

@@ -207,13 +207,14 @@ class PersonHost:
 def build_runtime(config: RuntimeConfig, host_id: str, dispatcher: Any, lease_owner: str | None = None) -> PersonRuntime:
     """Turn dependencies for one host process: its own store connection and model client, and
     the shared DispatcherActor for tools."""
-    from actors.dispatcher_actor import RayToolRunner
+    from actors.dispatcher_actor import RayToolRunner, named_dispatcher
     from actors.model.confirm import model_confirmer
     from actors.model.factory import make_model_from
 
     spine = Spine(counting(open_store(config.store_url, timeout_s=config.store_timeout_s)))
     model = make_model_from(config, timeout_s=config.model_call_s)
-    deps = TurnDeps(spine=spine, model=model, tools=RayToolRunner(dispatcher),
+    tools = RayToolRunner(dispatcher, resolve=named_dispatcher(config.namespace))
+    deps = TurnDeps(spine=spine, model=model, tools=tools,
                     confirmer=model_confirmer(model), budget=config.budget())
     runtime = PersonRuntime(deps=deps, leases=Leases(spine.store, lease_owner or host_id, config.lease_ttl_s),
                             host_id=host_id)
@@ -254,7 +255,7 @@ class _RayPersonHost(PersonHost):
     async def reconfigure(self, config_bytes: bytes, revoked: list[str]) -> None:
         """Live settings from the HostReconciler. It replaces the process instead when a
         HOST_PROCESS_FIELDS value changed; getting one here is its bug, refused loudly."""
-        from actors.dispatcher_actor import RayToolRunner
+        from actors.dispatcher_actor import RayToolRunner, named_dispatcher
 
         config = RuntimeConfig.from_bytes(config_bytes)
         if config.host_process() != self.config.host_process():
@@ -262,7 +263,7 @@ class _RayPersonHost(PersonHost):
         apply_live_settings(self.runtime, config, frozenset(revoked))
         self.sweep_interval_s = config.sweep_interval_s
         # The DispatcherActor may have been replaced (its own process settings changed).
-        self.runtime.deps.tools = RayToolRunner(ray.get_actor(self.dispatcher_name, namespace=config.namespace))
+        self.runtime.deps.tools = RayToolRunner(resolve=named_dispatcher(config.namespace, self.dispatcher_name))
         self.config = config
 
     async def config_bytes(self) -> bytes:

@@ -29,8 +29,10 @@ from tests.support.ray_fixtures import free_port  # noqa: E402
 # What five SMS turns on the offline model must move (the rest need failures, voice or a cache).
 EXPECTED = ["ray_clara_inbound_messages_total", "ray_clara_turn_latency_ms_count", "ray_clara_tool_calls_total",
             "ray_clara_other_lane_total", "ray_clara_active_person_actors"]
-SAMPLE = re.compile(r"^(ray_clara_[a-z_]+)(\{[^}]*\})? ([0-9.e+-]+)$")
-LABEL = re.compile(r'([a-z_]+)="([^"]*)"')
+SAMPLE = re.compile(r"^(ray_clara_[a-z0-9_]+)(\{.*\})? ([0-9.e+-]+|[+-]?Inf|NaN)$")
+# Prometheus label names are [a-zA-Z_][a-zA-Z0-9_]* (Ray's own are capitalised: Component,
+# SessionName); values are quoted with \" and \\ escaped.
+LABEL = re.compile(r'([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)"')
 # Ray's own labels on every series (process, node, session): summed over for the printout.
 RAY_LABELS = {"Component", "NodeAddress", "SessionName", "Version", "WorkerId", "otel_scope_name",
               "otel_scope_schema_url", "otel_scope_version", "le"}
@@ -53,18 +55,24 @@ def start_demo(workdir: Path) -> tuple[subprocess.Popen, int]:
     raise SystemExit(f"gateway demo exited ({demo.wait()}) before serving")
 
 
+def gateway_series(text: str) -> dict[str, float]:
+    """The nonzero `ray_clara_*` series of a Prometheus text page, keyed by name and the
+    gateway's own labels (Ray's process labels summed over; histogram buckets left out)."""
+    found: dict[str, float] = {}
+    for line in text.splitlines():
+        match = SAMPLE.match(line)
+        if not match or match.group(1).endswith("_bucket") or float(match.group(3)) == 0:
+            continue
+        labels = [f"{k}={v}" for k, v in LABEL.findall(match.group(2) or "") if k not in RAY_LABELS]
+        key = match.group(1) + (f"{{{','.join(sorted(labels))}}}" if labels else "")
+        found[key] = found.get(key, 0.0) + float(match.group(3))
+    return found
+
+
 def scrape(metrics_port: int, timeout_s: float = 60.0) -> dict[str, float]:
     deadline, found = time.monotonic() + timeout_s, {}
     while time.monotonic() < deadline:
-        text = httpx.get(f"http://127.0.0.1:{metrics_port}/metrics", timeout=5.0).text
-        found = {}
-        for line in text.splitlines():
-            match = SAMPLE.match(line)
-            if not match or match.group(1).endswith("_bucket") or float(match.group(3)) == 0:
-                continue
-            labels = [f"{k}={v}" for k, v in LABEL.findall(match.group(2) or "") if k not in RAY_LABELS]
-            key = match.group(1) + (f"{{{','.join(sorted(labels))}}}" if labels else "")
-            found[key] = found.get(key, 0.0) + float(match.group(3))
+        found = gateway_series(httpx.get(f"http://127.0.0.1:{metrics_port}/metrics", timeout=5.0).text)
         if all(any(k.startswith(name) for k in found) for name in EXPECTED):
             return found
         time.sleep(2.0)

@@ -35,9 +35,11 @@ class VoiceServices:
     @classmethod
     def from_context(cls, ctx) -> VoiceServices:
         """In a Serve replica: a known caller's call is a session of their PersonActor on the
-        pool; tools through the DispatcherActor; the configured model."""
+        pool; tools through the DispatcherActor (looked up again if the reconciler replaced it);
+        the configured model."""
         from actors.dispatcher_actor import RayToolRunner
         from actors.model.factory import make_model_from
 
-        return cls.build(ctx.settings, ctx.spine, RayToolRunner(ctx.pool.dispatcher), make_model_from(ctx.settings),
+        tools = RayToolRunner(resolve=lambda: ctx.pool.dispatcher)
+        return cls.build(ctx.settings, ctx.spine, tools, make_model_from(ctx.settings),
                          http=ctx.http, sessions=ctx.pool)

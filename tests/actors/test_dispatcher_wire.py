@@ -65,3 +65,39 @@ async def test_ray_tool_runner_runs_and_prefetches_through_the_bytes_interface(s
     assert (result.is_error, result.prefetched, result.tool_use_id) == (False, True, "tu_2")
     report = await runner.prefetch_report("ix_wire_2")
     assert report == [{"name": "get_property_hours", "input": {}, "status": "hit"}]
+
+
+class DeadHandle:
+    """A handle to a DispatcherActor the reconciler killed: every call fails for good."""
+
+    def __init__(self) -> None:
+        self.calls = 0
+        self.run = _Method(self._dead)
+
+    async def _dead(self, *args):
+        from ray.exceptions import ActorDiedError
+
+        self.calls += 1
+        raise ActorDiedError()
+
+
+async def test_ray_tool_runner_looks_a_replaced_dispatcher_up_again(service):
+    """A cached handle to a replaced DispatcherActor is dead for good: the runner resolves the
+    name again and sends the call to the replacement, once per death, not on every call."""
+    dead, live = DeadHandle(), InProcessHandle(service)
+    resolved = []
+    runner = RayToolRunner(dead, resolve=lambda: resolved.append(live) or live)
+    caller = await load_caller(service.dispatcher.spine, "p_marcus", "pf_yale", "ix_wire_3")
+    hours = ToolInvocation(name="get_property_hours", input={}, tool_use_id="tu_3")
+    first = await runner.run(hours, caller)
+    second = await runner.run(hours.model_copy(update={"tool_use_id": "tu_4"}), caller)
+    assert (first.is_error, second.is_error) == (False, False)
+    assert (dead.calls, len(resolved)) == (1, 1)
+
+
+async def test_ray_tool_runner_without_a_resolver_reports_the_dead_dispatcher():
+    from ray.exceptions import ActorDiedError
+
+    with pytest.raises(ActorDiedError):
+        await RayToolRunner(DeadHandle()).run(ToolInvocation(name="get_property_hours", input={}, tool_use_id="t"),
+                                              Caller.model_construct())
