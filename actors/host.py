@@ -272,5 +272,10 @@ class _RayPersonHost(PersonHost):
     async def lease_owner(self) -> str:
         return self.runtime.leases.owner
 
+    async def node_id(self) -> str:
+        """The Ray node this process runs on: the HostReconciler fails its people over at once
+        when Ray declares that node dead."""
+        return ray.get_runtime_context().get_node_id()
+
 
 PersonActorHost = ray.remote(_RayPersonHost)

@@ -17,7 +17,7 @@ What a change does (RuntimeConfig groups the fields):
   * dispatcher-process settings: the DispatcherActor is recreated and the hosts re-resolve it.
 
 It also watches the hosts: one that does not answer a ping within `host_dead_after_s` (its
-process gone for good, its node lost) is killed and leaves the layout at once, and its lease
+process gone for good), or whose node Ray has declared dead, is killed and leaves the layout at once, and its lease
 owner id (one per process incarnation) is revoked: every other host treats its leases as free,
 so its people are served by the others on their next message instead of after their leases
 lapse. A new process is started under the same name in the background and rejoins the layout
@@ -34,19 +34,18 @@ from typing import Any
 import msgpack
 import ray
 from pydantic import BaseModel
-from ray.exceptions import ActorDiedError, RayActorError
+from ray.exceptions import RayActorError
 
 from actors.config import RuntimeConfig
 from actors.dispatcher_actor import DISPATCHER_NAME, DispatcherActor
 from actors.host import PersonActorHost, host_name
+from actors.host_health import dead_nodes, lost_because, ray_actor_state
 
 log = logging.getLogger("clara.reconciler")
 
 RECONCILER_NAME = "clara-reconciler"
 HOST_PREFIX = host_name(0)[:-1]
 RETIRE_TIMEOUT_S = 60.0  # a retiring host finishes its accepted turns and refreshes within this
-RESTART_GRACE_S = 4.0  # extra patience while Ray itself restarts a crashed host process
-RAY_RESTARTING = ("RESTARTING", "PENDING_CREATION", "DEPENDENCIES_UNREADY")
 
 
 class Layout(BaseModel):
@@ -75,6 +74,7 @@ class ReconcilerService:
         self.generation = 0
         self.hosts: dict[str, Any] = {}  # name -> handle, the layout's hosts
         self.owners: dict[str, str] = {}  # name -> lease owner id of its current process
+        self.nodes: dict[str, str] = {}  # name -> the Ray node its current process runs on
         self.recreating: dict[str, asyncio.Task] = {}  # lost hosts being started again
         self.dispatcher: Any = None
         self.revoked: set[str] = set()
@@ -119,8 +119,7 @@ class ReconcilerService:
         # a new host joins the layout only once it answers: until then it would hold messages
         # for as long as its process takes to start
         fresh = {name: self._create(config, name) for name in created}
-        owners = await asyncio.gather(*(h.lease_owner.remote() for h in fresh.values()))
-        self.owners.update(zip(created, owners, strict=True))
+        await asyncio.gather(*(self._learn_owner(name, handle) for name, handle in fresh.items()))
         self.hosts = {n: self.hosts.get(n) or fresh[n] for n in wanted if n in self.hosts or n in fresh}
         self.generation += 1
         for name in [n for n in wanted if n not in created]:
@@ -140,9 +139,10 @@ class ReconcilerService:
             except (ValueError, RayActorError):
                 self.hosts.pop(name, None)  # died between the listing and the lookup
 
-    async def _learn_owner(self, name: str) -> None:
-        """The host answers (it is up) with the lease owner id of its process."""
-        self.owners[name] = await self.hosts[name].lease_owner.remote()
+    async def _learn_owner(self, name: str, handle: Any = None) -> None:
+        """The host answers (it is up) with the lease owner id of its process and its node."""
+        handle = self.hosts[name] if handle is None else handle
+        self.owners[name], self.nodes[name] = await asyncio.gather(handle.lease_owner.remote(), handle.node_id.remote())
 
     async def _ensure_dispatcher(self, config: RuntimeConfig, old: RuntimeConfig | None) -> None:
         options = dict(actor_options(config, DISPATCHER_NAME), num_cpus=config.dispatcher_num_cpus,
@@ -225,20 +225,28 @@ class ReconcilerService:
         pings = await asyncio.gather(*(asyncio.wait_for(self.hosts[n].ping.remote(), config.host_health_check_s)
                                        for n in names), return_exceptions=True)
         now = time.monotonic()
-        for name, result in zip(names, pings, strict=True):
-            if not isinstance(result, BaseException):
-                last_ok[name] = now
+        failed = [name for name, result in zip(names, pings) if isinstance(result, BaseException)]
+        for name in set(names) - set(failed):
+            last_ok[name] = now
+        if not failed:
+            return
+        # The GCS's view, read off the event loop (these are blocking calls): the pings of the
+        # next pass must not wait behind them.
+        lost_nodes, states = await asyncio.to_thread(
+            lambda: (dead_nodes(), {name: ray_actor_state(self.hosts[name]) for name in failed}))
+        for name, result in zip(names, pings):
+            if name not in failed:
                 continue
-            state = ray_actor_state(self.hosts[name])
-            # Ray is already restarting a crashed process: give it a little longer than a
-            # host that Ray still believes alive but that does not answer (a lost node).
-            allowed = config.host_dead_after_s + (RESTART_GRACE_S if state in RAY_RESTARTING else 0.0)
             silent = now - last_ok.setdefault(name, now)
-            if isinstance(result, ActorDiedError) or state == "DEAD" or silent >= allowed:
-                log.warning("host %s is lost (%s, Ray state %s, silent %.1fs); its people move to the others",
-                            name, type(result).__name__, state, silent)
-                await self._lose(config, name)
-                last_ok.pop(name, None)
+            why = lost_because(config, result, states[name], self.nodes.get(name) in lost_nodes, silent)
+            if why is None:
+                log.info("host %s missed a ping (%s, Ray state %s, silent %.1fs)", name, type(result).__name__,
+                         states[name], silent)
+                continue
+            log.warning("host %s is lost (%s; Ray state %s, silent %.1fs); its people move to the others",
+                        name, why, states[name], silent)
+            await self._lose(config, name)
+            last_ok.pop(name, None)
 
     async def _lose(self, config: RuntimeConfig, name: str) -> None:
         """Fence the lost process (killed, its owner id revoked on every other host), take it
@@ -254,7 +262,7 @@ class ReconcilerService:
     async def _recreate(self, config: RuntimeConfig, name: str) -> None:
         try:
             handle = await _create_when_name_free(lambda: self._create(config, name, get_if_exists=False), 60.0)
-            owner = await handle.lease_owner.remote()
+            owner, node = await asyncio.gather(handle.lease_owner.remote(), handle.node_id.remote())
         except Exception:  # the next reconcile or health pass tries again
             log.exception("could not start host %s again", name)
             return
@@ -262,18 +270,10 @@ class ReconcilerService:
             if self.config is None or name not in [host_name(i) for i in range(self.config.hosts)]:
                 ray.kill(handle, no_restart=True)  # the pool shrank meanwhile
                 return
-            self.hosts[name], self.owners[name] = handle, owner
+            self.hosts[name], self.owners[name], self.nodes[name] = handle, owner, node
             self.hosts = dict(sorted(self.hosts.items(), key=lambda item: int(item[0][len(HOST_PREFIX):])))
             self.generation += 1
             log.info("host %s is back in the layout", name)
-
-
-def ray_actor_state(handle: Any) -> str:
-    """The GCS's view of an actor (ALIVE, RESTARTING, DEAD, ...); '' when it does not know."""
-    try:
-        return ray._private.state.actors(handle._actor_id.hex()).get("State", "")
-    except Exception:  # noqa: BLE001 - a developer API; the ping timeout decides without it
-        return ""
 
 
 async def _create_when_name_free(create: Any, timeout_s: float = 10.0) -> Any:

@@ -34,6 +34,7 @@ from gateway.sms.handler import APOLOGY  # noqa: E402
 
 ABANDONED_AFTER_S, SWEEP_EVERY_S = 30.0, 3.0
 RECOVERY_MAX_S = 10.0
+NAMESPACE = "bench-node-loss"
 # Ray notices a dead node after `period x threshold` of failed health checks (defaults 3 s x 5).
 HEALTH = {"health_check_period_ms": 1000, "health_check_timeout_ms": 1000, "health_check_failure_threshold": 3}
 
@@ -114,7 +115,7 @@ def deploy(store_url: str, port: int, twilio) -> None:
     env = {"GATEWAY_STORE": store_url, "GATEWAY_MODEL": "offline", "TWILIO_AUTH_TOKEN": AUTH_TOKEN,
            "TWILIO_ACCOUNT_SID": twilio.account_sid, "TWILIO_API_BASE": twilio.url,
            "GATEWAY_PUBLIC_URL": f"http://127.0.0.1:{port}"}
-    runtime = {"namespace": "bench-node-loss", "hosts": 4, "host_num_cpus": 0.5, "dispatcher_num_cpus": 0.25,
+    runtime = {"namespace": NAMESPACE, "hosts": 4, "host_num_cpus": 0.5, "dispatcher_num_cpus": 0.25,
                "detached": False, "lease_ttl_s": 10}
     sms = {"abandoned_after_s": ABANDONED_AFTER_S, "sweep_every_s": SWEEP_EVERY_S}
     args = GatewayArgs.model_validate({"runtime": runtime, "sms": sms, "env": env}).to_args()
@@ -162,19 +163,17 @@ async def audit(store_url: str, load: Load, twilio) -> dict:
     return counts
 
 
-def recovery(load: Load, twilio, phones_on_lost: set[str], killed_at: float) -> float | None:
-    """Seconds from the kill until every person of the lost node had a reply (not the apology)
-    delivered again: inline as TwiML, or late through Twilio's REST API."""
-    firsts = []
-    for phone in phones_on_lost:
+def recovery(load: Load, twilio, phones_on_lost: set[str], killed_at: float) -> list[float | None]:
+    """For each person of the lost node, seconds from the kill until a reply (not the apology)
+    was delivered to them again: inline as TwiML, or late through Twilio's REST API."""
+    firsts: list[float | None] = []
+    for phone in sorted(phones_on_lost):
         inline = [r.done_at for r in load.sent if r.phone == phone and r.done_at > killed_at
                   and r.inline and APOLOGY not in r.inline]
         late = [sent.at for sent in twilio.accepted() if sent.to == phone and sent.at > killed_at
                 and APOLOGY not in sent.body]
-        if not inline and not late:
-            return None
-        firsts.append(min(inline + late) - killed_at)
-    return max(firsts) if firsts else None
+        firsts.append(min(inline + late) - killed_at if inline or late else None)
+    return firsts
 
 
 def phones_on(hosts: set[int], phones: dict[str, str], total_hosts: int) -> set[str]:
@@ -183,13 +182,31 @@ def phones_on(hosts: set[int], phones: dict[str, str], total_hosts: int) -> set[
     return {phone for phone, person in phones.items() if host_index(f"person:{person}", total_hosts) in hosts}
 
 
+async def watch_layout(changes: list[tuple[float, list[str]]], stop: asyncio.Event) -> None:
+    """The reconciler's layout every 0.1 s, each change with its time: when the lost host left
+    the layout (detection) and when its successor rejoined."""
+    import ray
+
+    from actors.reconciler import RECONCILER_NAME, Layout
+
+    reconciler = ray.get_actor(RECONCILER_NAME, namespace=NAMESPACE)
+    while not stop.is_set():
+        hosts = Layout.from_bytes(await reconciler.layout.remote()).hosts
+        if not changes or changes[-1][1] != hosts:
+            changes.append((time.monotonic(), hosts))
+        await asyncio.sleep(0.1)
+
+
 async def run_load(port: int, phones: list[str], args, cluster, lost_node, lost_hosts,
-                   account_sid: str) -> tuple[Load, float]:
+                   account_sid: str) -> tuple[Load, float, list[tuple[float, list[str]]]]:
     import httpx
 
     load = Load(f"http://127.0.0.1:{port}", account_sid)
+    changes: list[tuple[float, list[str]]] = []
+    stop = asyncio.Event()
     async with httpx.AsyncClient(base_url=load.base_url, timeout=30.0) as http:
         senders = [asyncio.create_task(load.sender(http, phone, args.think_s)) for phone in phones]
+        watcher = asyncio.create_task(watch_layout(changes, stop))
         await asyncio.sleep(args.before_s)
         killed_at = time.monotonic()
         print(f"killing the raylet of node {lost_node.node_id[:8]} (hosts {sorted(lost_hosts)})", flush=True)
@@ -197,7 +214,9 @@ async def run_load(port: int, phones: list[str], args, cluster, lost_node, lost_
         await asyncio.sleep(args.after_s)
         load.stop = True
         await asyncio.gather(*senders)
-    return load, killed_at
+        stop.set()
+        await watcher
+    return load, killed_at, changes
 
 
 def main() -> int:
@@ -236,11 +255,13 @@ def main() -> int:
             lost_node = max(workers, key=lambda n: len(by_node[n]))
             lost_hosts = by_node[lost_node]
             affected = phones_on(lost_hosts, people, 4)
-            load, killed_at = asyncio.run(run_load(port, list(people), args, cluster, lost_node, lost_hosts, twilio.account_sid))
+            load, killed_at, changes = asyncio.run(run_load(port, list(people), args, cluster, lost_node, lost_hosts,
+                                                            twilio.account_sid))
             print(f"load stopped; waiting {ABANDONED_AFTER_S + 2 * SWEEP_EVERY_S:.0f}s for the abandoned sweep", flush=True)
             time.sleep(ABANDONED_AFTER_S + 2 * SWEEP_EVERY_S)
             counts = asyncio.run(audit(store_url, load, twilio))
-            took = recovery(load, twilio, affected, killed_at)
+            per_person = recovery(load, twilio, affected, killed_at)
+            took = None if None in per_person or not per_person else max(per_person)
             print("placement after:", {name: node[:8] for name, node in sorted(placements().items())})
         finally:
             serve.shutdown()
@@ -251,6 +272,11 @@ def main() -> int:
           f"{len(affected)} people on the lost node")
     for key, value in counts.items():
         print(f"  {key:12} {value}")
+    for at, hosts in changes:
+        if at > killed_at:
+            print(f"  layout at +{at - killed_at:5.2f}s: {', '.join(hosts)}")
+    print("  each affected person answered again at: "
+          + ", ".join("never" if t is None else f"+{t:.2f}s" for t in per_person))
     print(f"  recovery     {'never' if took is None else f'{took:.2f}s'} (kill -> every affected person answered again)")
     ok = counts["lost"] == 0 and counts["duplicated"] == 0 and took is not None and took <= RECOVERY_MAX_S
     print(f"criteria (0 lost, 0 duplicated, recovery <= {RECOVERY_MAX_S:.0f}s): {'met' if ok else 'NOT met'}")
