@@ -89,14 +89,18 @@ class RayToolRunner:
 
     async def _call(self, method: str, *args: Any) -> Any:
         if self.handle is None:
-            self.handle = self.resolve()
+            self.handle = self._resolved()
         try:
             return await getattr(self.handle, method).remote(*args)
         except ActorDiedError:
             if self.resolve is None:
                 raise
-            self.handle = self.resolve()  # the replacement, under the same name
+            self.handle = self._resolved()  # the replacement, under the same name
             return await getattr(self.handle, method).remote(*args)
+
+    def _resolved(self) -> Any:
+        assert self.resolve is not None  # __init__ refuses neither a handle nor a resolver
+        return self.resolve()
 
     async def run(self, invocation: ToolInvocation, caller: Caller) -> ToolResult:
         result = ToolResult.model_validate(unpack(await self._call("run", pack(invocation), pack(caller))))

@@ -40,7 +40,7 @@ def lost_because(config: RuntimeConfig, ping: BaseException, state: str, node_lo
 def dead_nodes() -> set[str]:
     """The Ray nodes the GCS has declared dead (its node health check: see deploy/README.md)."""
     try:
-        return {node["NodeID"] for node in ray.nodes() if not node["Alive"]}
+        return {str(node["NodeID"]) for node in ray.nodes() if not node["Alive"]}  # type: ignore[no-untyped-call]
     except Exception:  # noqa: BLE001 - the ping timeout decides without it
         return set()
 
@@ -48,6 +48,6 @@ def dead_nodes() -> set[str]:
 def ray_actor_state(handle: Any) -> str:
     """The GCS's view of an actor (ALIVE, RESTARTING, DEAD, ...); '' when it does not know."""
     try:
-        return ray._private.state.actors(handle._actor_id.hex()).get("State", "")
+        return str(ray._private.state.actors(handle._actor_id.hex()).get("State", ""))
     except Exception:  # noqa: BLE001 - a developer API; the ping timeout decides without it
         return ""

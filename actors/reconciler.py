@@ -225,7 +225,7 @@ class ReconcilerService:
         pings = await asyncio.gather(*(asyncio.wait_for(self.hosts[n].ping.remote(), config.host_health_check_s)
                                        for n in names), return_exceptions=True)
         now = time.monotonic()
-        failed = [name for name, result in zip(names, pings) if isinstance(result, BaseException)]
+        failed = [name for name, result in zip(names, pings, strict=True) if isinstance(result, BaseException)]
         for name in set(names) - set(failed):
             last_ok[name] = now
         if not failed:
@@ -234,7 +234,7 @@ class ReconcilerService:
         # next pass must not wait behind them.
         lost_nodes, states = await asyncio.to_thread(
             lambda: (dead_nodes(), {name: ray_actor_state(self.hosts[name]) for name in failed}))
-        for name, result in zip(names, pings):
+        for name, result in zip(names, pings, strict=True):
             if name not in failed:
                 continue
             silent = now - last_ok.setdefault(name, now)

@@ -2,8 +2,6 @@
 host whose node Ray declared dead is lost at once, even while Ray says it is restarting it."""
 from __future__ import annotations
 
-import asyncio
-
 import pytest
 from ray.exceptions import ActorDiedError
 
@@ -11,7 +9,7 @@ from actors.config import RuntimeConfig
 from actors.host_health import RESTART_GRACE_S, lost_because
 
 CONFIG = RuntimeConfig(host_dead_after_s=3.0)
-TIMEOUT = asyncio.TimeoutError()
+TIMEOUT = TimeoutError()
 
 
 def test_a_host_whose_node_died_is_lost_at_once_though_ray_is_restarting_it():
