@@ -1,10 +1,11 @@
 """Running scenarios through the gateway's real in-process path, against the configured model.
 
 Each scenario gets its own copy of the seeded demo store and its own PersonHost, so scenarios
-never see each other's work orders or transcripts. A turn is an inbound SMS handed to the
-SmsHandler (keywords, dedupe, the inbound record), which submits it to the PersonHost; the
-PersonActor runs the interaction with the model and the in-process Dispatcher, exactly as a
-host process does under Ray. The turn is scored from its reply and its trace.
+never see each other's work orders or transcripts. A turn is an inbound SMS (or email) handed to
+its channel adapter (keywords, dedupe, the inbound record; gateway/evals/channels.py), which
+submits it to the PersonHost; the PersonActor runs the interaction with the model and the
+in-process Dispatcher, exactly as a host process does under Ray. The turn is scored from its
+reply and its trace.
 """
 from __future__ import annotations
 
@@ -23,11 +24,9 @@ from actors.model.base import ModelBackend, ModelRequest, ModelUnavailable
 from actors.model.confirm import model_confirmer, parse_answer
 from actors.person_actor import PersonRuntime
 from actors.turn_types import TurnDeps
+from gateway.evals.channels import Lines
 from gateway.evals.checks import check_turn
-from gateway.evals.scenario import Scenario
-from gateway.sms.delivery import Delivery
-from gateway.sms.handler import SmsHandler
-from gateway.sms.inbound import InboundSms
+from gateway.evals.scenario import Scenario, Turn
 from spine.demo import seed
 from spine.repo import Spine
 from spine.store.sqlite import SqliteStore
@@ -103,36 +102,26 @@ class Runner:
         deps = TurnDeps(spine=spine, model=self.model, tools=Dispatcher(spine), confirmer=model_confirmer(self.model))
         host = PersonHost(PersonRuntime(deps=deps, leases=Leases(spine.store, "eval-host", 600.0), host_id="eval-host"),
                           sweep_interval_s=3600)
-        handler = SmsHandler(spine, host, Delivery(spine, rest=None))
+        lines = Lines(spine, host)
         try:
             for turn in scenario.turns:
-                sender = await self._address(spine, turn.sender or scenario.sender)
-                outcome.turns.append(await self._turn(spine, handler, scenario, sender, turn))
+                outcome.turns.append(await self._turn(spine, lines, scenario, turn))
         except Exception as exc:  # noqa: BLE001 - a crashing scenario is a failed scenario, the suite goes on
             outcome.error = f"{type(exc).__name__}: {exc}"
         finally:
             host.close()
-            await handler.drain(timeout_s=5.0)
+            await lines.drain()
             await spine.store.close()
             path.unlink(missing_ok=True)
         outcome.seconds = time.monotonic() - started
         return outcome
 
-    async def _address(self, spine: Spine, sender: str) -> str:
-        if sender.startswith("+"):
-            return sender
-        person = await spine.get_person(sender)
-        if person is None or not person.phones():
-            raise ValueError(f"sender {sender!r} is neither an E.164 number nor a demo person with a phone")
-        return person.phones()[0]
-
-    async def _turn(self, spine: Spine, handler: SmsHandler, scenario: Scenario, sender: str, turn) -> TurnOutcome:
-        sid = f"SMeval{next(self._ids):026d}"
-        answer = await handler.handle(InboundSms(message_sid=sid, from_address=sender, to_address=scenario.line,
-                                                 body=turn.say))
-        reply = "\n".join(answer.messages)
-        trace = await spine.get_trace(answer.interaction_id) if answer.interaction_id else None
-        suppressed = trace is not None and not trace.reply and not answer.messages
+    async def _turn(self, spine: Spine, lines: Lines, scenario: Scenario, turn: Turn) -> TurnOutcome:
+        channel = turn.channel or scenario.channel
+        sent = await lines.send(channel, turn.sender or scenario.sender, scenario.line, turn.say)
+        reply = sent.reply
+        trace = await spine.get_trace(sent.interaction_id) if sent.interaction_id else None
+        suppressed = trace is not None and not trace.reply and not reply
         result = TurnOutcome(say=turn.say, reply=reply, failures=check_turn(turn.expect, trace, reply, suppressed))
         for criterion in turn.judge:
             if self.judge.model is None:

@@ -7,9 +7,11 @@
         tags: [K-1]              # free labels: K-1..K-5, spanish, fair-housing, multi-turn
         sender: p_marcus         # a demo Person id, or any E.164 number (a new sender)
         line: "+12065550100"     # the property number texted (default JP Yale Station)
+        channel: sms             # sms (default) or email (to the line's property address, SPF/DKIM passing)
         turns:
           - say: "my toilet is overflowing!"
             sender: p_marcus     # optional: another sender for this turn
+            channel: email       # optional: this turn on another channel
             expect:
               roles: [tenant]
               tools: [{name: create_work_order, input: {priority: urgent}}]
@@ -27,6 +29,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 YALE_LINE = "+12065550100"
+EvalChannel = Literal["sms", "email"]  # how a turn reaches the gateway (gateway/evals/channels.py)
 
 
 class ToolExpectation(BaseModel):
@@ -60,6 +63,7 @@ class Turn(BaseModel):
 
     say: str
     sender: str | None = None  # someone else speaks this turn (a PM after a tenant's report)
+    channel: EvalChannel | None = None  # this turn on another channel than the scenario's
     expect: TurnExpectation = Field(default_factory=TurnExpectation)
     judge: list[str] = Field(default_factory=list)
 
@@ -72,6 +76,7 @@ class Scenario(BaseModel):
     feature: str
     sender: str
     line: str = YALE_LINE
+    channel: EvalChannel = "sms"
     tags: list[str] = Field(default_factory=list)
     turns: list[Turn] = Field(min_length=1)
     source: str = ""  # the file it came from
@@ -92,7 +97,7 @@ def load_file(path: Path) -> list[Scenario]:
         raise ScenarioError(f"{path}: not valid YAML: {exc}") from exc
     if not isinstance(document, dict) or not isinstance(document.get("scenarios"), list):
         raise ScenarioError(f"{path}: expected a mapping with a 'scenarios' list")
-    defaults = {k: document[k] for k in ("role", "feature", "line", "sender") if k in document}
+    defaults = {k: document[k] for k in ("role", "feature", "line", "sender", "channel") if k in document}
     scenarios = []
     for index, raw in enumerate(document["scenarios"]):
         try:

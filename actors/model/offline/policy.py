@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from actors.model.offline.entities import Entities, extract
-from actors.model.offline.plans import Call, Plan, with_unit
+from actors.model.offline.plans import Call, Plan, earlier_work_order, with_unit
 from actors.model.offline.reading import Reading
 from actors.model.offline.rules_staff import renewal_after_lookup, staff_rule
 from actors.model.offline.rules_vendor import vendor_rule
@@ -80,10 +80,14 @@ def _wrong_number(r: Reading, e: Entities) -> Plan | None:
 
 
 def _status(r: Reading, e: Entities) -> Plan | None:
-    if not (STATUS.search(e.text) and (e.work_orders or WORK_TALK.search(e.text))):
+    if not STATUS.search(e.text):
         return None
-    if e.work_orders:
-        wo = e.work_orders[0]
+    wo = e.work_orders[0] if e.work_orders else None
+    # "any update on my dishwasher?" right after Clara named its work order means that one.
+    named_before = wo is None and not WORK_TALK.search(e.text)
+    if named_before and (e.problem or _facility_calls(r, e) or (wo := earlier_work_order(r)) is None):
+        return None
+    if wo is not None:
         if r.work_order(wo):
             return Plan("wo_status_context", wo=wo)
         tool = r.offers("get_work_order_detail", "get_dispatch_details")
