@@ -9,6 +9,7 @@ from pydantic import BaseModel, Field
 
 from spine.context import Channel
 from spine.identity import utcnow
+from spine.toolspec import CallDecision
 
 
 def last4(address: str | None) -> str | None:
@@ -132,7 +133,7 @@ class TraceToolCall(BaseModel):
     tool_use_id: str
     name: str
     input: dict[str, Any] = Field(default_factory=dict)
-    decision: Literal["allowed", "refused"]
+    decision: CallDecision
     reason: str = ""
     prefetched: bool = False
     latency_ms: float = 0.0

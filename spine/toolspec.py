@@ -1,7 +1,7 @@
 """The wire shapes shared by the tool layer, prompt assembly and the model backends."""
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
@@ -37,6 +37,10 @@ class OutboundText(BaseModel):
     logged_body: str  # what the outbox keeps instead of `body` (the code masked)
 
 
+# What the gate decided about one tool call: in the tool_result, the trace, the admin pages.
+CallDecision = Literal["allowed", "refused"]
+
+
 class ToolResult(BaseModel):
     """What comes back to the model as a `tool_result` block."""
 
@@ -44,7 +48,7 @@ class ToolResult(BaseModel):
     name: str
     content: str
     is_error: bool = False
-    decision: str = "allowed"  # allowed | refused
+    decision: CallDecision = "allowed"
     reason: str = ""
     rule: str = ""
     prefetched: bool = False

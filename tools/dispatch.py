@@ -21,7 +21,7 @@ from spine.identity import utcnow
 from spine.repo import Spine
 from spine.store.base import StoreUnavailable
 from spine.toolrun import ToolRun, ToolRunState
-from spine.toolspec import ToolInvocation, ToolResult
+from spine.toolspec import CallDecision, ToolInvocation, ToolResult
 from tools.caller import Caller
 from tools.decide import Decision
 from tools.gate import gate
@@ -51,7 +51,7 @@ def _invalid_reason(name: str, args: Any) -> str | None:
                      for e in errors)
 
 
-def _error(inv: ToolInvocation, content: str, *, reason: str, rule: str, decision: str = "refused") -> ToolResult:
+def _error(inv: ToolInvocation, content: str, *, reason: str, rule: str, decision: CallDecision = "refused") -> ToolResult:
     return ToolResult(tool_use_id=inv.tool_use_id, name=inv.name, content=content, is_error=True,
                       decision=decision, reason=reason, rule=rule)
 
