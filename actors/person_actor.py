@@ -14,6 +14,8 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections import deque
+from enum import Enum
+from typing import Any
 
 from actors import metrics
 from actors.handoff import hand_off, take_handoff
@@ -31,8 +33,15 @@ __all__ = ["ActorInfo", "Moved", "PersonActor", "PersonRuntime"]  # where hosts,
 
 log = logging.getLogger("clara.person_actor")
 
-_IDLE = "idle"  # mailbox marker: deactivate unless mail arrived behind it
-_STOP = "stop"  # mailbox marker: deactivate (host draining)
+
+class Control(Enum):
+    """What a host posts to a PersonActor's mailbox besides messages and call ops."""
+
+    IDLE_CHECK = "idle-check"  # deactivate, unless mail arrived behind it or the actor was active since
+    DEACTIVATE = "deactivate"  # deactivate now (the host drains)
+
+
+MailboxItem = MessageEnvelope | SessionOp | Control
 
 
 class PersonActor:
@@ -60,15 +69,15 @@ class PersonActor:
         self.activated_at = self.last_active = runtime.clock()
         self.turns = 0
         self.last_interaction_id: str | None = None
-        self._mailbox: deque[tuple[MessageEnvelope | str, asyncio.Future]] = deque()
+        self._mailbox: deque[tuple[MailboxItem, asyncio.Future[Any]]] = deque()
         self._running: asyncio.Task | None = None  # the drain task, only while there is mail
 
     # -- mailbox ----------------------------------------------------------------------
-    def enqueue(self, item: MessageEnvelope | SessionOp | str) -> asyncio.Future:
+    def enqueue(self, item: MailboxItem) -> asyncio.Future[Any]:
         """Synchronous, so arrival order is the order callers reach this line."""
         fut = asyncio.get_running_loop().create_future()
         self._mailbox.append((item, fut))
-        if not isinstance(item, str):
+        if not isinstance(item, Control):
             self.last_active = self.rt.clock()
         if self._running is None:
             self._running = asyncio.get_running_loop().create_task(self._drain())
@@ -83,11 +92,11 @@ class PersonActor:
 
     async def deactivate(self) -> None:
         """End the interaction now: refresh personContext, release the lease."""
-        await asyncio.shield(self.enqueue(_STOP))
+        await asyncio.shield(self.enqueue(Control.DEACTIVATE))
 
     def post_idle_check(self) -> None:
         """The host's sweeper found us idle; deactivate in mailbox order."""
-        self.enqueue(_IDLE)
+        self.enqueue(Control.IDLE_CHECK)
 
     async def _drain(self) -> None:
         try:
@@ -106,10 +115,10 @@ class PersonActor:
             if self.lease is None and not self._mailbox:
                 self.rt.on_cold(self)
 
-    async def _handle(self, item: MessageEnvelope | SessionOp | str) -> TurnResult | SessionReply | None:
+    async def _handle(self, item: MailboxItem) -> TurnResult | SessionReply | None:
         if isinstance(item, MessageEnvelope):
             return await self._turn(item)
-        if isinstance(item, str):
+        if isinstance(item, Control):
             return await self._stop(item)
         with ReadCount():
             await self._own(item.as_envelope())
@@ -241,10 +250,11 @@ class PersonActor:
                           reply=trace.reply, suppressed=not trace.reply, trace=trace)
 
     # -- deactivation ---------------------------------------------------------------------
-    async def _stop(self, marker: str) -> None:
-        if self.lease is None or (marker == _IDLE and self._mailbox):
+    async def _stop(self, control: Control) -> None:
+        idle_check = control is Control.IDLE_CHECK
+        if self.lease is None or (idle_check and self._mailbox):
             return  # already cold, or mail arrived behind the idle check: still in conversation
-        if marker == _IDLE and self.rt.clock() - self.last_active < self.rt.idle_deactivate_s:
+        if idle_check and self.rt.clock() - self.last_active < self.rt.idle_deactivate_s:
             return
         try:
             self.lease = await self.rt.leases.renew(self.lease)  # still ours? else not ours to refresh
