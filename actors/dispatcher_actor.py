@@ -7,7 +7,7 @@ dumps (decision 7): a Caller's private facts never travel, so nothing claimed is
 """
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import msgpack
@@ -26,12 +26,13 @@ from tools.caller import Caller
 DISPATCHER_NAME = "clara-dispatcher"
 
 
-def pack(value: BaseModel | list[BaseModel] | list[dict] | None) -> bytes:
+def pack(value: BaseModel | Sequence[BaseModel | dict[str, Any]] | None) -> bytes:
+    plain: Any = value
     if isinstance(value, BaseModel):
-        value = value.model_dump(mode="json")
-    elif isinstance(value, list):
-        value = [v.model_dump(mode="json") if isinstance(v, BaseModel) else v for v in value]
-    return msgpack.packb(value, use_bin_type=True)
+        plain = value.model_dump(mode="json")
+    elif value is not None:
+        plain = [v.model_dump(mode="json") if isinstance(v, BaseModel) else v for v in value]
+    return msgpack.packb(plain, use_bin_type=True)
 
 
 def unpack(data: bytes) -> Any:
@@ -115,8 +116,9 @@ class RayToolRunner:
     async def prefetch(self, invocations: list[ToolInvocation], caller: Caller) -> None:
         await self._call("prefetch", pack(invocations), pack(caller))
 
-    async def prefetch_report(self, interaction_id: str) -> list[dict]:
-        return unpack(await self._call("prefetch_report", interaction_id))
+    async def prefetch_report(self, interaction_id: str) -> list[dict[str, Any]]:
+        report: list[dict[str, Any]] = unpack(await self._call("prefetch_report", interaction_id))
+        return report
 
 
 def named_dispatcher(namespace: str, name: str = DISPATCHER_NAME) -> Callable[[], Any]:

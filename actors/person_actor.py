@@ -70,7 +70,7 @@ class PersonActor:
         self.turns = 0
         self.last_interaction_id: str | None = None
         self._mailbox: deque[tuple[MailboxItem, asyncio.Future[Any]]] = deque()
-        self._running: asyncio.Task | None = None  # the drain task, only while there is mail
+        self._running: asyncio.Task[None] | None = None  # the drain task, only while there is mail
 
     # -- mailbox ----------------------------------------------------------------------
     def enqueue(self, item: MailboxItem) -> asyncio.Future[Any]:
@@ -119,7 +119,8 @@ class PersonActor:
         if isinstance(item, MessageEnvelope):
             return await self._turn(item)
         if isinstance(item, Control):
-            return await self._stop(item)
+            await self._stop(item)
+            return None
         with ReadCount():
             await self._own(item.as_envelope())
             reply = await run_op(self, item)
@@ -183,15 +184,17 @@ class PersonActor:
         if self.lease is None:
             await self.activate()
         if self.person_id is not None:
-            await self._open(envelope)
+            await self._open(envelope, self.person_id)
 
-    async def _open(self, envelope: MessageEnvelope) -> None:
+    async def _open(self, envelope: MessageEnvelope, person_id: str) -> None:
         deps, opening, now = self.rt.deps, self.opening, self.rt.clock()
-        where = dict(channel=envelope.channel, address=envelope.from_address, interaction_id=envelope.interaction_id)
+        channel, address, iid = envelope.channel, envelope.from_address, envelope.interaction_id
         if opening is None or opening.property_id != envelope.property_id:
-            opening = await open_for(deps.spine, deps.tools, self.person_id, envelope.property_id, now=now, **where)
+            opening = await open_for(deps.spine, deps.tools, person_id, envelope.property_id, now=now,
+                                     channel=channel, address=address, interaction_id=iid)
         else:
-            opening = await refreshed(deps.spine, deps.tools, opening, now=now, **where)
+            opening = await refreshed(deps.spine, deps.tools, opening, now=now, channel=channel, address=address,
+                                      interaction_id=iid)
         person = opening.person
         if person is not None and person.merged_into_person_id:
             try:

@@ -97,12 +97,14 @@ async def run_op(actor: PersonActor, op: CallOpen | CallTool | CallEnd) -> Sessi
         from prompts.voice import default_voice_prompt
 
         authority = opening.authority
+        assert opening.person is not None  # a PersonActor opens only for a Person the store holds
         decision = await route_person(deps.spine, person=opening.person, roles=authority.roles,
                                       roles_elsewhere=authority.roles_elsewhere, channel=Channel.VOICE,
                                       wire_address=op.caller_number, property_id=op.property_id, message="",
                                       interaction_id=op.interaction_id)
         opened = await open_from(deps.spine, op.voice_prompt or default_voice_prompt(), opening, decision,
                                  op.caller_number, op.interaction_id)
+        assert opened.trace is not None  # an opening from a warm Opening always has its trace
         return SessionReply(opened=OpenedCall(start=opened.start, context=opened.context, trace=opened.trace(),
                                               context_builds=opened.context_builds))
     if isinstance(op, CallTool):

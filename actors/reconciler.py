@@ -75,12 +75,12 @@ class ReconcilerService:
         self.hosts: dict[str, Any] = {}  # name -> handle, the layout's hosts
         self.owners: dict[str, str] = {}  # name -> lease owner id of its current process
         self.nodes: dict[str, str] = {}  # name -> the Ray node its current process runs on
-        self.recreating: dict[str, asyncio.Task] = {}  # lost hosts being started again
+        self.recreating: dict[str, asyncio.Task[None]] = {}  # lost hosts being started again
         self.dispatcher: Any = None
         self.revoked: set[str] = set()
-        self.retiring: set[asyncio.Task] = set()
+        self.retiring: set[asyncio.Task[None]] = set()
         self._lock = asyncio.Lock()
-        self._watch: asyncio.Task | None = None
+        self._watch: asyncio.Task[None] | None = None
 
     async def apply(self, config_bytes: bytes) -> bytes:
         config = RuntimeConfig.from_bytes(config_bytes)
@@ -150,6 +150,7 @@ class ReconcilerService:
         if self.dispatcher is None:  # created here, or adopted from an earlier deploy
             self.dispatcher = DispatcherActor.options(**options, get_if_exists=True).remote(config.to_bytes())
             old = RuntimeConfig.from_bytes(await self.dispatcher.config_bytes.remote())
+        assert old is not None  # a dispatcher this service holds was made under its last config
         if old.dispatcher_process() != config.dispatcher_process():
             ray.kill(self.dispatcher, no_restart=True)
             self.dispatcher = await _create_when_name_free(lambda: DispatcherActor.options(**options).remote(config.to_bytes()))
@@ -205,6 +206,7 @@ class ReconcilerService:
 
     async def _push_revoked(self) -> None:
         config = self.config
+        assert config is not None  # hosts exist only after apply() set the config
         await asyncio.gather(*(h.reconfigure.remote(config.to_bytes(), sorted(self.revoked)) for h in self.hosts.values()),
                              return_exceptions=True)
 
@@ -213,6 +215,7 @@ class ReconcilerService:
         last_ok: dict[str, float] = {}
         while True:
             config = self.config
+            assert config is not None  # the watch starts in apply(), after the config is set
             await asyncio.sleep(config.host_health_check_s)
             try:
                 async with self._lock:

@@ -2,8 +2,10 @@
 from __future__ import annotations
 
 import time
+from typing import Any
 
 from actors.agent_loop import LoopOutcome
+from prompts.assemble import AssembledPrompt
 from spine.envelope import MessageEnvelope
 from spine.records import (
     AgentTrace,
@@ -17,8 +19,9 @@ from spine.records import (
 from spine.routing_types import RoutingDecision
 
 
-def build_trace(env: MessageEnvelope, decision: RoutingDecision, prompt, out: LoopOutcome, started: float, *,
-                events: list[TraceEvent], prefetch: list[dict] | None = None, cost: float = 0.0,
+def build_trace(env: MessageEnvelope, decision: RoutingDecision, prompt: AssembledPrompt | None, out: LoopOutcome,
+                started: float, *, events: list[TraceEvent], prefetch: list[dict[str, Any]] | None = None,
+                cost: float = 0.0,
                 store_reads: dict[str, int] | None = None) -> AgentTrace:
     l1 = decision.l1
     return AgentTrace(

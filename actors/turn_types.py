@@ -2,7 +2,7 @@
 and what it leaves (TurnResult). The PersonActor host builds TurnDeps; tests build them too."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 import msgpack
@@ -46,11 +46,7 @@ class TurnDeps:
     model: ModelBackend
     tools: ToolRunner
     confirmer: IntentConfirmer | None = None
-    budget: TurnBudget = None  # type: ignore[assignment]
-
-    def __post_init__(self) -> None:
-        if self.budget is None:
-            self.budget = TurnBudget()
+    budget: TurnBudget = field(default_factory=TurnBudget)
 
 
 class TurnResult(BaseModel):

@@ -14,7 +14,7 @@ import asyncio
 import hashlib
 import json
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from datetime import datetime
 from functools import partial
 from typing import TYPE_CHECKING, Any
@@ -95,10 +95,10 @@ class VoiceCalls:
         self._custom_prompt = voice_prompt
         self.voice_prompt = voice_prompt if voice_prompt is not None else default_voice_prompt()
         self.open_budget_s = open_budget_s
-        self._background: set[asyncio.Task] = set()
-        self._recording: dict[str, asyncio.Task] = {}  # call traces being written by this replica
+        self._background: set[asyncio.Task[Any]] = set()
+        self._recording: dict[str, asyncio.Task[None]] = {}  # call traces being written by this replica
         self._batch: list[Callable[[], Awaitable[Any]]] | None = None  # bookkeeping queued to write
-        self._batch_task: asyncio.Task | None = None
+        self._batch_task: asyncio.Task[None] | None = None
         self._ringing = 0  # openings in progress on this replica
         self._quiet = asyncio.Event()  # set whenever none is
         self._quiet.set()
@@ -137,7 +137,7 @@ class VoiceCalls:
                 property_id=None, interaction_id=iid, detail={"budget_s": self.open_budget_s, "error": str(exc)[:200]})))
             return minimal_opening(self.voice_prompt, iid)
 
-    def _answered(self, _: asyncio.Task) -> None:
+    def _answered(self, _: asyncio.Task[Any]) -> None:
         self._ringing -= 1
         if not self._ringing:
             self._quiet.set()
@@ -147,7 +147,7 @@ class VoiceCalls:
         WRITE_BEHIND_S is written by one task: a burst of ringing phones costs one timer and one
         task, not one of each per write. With `recording`, the call's own readers on this
         replica wait for the batch (`_recorded`)."""
-        if self._batch is None:
+        if self._batch is None or self._batch_task is None:
             self._batch = []
             self._batch_task = asyncio.create_task(self._write_behind(self._batch))
             self._keep(self._batch_task)
@@ -169,7 +169,7 @@ class VoiceCalls:
             for iid in [i for i, task in self._recording.items() if task is me]:
                 del self._recording[iid]
 
-    def _keep(self, task: asyncio.Task) -> None:
+    def _keep(self, task: asyncio.Task[Any]) -> None:
         self._background.add(task)
         task.add_done_callback(self._background.discard)
         task.add_done_callback(_log_failure)
@@ -279,8 +279,9 @@ class VoiceCalls:
             await self._recorded(interaction_id)
         return await self.end(interaction_id, transcript)
 
-    async def end(self, interaction_id: str, transcript: list[dict[str, str]], *, tool_calls: list[TraceToolCall] = (),
-                  prefetch: list[dict] = (), events: list[TraceEvent] = ()) -> bool:
+    async def end(self, interaction_id: str, transcript: list[dict[str, str]], *,
+                  tool_calls: Sequence[TraceToolCall] = (), prefetch: Sequence[dict[str, Any]] = (),
+                  events: Sequence[TraceEvent] = ()) -> bool:
         """Complete the call's trace and refresh personContext. True for the first end of the call;
         the second (stream end and post-call webhook) only adds what the first did not have."""
         await self._recorded(interaction_id)
@@ -335,7 +336,7 @@ async def _logged(write: Callable[[], Awaitable[Any]]) -> None:
         log.warning("voice bookkeeping write failed: %r", exc)
 
 
-def _log_failure(task: asyncio.Task) -> None:
+def _log_failure(task: asyncio.Task[Any]) -> None:
     if not task.cancelled() and task.exception() is not None:
         log.warning("voice background task failed: %r", task.exception())
 

@@ -97,7 +97,7 @@ async def open_call(spine: Spine, voice_prompt: str, caller_number: str, called_
     # One after another, not gathered: after routing, the Person, roles, property and units are
     # memo or cache hits, so only the context reads reach the store and there is nothing to overlap.
     caller = await load_caller(reads, pid, prop.id, iid, Channel.VOICE)
-    person = await reads.get_person(pid) if records_visible(caller) else None
+    person = await reads.get_person(pid) if pid is not None and records_visible(caller) else None
     if records_visible(caller):
         context, events, builds = await _context(reads, pid, caller_number, prop.id, iid)
     else:  # no active role here: nothing of the number's owner goes into [CONTEXT]
@@ -110,6 +110,9 @@ async def open_from(spine: Spine, voice_prompt: str, opening: Opening, decision:
                     caller_number: str, iid: str) -> Opened:
     """A call's opening from the caller's PersonActor's warm Opening (nothing about them is read again)."""
     prop = await spine.get_property(opening.property_id)  # reference data: cached
+    if prop is None:  # the property went away since the Opening was made: a call as to an unknown number
+        log.warning("voice call %s: property %s of the warm opening is gone", iid, opening.property_id)
+        return minimal_opening(voice_prompt, iid)
     caller = opening.caller(iid, Channel.VOICE)
     if not records_visible(caller):  # no active role here: nothing of the number's owner goes into [CONTEXT]
         return await _opened(spine, voice_prompt, iid, prop, decision, None, caller,

@@ -13,12 +13,14 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import Any, TypeVar, cast
 
 from spine.context import PersonContext
 from spine.identity import Person, PersonRole
 from spine.property import Property, Unit, Vendor
 from spine.repo import Spine
+
+T = TypeVar("T")
 
 
 class OpenReads(Spine):
@@ -26,14 +28,14 @@ class OpenReads(Spine):
         super().__init__(spine.store)
         self.reference = spine.reference  # one replica-wide cache; our writes drop its entries too
         self._base = spine
-        self._memo: dict[tuple[str, str], asyncio.Future] = {}
+        self._memo: dict[tuple[str, str], asyncio.Future[Any]] = {}  # each kind holds its loader's type
 
-    async def _once(self, kind: str, key: str, load: Callable[[str], Awaitable[Any]]) -> Any:
+    async def _once(self, kind: str, key: str, load: Callable[[str], Awaitable[T]]) -> T:
         """The first asker reads, in its own task (an inline SQLite read costs less than starting
         a task for it would); askers that come while that read is in flight wait for it."""
         memo = self._memo.get((kind, key))
         if memo is not None:
-            return memo.result() if memo.done() else await asyncio.shield(memo)
+            return cast(T, memo.result() if memo.done() else await asyncio.shield(memo))
         memo = self._memo[(kind, key)] = asyncio.get_running_loop().create_future()
         try:
             value = await load(key)

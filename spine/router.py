@@ -45,8 +45,8 @@ def person_role_types_to_meta_roles(types: Iterable[PersonRoleType]) -> list[Met
 
 def l1_for_roles(roles: list[PersonRole], inferred_intent: InferredIntent | None = None) -> L1Result:
     """L1 for a Person with active roles: the union, `fact` iff some role has verified provenance."""
-    confidence = "fact" if any(r.verified for r in roles) else "inferred"
-    return L1Result(roles=person_role_types_to_meta_roles(r.role_type for r in roles), confidence=confidence,
+    return L1Result(roles=person_role_types_to_meta_roles(r.role_type for r in roles),
+                    confidence="fact" if any(r.verified for r in roles) else "inferred",
                     inferred_intent=inferred_intent)
 
 

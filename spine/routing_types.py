@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
@@ -21,7 +21,7 @@ class L1Result(BaseModel):
     """The active role SET (1..N, union, never narrowed) and its provenance."""
 
     roles: list[MetaRole]
-    confidence: str = "fact"  # fact | inferred
+    confidence: Literal["fact", "inferred"] = "fact"
     other_classification: OtherClassification | None = None
     inferred_intent: InferredIntent | None = None
 
