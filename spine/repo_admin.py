@@ -4,9 +4,10 @@ A mixin of `Spine` (spine/repo.py), like repo_records."""
 from __future__ import annotations
 
 from spine.admin_access import AdminSession, AdminToken, secret_hash
+from spine.repo_base import RepoBase
 
 
-class AdminRecords:
+class AdminRecords(RepoBase):
     async def put_admin_token(self, token: AdminToken) -> None:
         await self._put(token, f"ADMINTOKEN#{token.token_hash}", gsi1pk=f"ADMINTOKENS#{token.person_id}",
                         gsi1sk=token.created_at.isoformat())

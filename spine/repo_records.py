@@ -6,10 +6,11 @@ from __future__ import annotations
 from datetime import datetime
 
 from spine.records import AgentTrace, Event, InboundMessage, InboundStatus, OptOut, OutboxMessage, OutboxStatus
+from spine.repo_base import RepoBase
 from spine.store.base import ConditionFailed, Item
 
 
-class InteractionRecords:
+class InteractionRecords(RepoBase):
     # -- inbound log, outbox, opt-outs --------------------------------------------------
     # Indexed by status, oldest first: the `accepted` partition holds only the messages whose
     # turn has not ended, which is what the abandoned-inbound sweep reads.

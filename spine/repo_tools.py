@@ -7,11 +7,12 @@ from __future__ import annotations
 
 from spine.escalation import ApplicationLink, Escalation
 from spine.identity import utcnow
+from spine.repo_base import RepoBase
 from spine.store.base import ConditionFailed, Item
 from spine.toolrun import ToolRun, ToolRunState
 
 
-class ToolRecords:
+class ToolRecords(RepoBase):
     async def claim_tool_run(self, run: ToolRun, *, stale_after_s: float = 60.0) -> ToolRun | None:
         """Claim the (interaction_id, tool_use_id) key with a create-if-absent put.
 

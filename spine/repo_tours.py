@@ -11,6 +11,8 @@ import asyncio
 from datetime import date, timedelta
 from zoneinfo import ZoneInfo
 
+from spine.property import Property
+from spine.repo_base import RepoBase
 from spine.work import Tour
 
 DEFAULT_TIMEZONE = "UTC"  # a tour of a property no longer on file is indexed on UTC days
@@ -26,7 +28,10 @@ def tour_day_prefix(day: date) -> str:
     return f"{day:%Y-%m-%d}T"
 
 
-class TourRecords:
+class TourRecords(RepoBase):
+    async def get_property(self, property_id: str) -> Property | None:
+        raise NotImplementedError  # Spine's own (spine/repo.py): a tour's property sets its timezone
+
     async def put_tour(self, tour: Tour) -> None:
         """Write the tour and its index item; a rescheduled tour leaves its old index slot."""
         prop = await self.get_property(tour.property_id)

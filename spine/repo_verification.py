@@ -2,11 +2,12 @@
 and the per-person rate-limit windows. A mixin of `Spine` (spine/repo.py)."""
 from __future__ import annotations
 
+from spine.repo_base import RepoBase
 from spine.store.base import ABSENT, ConditionFailed, Item
 from spine.verification import CallVerification, StepUpChallenge, StepUpWindow
 
 
-class VerificationRecords:
+class VerificationRecords(RepoBase):
     async def put_call_verification(self, verification: CallVerification) -> None:
         await self._put(verification, f"CALLVERIFY#{verification.interaction_id}")
 
