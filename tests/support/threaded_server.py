@@ -51,11 +51,11 @@ class ThreadedServer:
         asyncio.set_event_loop(loop)
         app = web.Application(client_max_size=self.client_max_size)
         self.routes(app)
-        runner = web.AppRunner(app)
+        runner = web.AppRunner(app, shutdown_timeout=0.1)
         loop.run_until_complete(runner.setup())
-        site = web.TCPSite(runner, "127.0.0.1", 0, shutdown_timeout=0.1)
+        site = web.TCPSite(runner, "127.0.0.1", 0)
         loop.run_until_complete(site.start())
-        self.port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+        self.port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]  # a started TCPSite has its server
         ready.set()
         loop.run_forever()
         loop.run_until_complete(runner.cleanup())
