@@ -11,13 +11,18 @@ $(STAMP): pyproject.toml
 	$(BIN)/pip install -q -e ".[test,bench]"
 	touch $(STAMP)
 
-.PHONY: install run test bench
+.PHONY: install run lint test bench
 install: $(STAMP)
 
 run: $(STAMP)
 	$(BIN)/gateway demo
 
-test: $(STAMP)
+# The static gate (ruff's lint rules, mypy as configured in pyproject.toml); `make test` runs it first.
+lint: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/mypy
+
+test: lint
 	$(BIN)/python -m pytest -q $(PYTEST_ARGS)
 
 bench: $(STAMP)
