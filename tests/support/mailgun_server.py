@@ -14,12 +14,11 @@ import time
 import uuid
 from dataclasses import dataclass, field
 
-import aiohttp
 import httpx
 from aiohttp import web
 
 from gateway.email.route_form import route_form
-from tests.support.threaded_server import Recording, ThreadedServer
+from tests.support.threaded_server import RecordingServer, basic_auth, form_of
 
 
 @dataclass
@@ -34,14 +33,13 @@ class SentEmail:
         return self.form.get(f"h:{name}")
 
 
-class MailgunStandIn(ThreadedServer):
+class MailgunStandIn(RecordingServer):
     name = "Mailgun stand-in"
 
     def __init__(self, domain: str = "clara.example", api_key: str = "test-mailgun-key",
                  signing_key: str = "test-mailgun-signing-key") -> None:
         super().__init__()
         self.domain, self.api_key, self.signing_key = domain, api_key, signing_key
-        self.requests = Recording()
         self._failures: list[int] = []
 
     @property
@@ -52,29 +50,20 @@ class MailgunStandIn(ThreadedServer):
     def fail_next(self, status: int = 500) -> None:
         self._failures.append(status)
 
-    def wait_for_sends(self, count: int, timeout_s: float = 20.0) -> list[SentEmail]:
-        """The emails Mailgun queued (200), once there are `count` (or the timeout passes)."""
-        return self.requests.wait_for(count, lambda s: s.status == 200, timeout_s)
+    def delivered(self, record: SentEmail) -> bool:
+        return record.status == 200  # queued
 
     def routes(self, app: web.Application) -> None:
         app.router.add_post("/v3/{domain}/messages", self._messages)
 
     async def _messages(self, request: web.Request) -> web.Response:
         domain = request.match_info["domain"]
-        form = {k: v for k, v in (await request.post()).items() if isinstance(v, str)}
+        form = await form_of(request)
         record = SentEmail(domain=domain, form=form, status=0)
-        response = self._answer(request, domain, form, record)
-        record.status = response.status
-        self.requests.add(record)
-        return response
+        return self.answered(record, self._answer(request, domain, form, record))
 
     def _answer(self, request: web.Request, domain: str, form: dict[str, str], record: SentEmail) -> web.Response:
-        auth = request.headers.get("Authorization", "")
-        try:
-            given = aiohttp.BasicAuth.decode(auth) if auth else None
-        except ValueError:
-            given = None
-        if given is None or (given.login, given.password) != ("api", self.api_key):
+        if basic_auth(request) != ("api", self.api_key):
             return web.Response(status=401, text="Forbidden")
         if domain != self.domain:
             return web.json_response({"message": f"Domain not found: {domain}"}, status=404)

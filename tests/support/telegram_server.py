@@ -18,7 +18,7 @@ import httpx
 from aiohttp import web
 
 from gateway.telegram.wire import MAX_TEXT_CHARS, SECRET_HEADER
-from tests.support.threaded_server import Recording, ThreadedServer
+from tests.support.threaded_server import RecordingServer
 
 
 @dataclass
@@ -29,22 +29,17 @@ class BotCall:
     at: float = field(default_factory=time.monotonic)
 
 
-def _delivered(call: BotCall) -> bool:
-    return call.method == "sendMessage" and call.status == 200
-
-
 def _error(status: int, description: str, **extra) -> web.Response:
     return web.json_response({"ok": False, "error_code": status, "description": description, **extra}, status=status)
 
 
-class TelegramStandIn(ThreadedServer):
+class TelegramStandIn(RecordingServer):
     name = "Telegram Bot API stand-in"
 
     def __init__(self, token: str = "7000000100:TEST-bot-token") -> None:
         super().__init__()
         self.token = token
         self.bot_id = int(token.split(":", 1)[0])
-        self.requests = Recording()
         self.webhook: dict[str, Any] | None = None
         self.blocked: set[int] = set()
         self._failures: list[tuple[int, str, dict]] = []
@@ -58,12 +53,11 @@ class TelegramStandIn(ThreadedServer):
     def fail_next(self, status: int = 500, description: str = "Internal Server Error", **extra) -> None:
         self._failures.append((status, description, extra))
 
-    def sent(self) -> list[BotCall]:
-        return [c for c in self.calls if _delivered(c)]
+    def delivered(self, record: BotCall) -> bool:
+        return record.method == "sendMessage" and record.status == 200
 
-    def wait_for_sends(self, count: int, timeout_s: float = 20.0) -> list[BotCall]:
-        """The messages sendMessage delivered, once there are `count` (or the timeout passes)."""
-        return self.requests.wait_for(count, _delivered, timeout_s)
+    def sent(self) -> list[BotCall]:
+        return [c for c in self.calls if self.delivered(c)]
 
     def routes(self, app: web.Application) -> None:
         app.router.add_post("/bot{token}/{method}", self._call)
@@ -74,9 +68,8 @@ class TelegramStandIn(ThreadedServer):
             payload = await request.json()
         else:
             payload = dict(await request.post())
-        response = self._answer(request.match_info["token"], method, payload)
-        self.requests.add(BotCall(method=method, payload=payload, status=response.status))
-        return response
+        return self.answered(BotCall(method=method, payload=payload, status=0),
+                             self._answer(request.match_info["token"], method, payload))
 
     def _answer(self, token: str, method: str, payload: dict[str, Any]) -> web.Response:
         if token != self.token:

@@ -1,12 +1,14 @@
 """An aiohttp server on 127.0.0.1 and a free port, in its own thread and event loop, so a test or
 bench that blocks its own loop still gets answers. The local stand-ins of external services
-(Anthropic, Twilio) subclass it and add their routes in `routes(app)`."""
+(Anthropic, Twilio, Mailgun, Telegram) subclass it and add their routes in `routes(app)`; they
+keep what they received in a `Recording`, and read a request with `form_of` and `basic_auth`."""
 from __future__ import annotations
 
 import asyncio
 import threading
 import time
 
+import aiohttp
 from aiohttp import web
 
 
@@ -67,6 +69,28 @@ class ThreadedServer:
         loop.close()
 
 
+class RecordingServer(ThreadedServer):
+    """A stand-in that keeps what it received in `requests` (a Recording); `delivered` tells the
+    records the service accepted for delivery from those it refused."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.requests = Recording()
+
+    def delivered(self, record) -> bool:
+        raise NotImplementedError
+
+    def answered(self, record, response: web.Response) -> web.Response:
+        """Keep `record` with the status the stand-in answered it with; returns the answer."""
+        record.status = response.status
+        self.requests.add(record)
+        return response
+
+    def wait_for_sends(self, count: int, timeout_s: float = 20.0) -> list:
+        """The delivered records, once there are `count` of them (or all there are at the timeout)."""
+        return self.requests.wait_for(count, self.delivered, timeout_s)
+
+
 class Recording:
     """What a stand-in received, readable from the test's thread while the server's loop appends:
     `add` from the server, `wait_for` (block until enough matching records) from the test."""
@@ -91,3 +115,18 @@ class Recording:
             while len(found := [i for i in self.items if matching(i)]) < count and time.monotonic() < deadline:
                 self._changed.wait(max(0.0, deadline - time.monotonic()))
             return found
+
+
+async def form_of(request: web.Request) -> dict[str, str]:
+    """The request's form fields (urlencoded or multipart), files left out."""
+    return {k: v for k, v in (await request.post()).items() if isinstance(v, str)}
+
+
+def basic_auth(request: web.Request) -> tuple[str, str] | None:
+    """(login, password) of the request's HTTP basic auth, or None when absent or malformed."""
+    header = request.headers.get("Authorization", "")
+    try:
+        given = aiohttp.BasicAuth.decode(header) if header else None
+    except ValueError:
+        return None
+    return (given.login, given.password) if given else None

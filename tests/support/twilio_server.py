@@ -12,7 +12,6 @@ Runs on 127.0.0.1, a free port, in its own thread and event loop.
 from __future__ import annotations
 
 import asyncio
-import threading
 import time
 import uuid
 from dataclasses import dataclass, field
@@ -23,7 +22,7 @@ import aiohttp
 from aiohttp import web
 from twilio.request_validator import RequestValidator
 
-from tests.support.threaded_server import ThreadedServer
+from tests.support.threaded_server import Recording, RecordingServer, basic_auth, form_of
 
 MAX_BODY_CHARS = 1600
 
@@ -66,7 +65,7 @@ def _error(status: int, code: int, message: str) -> web.Response:
                               "more_info": f"https://www.twilio.com/docs/errors/{code}"}, status=status)
 
 
-class TwilioStandIn(ThreadedServer):
+class TwilioStandIn(RecordingServer):
     name = "Twilio stand-in"
 
     def __init__(self, account_sid: str = "AC" + "0" * 31 + "1", auth_token: str = "test-twilio-token",
@@ -79,26 +78,28 @@ class TwilioStandIn(ThreadedServer):
         self.callback_statuses = callback_statuses
         self.callback_error_code = callback_error_code
         self.opted_out: set[str] = set()
-        self.sent: list[Sent] = []
-        self.callbacks_posted: list[Callback] = []
+        self.callback_posts = Recording()  # of Callback
         self._failures: list[Failure] = []
-        self._changed = threading.Condition()
         self._callback_tasks: set[asyncio.Future[None]] = set()
+
+    @property
+    def sent(self) -> list[Sent]:
+        """Every request to the Messages endpoint, in order."""
+        return self.requests.items
+
+    @property
+    def callbacks_posted(self) -> list[Callback]:
+        return self.callback_posts.items
 
     def fail_next(self, status: int = 500, code: int = 20500, message: str = "Internal Server Error") -> None:
         self._failures.append(Failure(status, code, message))
 
+    def delivered(self, record: Sent) -> bool:
+        return record.status == 201  # a message created
+
     def accepted(self) -> list[Sent]:
         """Requests that created a message (201)."""
-        return [s for s in self.sent if s.status == 201]
-
-    def wait_for_sends(self, count: int, timeout_s: float = 20.0) -> list[Sent]:
-        """Block until `count` messages were accepted (or the timeout passes); returns them."""
-        deadline = time.monotonic() + timeout_s
-        with self._changed:
-            while len(self.accepted()) < count and time.monotonic() < deadline:
-                self._changed.wait(max(0.0, deadline - time.monotonic()))
-            return self.accepted()
+        return [s for s in self.sent if self.delivered(s)]
 
     def routes(self, app: web.Application) -> None:
         app.router.add_post("/2010-04-01/Accounts/{account_sid}/Messages.json", self._create)
@@ -106,13 +107,9 @@ class TwilioStandIn(ThreadedServer):
     # -- the endpoint --------------------------------------------------------------------------
     async def _create(self, request: web.Request) -> web.Response:
         account_sid = request.match_info["account_sid"]
-        form = {k: v for k, v in (await request.post()).items() if isinstance(v, str)}
+        form = await form_of(request)
         record = Sent(account_sid=account_sid, form=form, status=0)
-        response = self._answer(request, account_sid, form, record)
-        record.status = response.status
-        with self._changed:
-            self.sent.append(record)
-            self._changed.notify_all()
+        response = self.answered(record, self._answer(request, account_sid, form, record))
         if record.sid and self.callbacks and form.get("StatusCallback"):
             task = asyncio.ensure_future(self._post_callbacks(form["StatusCallback"], record))
             self._callback_tasks.add(task)  # the loop keeps only a weak reference to a task
@@ -120,13 +117,7 @@ class TwilioStandIn(ThreadedServer):
         return response
 
     def _answer(self, request: web.Request, account_sid: str, form: dict[str, str], record: Sent) -> web.Response:
-        auth = request.headers.get("Authorization", "")
-        try:
-            given = aiohttp.BasicAuth.decode(auth) if auth else None
-        except ValueError:
-            given = None
-        if given is None or (given.login, given.password) != (self.account_sid, self.auth_token) \
-                or account_sid != self.account_sid:
+        if basic_auth(request) != (self.account_sid, self.auth_token) or account_sid != self.account_sid:
             return _error(401, 20003, "Authenticate")
         for name, code, text in (("To", 21604, "A 'To' phone number is required."),
                                  ("From", 21603, "A 'From' phone number is required."),
@@ -173,13 +164,8 @@ class TwilioStandIn(ThreadedServer):
                         callback.status = response.status
                 except aiohttp.ClientError:
                     callback.status = None
-                with self._changed:
-                    self.callbacks_posted.append(callback)
-                    self._changed.notify_all()
+                self.callback_posts.add(callback)
 
     def wait_for_callbacks(self, count: int, timeout_s: float = 20.0) -> list[Callback]:
-        deadline = time.monotonic() + timeout_s
-        with self._changed:
-            while len(self.callbacks_posted) < count and time.monotonic() < deadline:
-                self._changed.wait(max(0.0, deadline - time.monotonic()))
-            return list(self.callbacks_posted)
+        """Block until `count` status callbacks were posted (or the timeout passes); returns them."""
+        return self.callback_posts.wait_for(count, lambda callback: True, timeout_s)
