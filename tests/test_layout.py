@@ -11,6 +11,7 @@ from pathlib import Path
 TESTS = Path(__file__).resolve().parent
 ROOT = TESTS.parent
 NOT_MIRRORS = {"support", "data"}  # shared helpers and test data, not tests of a package
+RAY_FIXTURES = re.compile(r"\b(ray_session|serve_gateway)\b")  # tests/support/ray_fixtures.py
 HELPER_NAME = re.compile(r"^(?:[a-z0-9]+_)*[a-z0-9]+_(server|client|fixtures|helpers)$")  # tests/support/<what>_<kind>.py
 
 
@@ -95,7 +96,7 @@ def test_modules_on_the_shared_ray_instance_are_marked_ray():
     """`make test` runs the Ray-marked tests in one process of their own: one that uses the
     private Ray instance without the marker would start a second Ray in a parallel worker."""
     unmarked = [str(p.relative_to(TESTS)) for p in python_files() if p.name.startswith("test_")
-                and "ray_session" in (text := p.read_text()) and "pytestmark = pytest.mark.ray" not in text]
+                and RAY_FIXTURES.search(text := p.read_text()) and "pytestmark = pytest.mark.ray" not in text]
     assert unmarked == []
 
 

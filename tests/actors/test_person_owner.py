@@ -1,7 +1,8 @@
-"""One owner per Person, over real HTTP in a private Ray (Serve, two PersonActor hosts, the
-DispatcherActor, the offline model): a minted prospect's later messages reach the actor that holds
-their conversation; a text during a phone call sees what the call did; a role removed from the
-store is refused within the Opening's staleness bound."""
+"""One owner per Person, over real HTTP in a private Ray (the session's shared gateway application:
+Serve, two PersonActor hosts, the DispatcherActor, the offline model): a minted prospect's later
+messages reach the actor that holds their conversation; a text during a phone call sees what the
+call did; a role removed from the store is refused within the Opening's staleness bound, and
+offered again within it once restored."""
 from __future__ import annotations
 
 import asyncio
@@ -13,42 +14,29 @@ import pytest
 from actors.authority import STALE_AFTER_S
 from gateway.cli.sms import send_sms
 from spine.identity import PersonRoleType
-from spine.repo import Spine
-from spine.store.sqlite import SqliteStore
-from tests.support.serve_helpers import deploy_gateway, seeded_store, serve_http_port, undeploy
+from tests.support.serve_helpers import (
+    SHARED_ACCOUNT_SID,
+    SHARED_ADMIN_TOKEN,
+    SHARED_AUTH_TOKEN,
+    SHARED_VOICE_TOKEN,
+)
 
 pytestmark = pytest.mark.ray
 
-APP = "clara-person-owner"
-AUTH_TOKEN, ADMIN_TOKEN, VOICE_TOKEN = "owner-twilio-token", "owner-admin-token", "owner-voice-token"
 YALE, MARCUS, MIKE = "+12065550100", "+12065551001", "+13035551500"
-ADMIN = {"Authorization": f"Bearer {ADMIN_TOKEN}"}
-VOICE = {"Authorization": f"Bearer {VOICE_TOKEN}"}
-
-
-@pytest.fixture(scope="module")
-async def store_path(tmp_path_factory):
-    return await seeded_store(tmp_path_factory.mktemp("person-owner"))
-
-
-@pytest.fixture(scope="module")
-def base_url(ray_session, store_path):
-    url = f"http://127.0.0.1:{serve_http_port()}"
-    deploy_gateway(APP, env={"GATEWAY_STORE": f"sqlite:///{store_path}", "GATEWAY_MODEL": "offline",
-                             "TWILIO_AUTH_TOKEN": AUTH_TOKEN, "GATEWAY_PUBLIC_URL": url,
-                             "GATEWAY_ADMIN_TOKEN": ADMIN_TOKEN, "GATEWAY_VOICE_TOKEN": VOICE_TOKEN})
-    yield url
-    undeploy(APP)
+ADMIN = {"Authorization": f"Bearer {SHARED_ADMIN_TOKEN}"}
+VOICE = {"Authorization": f"Bearer {SHARED_VOICE_TOKEN}"}
 
 
 @pytest.fixture
-async def http(base_url):
-    async with httpx.AsyncClient(base_url=base_url, timeout=30.0) as client:
+async def http(serve_gateway):
+    async with httpx.AsyncClient(base_url=serve_gateway.url, timeout=30.0) as client:
         yield client
 
 
 async def text(http, from_: str, body: str):
-    exchange = await send_sms(http, base_url=str(http.base_url), auth_token=AUTH_TOKEN, from_=from_, body=body)
+    exchange = await send_sms(http, base_url=str(http.base_url), auth_token=SHARED_AUTH_TOKEN, from_=from_, body=body,
+                              account_sid=SHARED_ACCOUNT_SID)
     assert exchange.status_code == 200
     trace = (await http.get(f"/admin/traces/{exchange.interaction_id}", headers=ADMIN)).json()
     return exchange, trace
@@ -86,10 +74,10 @@ async def test_a_text_during_a_call_sees_the_work_order_the_call_filed(http):
     assert len(marcus) == 1  # the call and the text are one PersonActor's
 
 
-async def test_a_role_removed_in_the_store_is_refused_within_the_bound(http, store_path):
+async def test_a_role_removed_in_the_store_is_refused_within_the_bound_and_restored_so(http, serve_gateway):
     _, before = await text(http, MIKE, "I'm 10 min out from WO-7")
     assert "add_eta_note" in before["tools_offered"]
-    spine = Spine(SqliteStore(store_path))
+    spine = serve_gateway.spine()
     try:
         [role] = [r for r in await spine.roles_of("p_mike") if r.role_type == PersonRoleType.VENDOR_CONTACT]
         await spine.put_role(role.model_copy(update={"active": False}))
@@ -100,3 +88,8 @@ async def test_a_role_removed_in_the_store_is_refused_within_the_bound(http, sto
         await spine.store.close()
     assert after["routing"]["roles"] == ["other"] and "add_eta_note" not in after["tools_offered"]
     assert not [c for c in after["tool_calls"] if c["name"] == "add_eta_note" and c["decision"] == "allowed"]
+    # Back in the store, the role is offered again within the same bound (and the shared gateway's
+    # other tests meet Mike as the vendor he is).
+    await asyncio.sleep(STALE_AFTER_S + 0.5)
+    _, restored = await text(http, MIKE, "I'm 10 min out from WO-7")
+    assert restored["routing"]["roles"] == ["vendor"] and "add_eta_note" in restored["tools_offered"]

@@ -1,6 +1,6 @@
 """Email and Telegram in a real (private) Ray: the gateway on Serve over real HTTP, PersonActor
-hosts, the DispatcherActor, the offline model, and the Mailgun and Telegram Bot API stand-ins.
-The ADR's K-1..K-5 by email and on Telegram, end to end."""
+hosts, the DispatcherActor, the offline model, and the Mailgun and Telegram Bot API stand-ins
+(the session's shared gateway application). The ADR's K-1..K-5 by email and on Telegram, end to end."""
 from __future__ import annotations
 
 import httpx
@@ -10,32 +10,27 @@ from gateway.cli.email import send_email
 from gateway.cli.telegram import send_update
 from gateway.telegram.updates import contact_update, text_update
 from tests.support.mailgun_server import MailgunStandIn
-from tests.support.serve_helpers import deploy_gateway, seeded_store, serve_http_port, undeploy
+from tests.support.serve_helpers import SHARED_ADMIN_TOKEN, SHARED_TELEGRAM_SECRET
 
 pytestmark = pytest.mark.ray
 
-APP = "clara-channel-flows"
-ADMIN_TOKEN = "ray-admin-token"
-SECRET = "ray-telegram-secret"
-
-
-@pytest.fixture(scope="module")
-async def base_url(ray_session, tmp_path_factory, mailgun, telegram):
-    store_path = await seeded_store(tmp_path_factory.mktemp("channel-flows"))
-    url = f"http://127.0.0.1:{serve_http_port()}"
-    deploy_gateway(APP, runtime={"hosts": 1}, env={
-        "GATEWAY_STORE": f"sqlite:///{store_path}", "GATEWAY_MODEL": "offline", "GATEWAY_PUBLIC_URL": url,
-        "GATEWAY_ADMIN_TOKEN": ADMIN_TOKEN, "MAILGUN_SIGNING_KEY": mailgun.signing_key,
-        "MAILGUN_API_KEY": mailgun.api_key, "MAILGUN_DOMAIN": mailgun.domain, "MAILGUN_API_BASE": mailgun.url,
-        "TELEGRAM_BOT_TOKEN": telegram.token, "TELEGRAM_WEBHOOK_SECRET": SECRET, "TELEGRAM_API_BASE": telegram.url})
-    yield url
-    undeploy(APP)
+ADMIN_TOKEN, SECRET = SHARED_ADMIN_TOKEN, SHARED_TELEGRAM_SECRET
 
 
 @pytest.fixture
-async def http(base_url):
-    async with httpx.AsyncClient(base_url=base_url, timeout=60.0) as client:
+async def http(serve_gateway):
+    async with httpx.AsyncClient(base_url=serve_gateway.url, timeout=60.0) as client:
         yield client
+
+
+@pytest.fixture
+def mailgun(serve_gateway):
+    return serve_gateway.mailgun
+
+
+@pytest.fixture
+def telegram(serve_gateway):
+    return serve_gateway.telegram
 
 
 async def trace_of(http, interaction_id: str | None) -> dict:

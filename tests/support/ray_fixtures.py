@@ -33,10 +33,34 @@ def private_ray_init(num_cpus: int = 4, *, tag: str = "clara-ray") -> str:
     os.environ.pop("RAY_ADDRESS", None)  # never attach to someone else's cluster
     os.environ.pop("RAY_GCS_SERVER_PORT", None)  # keep the GCS on an OS-picked port
     temp_dir = f"/tmp/{tag}-{os.getpid()}"
-    ray.init(address="local", num_cpus=num_cpus, include_dashboard=False, log_to_driver=False,
-             _temp_dir=temp_dir, _metrics_export_port=free_port(), runtime_env=None,
-             configure_logging=False)
+
+    def start() -> None:
+        ray.init(address="local", num_cpus=num_cpus, include_dashboard=False, log_to_driver=False,
+                 _temp_dir=temp_dir, _metrics_export_port=free_port(), runtime_env=None, configure_logging=False)
+
+    try:
+        start()
+    except Exception as exc:  # Ray gives its raylet a fixed 30 s to register: too short on a busy machine
+        if "timed out during startup" not in str(exc):
+            raise
+        ray.shutdown()
+        start()
     return temp_dir
+
+
+@pytest.hookimpl(tryfirst=True)  # before pytest-xdist reads the groups
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Group the tests for `make test` (pytest-xdist, `--dist loadgroup`): every Ray-marked test in
+    one group, so one worker runs them all on one private Ray while the others run the rest, and
+    every other module as a group of its own, so a module-scoped fixture runs once. Among the Ray
+    tests, those on the shared gateway application (`serve_gateway`) run last: modules that deploy
+    an application of their own need Serve's route prefix `/` while it is free."""
+    on_ray = {item.nodeid for item in items if item.get_closest_marker("ray")}
+    for item in items:
+        item.add_marker(pytest.mark.xdist_group("ray" if item.nodeid in on_ray else item.nodeid.split("::")[0]))
+    shared_last = sorted((item for item in items if item.nodeid in on_ray),
+                         key=lambda item: "serve_gateway" in item.fixturenames)
+    items[:] = [item for item in items if item.nodeid not in on_ray] + shared_last
 
 
 @pytest.fixture(scope="session")
@@ -47,3 +71,14 @@ def ray_session():
     yield ray
     ray.shutdown()
     shutil.rmtree(temp_dir, ignore_errors=True)
+
+
+@pytest.fixture(scope="session")
+async def serve_gateway(ray_session, tmp_path_factory):
+    """The gateway application on Serve, deployed once for every Ray module that drives it over
+    HTTP (a deployment costs tens of seconds: a replica, PersonActor hosts, the DispatcherActor).
+    See tests/support/serve_helpers.py for its settings and stand-ins."""
+    from tests.support.serve_helpers import shared_gateway
+
+    async with shared_gateway(tmp_path_factory.mktemp("shared-gateway")) as gateway:
+        yield gateway

@@ -1,6 +1,6 @@
 """The SMS gateway in a real (private) Ray: Serve over real HTTP on a free port, PersonActor hosts,
-the DispatcherActor, the offline model, the Twilio REST stand-in. K-1..K-5 end to end, signatures,
-MessageSid deduplication, opt-out."""
+the DispatcherActor, the offline model, the Twilio REST stand-in (the session's shared gateway
+application). K-1..K-5 end to end, signatures, MessageSid deduplication, opt-out."""
 from __future__ import annotations
 
 import asyncio
@@ -11,55 +11,30 @@ import pytest
 from gateway.cli.sms import new_message_sid, send_sms
 from gateway.sms.handler import APOLOGY
 from gateway.sms.signature import sign
-from spine.repo import Spine
-from spine.store.sqlite import SqliteStore
-from tests.support.serve_helpers import deploy_gateway, seeded_store, serve_http_port, undeploy
-from tests.support.twilio_server import TwilioStandIn
+from tests.support.serve_helpers import SHARED_ACCOUNT_SID, SHARED_ADMIN_TOKEN, SHARED_AUTH_TOKEN
 
 pytestmark = pytest.mark.ray
 
-APP = "clara-sms-flows"
-AUTH_TOKEN = "ray-twilio-token"
-ACCOUNT_SID = "AC" + "0" * 31 + "1"
-ADMIN_TOKEN = "ray-admin-token"
+AUTH_TOKEN, ACCOUNT_SID, ADMIN_TOKEN = SHARED_AUTH_TOKEN, SHARED_ACCOUNT_SID, SHARED_ADMIN_TOKEN
 YALE = "+12065550100"
 
 
-@pytest.fixture(scope="module")
-async def store_path(tmp_path_factory):
-    return await seeded_store(tmp_path_factory.mktemp("sms-flows"))
-
-
-@pytest.fixture(scope="module")
-def twilio():
-    with TwilioStandIn(account_sid=ACCOUNT_SID, auth_token=AUTH_TOKEN) as server:
-        yield server
-
-
-@pytest.fixture(scope="module")
-def base_url(ray_session, store_path, twilio):
-    port = serve_http_port()
-    url = f"http://127.0.0.1:{port}"
-    deploy_gateway(APP, env={"GATEWAY_STORE": f"sqlite:///{store_path}", "GATEWAY_MODEL": "offline",
-                             "TWILIO_AUTH_TOKEN": AUTH_TOKEN, "TWILIO_ACCOUNT_SID": twilio.account_sid,
-                             "TWILIO_API_BASE": twilio.url, "GATEWAY_PUBLIC_URL": url,
-                             "GATEWAY_ADMIN_TOKEN": ADMIN_TOKEN},
-                   sms={"sweep_every_s": 0.5})
-    yield url
-    undeploy(APP)
-
-
 @pytest.fixture
-async def http(base_url):
-    async with httpx.AsyncClient(base_url=base_url, timeout=30.0) as client:
+async def http(serve_gateway):
+    async with httpx.AsyncClient(base_url=serve_gateway.url, timeout=30.0) as client:
         yield client
 
 
 @pytest.fixture
-async def spine(store_path):
-    s = Spine(SqliteStore(store_path))
+async def spine(serve_gateway):
+    s = serve_gateway.spine()
     yield s
     await s.store.close()
+
+
+@pytest.fixture
+def twilio(serve_gateway):
+    return serve_gateway.twilio
 
 
 async def text(http, from_: str, body: str, **kw):

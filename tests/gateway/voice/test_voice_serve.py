@@ -1,5 +1,6 @@
 """The voice gateway in a real (private) Ray: Serve over real HTTP and a real websocket on a free
-port, tools through the DispatcherActor, against the Twilio media-stream and ElevenLabs stand-ins."""
+port, tools through the DispatcherActor, against the Twilio media-stream and ElevenLabs stand-ins
+(the session's shared gateway application)."""
 from __future__ import annotations
 
 import asyncio
@@ -24,14 +25,12 @@ from tests.support.elevenlabs_server import (
     tool_call,
     user_transcript,
 )
-from tests.support.serve_helpers import deploy_gateway, seeded_store, serve_http_port, undeploy
+from tests.support.serve_helpers import SHARED_ACCOUNT_SID, SHARED_AUTH_TOKEN, SHARED_VOICE_TOKEN
 from tests.support.twilio_media_client import TwilioMediaClient, frame
 
 pytestmark = pytest.mark.ray
 
-APP = "clara-voice"
-AUTH_TOKEN = "ray-voice-twilio-token"
-VOICE_TOKEN = "ray-voice-token"
+AUTH_TOKEN, VOICE_TOKEN = SHARED_AUTH_TOKEN, SHARED_VOICE_TOKEN
 MARCUS, YALE = "+12065551001", "+12065550100"
 CALL_SID = "CA" + "a1" * 16
 SCRIPT = standard_script(
@@ -46,26 +45,20 @@ SCRIPT = standard_script(
 )
 
 
-@pytest.fixture(scope="module")
-async def store_path(tmp_path_factory):
-    return await seeded_store(tmp_path_factory.mktemp("voice-serve"))
+@pytest.fixture
+def agent(serve_gateway) -> AgentServer:
+    serve_gateway.agent.script = SCRIPT
+    return serve_gateway.agent
 
 
-@pytest.fixture(scope="module")
-async def agent():
-    async with AgentServer(SCRIPT) as server:
-        yield server
+@pytest.fixture
+def base_url(serve_gateway) -> str:
+    return serve_gateway.url
 
 
-@pytest.fixture(scope="module")
-def base_url(ray_session, store_path, agent):
-    port = serve_http_port()
-    url = f"http://127.0.0.1:{port}"
-    deploy_gateway(APP, env={"GATEWAY_STORE": f"sqlite:///{store_path}", "GATEWAY_MODEL": "offline",
-                             "TWILIO_AUTH_TOKEN": AUTH_TOKEN, "GATEWAY_PUBLIC_URL": url,
-                             "GATEWAY_VOICE_TOKEN": VOICE_TOKEN, "ELEVENLABS_WS_URL": agent.url})
-    yield url
-    undeploy(APP)
+@pytest.fixture
+def store_path(serve_gateway):
+    return serve_gateway.store_path
 
 
 async def _until(predicate, timeout: float = 15.0):
@@ -78,7 +71,7 @@ async def _until(predicate, timeout: float = 15.0):
 
 
 async def test_a_bridged_call_over_serve(base_url, agent, store_path):
-    form = {"CallSid": CALL_SID, "From": MARCUS, "To": YALE, "AccountSid": "AC" + "b2" * 16}
+    form = {"CallSid": CALL_SID, "From": MARCUS, "To": YALE, "AccountSid": SHARED_ACCOUNT_SID}
     async with httpx.AsyncClient(base_url=base_url, timeout=30) as http:
         twiml = await http.post("/voice/twiml", data=form,
                                 headers={"X-Twilio-Signature": sign(AUTH_TOKEN, f"{base_url}/voice/twiml", form)})
@@ -93,9 +86,10 @@ async def test_a_bridged_call_over_serve(base_url, agent, store_path):
         async with TwilioMediaClient(ws_url, call_sid=CALL_SID):
             pass
     signed = {"X-Twilio-Signature": sign(AUTH_TOKEN, ws_url, {})}
+    calls_before = len(agent.conversations)
     async with TwilioMediaClient(ws_url, call_sid=CALL_SID, headers=signed) as twilio:
         await twilio.start(params)
-        convo = await agent.wait_conversation()
+        convo = await agent.wait_conversation(calls_before)
         await twilio.media(frame(1))
         await twilio.media(frame(2))
         await twilio.wait_for("media", 1)
