@@ -22,8 +22,11 @@ lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/mypy
 
+# Then the suite in two processes: one runs every Ray-marked test on its one private Ray while the
+# other runs the rest, module by module (the groups: tests/support/ray_fixtures.py). PYTEST_ARGS
+# narrows or adds.
 test: lint
-	$(BIN)/python -m pytest -q $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -q -n 2 --dist loadgroup $(PYTEST_ARGS)
 
 bench: $(STAMP)
 	failed=""; for f in bench/*.py; do $(BIN)/python $$f || failed="$$failed $$f"; done; \
