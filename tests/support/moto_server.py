@@ -16,13 +16,17 @@ from __future__ import annotations
 
 import logging
 import os
+import threading
+import urllib.request
 import uuid
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from typing import Any
 
 import pytest
-from moto.server import ThreadedMotoServer
+from moto.moto_server.werkzeug_app import DomainDispatcherApplication, MotoRequestHandler, create_backend_app
+from werkzeug.serving import BaseWSGIServer, make_server
 
 REGION = "us-east-1"
 # Dummy credentials: botocore signs every request, moto accepts any signature.
@@ -36,11 +40,13 @@ AWS_ENV = {
 
 @dataclass
 class MotoServer:
-    server: ThreadedMotoServer
+    server: BaseWSGIServer
+    thread: threading.Thread
     endpoint_url: str
 
     def stop(self) -> None:
-        self.server.stop()
+        self.server.shutdown()
+        self.thread.join()
 
     @contextmanager
     def credentials(self) -> Iterator[dict[str, str]]:
@@ -63,13 +69,43 @@ class MotoServer:
         return f"dynamodb://{table}?endpoint_url={self.endpoint_url}&region={REGION}"
 
 
+def one_request_at_a_time(app: Any) -> Any:
+    """moto's DynamoDB checks a write's condition and then writes, unlocked: on a threaded server two
+    concurrent conditional creates of one item could both succeed, where DynamoDB lets exactly one
+    win. Serving one request at a time restores that (moto answers each in milliseconds)."""
+    lock = threading.Lock()
+
+    def serial(environ: dict[str, Any], start_response: Any) -> Iterable[bytes]:
+        with lock:
+            return list(app(environ, start_response))
+
+    return serial
+
+
 def start_moto_server() -> MotoServer:
-    """Start moto in a daemon thread on 127.0.0.1 and a port the kernel picks (no races)."""
+    """Start moto (its server application, as `moto_server` runs it) in a daemon thread on
+    127.0.0.1 and a port the kernel picks (no races)."""
     logging.getLogger("werkzeug").setLevel(logging.WARNING)
-    server = ThreadedMotoServer(ip_address="127.0.0.1", port=0, verbose=False)
-    server.start()
-    host, port = server.get_host_and_port()
-    return MotoServer(server=server, endpoint_url=f"http://{host}:{port}")
+    app = one_request_at_a_time(DomainDispatcherApplication(create_backend_app))
+    server = make_server("127.0.0.1", 0, app, threaded=True, request_handler=MotoRequestHandler)
+    thread = threading.Thread(target=server.serve_forever, name="moto", daemon=True)
+    thread.start()
+    host, port = server.server_address[:2]
+    endpoint_url = f"http://{host}:{port}"
+    _warm_up(endpoint_url)
+    return MotoServer(server=server, thread=thread, endpoint_url=endpoint_url)
+
+
+def _warm_up(endpoint_url: str) -> None:
+    """moto builds its DynamoDB backend on the first request, seconds on a busy machine: pay that
+    here, not inside the first test's store timeout. Any signature passes; the service is read
+    from the credential scope."""
+    request = urllib.request.Request(endpoint_url, data=b"{}", method="POST", headers={
+        "X-Amz-Target": "DynamoDB_20120810.ListTables", "Content-Type": "application/x-amz-json-1.0",
+        "Authorization": f"AWS4-HMAC-SHA256 Credential=testing/20260101/{REGION}/dynamodb/aws4_request, "
+                         "SignedHeaders=host, Signature=0"})
+    with urllib.request.urlopen(request, timeout=120) as response:
+        response.read()
 
 
 @pytest.fixture(scope="session")
