@@ -96,6 +96,17 @@ async def restart(host) -> None:
     raise AssertionError("host did not come back")
 
 
+async def dead(host) -> None:
+    """Wait until a host killed for good is gone: ray.kill only asks Ray to kill it."""
+    async with asyncio.timeout(60):
+        while True:
+            try:
+                await host.pid.remote()
+            except ray.exceptions.RayActorError:
+                return
+            await asyncio.sleep(0.1)
+
+
 async def runs_of(spine: Spine, person_id: str) -> list[dict]:
     return [dict(i.data, message_id=i.sk) for i in await spine.store.query(f"TESTRUN#{person_id}")]
 
@@ -221,6 +232,7 @@ async def test_a_lost_hosts_people_are_served_by_another_host_at_once(runtime):
     lost_pid = await pool.hosts[1].pid.remote()
     survivor = await pool.hosts[0].pid.remote()
     ray.kill(pool.hosts[1], no_restart=True)
+    await dead(pool.hosts[1])
     assert (await pool.submit(message(person, "after"))).reply == "re: after"
     runs = sorted(await runs_of(pool.spine, person), key=lambda r: r["start"])
     assert [r["pid"] for r in runs[-2:]] == [lost_pid, survivor]
