@@ -2,9 +2,11 @@
 
 `sms` (the default) is an inbound Twilio SMS handed to the SmsHandler; `email` is an inbound
 Mailgun message handed to the EmailHandler, its sender authenticated as Mailgun reports it (an
-`Authentication-Results` header with SPF and DKIM passing for the From domain). Both submit to
-the scenario's PersonHost, as a Serve replica does. A sender is an address of the channel (an
-E.164 number, an email address) or a demo Person id, who sends from the address on file.
+`Authentication-Results` header with SPF and DKIM passing for the From domain); `telegram` is a
+Bot API update to the property's bot, from a Telegram user who first shares their own contact
+(the phone on file), as the bot asks. Each submits to the scenario's PersonHost, as a Serve
+replica does. A sender is an address of the channel (an E.164 number, an email address) or a
+demo Person id, who sends from the address on file.
 """
 from __future__ import annotations
 
@@ -21,6 +23,10 @@ from gateway.evals.scenario import EvalChannel
 from gateway.sms.delivery import Delivery
 from gateway.sms.handler import SmsHandler
 from gateway.sms.inbound import InboundSms
+from gateway.telegram.delivery import TelegramDelivery
+from gateway.telegram.handler import TelegramHandler
+from gateway.telegram.updates import contact_update, text_update
+from gateway.telegram.wire import Update
 from spine.context import Channel
 from spine.identity import ClaimKind
 from spine.repo import Spine
@@ -42,6 +48,10 @@ class Lines:
         self.sms = SmsHandler(spine, host, Delivery(spine, rest=None))
         self.email_turns = ApiTurns(host, inline_budget_s=INLINE_BUDGET_S)
         self.email = EmailHandler(ChannelInbound(spine, Channel.EMAIL), self.email_turns, EmailDelivery(spine, None))
+        self.telegram_turns = ApiTurns(host, inline_budget_s=INLINE_BUDGET_S)
+        self.telegram = TelegramHandler(ChannelInbound(spine, Channel.TELEGRAM), self.telegram_turns,
+                                        TelegramDelivery(spine, None))
+        self._linked: set[int] = set()  # Telegram users who shared their contact in this scenario
         self._ids = itertools.count(1)
 
     async def send(self, channel: EvalChannel, sender: str, line: str, say: str) -> Exchange:
@@ -49,6 +59,8 @@ class Lines:
         address = await self.address(channel, sender)
         if channel == "email":
             return await self._email(address, line, say)
+        if channel == "telegram":
+            return await self._telegram(address, line, say)
         answer = await self.sms.handle(InboundSms(message_sid=f"SMeval{next(self._ids):026d}", from_address=address,
                                                   to_address=line, body=say))
         return Exchange(reply="\n".join(answer.messages), interaction_id=answer.interaction_id)
@@ -65,8 +77,19 @@ class Lines:
         result = await self.email.handle(mail, prop)
         return Exchange(reply=result.reply or "", interaction_id=result.interaction_id)
 
+    async def _telegram(self, phone: str, line: str, say: str) -> Exchange:
+        prop = await self.spine.property_for_number(line)
+        if prop is None or not prop.telegram_bot_id:
+            raise ValueError(f"no property with a Telegram bot answers {line}")
+        user_id = int(phone.lstrip("+"))  # one Telegram account per number, within a scenario
+        if user_id not in self._linked:
+            self._linked.add(user_id)
+            await self.telegram.handle(Update.model_validate(contact_update(user_id=user_id, phone=phone)), prop)
+        result = await self.telegram.handle(Update.model_validate(text_update(user_id=user_id, text=say)), prop)
+        return Exchange(reply=result.reply or "", interaction_id=result.interaction_id)
+
     async def address(self, channel: EvalChannel, sender: str) -> str:
-        if (channel == "sms" and sender.startswith("+")) or (channel == "email" and "@" in sender):
+        if (channel != "email" and sender.startswith("+")) or (channel == "email" and "@" in sender):
             return sender
         kind = ClaimKind.EMAIL if channel == "email" else ClaimKind.PHONE
         person = await self.spine.get_person(sender)
@@ -78,3 +101,4 @@ class Lines:
     async def drain(self) -> None:
         await self.sms.drain(timeout_s=5.0)
         await self.email_turns.drain(timeout_s=5.0)
+        await self.telegram_turns.drain(timeout_s=5.0)

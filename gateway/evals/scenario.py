@@ -7,7 +7,7 @@
         tags: [K-1]              # free labels: K-1..K-5, spanish, fair-housing, multi-turn
         sender: p_marcus         # a demo Person id, or any E.164 number (a new sender)
         line: "+12065550100"     # the property number texted (default JP Yale Station)
-        channel: sms             # sms (default) or email (to the line's property address, SPF/DKIM passing)
+        channel: sms             # sms (default), email (SPF/DKIM passing) or telegram (contact shared first)
         turns:
           - say: "my toilet is overflowing!"
             sender: p_marcus     # optional: another sender for this turn
@@ -29,7 +29,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 YALE_LINE = "+12065550100"
-EvalChannel = Literal["sms", "email"]  # how a turn reaches the gateway (gateway/evals/channels.py)
+EvalChannel = Literal["sms", "email", "telegram"]  # how a turn reaches the gateway (gateway/evals/channels.py)
 
 
 class ToolExpectation(BaseModel):

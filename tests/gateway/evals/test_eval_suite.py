@@ -32,7 +32,7 @@ def test_the_suite_covers_what_the_issue_asks(scenarios):
     tags = Counter(t for s in scenarios for t in s.tags)
     assert all(tags[k] >= 1 for k in ("K-1", "K-2", "K-3", "K-4", "K-5"))
     assert tags["spanish"] >= 15 and tags["fair-housing"] >= 15 and tags["multi-turn"] >= 10
-    assert {s.channel for s in scenarios} | {t.channel for s in scenarios for t in s.turns} >= {"sms", "email"}
+    assert {s.channel for s in scenarios} | {t.channel for s in scenarios for t in s.turns} >= {"sms", "email", "telegram"}
 
 
 async def test_the_offline_model_passes_the_suite(scenarios, tmp_path):
