@@ -18,7 +18,8 @@ from gateway.context import GatewayContext, get_context
 from gateway.email.handler import inbound_id
 from gateway.email.inbound import MAX_EMAIL_BYTES, InboundEmail, MalformedEmail, parse_inbound
 from gateway.email.signature import signature_valid, stale
-from gateway.sms.routes import INTERACTION_HEADER, WebhookRejected
+from gateway.sms.routes import INTERACTION_HEADER
+from gateway.twilio_webhook import WebhookRejected
 
 log = logging.getLogger("clara.email")
 router = APIRouter()

@@ -10,14 +10,13 @@ from starlette.datastructures import ImmutableMultiDict
 
 from actors import metrics
 from gateway.context import GatewayContext, get_context
-from gateway.settings import Settings
 from gateway.sms.handler import Outcome
-from gateway.sms.inbound import MAX_FORM_BYTES, MalformedWebhook, UnsupportedSender, decode_form, parse_inbound
+from gateway.sms.inbound import MalformedWebhook, UnsupportedSender, parse_inbound
 from gateway.sms.inbound_log import InboundLog
-from gateway.sms.signature import SETTINGS_HEADER, SIGNATURE_HEADER, public_url, signature_valid
 from gateway.sms.status import parse_status, record_status
-from gateway.sms.twilio_params import RecutWebhook, TwilioWebhook, check_form
+from gateway.sms.twilio_params import TwilioWebhook
 from gateway.sms.twiml import TWIML_MEDIA_TYPE, render_twiml
+from gateway.twilio_webhook import WebhookRejected, signed_form
 from spine.context import Channel
 from spine.events import emit_event, mask_phones
 from spine.records import InboundMessage
@@ -32,58 +31,17 @@ NOT_A_PHONE_REPLY = "Sorry, this line answers text messages from phone numbers o
 INTERACTION_HEADER = "X-Clara-Interaction-Id"  # lets operators and the demo find the trace
 
 
-class WebhookRejected(Exception):
-    def __init__(self, status: int, reason: str) -> None:
-        super().__init__(reason)
-        self.status, self.reason = status, reason
-
-
-async def read_limited(request: Request, limit: int = MAX_FORM_BYTES) -> bytes:
-    """The body, refusing (413) anything over `limit` without buffering it all."""
-    declared = request.headers.get("content-length", "")
-    if declared.isdigit() and int(declared) > limit:
-        raise WebhookRejected(413, f"body of {declared} bytes is over the {limit}-byte limit")
-    body = bytearray()
-    async for chunk in request.stream():
-        body += chunk
-        if len(body) > limit:
-            raise WebhookRejected(413, f"body is over the {limit}-byte limit")
-    return bytes(body)
-
-
 async def verified(request: Request, ctx: GatewayContext, parse: Callable[[ImmutableMultiDict], T],
                    webhook: TwilioWebhook) -> T:
     """A webhook Twilio signed for this public URL, parsed; or WebhookRejected (400 when it is
     signed but not the webhook `parse` reads)."""
-    form = await verified_form(request, ctx.settings, webhook)
+    form = await signed_form(request, ctx.settings, webhook)
     try:
         return parse(form)
     except UnsupportedSender:
         raise
     except MalformedWebhook as exc:
         raise WebhookRejected(400, mask_phones(str(exc))) from exc
-
-
-async def verified_form(request: Request, settings: Settings, webhook: TwilioWebhook, *,
-                        check_names: bool = True) -> ImmutableMultiDict:
-    """The form of a request Twilio signed for this public URL and could have sent as `webhook`
-    (twilio_params: no re-cut form passes), or WebhookRejected."""
-    try:
-        form = decode_form(await read_limited(request))
-    except MalformedWebhook as exc:
-        raise WebhookRejected(400, str(exc)) from exc
-    if not settings.twilio_auth_token:
-        raise WebhookRejected(403, "TWILIO_AUTH_TOKEN is not set, so no Twilio signature can be verified")
-    url = public_url(settings.public_url, request.url.path, request.url.query)
-    if not signature_valid(settings.twilio_auth_token, url, form, request.headers.get(SIGNATURE_HEADER),
-                           request.headers.get(SETTINGS_HEADER)):
-        raise WebhookRejected(403, f"{SIGNATURE_HEADER} is missing or does not match {url}")
-    try:
-        check_form(form, webhook, account_sid=settings.twilio_account_sid, check_names=check_names)
-    except RecutWebhook as exc:
-        log.warning("twilio %s webhook refused, parameter %s: %s", webhook, exc.parameter, exc.reason)
-        raise WebhookRejected(403, f"not a form Twilio sends: {exc}") from exc
-    return form
 
 
 def _rejected(exc: WebhookRejected) -> Response:

@@ -20,6 +20,8 @@ from starlette.requests import HTTPConnection
 
 from actors.voice_opening import interaction_id_for
 from gateway.sms.signature import SETTINGS_HEADER, SIGNATURE_HEADER, signature_valid
+from gateway.sms.twilio_params import TwilioWebhook
+from gateway.twilio_webhook import WebhookRejected, signed_form
 from gateway.voice import signature as el_signature
 from gateway.voice.bridge import STREAM_REFUSED, CallBridge
 from gateway.voice.elevenlabs_wire import PersonalizationRequest, PostCallWebhook, ToolWebhookAnswer
@@ -34,7 +36,6 @@ from gateway.voice.suppression import (
     suppressed_reason,
 )
 from gateway.voice.texts import CallTexts
-from gateway.voice.twilio_webhook import TwilioRejected, signed_form
 from gateway.voice.twiml import ENDED_QUERY, call_ended, connect_stream, stream_parameters, stream_url
 from spine.context import Channel
 from spine.events import emit_event
@@ -195,8 +196,8 @@ async def twiml(request: Request) -> Response:
     voice = get_voice(request)
     ended = request.url.query == ENDED_QUERY
     try:
-        form = await signed_form(request, voice.settings, check_names=not ended)
-    except TwilioRejected as exc:
+        form = await signed_form(request, voice.settings, TwilioWebhook.VOICE, check_names=not ended)
+    except WebhookRejected as exc:
         return Response(exc.reason + "\n", status_code=exc.status, media_type="text/plain")
     call_sid = form.get("CallSid", "")
     public = voice.settings.public_url
