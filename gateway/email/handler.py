@@ -9,6 +9,7 @@ InboundMessage and answered with an apology.
 from __future__ import annotations
 
 import logging
+from collections.abc import Awaitable, Callable
 from enum import StrEnum
 
 from pydantic import BaseModel
@@ -105,15 +106,19 @@ class EmailHandler:
         self.inbound, self.turns, self.delivery = log_, turns, delivery
         self.spine = log_.spine
 
-    async def handle(self, mail: InboundEmail, prop: Property) -> EmailResult:
+    async def handle(self, mail: InboundEmail, prop: Property, *,
+                     on_accepted: Callable[[], Awaitable[None]] | None = None) -> EmailResult:
         """StoreUnavailable when the message could not be accepted (the route answers 503 so
-        Mailgun retries); otherwise the message is recorded and ends answered, ignored or failed."""
+        Mailgun retries); otherwise the message is recorded and ends answered, ignored or failed.
+        `on_accepted` runs once the message is durably accepted, before anything else."""
         record = InboundMessage(id=inbound_id(mail.message_id), channel=Channel.EMAIL, from_address=mail.from_address,
                                 to_address=prop.email or mail.recipients[0], body=clara_reads(mail),
                                 interaction_id=new_interaction_id())
         if not await self.inbound.accept(record):
             first = await self.spine.get_inbound(record.id)
             return EmailResult(outcome=EmailOutcome.DUPLICATE, interaction_id=first.interaction_id if first else None)
+        if on_accepted is not None:
+            await on_accepted()
         try:
             return await self._process(record, mail, prop)
         except Exception as exc:  # never a 500 at Mailgun: record the failure, apologise

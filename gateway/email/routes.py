@@ -58,17 +58,32 @@ def _verify(form: dict[str, str], signing_key: str | None) -> None:
         raise WebhookRejected(403, f"timestamp {timestamp[:20]} is too far from now: a replay, or a clock off")
 
 
-async def _first_use(ctx: GatewayContext, token: str, mail: InboundEmail) -> bool:
-    """True the first time a token is seen. A token seen again is a redelivery of the same
-    message (answered as a duplicate) or a replay carrying another body (refused)."""
+async def _replayed(ctx: GatewayContext, token: str, mail: InboundEmail) -> bool:
+    """False for a token not used yet; True for a redelivery of a message already accepted under
+    it (answered as a duplicate); WebhookRejected for a replay carrying another message. Read
+    only: the token is marked used once the message is accepted (`_mark_used`), so a failure
+    before that (a 503) leaves Mailgun's redelivery its way in."""
     try:
-        if await ctx.spine.mark_once(f"mailgun-token#{token}"):
-            return True
-        if await ctx.spine.get_inbound(inbound_id(mail.message_id)) is not None:
+        if not await ctx.spine.is_marked(_token_key(token)):
             return False
+        if await ctx.spine.get_inbound(inbound_id(mail.message_id)) is not None:
+            return True
     except Exception as exc:
         raise StoreUnavailable(str(exc)) from exc
     raise WebhookRejected(403, "token already used: a replayed Mailgun signature")
+
+
+async def _mark_used(ctx: GatewayContext, token: str, mail: InboundEmail) -> None:
+    """After the message is accepted. A mark that fails is logged: the message itself is safe
+    (Message-Id dedupe); only a replay of its token would go unrefused."""
+    try:
+        await ctx.spine.mark_once(_token_key(token))
+    except Exception:
+        log.exception("email %s: its Mailgun token could not be marked used", mail.message_id)
+
+
+def _token_key(token: str) -> str:
+    return f"mailgun-token#{token}"
 
 
 def _rejected(exc: WebhookRejected) -> Response:
@@ -85,12 +100,13 @@ async def mailgun_inbound(request: Request, ctx: GatewayContext = Depends(get_co
             mail = parse_inbound(form)
         except MalformedEmail as exc:
             raise WebhookRejected(400, str(exc)) from exc
-        if not await _first_use(ctx, form["token"].strip(), mail):
+        token = form["token"].strip()
+        if await _replayed(ctx, token, mail):
             return JSONResponse({"outcome": "duplicate"})
         prop = await ctx.email.property_for(mail.recipients)
         if prop is None:
             return _rejected(WebhookRejected(406, f"no property receives mail at {', '.join(mail.recipients)}"))
-        result = await ctx.email.handler.handle(mail, prop)
+        result = await ctx.email.handler.handle(mail, prop, on_accepted=lambda: _mark_used(ctx, token, mail))
     except WebhookRejected as exc:
         return _rejected(exc)
     except StoreUnavailable as exc:

@@ -145,6 +145,25 @@ async def test_a_store_that_cannot_record_the_message_is_503_so_mailgun_retries(
     assert r.status_code == 503 and ch.pool.submitted == []
 
 
+async def test_mailgun_retrying_after_a_503_is_accepted_not_refused_as_a_replay(make_channels, spine):
+    """The token is marked used only once the message is accepted: the 503 left it unused, so
+    Mailgun's redelivery (the same POST, the same token) runs the one turn."""
+    ch = await make_channels(ScriptedPool())
+    accept_inbound = spine.accept_inbound
+
+    async def down(*_args, **_kwargs):
+        raise ConnectionError("store unreachable")
+
+    form = _form(ch)
+    spine.accept_inbound = down  # the store's failure, seen through the Spine's own method
+    assert (await ch.post_form(form)).status_code == 503
+    spine.accept_inbound = accept_inbound
+    r = await ch.post_form(form)
+    assert r.status_code == 200, r.text
+    assert r.json()["outcome"] == "answered" and [e.body for e in ch.pool.submitted] == ["is the gym open?"]
+    assert (await ch.post_form(form)).json()["outcome"] == "duplicate"  # now marked: a third POST runs nothing
+
+
 async def test_a_failed_turn_is_recorded_and_the_sender_gets_the_apology(make_channels, spine):
     ch = await make_channels(ScriptedPool(error=RuntimeError("model down")))
     form = _form(ch)
