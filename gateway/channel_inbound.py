@@ -1,33 +1,78 @@
-"""The inbound record of a channel whose replies leave by API (email, Telegram), written through
-the one writer of the inbound log (gateway.sms.inbound_log.InboundLog): accepted before anything
-runs (create-if-absent on the provider's id, so a redelivery never runs a second turn), then
-ended once, answered, blocked or failed. Adds what these adapters share: a store that cannot
-accept is StoreUnavailable (the route answers 503, so the provider retries), the end of a turn
-decides the text to send, and events never take the reply down."""
+"""The inbound record of every channel, written through the one writer of the inbound log
+(gateway.sms.inbound_log.InboundLog): accepted before anything runs (create-if-absent on the
+provider's id, so a redelivery never runs a second turn), then ended once, answered, blocked or
+failed. Adds what the adapters share: a failure is recorded (masked) and evented the same way on
+every channel, and events never take the reply down. For the channels whose replies leave by API
+(email, Telegram) also: a store that cannot accept is StoreUnavailable (the route answers 503, so
+the provider retries), `handle_once` runs a message once and apologises when it fails, and the end
+of a turn decides the text to send. SMS accepts and ends its own way (TwiML inline, `Delivery.may_send`
+at every send) through the same writer."""
 from __future__ import annotations
 
 import logging
+import uuid
+from collections.abc import Awaitable, Callable
+from enum import StrEnum
+from typing import TypeVar
+
+from pydantic import BaseModel
 
 from actors.turn_types import TurnResult
-from gateway.sms.handler import APOLOGY
 from gateway.sms.inbound_log import InboundLog
 from spine.context import Channel
 from spine.events import emit_event, mask_phones
-from spine.records import InboundMessage
+from spine.records import InboundMessage, InboundStatus
 from spine.repo import Spine
 
 log = logging.getLogger("clara.gateway")
+Result = TypeVar("Result")
 
-INBOUND_FAILED = "gateway/inbound-failed"  # the SMS adapter's kind, shared by every channel
+APOLOGY = "Sorry — I hit a problem. A team member will follow up."
+INBOUND_FAILED = "gateway/inbound-failed"
+
+
+def new_interaction_id() -> str:
+    return f"ix_{uuid.uuid4().hex}"
+
+
+class InboundOutcome(StrEnum):
+    """How an email or Telegram message ended, as its webhook answers it (`outcome`)."""
+
+    ANSWERED = "answered"
+    DEFERRED = "deferred"  # the turn missed the inline budget; the reply follows by API
+    DUPLICATE = "duplicate"
+    LINKED = "linked"  # Telegram: a shared contact linked the user
+    NOT_LINKED = "not_linked"
+    OPTED_OUT = "opted_out"
+    OPTED_IN = "opted_in"
+    BLOCKED = "blocked"  # the sender opted out: nothing may be sent to them
+    IGNORED = "ignored"  # Telegram: not a person writing to the bot 1:1
+    SUPPRESSED = "suppressed"
+    FAILED = "failed"
+
+
+class InboundResult(BaseModel):
+    """The JSON an email or Telegram webhook answers with (each channel adds its own fields)."""
+
+    reply: str | None = None  # what Clara answered, when the turn ended within the webhook
+    outcome: InboundOutcome
+    interaction_id: str | None = None
 
 
 class StoreUnavailable(Exception):
     """The store could not record the inbound: nothing was accepted, the provider should retry."""
 
 
+def turn_outcome(record: InboundMessage) -> InboundOutcome:
+    """The outcome of a turn that ended within the webhook, read from how it ended the record."""
+    return {InboundStatus.ANSWERED: InboundOutcome.ANSWERED,
+            InboundStatus.BLOCKED: InboundOutcome.SUPPRESSED}.get(record.status, InboundOutcome.FAILED)
+
+
 class ChannelInbound:
-    def __init__(self, spine: Spine, channel: Channel) -> None:
-        self.spine, self.channel = spine, channel
+    def __init__(self, spine: Spine, channel: Channel, *, id_detail: str = "message_id") -> None:
+        """`id_detail`: the name events give the provider's id (SMS says message_sid, as Twilio does)."""
+        self.spine, self.channel, self.id_detail = spine, channel, id_detail
         self.records = InboundLog(spine)
 
     async def accept(self, record: InboundMessage) -> bool:
@@ -36,6 +81,24 @@ class ChannelInbound:
             return await self.records.accept(record)
         except Exception as exc:
             raise StoreUnavailable(f"{type(exc).__name__}: {exc}") from exc
+
+    async def handle_once(self, record: InboundMessage, process: Callable[[], Awaitable[Result]], *,
+                          apologise: Callable[[str], Awaitable[None]],
+                          ended: Callable[[InboundOutcome, str | None], Result]) -> Result:
+        """Accept `record` and `process` it, once: a redelivery ends DUPLICATE (with the first
+        delivery's interaction id); a failure is recorded, the sender gets the apology
+        (`apologise`), and it ends FAILED, never a 500 at the provider. `ended` builds the
+        channel's result. StoreUnavailable when nothing could be accepted."""
+        if not await self.accept(record):
+            first = await self.records.get(record.id)
+            return ended(InboundOutcome.DUPLICATE, first.interaction_id if first else None)
+        try:
+            return await process()
+        except Exception as exc:
+            log.exception("%s %s failed", self.channel, record.id)
+            await self.fail(record, exc)
+            await apologise(APOLOGY)
+            return ended(InboundOutcome.FAILED, record.interaction_id)
 
     # The ends keep `record` (the handler's own copy) in step with what was written.
     async def answered(self, record: InboundMessage, reply: str) -> None:
@@ -51,7 +114,7 @@ class ChannelInbound:
         except Exception:
             log.exception("%s %s: the failure could not be recorded", self.channel, record.id)
         await self.emit(INBOUND_FAILED, type(exc).__name__, record.from_address, None, record.interaction_id,
-                        {"message_id": record.id, "failure": failure[:500]})
+                        {self.id_detail: record.id, "failure": failure[:500]})
 
     async def turn_ended(self, record: InboundMessage, result: TurnResult | None,
                          error: BaseException | None) -> str | None:

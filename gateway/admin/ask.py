@@ -18,7 +18,7 @@ from gateway.admin import html as h
 from gateway.admin.auth import AdminIdentity, AdminPageRoute, require_admin, require_admin_page, signed_in
 from gateway.admin.trace_pages import trace_href
 from gateway.context import GatewayContext
-from gateway.sms.handler import new_interaction_id
+from gateway.channel_inbound import new_interaction_id
 from spine.context import Channel
 from spine.envelope import MessageEnvelope
 from spine.identity import STAFF_ROLE_TYPES

@@ -10,22 +10,18 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Awaitable, Callable
-from enum import StrEnum
-
-from pydantic import BaseModel
 
 from actors.turn_types import TurnResult
 from gateway.api_turns import ApiTurns
-from gateway.channel_inbound import ChannelInbound
+from gateway.channel_inbound import ChannelInbound, InboundOutcome, InboundResult, new_interaction_id, turn_outcome
 from gateway.email.authentication import SenderVerdict, judge_sender
 from gateway.email.delivery import EmailDelivery
 from gateway.email.inbound import InboundEmail
-from gateway.sms.handler import APOLOGY, new_interaction_id
 from spine.context import Channel
 from spine.envelope import MessageEnvelope
 from spine.participants import resolve_participant
 from spine.property import Property
-from spine.records import InboundMessage, InboundStatus, OptOut
+from spine.records import InboundMessage, OptOut
 
 log = logging.getLogger("clara.email")
 
@@ -43,23 +39,10 @@ class EmailEvent:
     REPLY_DEFERRED = "gateway/reply-deferred"
 
 
-class EmailOutcome(StrEnum):
-    ANSWERED = "answered"
-    DEFERRED = "deferred"
-    DUPLICATE = "duplicate"
-    OPTED_OUT = "opted_out"
-    OPTED_IN = "opted_in"
-    BLOCKED = "blocked"
-    SUPPRESSED = "suppressed"
-    FAILED = "failed"
-
-
-class EmailResult(BaseModel):
-    reply: str | None = None  # what Clara answered, when the turn ended within the webhook
-    outcome: EmailOutcome
-    interaction_id: str | None = None
+class EmailResult(InboundResult):
     sender_verified: bool | None = None
     sender_check: str | None = None
+
 
 
 def inbound_id(message_id: str) -> str:
@@ -114,18 +97,15 @@ class EmailHandler:
         record = InboundMessage(id=inbound_id(mail.message_id), channel=Channel.EMAIL, from_address=mail.from_address,
                                 to_address=prop.email or mail.recipients[0], body=clara_reads(mail),
                                 interaction_id=new_interaction_id())
-        if not await self.inbound.accept(record):
-            first = await self.spine.get_inbound(record.id)
-            return EmailResult(outcome=EmailOutcome.DUPLICATE, interaction_id=first.interaction_id if first else None)
-        if on_accepted is not None:
-            await on_accepted()
-        try:
+
+        async def process() -> EmailResult:
+            if on_accepted is not None:
+                await on_accepted()
             return await self._process(record, mail, prop)
-        except Exception as exc:  # never a 500 at Mailgun: record the failure, apologise
-            log.exception("email %s failed", mail.message_id)
-            await self.inbound.fail(record, exc)
-            await self._reply(record, mail, prop, APOLOGY)
-            return EmailResult(outcome=EmailOutcome.FAILED, interaction_id=record.interaction_id)
+
+        return await self.inbound.handle_once(
+            record, process, apologise=lambda text: self._reply(record, mail, prop, text),
+            ended=lambda end, interaction_id: EmailResult(outcome=end, interaction_id=interaction_id))
 
     async def _process(self, record: InboundMessage, mail: InboundEmail, prop: Property) -> EmailResult:
         word = keyword(mail)
@@ -133,18 +113,18 @@ class EmailHandler:
             await self.spine.set_opt_out(OptOut(address=mail.from_address, opted_out=True, keyword=word))
             await self._event(EmailEvent.OPT_OUT, word, record, prop)
             await self.inbound.blocked(record)
-            return EmailResult(outcome=EmailOutcome.OPTED_OUT)
+            return EmailResult(outcome=InboundOutcome.OPTED_OUT)
         if word in OPT_IN_WORDS:
             await self.spine.set_opt_out(OptOut(address=mail.from_address, opted_out=False, keyword=word))
             await self._event(EmailEvent.OPT_IN, word, record, prop)
             text = f"You're subscribed again to email from {prop.name}. Reply \"unsubscribe\" to stop."
             await self.inbound.answered(record, text)
             await self._reply(record, mail, prop, text)
-            return EmailResult(outcome=EmailOutcome.OPTED_IN)
+            return EmailResult(outcome=InboundOutcome.OPTED_IN)
         if await self.spine.is_opted_out(mail.from_address):
             await self._event(EmailEvent.OPTED_OUT_INBOUND, "sender_unsubscribed", record, prop)
             await self.inbound.blocked(record)
-            return EmailResult(outcome=EmailOutcome.BLOCKED)
+            return EmailResult(outcome=InboundOutcome.BLOCKED)
         verdict = judge_sender(mail)
         envelope = await self._envelope(record, mail, prop, verdict)
 
@@ -152,11 +132,10 @@ class EmailHandler:
             await self._turn_ended(record, mail, prop, result, error)
 
         if await self.turns.run(envelope, on_end):
-            outcome = {InboundStatus.ANSWERED: EmailOutcome.ANSWERED, InboundStatus.BLOCKED: EmailOutcome.SUPPRESSED,
-                       }.get(record.status, EmailOutcome.FAILED)
+            outcome = turn_outcome(record)
         else:
             await self._event(EmailEvent.REPLY_DEFERRED, "turn_exceeded_inline_budget", record, prop)
-            outcome = EmailOutcome.DEFERRED
+            outcome = InboundOutcome.DEFERRED
         return EmailResult(outcome=outcome, interaction_id=record.interaction_id, sender_verified=verdict.verified,
                            sender_check=verdict.reason, reply=record.reply)
 

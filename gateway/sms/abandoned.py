@@ -19,7 +19,8 @@ from datetime import datetime, timedelta
 from typing import Any, Protocol
 
 from gateway.sms.delivery import Delivery
-from gateway.sms.handler import APOLOGY, SmsEvent
+from gateway.channel_inbound import APOLOGY
+from gateway.sms.handler import SmsEvent
 from gateway.sms.inbound_log import InboundLog
 from spine.context import Channel
 from spine.events import emit_event

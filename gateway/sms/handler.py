@@ -12,7 +12,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-import uuid
 from enum import StrEnum
 from typing import Protocol
 
@@ -20,21 +19,18 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from actors.placement import Placer
 from actors.turn_types import TurnResult
+from gateway.channel_inbound import APOLOGY, INBOUND_FAILED, ChannelInbound, new_interaction_id
 from gateway.sms.delivery import Delivery
 from gateway.sms.inbound import InboundSms
-from gateway.sms.inbound_log import InboundLog
 from gateway.sms.keywords import Keyword, classify_keyword, help_text, opt_in_text
 from gateway.sms.splitting import split_body
 from spine.context import Channel
 from spine.envelope import MessageEnvelope
-from spine.events import emit_event, mask_phones
 from spine.property import Property
 from spine.records import EventKind, InboundMessage, InboundStatus, OptOut, last4
 from spine.repo import Spine
 
 log = logging.getLogger("clara.sms")
-
-APOLOGY = "Sorry — I hit a problem. A team member will follow up."
 
 
 class SmsEvent:
@@ -46,7 +42,7 @@ class SmsEvent:
     OPT_IN = "gateway/opt-in"
     OPTED_OUT_INBOUND = "gateway/opted-out-inbound"
     REPLY_DEFERRED = "gateway/reply-deferred"
-    INBOUND_FAILED = "gateway/inbound-failed"
+    INBOUND_FAILED = INBOUND_FAILED
     INBOUND_REPAIRED = "gateway/inbound-repaired"  # its turn ended but the end went unrecorded
 
 
@@ -86,10 +82,6 @@ class TurnSubmitter(Protocol):
     async def submit(self, envelope: MessageEnvelope) -> TurnResult: ...
 
 
-def new_interaction_id() -> str:
-    return f"ix_{uuid.uuid4().hex}"
-
-
 def _deferred_key(message_sid: str) -> str:
     return f"sms-deferred#{message_sid}"
 
@@ -101,7 +93,8 @@ class SmsHandler:
         self.turns = turns
         self.placer = placer or Placer(spine)
         self.delivery = delivery
-        self.log = InboundLog(spine)
+        self.inbound = ChannelInbound(spine, Channel.SMS, id_detail="message_sid")
+        self.log = self.inbound.records  # the inbound log's one writer
         self.options = options or SmsOptions()
         self._background: set[asyncio.Task] = set()
 
@@ -126,7 +119,7 @@ class SmsHandler:
             return await self._process(record, sms)
         except Exception as exc:  # never a 500 at Twilio: record the failure, apologise
             log.exception("sms %s failed", sms.message_sid)
-            await self._fail(record, exc)
+            await self.inbound.fail(record, exc)
             return SmsReply(messages=await self._apology(sms.from_address), outcome=Outcome.FAILED,
                             interaction_id=record.interaction_id)
 
@@ -212,7 +205,7 @@ class SmsHandler:
             reply, _ = await self._end_turn(record, sms, prop, await task)
         except Exception as exc:
             log.exception("sms %s failed after the acknowledgement", sms.message_sid)
-            await self._fail(record, exc)
+            await self.inbound.fail(record, exc)
             reply = APOLOGY
         if reply:
             try:
@@ -257,27 +250,10 @@ class SmsHandler:
         except Exception:  # noqa: BLE001 - the store is failing too: an apology beats silence
             return [APOLOGY]
 
-    async def _fail(self, record: InboundMessage, exc: BaseException) -> None:
-        failure = mask_phones(f"{type(exc).__name__}: {exc}")[:500]
-        try:
-            await self.log.failed(record, failure)
-        except Exception:
-            log.exception("sms %s: the failure could not be recorded", record.id)
-        await self._emit(SmsEvent.INBOUND_FAILED, type(exc).__name__, record.from_address, None,
-                         record.interaction_id, {"message_sid": record.id, "failure": failure})
-
     async def _event(self, kind: str, reason: str, sms: InboundSms, prop: Property | None, detail: dict,
                      interaction_id: str | None = None) -> None:
-        await self._emit(kind, reason, sms.from_address, prop.id if prop else None, interaction_id,
-                         {"message_sid": sms.message_sid, **detail})
-
-    async def _emit(self, kind: str, reason: str, address: str, property_id: str | None,
-                    interaction_id: str | None, detail: dict) -> None:
-        try:
-            await emit_event(self.spine, kind, reason, channel=Channel.SMS, address=address,
-                             property_id=property_id, interaction_id=interaction_id, detail=detail)
-        except Exception:  # observability never takes the reply down
-            log.exception("event %s/%s could not be emitted", kind, reason)
+        await self.inbound.emit(kind, reason, sms.from_address, prop.id if prop else None, interaction_id,
+                                {"message_sid": sms.message_sid, **detail})
 
     def _spawn(self, coro) -> None:
         task = asyncio.ensure_future(coro)

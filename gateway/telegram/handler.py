@@ -9,14 +9,10 @@ unknown address, and Clara's reply carries the "share my phone number" button.
 from __future__ import annotations
 
 import logging
-from enum import StrEnum
-
-from pydantic import BaseModel
 
 from actors.turn_types import TurnResult
 from gateway.api_turns import ApiTurns
-from gateway.channel_inbound import ChannelInbound
-from gateway.sms.handler import APOLOGY, new_interaction_id
+from gateway.channel_inbound import ChannelInbound, InboundOutcome, InboundResult, new_interaction_id, turn_outcome
 from gateway.telegram.delivery import TelegramDelivery
 from gateway.telegram.wire import Contact, Message, ReplyKeyboardRemove, Update, share_contact_keyboard
 from spine.context import Channel
@@ -25,7 +21,7 @@ from spine.links import link_telegram_user, linked_person
 from spine.participants import resolve_participant
 from spine.phone import InvalidPhoneNumber, normalize_phone
 from spine.property import Property
-from spine.records import InboundMessage, InboundStatus, OptOut
+from spine.records import InboundMessage, OptOut
 
 log = logging.getLogger("clara.telegram")
 
@@ -42,25 +38,9 @@ class TelegramEvent:
     REPLY_DEFERRED = "gateway/reply-deferred"
 
 
-class TelegramOutcome(StrEnum):
-    ANSWERED = "answered"
-    DEFERRED = "deferred"
-    DUPLICATE = "duplicate"
-    LINKED = "linked"
-    NOT_LINKED = "not_linked"
-    OPTED_OUT = "opted_out"
-    OPTED_IN = "opted_in"
-    BLOCKED = "blocked"
-    IGNORED = "ignored"
-    SUPPRESSED = "suppressed"
-    FAILED = "failed"
-
-
-class TelegramResult(BaseModel):
-    reply: str | None = None  # what Clara answered, when the turn ended within the webhook
-    outcome: TelegramOutcome
-    interaction_id: str | None = None
+class TelegramResult(InboundResult):
     person_id: str | None = None
+
 
 
 def inbound_id(update_id: int) -> str:
@@ -90,22 +70,16 @@ class TelegramHandler:
         edited = update.message is None and update.edited_message is not None
         message = update.message or update.edited_message
         if message is None or message.chat.type != "private" or message.from_ is None or message.from_.is_bot:
-            return TelegramResult(outcome=TelegramOutcome.IGNORED)  # not a person writing to the bot 1:1
+            return TelegramResult(outcome=InboundOutcome.IGNORED)  # not a person writing to the bot 1:1
         text = (message.text or message.caption or "").strip()
         record = InboundMessage(id=inbound_id(update.update_id), channel=Channel.TELEGRAM,
                                 from_address=str(message.from_.id), to_address=prop.telegram_bot_id or prop.id,
                                 body=("(edited) " if edited else "") + text, interaction_id=new_interaction_id())
-        if not await self.inbound.accept(record):
-            first = await self.spine.get_inbound(record.id)
-            return TelegramResult(outcome=TelegramOutcome.DUPLICATE,
-                                  interaction_id=first.interaction_id if first else None)
-        try:
-            return await self._process(record, message, prop)
-        except Exception as exc:  # never a 500 at Telegram: record the failure, apologise
-            log.exception("telegram update %s failed", update.update_id)
-            await self.inbound.fail(record, exc)
-            await self._send(record, message, APOLOGY)
-            return TelegramResult(outcome=TelegramOutcome.FAILED, interaction_id=record.interaction_id)
+        return await self.inbound.handle_once(
+            record, lambda: self._process(record, message, prop),
+            apologise=lambda text: self._send(record, message, text),
+            ended=lambda end, interaction_id: TelegramResult(outcome=end,
+                                                             interaction_id=interaction_id))
 
     async def _process(self, record: InboundMessage, message: Message, prop: Property) -> TelegramResult:
         if message.contact is not None:
@@ -115,18 +89,18 @@ class TelegramHandler:
             await self.spine.set_opt_out(OptOut(address=record.from_address, opted_out=True, keyword=word))
             await self._event(TelegramEvent.OPT_OUT, "stop", record, prop)
             await self.inbound.blocked(record)
-            return TelegramResult(outcome=TelegramOutcome.OPTED_OUT)
+            return TelegramResult(outcome=InboundOutcome.OPTED_OUT)
         if word == "/start":
             return await self._start(record, message, prop)
         if await self.spine.is_opted_out(record.from_address):
             await self._event(TelegramEvent.OPTED_OUT_INBOUND, "sender_sent_stop", record, prop)
             await self.inbound.blocked(record)
-            return TelegramResult(outcome=TelegramOutcome.BLOCKED)
+            return TelegramResult(outcome=InboundOutcome.BLOCKED)
         if not record.body:
             text = "I can read text messages only; please type your question."
             if message.attachments():
                 text = f"I can't open attachments here ({message.attachments()} received); please type your question."
-            return await self._answer(record, message, text, TelegramOutcome.ANSWERED, None)
+            return await self._answer(record, message, text, InboundOutcome.ANSWERED, None)
         return await self._turn(record, message, prop)
 
     async def _start(self, record: InboundMessage, message: Message, prop: Property) -> TelegramResult:
@@ -136,7 +110,7 @@ class TelegramHandler:
         text = f"Hi, I'm Clara, the AI assistant at {prop.name}. Ask me anything, or send /stop to stop messages."
         if not linked:
             text += " Residents and vendors: share your phone number so I know who you are."
-        result = await self._answer(record, message, text, TelegramOutcome.OPTED_IN,
+        result = await self._answer(record, message, text, InboundOutcome.OPTED_IN,
                                     None if linked else share_contact_keyboard().model_dump(exclude_none=True))
         result.person_id = linked
         return result
@@ -148,28 +122,28 @@ class TelegramHandler:
         if message.from_ is None or contact.user_id != message.from_.id:
             await self._event(TelegramEvent.LINK_REFUSED, "not_own_contact", record, prop)
             text = "That contact isn't yours, so I can't link it. Use the button to share your own number."
-            return await self._answer(record, message, text, TelegramOutcome.NOT_LINKED, offer)
+            return await self._answer(record, message, text, InboundOutcome.NOT_LINKED, offer)
         try:
             e164 = own_phone(contact)
         except InvalidPhoneNumber:
             await self._event(TelegramEvent.LINK_REFUSED, "unreadable_phone", record, prop)
             return await self._answer(record, message, "I couldn't read that phone number.",
-                                           TelegramOutcome.NOT_LINKED, offer)
+                                           InboundOutcome.NOT_LINKED, offer)
         link = await link_telegram_user(self.spine, record.from_address, e164)
         if link.person_id is None:
             await self._event(TelegramEvent.LINK_REFUSED, link.reason, record, prop)
             text = (f"I couldn't find that number in {prop.name}'s records. You can still ask me anything, "
                     "or text us from the number on your lease.")
-            return await self._answer(record, message, text, TelegramOutcome.NOT_LINKED, None)
+            return await self._answer(record, message, text, InboundOutcome.NOT_LINKED, None)
         await self._event(TelegramEvent.LINKED, "own_contact", record, prop, person_id=link.person_id)
         first = (link.display_name or "").split(" ")[0] or "there"
         text = f"Thanks, {first}: this chat is now linked to your account at {prop.name}. How can I help?"
-        result = await self._answer(record, message, text, TelegramOutcome.LINKED,
+        result = await self._answer(record, message, text, InboundOutcome.LINKED,
                                          ReplyKeyboardRemove().model_dump())
         result.person_id = link.person_id
         return result
 
-    async def _answer(self, record: InboundMessage, message: Message, text: str, outcome: TelegramOutcome,
+    async def _answer(self, record: InboundMessage, message: Message, text: str, outcome: InboundOutcome,
                       markup: dict | None) -> TelegramResult:
         """Answer without a turn (contacts, commands, messages with no text)."""
         await self.inbound.answered(record, text)
@@ -191,10 +165,8 @@ class TelegramHandler:
 
         if not await self.turns.run(envelope, on_end):
             await self._event(TelegramEvent.REPLY_DEFERRED, "turn_exceeded_inline_budget", record, prop)
-            return TelegramResult(outcome=TelegramOutcome.DEFERRED, interaction_id=record.interaction_id)
-        outcome = {InboundStatus.ANSWERED: TelegramOutcome.ANSWERED,
-                   InboundStatus.BLOCKED: TelegramOutcome.SUPPRESSED}.get(record.status, TelegramOutcome.FAILED)
-        return TelegramResult(outcome=outcome, interaction_id=record.interaction_id, person_id=participant,
+            return TelegramResult(outcome=InboundOutcome.DEFERRED, interaction_id=record.interaction_id)
+        return TelegramResult(outcome=turn_outcome(record), interaction_id=record.interaction_id, person_id=participant,
                               reply=record.reply)
 
     async def _turn_ended(self, record: InboundMessage, message: Message, result: TurnResult | None,
