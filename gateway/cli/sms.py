@@ -2,28 +2,24 @@
 inbound SMS to the gateway's /sms/twilio and print the reply read from the TwiML."""
 from __future__ import annotations
 
-import sys
 import uuid
 from collections.abc import Sequence
+from typing import Any
 
 import httpx
-from pydantic import BaseModel
 
+from gateway.cli.sender import Exchange, add_url_argument, missing_secret, post_each
 from gateway.settings import Settings
-from gateway.sms.routes import INTERACTION_HEADER
-from gateway.sms.signature import sign
+from gateway.sms.routes import IDEMPOTENCY_HEADER
+from gateway.sms.signature import SIGNATURE_HEADER, sign
 from gateway.sms.twiml import TwimlError, read_twiml
 
 DEFAULT_TO = "+12065550100"  # JP Yale Station
 PLACEHOLDER_ACCOUNT_SID = "AC" + "0" * 32
 
 
-class SmsExchange(BaseModel):
+class SmsExchange(Exchange):
     message_sid: str
-    status_code: int
-    messages: list[str] = []
-    interaction_id: str | None = None
-    error: str | None = None
 
 
 def new_message_sid() -> str:
@@ -50,12 +46,10 @@ async def send_sms(http: httpx.AsyncClient, *, base_url: str, auth_token: str, f
     url = base_url.rstrip("/") + "/sms/twilio"
     form = inbound_form(from_=from_, to=to, body=body, message_sid=sid,
                         account_sid=account_sid or PLACEHOLDER_ACCOUNT_SID, media_urls=media_urls)
-    headers = {"X-Twilio-Signature": sign(auth_token, url, form), "I-Twilio-Idempotency-Token": str(uuid.uuid4())}
+    headers = {SIGNATURE_HEADER: sign(auth_token, url, form), IDEMPOTENCY_HEADER: str(uuid.uuid4())}
     response = await http.post(url, data=form, headers=headers)
-    exchange = SmsExchange(message_sid=sid, status_code=response.status_code,
-                           interaction_id=response.headers.get(INTERACTION_HEADER))
-    if response.status_code != 200:
-        exchange.error = response.text.strip()
+    exchange = SmsExchange.of(response, message_sid=sid)
+    if exchange.error:
         return exchange
     try:
         exchange.messages = read_twiml(response.text)
@@ -69,33 +63,29 @@ def register(sub) -> None:
     p.add_argument("body", help="the message text")
     p.add_argument("--from", dest="from_", required=True, help="sender, e.g. +12065551001 (Marcus)")
     p.add_argument("--to", default=DEFAULT_TO, help=f"the property number texted (default {DEFAULT_TO})")
-    p.add_argument("--url", default=None, help="gateway base URL (default GATEWAY_PUBLIC_URL)")
+    add_url_argument(p)
     p.add_argument("--media", action="append", default=[], help="a MediaUrl to attach (repeatable)")
     p.add_argument("--sid", default=None, help="MessageSid to use (repeat one to see deduplication)")
     p.set_defaults(func=run)
 
 
-async def run(args) -> int:
+async def run(args: Any) -> int:
     settings = Settings.from_env()
     if not settings.twilio_auth_token:
-        print("error: TWILIO_AUTH_TOKEN is not set; use the value the gateway runs with "
-              "(`gateway demo` prints it)", file=sys.stderr)
-        return 2
-    base_url = args.url or settings.public_url
-    async with httpx.AsyncClient(timeout=30.0) as http:
-        try:
-            exchange = await send_sms(http, base_url=base_url, auth_token=settings.twilio_auth_token,
-                                      from_=args.from_, to=args.to, body=args.body, message_sid=args.sid,
-                                      account_sid=settings.twilio_account_sid, media_urls=args.media)
-        except httpx.HTTPError as exc:
-            print(f"error: cannot reach the gateway at {base_url}: {exc}", file=sys.stderr)
-            return 1
-    if exchange.error:
-        print(f"error: HTTP {exchange.status_code}: {exchange.error}", file=sys.stderr)
-        return 1
+        return missing_secret("TWILIO_AUTH_TOKEN")
+    base_url, auth_token = args.url or settings.public_url, settings.twilio_auth_token
+
+    async def send(http: httpx.AsyncClient) -> SmsExchange:
+        return await send_sms(http, base_url=base_url, auth_token=auth_token, from_=args.from_, to=args.to,
+                              body=args.body, message_sid=args.sid, account_sid=settings.twilio_account_sid,
+                              media_urls=args.media)
+
+    return await post_each(base_url, [send], show)
+
+
+def show(exchange: SmsExchange) -> None:
     print(f"{exchange.message_sid} -> interaction {exchange.interaction_id or '-'}")
     if not exchange.messages:
         print("(no inline reply: Clara answers nothing to STOP, spam or an opted-out number; a slow turn's reply follows by the REST API or waits in the outbox)")
     for text in exchange.messages:
         print(f"Clara: {text}")
-    return 0

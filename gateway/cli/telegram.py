@@ -6,12 +6,13 @@ with setWebhook and TELEGRAM_WEBHOOK_SECRET as its secret_token."""
 from __future__ import annotations
 
 import sys
+from collections.abc import Awaitable, Callable
+from typing import Any
 
 import httpx
-from pydantic import BaseModel
 
+from gateway.cli.sender import TIMEOUT_S, JsonExchange, add_url_argument, missing_secret, post_each
 from gateway.settings import Settings
-from gateway.sms.routes import INTERACTION_HEADER
 from gateway.telegram.botapi import TelegramBotApi, TelegramError
 from gateway.telegram.updates import contact_update, text_update
 from gateway.telegram.wire import SECRET_HEADER
@@ -19,26 +20,15 @@ from gateway.telegram.wire import SECRET_HEADER
 WEBHOOK_PATH = "/telegram/webhook"
 
 
-class TelegramExchange(BaseModel):
+class TelegramExchange(JsonExchange):
     update_id: int
-    status_code: int
-    outcome: str | None = None
-    reply: str | None = None
-    messages: list[str] = []  # the reply as the demo prints it (as SmsExchange.messages)
-    interaction_id: str | None = None
-    error: str | None = None
 
 
-async def send_update(http: httpx.AsyncClient, *, base_url: str, secret: str, update: dict) -> TelegramExchange:
+async def send_update(http: httpx.AsyncClient, *, base_url: str, secret: str, update: dict[str, Any]) -> TelegramExchange:
     response = await http.post(base_url.rstrip("/") + WEBHOOK_PATH, json=update, headers={SECRET_HEADER: secret})
-    exchange = TelegramExchange(update_id=update["update_id"], status_code=response.status_code,
-                                interaction_id=response.headers.get(INTERACTION_HEADER))
-    if response.status_code != 200:
-        exchange.error = response.text.strip()
-        return exchange
-    payload = response.json()
-    exchange.outcome, exchange.reply = payload.get("outcome"), payload.get("reply")
-    exchange.messages = [exchange.reply] if exchange.reply else []
+    exchange = TelegramExchange.of(response, update_id=update["update_id"])
+    if not exchange.error:
+        exchange.read(response)
     return exchange
 
 
@@ -48,7 +38,7 @@ def register(sub) -> None:
     p.add_argument("--user-id", type=int, default=None, help="the sender's Telegram user id")
     p.add_argument("--contact", default=None, help="share this phone (+1...) as the user's own contact")
     p.add_argument("--first-name", default="Telegram user")
-    p.add_argument("--url", default=None, help="gateway base URL (default GATEWAY_PUBLIC_URL)")
+    add_url_argument(p)
     p.set_defaults(func=run)
 
 
@@ -56,7 +46,7 @@ async def set_webhook(settings: Settings, url: str) -> int:
     if not (settings.telegram_bot_token and settings.telegram_webhook_secret):
         print("error: set TELEGRAM_BOT_TOKEN and TELEGRAM_WEBHOOK_SECRET first", file=sys.stderr)
         return 2
-    async with httpx.AsyncClient(timeout=30.0) as http:
+    async with httpx.AsyncClient(timeout=TIMEOUT_S) as http:
         api = TelegramBotApi(http, api_base=settings.telegram_api_base, token=settings.telegram_bot_token)
         try:
             await api.set_webhook(url, settings.telegram_webhook_secret)
@@ -67,7 +57,7 @@ async def set_webhook(settings: Settings, url: str) -> int:
     return 0
 
 
-async def run(args) -> int:
+async def run(args: Any) -> int:
     settings = Settings.from_env()
     base_url = args.url or settings.public_url
     if args.text == "set-webhook":
@@ -76,23 +66,18 @@ async def run(args) -> int:
         print("error: --user-id is required to send an update", file=sys.stderr)
         return 2
     if not settings.telegram_webhook_secret:
-        print("error: TELEGRAM_WEBHOOK_SECRET is not set; use the value the gateway runs with "
-              "(`gateway demo` prints it)", file=sys.stderr)
-        return 2
+        return missing_secret("TELEGRAM_WEBHOOK_SECRET")
+    secret = settings.telegram_webhook_secret
     updates = [contact_update(user_id=args.user_id, phone=args.contact, first_name=args.first_name)] if args.contact else []
     if args.text:
         updates.append(text_update(user_id=args.user_id, text=args.text, first_name=args.first_name))
-    async with httpx.AsyncClient(timeout=30.0) as http:
-        for update in updates:
-            try:
-                exchange = await send_update(http, base_url=base_url, secret=settings.telegram_webhook_secret,
-                                             update=update)
-            except httpx.HTTPError as exc:
-                print(f"error: cannot reach the gateway at {base_url}: {exc}", file=sys.stderr)
-                return 1
-            if exchange.error:
-                print(f"error: HTTP {exchange.status_code}: {exchange.error}", file=sys.stderr)
-                return 1
-            print(f"update {exchange.update_id} -> {exchange.outcome}, interaction {exchange.interaction_id or '-'}")
-            print(f"Clara: {exchange.reply}" if exchange.reply else "(no reply in the webhook answer)")
-    return 0
+
+    def sender(update: dict[str, Any]) -> Callable[[httpx.AsyncClient], Awaitable[TelegramExchange]]:
+        return lambda http: send_update(http, base_url=base_url, secret=secret, update=update)
+
+    return await post_each(base_url, [sender(update) for update in updates], show)
+
+
+def show(exchange: TelegramExchange) -> None:
+    print(f"update {exchange.update_id} -> {exchange.outcome}, interaction {exchange.interaction_id or '-'}")
+    print(f"Clara: {exchange.reply}" if exchange.reply else "(no reply in the webhook answer)")
