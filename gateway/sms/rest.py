@@ -6,7 +6,7 @@ from __future__ import annotations
 import httpx
 from pydantic import BaseModel, ConfigDict
 
-from gateway.http_retry import post_unless_created
+from gateway.http_retry import FormSender, ProviderError
 from spine.records import last4
 
 
@@ -24,47 +24,31 @@ class SentMessage(BaseModel):
     error_message: str | None = None
 
 
-class TwilioRestError(Exception):
+class TwilioRestError(ProviderError):
     """Twilio refused the send or could not be reached; `code` is Twilio's error code if any."""
 
     def __init__(self, message: str, *, status: int | None = None, code: int | None = None) -> None:
-        super().__init__(message)
-        self.status = status
+        super().__init__(message, status=status)
         self.code = code
 
 
 class TwilioRest:
     def __init__(self, http: httpx.AsyncClient, *, api_base: str, account_sid: str, auth_token: str,
                  backoff_s: float = 0.5) -> None:
-        self._http = http
-        self._url = f"{api_base.rstrip('/')}/2010-04-01/Accounts/{account_sid}/Messages.json"
-        self._auth = httpx.BasicAuth(account_sid, auth_token)
-        self._backoff_s = backoff_s
+        url = f"{api_base.rstrip('/')}/2010-04-01/Accounts/{account_sid}/Messages.json"
+        self._sender = FormSender(http, url, httpx.BasicAuth(account_sid, auth_token), provider="Twilio",
+                                  error=TwilioRestError, backoff_s=backoff_s)
 
     async def send(self, *, to: str, from_: str, body: str, status_callback: str | None = None) -> SentMessage:
         form = {"To": to, "From": from_, "Body": body}
         if status_callback:
             form["StatusCallback"] = status_callback
-        try:
-            response = await post_unless_created(self._http, self._url, backoff_s=self._backoff_s, data=form,
-                                                 auth=self._auth)
-        except httpx.ConnectError as exc:
-            raise TwilioRestError(f"cannot reach Twilio at {self._url}: {exc}") from exc
-        except httpx.HTTPError as exc:
-            raise TwilioRestError(f"Twilio request failed: {type(exc).__name__}: {exc}") from exc
-        return _read(response, to)
-
-
-def _read(response: httpx.Response, to: str) -> SentMessage:
-    try:
-        payload = response.json()
-    except ValueError:
-        payload = {}
-    if response.status_code >= 300 or not isinstance(payload, dict) or "sid" not in payload:
-        message = payload.get("message") if isinstance(payload, dict) else None
-        code = payload.get("code") if isinstance(payload, dict) else None
-        raise TwilioRestError(
-            f"Twilio answered {response.status_code} sending to …{last4(to)}: {message or response.text[:200]}",
-            status=response.status_code, code=code if isinstance(code, int) else None)
-    payload["from_"] = payload.pop("from", None)
-    return SentMessage.model_validate(payload)
+        response, payload = await self._sender.post(form)
+        if response.status_code >= 300 or "sid" not in payload:
+            code = payload.get("code")
+            raise TwilioRestError(
+                f"Twilio answered {response.status_code} sending to …{last4(to)}: "
+                f"{payload.get('message') or response.text[:200]}",
+                status=response.status_code, code=code if isinstance(code, int) else None)
+        payload["from_"] = payload.pop("from", None)
+        return SentMessage.model_validate(payload)
