@@ -3,7 +3,7 @@
 provider's id, so a redelivery never runs a second turn), then ended once, answered, blocked or
 failed. Adds what the adapters share: a failure is recorded (masked) and evented the same way on
 every channel, and events never take the reply down. For the channels whose replies leave by API
-(email, Telegram) also: a store that cannot accept is StoreUnavailable (the route answers 503, so
+(email, Telegram) also: a store that cannot accept is InboundNotAccepted (the route answers 503, so
 the provider retries), `handle_once` runs a message once and apologises when it fails, and the end
 of a turn decides the text to send. SMS accepts and ends its own way (TwiML inline, `Delivery.may_send`
 at every send) through the same writer."""
@@ -18,6 +18,7 @@ from typing import TypeVar
 from pydantic import BaseModel
 
 from actors.turn_types import TurnResult
+from gateway.errors import InboundNotAccepted
 from gateway.sms.inbound_log import InboundLog
 from spine.context import Channel
 from spine.events import emit_event, mask_phones
@@ -59,10 +60,6 @@ class InboundResult(BaseModel):
     interaction_id: str | None = None
 
 
-class StoreUnavailable(Exception):
-    """The store could not record the inbound: nothing was accepted, the provider should retry."""
-
-
 def turn_outcome(record: InboundMessage) -> InboundOutcome:
     """The outcome of a turn that ended within the webhook, read from how it ended the record."""
     return {InboundStatus.ANSWERED: InboundOutcome.ANSWERED,
@@ -76,11 +73,11 @@ class ChannelInbound:
         self.records = InboundLog(spine)
 
     async def accept(self, record: InboundMessage) -> bool:
-        """True for a new message, False for a redelivery; StoreUnavailable if nothing was written."""
+        """True for a new message, False for a redelivery; InboundNotAccepted if nothing was written."""
         try:
             return await self.records.accept(record)
         except Exception as exc:
-            raise StoreUnavailable(f"{type(exc).__name__}: {exc}") from exc
+            raise InboundNotAccepted(f"{type(exc).__name__}: {exc}") from exc
 
     async def handle_once(self, record: InboundMessage, process: Callable[[], Awaitable[Result]], *,
                           apologise: Callable[[str], Awaitable[None]],
@@ -88,7 +85,7 @@ class ChannelInbound:
         """Accept `record` and `process` it, once: a redelivery ends DUPLICATE (with the first
         delivery's interaction id); a failure is recorded, the sender gets the apology
         (`apologise`), and it ends FAILED, never a 500 at the provider. `ended` builds the
-        channel's result. StoreUnavailable when nothing could be accepted."""
+        channel's result. InboundNotAccepted when nothing could be accepted."""
         if not await self.accept(record):
             first = await self.records.get(record.id)
             return ended(InboundOutcome.DUPLICATE, first.interaction_id if first else None)

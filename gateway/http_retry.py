@@ -13,15 +13,9 @@ from typing import Any
 
 import httpx
 
+from gateway.errors import ProviderError
+
 RATE_LIMITED = frozenset({429})
-
-
-class ProviderError(Exception):
-    """A provider refused a send or could not be reached; `status` is its HTTP status, if any."""
-
-    def __init__(self, message: str, *, status: int | None = None) -> None:
-        super().__init__(message)
-        self.status = status
 
 
 async def post_unless_created(http: httpx.AsyncClient, url: str, *, attempts: int = 3, backoff_s: float = 0.5,

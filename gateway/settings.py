@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model, field_validator, model_validator
 
 from actors.config import RuntimeConfig
+from gateway.errors import GatewayError
 from gateway.sms.handler import SmsOptions
 from spine.store.url import DEFAULT_STORE_URL
 
@@ -52,7 +53,7 @@ ENV: dict[str, str] = {
 }
 
 
-class ConfigError(ValueError):
+class ConfigError(GatewayError, ValueError):
     """A configuration the gateway refuses; `lines` has one line per problem."""
 
     def __init__(self, lines: list[str]) -> None:

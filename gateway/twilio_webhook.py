@@ -10,20 +10,13 @@ import logging
 from fastapi import Request
 from starlette.datastructures import ImmutableMultiDict
 
+from gateway.errors import WebhookRejected
 from gateway.settings import Settings
 from gateway.sms.inbound import MAX_FORM_BYTES, MalformedWebhook, decode_form
 from gateway.sms.signature import SETTINGS_HEADER, SIGNATURE_HEADER, public_url, signature_valid
 from gateway.sms.twilio_params import RecutWebhook, TwilioWebhook, check_form
 
 log = logging.getLogger("clara.twilio")
-
-
-class WebhookRejected(Exception):
-    """A webhook refused before anything ran; `status` is the HTTP answer, `reason` says why."""
-
-    def __init__(self, status: int, reason: str) -> None:
-        super().__init__(reason)
-        self.status, self.reason = status, reason
 
 
 async def read_limited(request: Request, limit: int = MAX_FORM_BYTES) -> bytes:

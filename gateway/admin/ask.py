@@ -17,8 +17,9 @@ from actors.turn_types import TurnResult
 from gateway.admin import html as h
 from gateway.admin.auth import AdminIdentity, AdminPageRoute, require_admin, require_admin_page, signed_in
 from gateway.admin.trace_pages import trace_href
-from gateway.context import GatewayContext
 from gateway.channel_inbound import new_interaction_id
+from gateway.context import GatewayContext
+from gateway.errors import GatewayError
 from spine.context import Channel
 from spine.envelope import MessageEnvelope
 from spine.identity import STAFF_ROLE_TYPES
@@ -62,7 +63,7 @@ class AskResponse(BaseModel):
     trace_url: str
 
 
-class AskRefused(Exception):
+class AskRefused(GatewayError):
     """The request names something that does not exist or may not impersonate (400)."""
 
 

@@ -22,6 +22,7 @@ from fastapi.routing import APIRoute
 
 from gateway.admin import html as h
 from gateway.context import GatewayContext, get_context
+from gateway.errors import GatewayError
 from spine.admin_access import OPERATOR
 from spine.identity import STAFF_ROLE_TYPES
 from spine.repo import Spine
@@ -123,7 +124,9 @@ def signed_in(request: Request) -> AdminIdentity:
     return request.state.admin_identity
 
 
-class PageUnauthorized(Exception):
+class PageUnauthorized(GatewayError):
+    """An admin page or API call without a valid session or token; `status` 401 or 403."""
+
     def __init__(self, reason: str, status: int = 401) -> None:
         super().__init__(reason)
         self.reason, self.status = reason, status

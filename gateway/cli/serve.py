@@ -20,6 +20,7 @@ from pathlib import Path
 import httpx
 
 from gateway.config_check import CheckedConfig, check_config
+from gateway.errors import GatewayError
 from gateway.settings import Settings
 
 DEFAULT_CONFIG = "ray_config.yaml"
@@ -32,7 +33,7 @@ READY_TIMEOUT_S = 120.0
 SERVE_MODE: dict[str, str] = {}
 
 
-class ServeStartError(RuntimeError):
+class ServeStartError(GatewayError, RuntimeError):
     """The gateway could not start; the message says why, in one line (exit status 1)."""
 
     code = 1

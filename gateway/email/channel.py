@@ -4,10 +4,11 @@ from __future__ import annotations
 import httpx
 
 from gateway.api_turns import ApiTurns, TurnSubmitter
-from gateway.channel_inbound import ChannelInbound, StoreUnavailable
+from gateway.channel_inbound import ChannelInbound
 from gateway.email.delivery import EmailDelivery
 from gateway.email.handler import EmailHandler
 from gateway.email.mailgun import MailgunMessages
+from gateway.errors import InboundNotAccepted
 from gateway.settings import Settings
 from spine.context import Channel
 from spine.property import Property
@@ -37,5 +38,5 @@ class EmailChannel:
                 if (prop := await self.spine.property_for_email(address)) is not None:
                     return prop
         except Exception as exc:
-            raise StoreUnavailable(f"{type(exc).__name__}: {exc}") from exc
+            raise InboundNotAccepted(f"{type(exc).__name__}: {exc}") from exc
         return None

@@ -91,7 +91,7 @@ class EmailHandler:
 
     async def handle(self, mail: InboundEmail, prop: Property, *,
                      on_accepted: Callable[[], Awaitable[None]] | None = None) -> EmailResult:
-        """StoreUnavailable when the message could not be accepted (the route answers 503 so
+        """InboundNotAccepted when the message could not be accepted (the route answers 503 so
         Mailgun retries); otherwise the message is recorded and ends answered, ignored or failed.
         `on_accepted` runs once the message is durably accepted, before anything else."""
         record = InboundMessage(id=inbound_id(mail.message_id), channel=Channel.EMAIL, from_address=mail.from_address,

@@ -17,11 +17,13 @@ from email.utils import getaddresses
 from mailparser_reply import EmailReplyParser
 from pydantic import BaseModel, Field
 
+from gateway.errors import MalformedInput
+
 MAX_EMAIL_BYTES = 25 * 1024 * 1024  # Mailgun accepts messages up to 25 MB, attachments included
 MAX_TEXT_CHARS = 8000  # what Clara reads of one message; a longer body is cut, never refused
 
 
-class MalformedEmail(ValueError):
+class MalformedEmail(MalformedInput):
     """A signed request that is not a usable Mailgun inbound message; the message says why (400)."""
 
 

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import httpx
 
-from gateway.http_retry import FormSender, ProviderError
+from gateway.errors import ProviderError
+from gateway.http_retry import FormSender
 
 
 class MailgunError(ProviderError):

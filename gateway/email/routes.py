@@ -13,13 +13,12 @@ import logging
 from fastapi import APIRouter, Depends, Request, Response
 from fastapi.responses import JSONResponse
 
-from gateway.channel_inbound import StoreUnavailable
 from gateway.context import GatewayContext, get_context
 from gateway.email.handler import inbound_id
 from gateway.email.inbound import MAX_EMAIL_BYTES, InboundEmail, MalformedEmail, parse_inbound
 from gateway.email.signature import signature_valid, stale
+from gateway.errors import InboundNotAccepted, WebhookRejected
 from gateway.sms.routes import INTERACTION_HEADER
-from gateway.twilio_webhook import WebhookRejected
 
 log = logging.getLogger("clara.email")
 router = APIRouter()
@@ -69,7 +68,7 @@ async def _replayed(ctx: GatewayContext, token: str, mail: InboundEmail) -> bool
         if await ctx.spine.get_inbound(inbound_id(mail.message_id)) is not None:
             return True
     except Exception as exc:
-        raise StoreUnavailable(str(exc)) from exc
+        raise InboundNotAccepted(str(exc)) from exc
     raise WebhookRejected(403, "token already used: a replayed Mailgun signature")
 
 
@@ -109,7 +108,7 @@ async def mailgun_inbound(request: Request, ctx: GatewayContext = Depends(get_co
         result = await ctx.email.handler.handle(mail, prop, on_accepted=lambda: _mark_used(ctx, token, mail))
     except WebhookRejected as exc:
         return _rejected(exc)
-    except StoreUnavailable as exc:
+    except InboundNotAccepted as exc:
         log.error("email not accepted, Mailgun will retry: %s", exc)
         return Response("the store is unavailable; retry\n", status_code=503, media_type="text/plain")
     log.info("email %s -> %s (sender %s)", mail.message_id, result.outcome,

@@ -28,6 +28,8 @@ from typing import Any, Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from gateway.errors import MalformedInput
+
 YALE_LINE = "+12065550100"
 EvalChannel = Literal["sms", "email", "telegram"]  # how a turn reaches the gateway (gateway/evals/channels.py)
 
@@ -86,7 +88,7 @@ class Scenario(BaseModel):
         return f"{self.role}/{self.feature}"
 
 
-class ScenarioError(ValueError):
+class ScenarioError(MalformedInput):
     """A scenario file that cannot be read: the message names the file and the problem."""
 
 

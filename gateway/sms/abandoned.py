@@ -18,8 +18,8 @@ from collections.abc import Callable, Mapping
 from datetime import datetime, timedelta
 from typing import Any, Protocol
 
-from gateway.sms.delivery import Delivery
 from gateway.channel_inbound import APOLOGY
+from gateway.sms.delivery import Delivery
 from gateway.sms.handler import SmsEvent
 from gateway.sms.inbound_log import InboundLog
 from spine.context import Channel

@@ -12,6 +12,7 @@ from urllib.parse import parse_qsl
 from pydantic import BaseModel, Field
 from starlette.datastructures import ImmutableMultiDict
 
+from gateway.errors import MalformedInput
 from spine.events import mask_phones
 from spine.phone import InvalidPhoneNumber, normalize_phone
 
@@ -19,7 +20,7 @@ MAX_FORM_BYTES = 64 * 1024
 MAX_MEDIA = 10  # Twilio delivers at most ten media items per message
 
 
-class MalformedWebhook(ValueError):
+class MalformedWebhook(MalformedInput):
     """The request is not a usable Twilio webhook; the message says what is wrong (HTTP 400)."""
 
 

@@ -6,7 +6,8 @@ from __future__ import annotations
 import httpx
 from pydantic import BaseModel, ConfigDict
 
-from gateway.http_retry import FormSender, ProviderError
+from gateway.errors import ProviderError
+from gateway.http_retry import FormSender
 from spine.records import last4
 
 

@@ -10,13 +10,14 @@ from starlette.datastructures import ImmutableMultiDict
 
 from actors import metrics
 from gateway.context import GatewayContext, get_context
+from gateway.errors import WebhookRejected
 from gateway.sms.handler import Outcome
 from gateway.sms.inbound import MalformedWebhook, UnsupportedSender, parse_inbound
 from gateway.sms.inbound_log import InboundLog
 from gateway.sms.status import parse_status, record_status
 from gateway.sms.twilio_params import TwilioWebhook
 from gateway.sms.twiml import TWIML_MEDIA_TYPE, render_twiml
-from gateway.twilio_webhook import WebhookRejected, signed_form
+from gateway.twilio_webhook import signed_form
 from spine.context import Channel
 from spine.events import emit_event, mask_phones
 from spine.records import InboundMessage

@@ -25,6 +25,8 @@ from enum import StrEnum
 
 from starlette.datastructures import ImmutableMultiDict
 
+from gateway.errors import MalformedInput
+
 # Geographic fields Twilio adds "when available" for the From and To numbers.
 _GEO = ("City", "State", "Zip", "Country")
 _GEO_FIELDS = frozenset(f"{side}{part}" for side in ("From", "To") for part in _GEO)
@@ -75,7 +77,7 @@ SID_PREFIXES: dict[str, tuple[str, ...]] = {
 }
 
 
-class RecutWebhook(Exception):
+class RecutWebhook(MalformedInput):
     """A signed form Twilio never sends; `parameter` names the offending field (logged, 403)."""
 
     def __init__(self, parameter: str, reason: str) -> None:

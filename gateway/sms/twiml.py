@@ -5,6 +5,8 @@ import xml.etree.ElementTree as ET
 
 from twilio.twiml.messaging_response import MessagingResponse
 
+from gateway.errors import MalformedInput
+
 TWIML_MEDIA_TYPE = "application/xml"
 
 
@@ -16,7 +18,7 @@ def render_twiml(messages: list[str]) -> str:
     return str(response)
 
 
-class TwimlError(ValueError):
+class TwimlError(MalformedInput):
     """Not a TwiML <Response> document."""
 
 

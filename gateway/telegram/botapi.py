@@ -8,16 +8,15 @@ from typing import Any
 
 import httpx
 
+from gateway.errors import ProviderError
 from gateway.telegram.wire import ALLOWED_UPDATES
 
 _ATTEMPTS = 3
 _MAX_RETRY_AFTER_S = 5.0  # a longer flood wait is a failure for this reply, not a stall
 
 
-class TelegramError(Exception):
-    def __init__(self, message: str, *, status: int | None = None) -> None:
-        super().__init__(message)
-        self.status = status
+class TelegramError(ProviderError):
+    """The Bot API refused a method or could not be reached (the message never holds the token)."""
 
 
 def bot_id(token: str | None) -> str | None:

@@ -4,7 +4,8 @@ from __future__ import annotations
 import httpx
 
 from gateway.api_turns import ApiTurns, TurnSubmitter
-from gateway.channel_inbound import ChannelInbound, StoreUnavailable
+from gateway.channel_inbound import ChannelInbound
+from gateway.errors import InboundNotAccepted
 from gateway.settings import Settings
 from gateway.telegram.botapi import TelegramBotApi, bot_id
 from gateway.telegram.delivery import TelegramDelivery
@@ -41,4 +42,4 @@ class TelegramChannel:
                 self.bot_id = bots[0]
             return await self.spine.property_for_telegram_bot(self.bot_id)
         except Exception as exc:
-            raise StoreUnavailable(f"{type(exc).__name__}: {exc}") from exc
+            raise InboundNotAccepted(f"{type(exc).__name__}: {exc}") from exc

@@ -65,7 +65,7 @@ class TelegramHandler:
         self.spine = log_.spine
 
     async def handle(self, update: Update, prop: Property) -> TelegramResult:
-        """StoreUnavailable when the update could not be accepted (the route answers 503 so
+        """InboundNotAccepted when the update could not be accepted (the route answers 503 so
         Telegram retries); otherwise the update is recorded and ends answered, ignored or failed."""
         edited = update.message is None and update.edited_message is not None
         message = update.message or update.edited_message

@@ -14,8 +14,8 @@ from fastapi import APIRouter, Depends, Request, Response
 from fastapi.responses import JSONResponse
 from pydantic import ValidationError
 
-from gateway.channel_inbound import StoreUnavailable
 from gateway.context import GatewayContext, get_context
+from gateway.errors import InboundNotAccepted
 from gateway.sms.routes import INTERACTION_HEADER
 from gateway.telegram.wire import SECRET_HEADER, Update
 
@@ -51,7 +51,7 @@ async def telegram_webhook(request: Request, ctx: GatewayContext = Depends(get_c
             log.warning("telegram update %s: no property has this bot", update.update_id)
             return JSONResponse({"outcome": "ignored", "reason": "no property answers for this bot"})
         result = await ctx.telegram.handler.handle(update, prop)
-    except StoreUnavailable as exc:
+    except InboundNotAccepted as exc:
         log.error("telegram update %s not accepted, Telegram will retry: %s", update.update_id, exc)
         return Response("the store is unavailable; retry\n", status_code=503, media_type="text/plain")
     log.info("telegram update %s -> %s", update.update_id, result.outcome)

@@ -22,6 +22,7 @@ from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
 
 from actors.voice_call import VoiceCalls
 from actors.voice_session import VoiceCall
+from gateway.errors import GatewayError
 from gateway.voice.elevenlabs import AgentEndpoint, ElevenLabsError
 from gateway.voice.elevenlabs_wire import (
     ULAW_8000,
@@ -70,7 +71,7 @@ POLICY_VIOLATION = 1008  # websocket close code: the peer broke our rules
 FAILURES = ("agent_unreachable", "error")
 
 
-class SocketClosed(Exception):
+class SocketClosed(GatewayError):
     """A text socket's peer went away (raised by adapters of non-websockets sockets)."""
 
 

@@ -9,8 +9,10 @@ from urllib.parse import urlencode
 import httpx
 from pydantic import BaseModel, ValidationError
 
+from gateway.errors import ProviderError
 
-class ElevenLabsError(Exception):
+
+class ElevenLabsError(ProviderError):
     """The API refused, failed or answered something we cannot use."""
 
 

@@ -6,6 +6,8 @@ import json
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
+from gateway.errors import MalformedInput
+
 
 class Lenient(BaseModel):
     """Providers add fields over time; unknown ones are kept, never rejected."""
@@ -13,7 +15,7 @@ class Lenient(BaseModel):
     model_config = ConfigDict(extra="allow")
 
 
-class UnknownMessage(Exception):
+class UnknownMessage(MalformedInput):
     """A frame that is not JSON, or of a type we do not handle (callers log and go on)."""
 
 

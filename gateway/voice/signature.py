@@ -7,6 +7,8 @@ import hashlib
 import hmac
 import re
 
+from gateway.errors import GatewayError
+
 SIGNATURE_HEADER = "ElevenLabs-Signature"
 TOLERANCE_S = 30 * 60
 MAX_HEADER_CHARS = 512
@@ -15,7 +17,7 @@ _TIMESTAMP = re.compile(r"[0-9]{1,12}")
 _DIGEST = re.compile(r"[0-9a-f]{64}")
 
 
-class SignatureRejected(Exception):
+class SignatureRejected(GatewayError):
     """Missing, malformed, mismatched or stale signature (the message says which)."""
 
 
