@@ -1,2 +1,11 @@
 """The /admin surface: bearer-token JSON API and server-rendered pages (sign-in, status cards,
 tool catalog, traces, actors, Ask Clara)."""
+from gateway.admin.ask import AskRefused
+from gateway.admin.auth import AdminIdentity, PageUnauthorized, require_admin
+
+__all__ = [
+    "AdminIdentity",
+    "AskRefused",
+    "PageUnauthorized",
+    "require_admin",
+]

@@ -7,6 +7,8 @@ import asyncio
 import importlib
 import sys
 
+__all__ = ["COMMANDS", "build_parser", "main"]
+
 # One module per subcommand, in the order `gateway --help` lists them.
 COMMANDS = [
     "gateway.cli.seed",
