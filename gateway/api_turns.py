@@ -6,19 +6,15 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable
-from typing import Protocol
 
 from actors.turn_types import TurnResult
+from gateway.channel_inbound import TurnSubmitter
 from spine.envelope import MessageEnvelope
 
 log = logging.getLogger("clara.gateway")
 
 # Called once per turn with its result, or with the exception that ended it.
 OnTurnEnd = Callable[[TurnResult | None, BaseException | None], Awaitable[None]]
-
-
-class TurnSubmitter(Protocol):
-    async def submit(self, envelope: MessageEnvelope) -> TurnResult: ...
 
 
 class ApiTurns:

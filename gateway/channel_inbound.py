@@ -13,7 +13,7 @@ import logging
 import uuid
 from collections.abc import Awaitable, Callable
 from enum import StrEnum
-from typing import TypeVar
+from typing import Protocol, TypeVar
 
 from pydantic import BaseModel
 
@@ -21,6 +21,7 @@ from actors.turn_types import TurnResult
 from gateway.errors import InboundNotAccepted
 from gateway.sms.inbound_log import InboundLog
 from spine.context import Channel
+from spine.envelope import MessageEnvelope
 from spine.events import emit_event, mask_phones
 from spine.records import InboundMessage, InboundStatus
 from spine.repo import Spine
@@ -34,6 +35,12 @@ INBOUND_FAILED = "gateway/inbound-failed"
 
 def new_interaction_id() -> str:
     return f"ix_{uuid.uuid4().hex}"
+
+
+class TurnSubmitter(Protocol):
+    """What a channel needs of the actor runtime (actors.pool.HostPool provides it)."""
+
+    async def submit(self, envelope: MessageEnvelope) -> TurnResult: ...
 
 
 class InboundOutcome(StrEnum):

@@ -12,7 +12,8 @@ import httpx
 from fastapi import Request
 
 from actors.config import RuntimeConfig
-from actors.turn_types import TurnResult
+from actors.person_runtime import ActorInfo
+from gateway.channel_inbound import TurnSubmitter
 from gateway.email.channel import EmailChannel
 from gateway.settings import GatewayArgs, Settings
 from gateway.sms.abandoned import AbandonedInboundSweep, ApologySender
@@ -21,7 +22,6 @@ from gateway.sms.handler import SmsHandler, SmsOptions
 from gateway.sms.rest import TwilioRest
 from gateway.telegram.channel import TelegramChannel
 from spine.context import Channel
-from spine.envelope import MessageEnvelope
 from spine.records import OutboxStatus
 from spine.repo import Spine
 from spine.store.url import open_store
@@ -33,12 +33,10 @@ OUTBOX_GAUGE_LIMIT = 1000  # the gauge saturates here: past it, the outbox is th
 log = logging.getLogger("clara.gateway")
 
 
-class ActorPool(Protocol):
+class ActorPool(TurnSubmitter, Protocol):
     """The actor runtime as the gateway sees it (actors.pool.HostPool)."""
 
-    async def submit(self, envelope: MessageEnvelope) -> TurnResult: ...
-
-    async def actors(self) -> list[Any]: ...
+    async def actors(self) -> list[ActorInfo]: ...
 
     async def host_names(self) -> list[str]: ...
 

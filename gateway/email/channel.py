@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import httpx
 
-from gateway.api_turns import ApiTurns, TurnSubmitter
-from gateway.channel_inbound import ChannelInbound
+from gateway.api_turns import ApiTurns
+from gateway.channel_inbound import ChannelInbound, TurnSubmitter
 from gateway.email.delivery import EmailDelivery
 from gateway.email.handler import EmailHandler
 from gateway.email.mailgun import MailgunMessages

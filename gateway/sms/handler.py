@@ -13,13 +13,12 @@ import asyncio
 import logging
 import time
 from enum import StrEnum
-from typing import Protocol
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from actors.placement import Placer
 from actors.turn_types import TurnResult
-from gateway.channel_inbound import APOLOGY, INBOUND_FAILED, ChannelInbound, new_interaction_id
+from gateway.channel_inbound import APOLOGY, INBOUND_FAILED, ChannelInbound, TurnSubmitter, new_interaction_id
 from gateway.sms.delivery import Delivery
 from gateway.sms.inbound import InboundSms
 from gateway.sms.keywords import Keyword, classify_keyword, help_text, opt_in_text
@@ -74,12 +73,6 @@ class SmsOptions(BaseModel):
     # mid-turn (gateway.sms.abandoned); well past the inline budget plus a turn's own budget.
     abandoned_after_s: float = Field(default=120.0, ge=30.0)
     sweep_every_s: float = Field(default=30.0, gt=0)
-
-
-class TurnSubmitter(Protocol):
-    """What the handler needs from the actor runtime (actors.pool.HostPool provides it)."""
-
-    async def submit(self, envelope: MessageEnvelope) -> TurnResult: ...
 
 
 def _deferred_key(message_sid: str) -> str:

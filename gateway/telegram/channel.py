@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import httpx
 
-from gateway.api_turns import ApiTurns, TurnSubmitter
-from gateway.channel_inbound import ChannelInbound
+from gateway.api_turns import ApiTurns
+from gateway.channel_inbound import ChannelInbound, TurnSubmitter
 from gateway.errors import InboundNotAccepted
 from gateway.settings import Settings
 from gateway.telegram.botapi import TelegramBotApi, bot_id
