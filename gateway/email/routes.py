@@ -26,11 +26,6 @@ router = APIRouter()
 _FORM_LIMITS = {"max_files": 100, "max_fields": 2000, "max_part_size": 8 * 1024 * 1024}
 
 
-def _text(form, name: str) -> str:
-    value = form.get(name)
-    return value if isinstance(value, str) else ""
-
-
 async def _form(request: Request) -> dict[str, str]:
     """The form's text fields (files, the attachments, are dropped unread), or 400."""
     try:

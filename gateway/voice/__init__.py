@@ -3,7 +3,6 @@
 and what a call says when the agent cannot."""
 from gateway.voice.bridge import CallBridge, SocketClosed
 from gateway.voice.elevenlabs import AgentEndpoint, ElevenLabsApi, ElevenLabsError
-from gateway.voice.routes import install_voice
 from gateway.voice.services import VoiceServices
 from gateway.voice.signature import SignatureRejected
 from gateway.voice.texts import CallTexts
@@ -17,5 +16,4 @@ __all__ = [
     "SignatureRejected",
     "SocketClosed",
     "VoiceServices",
-    "install_voice",
 ]

@@ -13,7 +13,7 @@ import logging
 from typing import Any
 
 import httpx
-from fastapi import APIRouter, BackgroundTasks, FastAPI, Request, WebSocket
+from fastapi import APIRouter, BackgroundTasks, Request, WebSocket
 from fastapi.responses import JSONResponse, Response
 from pydantic import ValidationError
 from starlette.requests import HTTPConnection
@@ -57,11 +57,6 @@ PERSONALIZATION_MAX_BYTES = 16 * 1024
 TOOL_MAX_BYTES = 64 * 1024
 POST_CALL_MAX_BYTES = 8 * 1024 * 1024
 MAX_TOKEN_CHARS = 512  # a voice token longer than this is not ours (401, not a slow compare)
-
-
-def install_voice(app: FastAPI, services: VoiceServices) -> None:
-    """Give an app its voice services (a Serve replica builds them from its GatewayContext)."""
-    app.state.voice = services
 
 
 def get_voice(conn: HTTPConnection) -> VoiceServices:

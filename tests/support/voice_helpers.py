@@ -80,10 +80,9 @@ def voice_app(services):
     """The gateway's app with the given voice services and no GatewayContext (no Ray; the SMS and
     admin routes are there but have nothing to serve with)."""
     from gateway.app import new_app
-    from gateway.voice.routes import install_voice
 
     app = new_app()
-    install_voice(app, services)
+    app.state.voice = services  # what gateway.voice.routes.get_voice reads before it builds its own
     return app
 
 
