@@ -104,17 +104,16 @@ class ChannelInbound:
             await apologise(APOLOGY)
             return ended(InboundOutcome.FAILED, record.interaction_id)
 
-    # The ends keep `record` (the handler's own copy) in step with what was written.
     async def answered(self, record: InboundMessage, reply: str) -> None:
-        _keep(record, await self.records.answered(record, reply))
+        _copy_end(record, await self.records.answered(record, reply))
 
     async def blocked(self, record: InboundMessage) -> None:
-        _keep(record, await self.records.blocked(record))
+        _copy_end(record, await self.records.blocked(record))
 
     async def fail(self, record: InboundMessage, exc: BaseException) -> None:
         failure = mask_phones(f"{type(exc).__name__}: {exc}")
         try:
-            _keep(record, await self.records.failed(record, failure))
+            _copy_end(record, await self.records.failed(record, failure))
         except Exception:
             log.exception("%s %s: the failure could not be recorded", self.channel, record.id)
         await self.emit(INBOUND_FAILED, type(exc).__name__, record.from_address, None, record.interaction_id,
@@ -150,5 +149,6 @@ class ChannelInbound:
             log.exception("event %s/%s could not be emitted", kind, reason)
 
 
-def _keep(record: InboundMessage, ended: InboundMessage) -> None:
+def _copy_end(record: InboundMessage, ended: InboundMessage) -> None:
+    """The handler's own copy of the record takes the end the inbound log wrote."""
     record.status, record.reply, record.failure = ended.status, ended.reply, ended.failure

@@ -67,8 +67,7 @@ class GatewayContext:
     async def start(cls, args: GatewayArgs, runtime: dict[str, Any] | None = None) -> GatewayContext:
         """Open the store and join (or create) the actor pool named in the runtime config
         (`runtime`: the user_config's runtime section; args.runtime when None)."""
-        from actors.config import RuntimeConfig  # Ray is imported only where it runs
-        from actors.pool import HostPool
+        from actors.pool import HostPool  # Ray is imported only where it runs
 
         settings = args.settings()
         config = args.runtime_config(settings) if runtime is None else RuntimeConfig.from_settings(settings, runtime)

@@ -3,6 +3,7 @@ route POST to the gateway's /email/inbound, the way Mailgun's forward() does, an
 outcome (the reply leaves through Mailgun's messages API, or waits in the outbox)."""
 from __future__ import annotations
 
+import argparse
 from typing import Any
 
 import httpx
@@ -42,7 +43,7 @@ def register(sub) -> None:
     p.set_defaults(func=run)
 
 
-async def run(args: Any) -> int:
+async def run(args: argparse.Namespace) -> int:
     settings = Settings.from_env()
     if not settings.mailgun_signing_key:
         return missing_secret("MAILGUN_SIGNING_KEY")

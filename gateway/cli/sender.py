@@ -4,6 +4,7 @@ the answer into an Exchange; this module holds the answer's common fields, the `
 argument, the missing-secret error and the loop that posts and prints."""
 from __future__ import annotations
 
+import argparse
 import sys
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, TypeVar
@@ -48,7 +49,7 @@ class JsonExchange(Exchange):
         return payload
 
 
-def add_url_argument(parser: Any) -> None:
+def add_url_argument(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--url", default=None, help="gateway base URL (default GATEWAY_PUBLIC_URL)")
 
 

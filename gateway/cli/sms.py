@@ -2,9 +2,9 @@
 inbound SMS to the gateway's /sms/twilio and print the reply read from the TwiML."""
 from __future__ import annotations
 
+import argparse
 import uuid
 from collections.abc import Sequence
-from typing import Any
 
 import httpx
 
@@ -69,7 +69,7 @@ def register(sub) -> None:
     p.set_defaults(func=run)
 
 
-async def run(args: Any) -> int:
+async def run(args: argparse.Namespace) -> int:
     settings = Settings.from_env()
     if not settings.twilio_auth_token:
         return missing_secret("TWILIO_AUTH_TOKEN")

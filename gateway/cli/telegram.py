@@ -5,6 +5,7 @@ phone as the user's own contact), and print Clara's answer.
 with setWebhook and TELEGRAM_WEBHOOK_SECRET as its secret_token."""
 from __future__ import annotations
 
+import argparse
 import sys
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -57,7 +58,7 @@ async def set_webhook(settings: Settings, url: str) -> int:
     return 0
 
 
-async def run(args: Any) -> int:
+async def run(args: argparse.Namespace) -> int:
     settings = Settings.from_env()
     base_url = args.url or settings.public_url
     if args.text == "set-webhook":
