@@ -30,6 +30,7 @@ log = logging.getLogger("clara.gateway")
 Result = TypeVar("Result")
 
 APOLOGY = "Sorry — I hit a problem. A team member will follow up."
+INTERACTION_HEADER = "X-Clara-Interaction-Id"  # on every webhook answer: operators and the demo find the trace
 INBOUND_FAILED = "gateway/inbound-failed"
 
 

@@ -12,7 +12,7 @@ from typing import Any, TypeVar
 import httpx
 from pydantic import BaseModel
 
-from gateway.sms.routes import INTERACTION_HEADER
+from gateway.channel_inbound import INTERACTION_HEADER
 
 TIMEOUT_S = 30.0  # a turn answers within Twilio's 15 s; the rest is the first call's warm-up
 AnExchange = TypeVar("AnExchange", bound="Exchange")

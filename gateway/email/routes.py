@@ -13,12 +13,12 @@ import logging
 from fastapi import APIRouter, Depends, Request, Response
 from fastapi.responses import JSONResponse
 
+from gateway.channel_inbound import INTERACTION_HEADER
 from gateway.context import GatewayContext, get_context
 from gateway.email.handler import inbound_id
 from gateway.email.inbound import MAX_EMAIL_BYTES, InboundEmail, MalformedEmail, parse_inbound
 from gateway.email.signature import signature_valid, stale
 from gateway.errors import InboundNotAccepted, WebhookRejected
-from gateway.sms.routes import INTERACTION_HEADER
 
 log = logging.getLogger("clara.email")
 router = APIRouter()

@@ -9,6 +9,7 @@ from fastapi import APIRouter, Depends, Request, Response
 from starlette.datastructures import ImmutableMultiDict
 
 from actors import metrics
+from gateway.channel_inbound import INTERACTION_HEADER
 from gateway.context import GatewayContext, get_context
 from gateway.errors import WebhookRejected
 from gateway.sms.handler import Outcome
@@ -29,7 +30,6 @@ router = APIRouter()
 IDEMPOTENCY_HEADER = "I-Twilio-Idempotency-Token"
 UNSUPPORTED_SENDER = "gateway/unsupported-sender"
 NOT_A_PHONE_REPLY = "Sorry, this line answers text messages from phone numbers only."
-INTERACTION_HEADER = "X-Clara-Interaction-Id"  # lets operators and the demo find the trace
 
 
 async def verified(request: Request, ctx: GatewayContext, parse: Callable[[ImmutableMultiDict], T],

@@ -14,9 +14,9 @@ from fastapi import APIRouter, Depends, Request, Response
 from fastapi.responses import JSONResponse
 from pydantic import ValidationError
 
+from gateway.channel_inbound import INTERACTION_HEADER
 from gateway.context import GatewayContext, get_context
 from gateway.errors import InboundNotAccepted
-from gateway.sms.routes import INTERACTION_HEADER
 from gateway.telegram.wire import SECRET_HEADER, Update
 
 log = logging.getLogger("clara.telegram")
