@@ -30,7 +30,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bench.sms import AUTH_TOKEN, BODY, YALE, seed_tenants  # noqa: E402
-from gateway.sms.handler import APOLOGY  # noqa: E402
+from gateway.channel_inbound import APOLOGY  # noqa: E402
 
 ABANDONED_AFTER_S, SWEEP_EVERY_S = 30.0, 3.0
 RECOVERY_MAX_S = 10.0

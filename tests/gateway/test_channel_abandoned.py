@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from gateway.sms.handler import APOLOGY
+from gateway.channel_inbound import APOLOGY
 from spine.context import Channel
 from spine.identity import utcnow
 from spine.records import InboundMessage, InboundStatus

@@ -9,9 +9,10 @@ from datetime import timedelta
 import httpx
 import pytest
 
+from gateway.channel_inbound import APOLOGY
 from gateway.sms.abandoned import AbandonedInboundSweep
 from gateway.sms.delivery import Delivery
-from gateway.sms.handler import APOLOGY, SmsEvent, SmsOptions
+from gateway.sms.handler import SmsEvent, SmsOptions
 from gateway.sms.rest import TwilioRest
 from spine.context import Channel
 from spine.identity import utcnow

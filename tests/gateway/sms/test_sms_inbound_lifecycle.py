@@ -6,7 +6,7 @@ import asyncio
 
 import pytest
 
-from gateway.sms.handler import APOLOGY
+from gateway.channel_inbound import APOLOGY
 from gateway.sms.inbound_log import InboundLog
 from spine.records import InboundMessage, InboundStatus
 from tests.support.gateway_helpers import MARCUS, ScriptedPool, text

@@ -6,8 +6,9 @@ import asyncio
 
 import pytest
 
+from gateway.channel_inbound import APOLOGY
 from gateway.cli.sms import inbound_form, new_message_sid
-from gateway.sms.handler import APOLOGY, SmsEvent, SmsOptions
+from gateway.sms.handler import SmsEvent, SmsOptions
 from gateway.sms.signature import sign
 from spine.events import mask_phones
 from spine.records import InboundStatus, OutboxStatus
