@@ -55,3 +55,12 @@ def configured_replicas() -> int:
     config = yaml.safe_load((ROOT / "ray_config.yaml").read_text())
     [ingress] = [d for app in config["applications"] for d in app["deployments"] if d["name"] == "GatewayIngress"]
     return int(ingress.get("autoscaling_config", {}).get("min_replicas", ingress.get("num_replicas", 1)))
+
+
+def configured_runtime() -> dict:
+    """GatewayIngress's user_config runtime in ray_config.yaml (the hosts as deployed)."""
+    import yaml
+
+    config = yaml.safe_load((ROOT / "ray_config.yaml").read_text())
+    [ingress] = [d for app in config["applications"] for d in app["deployments"] if d["name"] == "GatewayIngress"]
+    return dict(ingress.get("user_config", {}).get("runtime", {}))

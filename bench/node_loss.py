@@ -131,7 +131,7 @@ def placements() -> dict[str, str]:
     from ray._private import state
 
     return {a["Name"]: a["Address"]["NodeID"] for a in state.actors().values()
-            if a["State"] == "ALIVE" and a["Name"].startswith(("clara-host", "clara-dispatcher"))}
+            if a["State"] == "ALIVE" and a["Name"].startswith(("clara-host", "clara-dispatcher", "clara-reconciler"))}
 
 
 async def audit(store_url: str, load: Load, twilio) -> dict:
@@ -189,9 +189,12 @@ async def watch_layout(changes: list[tuple[float, list[str]]], stop: asyncio.Eve
 
     from actors.reconciler import RECONCILER_NAME, Layout
 
-    reconciler = ray.get_actor(RECONCILER_NAME, namespace=NAMESPACE)
     while not stop.is_set():
-        hosts = Layout.from_bytes(await reconciler.layout.remote()).hosts
+        try:  # the reconciler itself may be restarting (its node lost): ask again
+            reconciler = ray.get_actor(RECONCILER_NAME, namespace=NAMESPACE)
+            hosts = Layout.from_bytes(await asyncio.wait_for(reconciler.layout.remote(), 1.0)).hosts
+        except (ValueError, TimeoutError, ray.exceptions.RayActorError):
+            hosts = ["(reconciler unreachable)"]
         if not changes or changes[-1][1] != hosts:
             changes.append((time.monotonic(), hosts))
         await asyncio.sleep(0.1)

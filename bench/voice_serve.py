@@ -20,7 +20,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.measure import configured_replicas, pct, ray_cpu_ms, summary  # noqa: E402
+from bench.measure import configured_replicas, configured_runtime, pct, ray_cpu_ms, summary  # noqa: E402
 from bench.voice import SECRET, TOKEN, personalization, seed_bench_tenants  # noqa: E402
 
 
@@ -43,8 +43,10 @@ def deploy(store: Path, port: int, replicas: int) -> None:
 
     env = {"GATEWAY_STORE": f"sqlite:///{store}", "GATEWAY_MODEL": "offline", "TWILIO_AUTH_TOKEN": SECRET,
            "GATEWAY_VOICE_TOKEN": TOKEN, "GATEWAY_PUBLIC_URL": f"http://127.0.0.1:{port}"}
-    runtime = {"namespace": "bench-voice", "hosts": 1, "host_num_cpus": 0.1, "dispatcher_num_cpus": 0.1,
-               "detached": False}
+    # The hosts as ray_config.yaml sizes them: a call opens a session on the caller's PersonActor,
+    # so a burst of rings is spread over them.
+    sizing = {k: v for k, v in configured_runtime().items() if k in ("hosts", "host_num_cpus", "dispatcher_num_cpus")}
+    runtime = {**sizing, "namespace": "bench-voice", "detached": False}
     fixed = {"min_replicas": replicas, "initial_replicas": replicas, "max_replicas": replicas}
     args = GatewayArgs.model_validate({"runtime": runtime, "env": env}).to_args()
     serve.run(GatewayIngress.options(autoscaling_config=fixed, user_config={"runtime": runtime}).bind(args),
