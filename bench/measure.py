@@ -31,12 +31,32 @@ def cpu_ms(pids: list[int]) -> float:
     return sum(_cpu_of(Path(f"/proc/{pid}/stat")) for pid in pids)
 
 
-def ray_cpu_ms() -> dict[str, float]:
-    """CPU (ms) so far of this machine's Ray processes, summed by role: workers by their title
-    (`ray::ProxyActor.receive_asgi_messages` -> "ProxyActor"), and the raylet and GCS. One
-    private Ray runs during a bench."""
-    by_role: dict[str, float] = {}
+def _descendants(root: int) -> set[int]:
+    """The processes below `root` (Linux /proc): a bench's own Ray (its GCS, raylet and workers
+    are started under the process that called ray.init), not another engineer's Ray."""
+    children: dict[int, list[int]] = {}
     for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            ppid = int(stat.read_text().rsplit(")", 1)[1].split()[1])
+        except (OSError, IndexError, ValueError):
+            continue  # gone meanwhile
+        children.setdefault(ppid, []).append(int(stat.parent.name))
+    found, todo = set(), [root]
+    while todo:
+        for child in children.get(todo.pop(), []):
+            if child not in found:
+                found.add(child)
+                todo.append(child)
+    return found
+
+
+def ray_cpu_ms() -> dict[str, float]:
+    """CPU (ms) so far of this bench's Ray processes, summed by role: workers by their title
+    (`ray::ProxyActor.receive_asgi_messages` -> "ProxyActor"), and the raylet and GCS. Only
+    processes below this one count: the machine is shared, other Ray instances run on it."""
+    by_role: dict[str, float] = {}
+    for pid in _descendants(os.getpid()):
+        stat = Path(f"/proc/{pid}/stat")
         try:
             cmd = (stat.parent / "cmdline").read_bytes().split(b"\0")[0].decode()
             name = Path(cmd).name

@@ -31,7 +31,9 @@ from gateway.health import store_unavailable
 from gateway.settings import GatewayArgs
 from gateway.sms.routes import router as sms_router
 from gateway.telegram.routes import router as telegram_router
+from gateway.voice.routes import install_voice
 from gateway.voice.routes import router as voice_router
+from gateway.voice.services import VoiceServices
 from spine.store import StoreError
 
 log = logging.getLogger("clara.gateway")
@@ -147,6 +149,9 @@ class GatewayIngress:
             if self.context is None:
                 self.context = await GatewayContext.start(self.args, runtime)
                 self.routes.state.context = self.context
+                # Built now, not by the first ringing phone: it imports the model SDKs (seconds
+                # of CPU on a busy machine) and every request on the replica would wait for it.
+                install_voice(self.routes, VoiceServices.from_context(self.context))
                 settle_heap()
             else:
                 config = RuntimeConfig.from_settings(self.context.settings, runtime)
