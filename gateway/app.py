@@ -31,7 +31,6 @@ from gateway.health import store_unavailable
 from gateway.settings import GatewayArgs
 from gateway.sms.routes import router as sms_router
 from gateway.telegram.routes import router as telegram_router
-from gateway.voice.routes import install_voice
 from gateway.voice.routes import router as voice_router
 from gateway.voice.services import VoiceServices
 from spine.store import StoreError
@@ -151,7 +150,7 @@ class GatewayIngress:
                 self.routes.state.context = self.context
                 # Built now, not by the first ringing phone: it imports the model SDKs (seconds
                 # of CPU on a busy machine) and every request on the replica would wait for it.
-                install_voice(self.routes, VoiceServices.from_context(self.context))
+                self.routes.state.voice = VoiceServices.from_context(self.context)
                 settle_heap()
             else:
                 config = RuntimeConfig.from_settings(self.context.settings, runtime)
