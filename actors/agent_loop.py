@@ -4,34 +4,13 @@ from __future__ import annotations
 
 import asyncio
 import time
-from dataclasses import dataclass, field
 from typing import Any
 
 from actors.model.base import ModelBackend, ModelRequest, ModelResponse, ModelUnavailable
-from actors.turn_types import ToolRunner, TurnBudget
-from spine.records import TraceToolCall, Usage
+from actors.trace_builder import trace_call
+from actors.turn_types import LoopOutcome, ToolRunner, TurnBudget
 from spine.toolspec import ToolInvocation, ToolResult
 from tools.caller import Caller
-from tools.handlers.step_up import redact_input
-
-
-@dataclass
-class LoopOutcome:
-    reply: str = ""
-    model: str = ""
-    usage: Usage = field(default_factory=Usage)
-    tool_calls: list[TraceToolCall] = field(default_factory=list)
-    model_ms: float = 0.0
-    tools_ms: float = 0.0
-    failure: str | None = None  # why the model could not finish, if it could not
-    messages: list[dict[str, Any]] = field(default_factory=list)
-
-
-def trace_call(inv: ToolInvocation, result: ToolResult) -> TraceToolCall:
-    return TraceToolCall(
-        tool_use_id=inv.tool_use_id, name=inv.name, input=redact_input(inv.name, inv.input), decision=result.decision,
-        reason=result.reason, prefetched=result.prefetched, latency_ms=result.latency_ms, is_error=result.is_error,
-    )
 
 
 async def run_tools(runner: ToolRunner, caller: Caller, uses: list[dict[str, Any]]) -> list[tuple[ToolInvocation, ToolResult]]:

@@ -55,11 +55,8 @@ class Authority(BaseModel):
     def caller(self, interaction_id: str, channel: Channel = Channel.SMS) -> Caller:
         """The tool layer's Caller for this authority (roles marked as read from the store, so
         the gate uses them without asking the store again)."""
-        roles = self.authoritative_roles
-        caller = Caller(person_id=self.person_id, property_id=self.property_id, org_id=self.org_id, roles=roles,
-                        interaction_id=interaction_id, channel=channel)
-        caller._store_roles = tuple(roles)
-        return caller
+        return Caller.from_store(self.person_id, self.property_id, self.org_id, self.authoritative_roles,
+                                 interaction_id, channel)
 
 
 async def derive_authority(spine: Spine, person_id: str | None, property_id: str, now: float) -> Authority:

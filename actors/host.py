@@ -22,7 +22,7 @@ from actors import metrics
 from actors.config import RuntimeConfig
 from actors.lease import Leases
 from actors.person_actor import ActorInfo, Moved, PersonActor, PersonRuntime
-from actors.person_runtime import default_turn
+from actors.person_runtime import KeyedActor, default_turn
 from actors.person_session import SessionOp, SessionReply, SessionRequest
 from actors.placement import person_key, placement_key
 from actors.turn_types import TurnDeps, TurnResult
@@ -90,7 +90,7 @@ class PersonHost:
             actor = self.persons[key] = PersonActor(key, self.runtime)
         return actor
 
-    def _forget(self, actor: PersonActor) -> None:
+    def _forget(self, actor: KeyedActor) -> None:
         if self.persons.get(actor.key) is actor:
             del self.persons[actor.key]
 

@@ -11,14 +11,14 @@ import logging
 import time
 from typing import Any
 
-from actors.agent_loop import LoopOutcome, run_agent_loop, trace_call
+from actors.agent_loop import run_agent_loop
 from actors.dispatcher import writes
 from actors.model.base import ModelRequest
 from actors.model.pricing import cost_usd
 from actors.model.turn_facts import Tenancy, TurnFacts, turn_facts
 from actors.opening import Opening, open_for, prompt_for
-from actors.trace_builder import build_trace
-from actors.turn_types import TurnDeps, TurnResult
+from actors.trace_builder import build_trace, trace_call
+from actors.turn_types import LoopOutcome, TurnDeps, TurnResult
 from prompts.assemble import assemble_prompt
 from prompts.safety import detect_emergency, emergency_nudge
 from spine.context import PersonContext

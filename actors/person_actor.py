@@ -24,7 +24,7 @@ from actors.opening import Opening, open_for, refreshed
 from actors.person_runtime import ActorInfo, Moved, PersonRuntime, at
 from actors.person_session import SessionOp, SessionReply, run_op
 from actors.placement import claimed_person, person_key, person_of
-from actors.turn_types import TurnResult
+from actors.turn_types import TurnDeps, TurnResult
 from spine.envelope import MessageEnvelope
 from spine.participants import BrokenMergeChain, follow_merges
 from spine.store.counting import ReadCount
@@ -128,6 +128,10 @@ class PersonActor:
         return reply
 
     # -- state ------------------------------------------------------------------------
+    @property
+    def deps(self) -> TurnDeps:
+        return self.rt.deps
+
     @property
     def active(self) -> bool:
         return self.lease is not None

@@ -6,7 +6,7 @@ import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from pydantic import BaseModel, Field
 
@@ -16,9 +16,6 @@ from actors.opening import Opening
 from actors.turn_types import TurnDeps, TurnResult
 from spine.envelope import MessageEnvelope
 from spine.repo import Spine
-
-if TYPE_CHECKING:
-    from actors.person_actor import PersonActor
 
 TurnFn = Callable[[TurnDeps, MessageEnvelope, list[dict[str, Any]], Opening | None], Awaitable[TurnResult]]
 RefreshFn = Callable[[Spine, ModelBackend, str, str, list[dict[str, Any]]], Awaitable[bool]]
@@ -35,6 +32,13 @@ async def default_refresh(spine: Spine, model: ModelBackend, person_id: str, int
     from actors.context_refresh import refresh_person_context
 
     return await refresh_person_context(spine, model, person_id, interaction_id, transcript)
+
+
+class KeyedActor(Protocol):
+    """A PersonActor as its host's bookkeeping sees it: the key it is filed under."""
+
+    @property
+    def key(self) -> str: ...
 
 
 class Moved(Exception):
@@ -75,7 +79,7 @@ class PersonRuntime:
     turn: TurnFn = default_turn
     refresh: RefreshFn = default_refresh
     clock: Callable[[], float] = time.time
-    on_cold: Callable[[PersonActor], None] = field(default=lambda actor: None)
+    on_cold: Callable[[KeyedActor], None] = field(default=lambda actor: None)  # went cold: forget it
 
 
 def at(ts: float) -> datetime:

@@ -10,21 +10,21 @@ processes as msgpack bytes of their pydantic dumps, like MessageEnvelopes.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Annotated, Literal, Protocol
+from typing import Annotated, Literal, Protocol
 
 import msgpack
 from pydantic import BaseModel, Field
 
 from actors.dispatcher import writes
+from actors.opening import Opening
+from actors.turn_types import TurnDeps
 from actors.voice_opening import VoiceCallStart, open_from
+from actors.voice_tools import not_on_the_phone
 from spine.context import Channel, PersonContext
 from spine.envelope import MessageEnvelope
 from spine.records import AgentTrace
 from spine.router import route_person
 from spine.toolspec import ToolInvocation, ToolResult
-
-if TYPE_CHECKING:
-    from actors.person_actor import PersonActor
 
 
 class _Op(BaseModel):
@@ -88,10 +88,22 @@ class PersonSessions(Protocol):
     async def session(self, op: CallOpen | CallTool | CallEnd) -> SessionReply: ...
 
 
-async def run_op(actor: PersonActor, op: CallOpen | CallTool | CallEnd) -> SessionReply:
+class SessionActor(Protocol):
+    """What an op needs of the PersonActor it runs in (actors.person_actor.PersonActor)."""
+
+    @property
+    def opening(self) -> Opening | None: ...
+
+    @property
+    def deps(self) -> TurnDeps: ...
+
+    async def end_interaction(self, interaction_id: str, said: list[dict[str, str]]) -> bool: ...
+
+
+async def run_op(actor: SessionActor, op: CallOpen | CallTool | CallEnd) -> SessionReply:
     """One op, in the actor's mailbox, after the actor made sure it owns the person and its
-    Opening is current (PersonActor._session)."""
-    opening, deps = actor.opening, actor.rt.deps
+    Opening is current (PersonActor._handle)."""
+    opening, deps = actor.opening, actor.deps
     assert opening is not None
     if isinstance(op, CallOpen):
         from prompts.voice import default_voice_prompt
@@ -108,8 +120,6 @@ async def run_op(actor: PersonActor, op: CallOpen | CallTool | CallEnd) -> Sessi
         return SessionReply(opened=OpenedCall(start=opened.start, context=opened.context, trace=opened.trace(),
                                               context_builds=opened.context_builds))
     if isinstance(op, CallTool):
-        from actors.voice_call import not_on_the_phone  # imported late: voice_call uses this module
-
         result = not_on_the_phone(op.invocation) or await deps.tools.run(
             op.invocation, opening.caller(op.interaction_id, Channel.VOICE))
         if writes(result.name, result.decision, result.is_error):

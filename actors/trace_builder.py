@@ -5,6 +5,7 @@ import time
 from typing import Any
 
 from actors.agent_loop import LoopOutcome
+from actors.turn_types import LoopOutcome
 from prompts.assemble import AssembledPrompt
 from spine.envelope import MessageEnvelope
 from spine.records import (
@@ -14,9 +15,20 @@ from spine.records import (
     TracePrefetch,
     TracePrompt,
     TraceRouting,
+    TraceToolCall,
     last4,
 )
 from spine.routing_types import RoutingDecision
+from spine.toolspec import ToolInvocation, ToolResult
+from tools.handlers.step_up import redact_input
+
+
+def trace_call(inv: ToolInvocation, result: ToolResult) -> TraceToolCall:
+    """The trace's record of one tool call (its input redacted as step_up says), on every channel."""
+    return TraceToolCall(
+        tool_use_id=inv.tool_use_id, name=inv.name, input=redact_input(inv.name, inv.input), decision=result.decision,
+        reason=result.reason, prefetched=result.prefetched, latency_ms=result.latency_ms, is_error=result.is_error,
+    )
 
 
 def build_trace(env: MessageEnvelope, decision: RoutingDecision, prompt: AssembledPrompt | None, out: LoopOutcome,

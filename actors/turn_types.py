@@ -11,7 +11,7 @@ from pydantic import BaseModel
 from actors.authority import Authority
 from actors.model.base import ModelBackend
 from spine.intent_hints import IntentConfirmer
-from spine.records import AgentTrace
+from spine.records import AgentTrace, TraceToolCall, Usage
 from spine.repo import Spine
 from spine.toolspec import ToolInvocation, ToolResult
 from tools.caller import Caller
@@ -47,6 +47,18 @@ class TurnDeps:
     tools: ToolRunner
     confirmer: IntentConfirmer | None = None
     budget: TurnBudget = field(default_factory=TurnBudget)
+
+
+@dataclass
+class LoopOutcome:
+    reply: str = ""
+    model: str = ""
+    usage: Usage = field(default_factory=Usage)
+    tool_calls: list[TraceToolCall] = field(default_factory=list)
+    model_ms: float = 0.0
+    tools_ms: float = 0.0
+    failure: str | None = None  # why the model could not finish, if it could not
+    messages: list[dict[str, Any]] = field(default_factory=list)
 
 
 class TurnResult(BaseModel):

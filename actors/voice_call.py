@@ -11,18 +11,17 @@ comes first; `Spine.mark_once` makes the two one) completes the trace and refres
 from __future__ import annotations
 
 import asyncio
-import hashlib
-import json
 import logging
 from collections.abc import Awaitable, Callable, Sequence
 from datetime import datetime
 from functools import partial
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from actors.context_refresh import refresh_person_context
 from actors.model.base import ModelBackend
 from actors.person_session import CallEnd, CallOpen, CallTool, PersonSessions
 from actors.placement import claimed_person
+from actors.trace_builder import trace_call
 from actors.turn_types import ToolRunner
 from actors.voice_opening import (
     Opened,
@@ -31,8 +30,9 @@ from actors.voice_opening import (
     interaction_id_for,
     minimal_opening,
     open_call,
-    voice_tool_names,
 )
+from actors.voice_session import VoiceCall
+from actors.voice_tools import not_on_the_phone, tool_use_id_for
 from prompts.voice import default_voice_prompt
 from spine.context import Channel
 from spine.events import context_build, emit_event
@@ -42,10 +42,6 @@ from spine.repo import Spine
 from spine.store import StoreError
 from spine.toolspec import ToolInvocation, ToolResult
 from tools.caller import Caller, load_caller
-from tools.handlers.step_up import redact_input
-
-if TYPE_CHECKING:
-    from actors.voice_session import VoiceCall
 
 log = logging.getLogger("clara.voice")
 
@@ -57,29 +53,6 @@ OPEN_BUDGET_S = 1.0  # the caller hears ringing while we build context; never lo
 WRITE_BEHIND_S = 0.05
 WRITE_BEHIND_MAX_S = 0.5
 CALL_FAILED = "voice/call-failed"
-
-
-def tool_use_id_for(name: str, parameters: dict[str, Any]) -> str:
-    """Server-tool webhooks carry no call id; the same tool with the same input within one call is
-    the same call (a retry), so side effects stay idempotent on (interaction_id, tool_use_id)."""
-    digest = hashlib.sha256((name + json.dumps(parameters, sort_keys=True, default=str)).encode()).hexdigest()
-    return f"wh-{digest[:16]}"
-
-
-def not_on_the_phone(inv: ToolInvocation) -> ToolResult | None:
-    """A tool outside the voice catalog never reached the voice agent's tool list; if a call for
-    one slips through anyway it is refused here, before the DispatcherActor (defense in depth)."""
-    if inv.name in voice_tool_names():
-        return None
-    return ToolResult(tool_use_id=inv.tool_use_id, name=inv.name, is_error=True, decision="refused",
-                      reason=f"{inv.name} is not available on a phone call", rule="voice_catalog",
-                      content="That can't be done on a phone call; I can have the team follow up by text.")
-
-
-def as_trace_call(inv: ToolInvocation, result: ToolResult) -> TraceToolCall:
-    return TraceToolCall(tool_use_id=inv.tool_use_id, name=inv.name, input=redact_input(inv.name, inv.input),
-                         decision=result.decision, reason=result.reason, prefetched=result.prefetched,
-                         latency_ms=result.latency_ms, is_error=result.is_error)
 
 
 class VoiceCalls:
@@ -109,8 +82,6 @@ class VoiceCalls:
 
     async def open(self, *, caller_number: str, called_number: str, call_sid: str) -> VoiceCall:
         """A live call for the media bridge (`start` is all a Twilio-native call needs)."""
-        from actors.voice_session import VoiceCall
-
         opened = await self._open_bounded(caller_number, called_number, call_sid)
         return VoiceCall(self, opened.start, opened.context)
 
@@ -250,7 +221,7 @@ class VoiceCalls:
             return None
         trace = await self.spine.get_trace(interaction_id)
         if trace is not None and all(c.tool_use_id != inv.tool_use_id for c in trace.tool_calls):
-            trace.tool_calls.append(as_trace_call(inv, result))
+            trace.tool_calls.append(trace_call(inv, result))
             await self.spine.put_trace(trace)
         return result
 

@@ -5,22 +5,40 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-from typing import Any
+from typing import Any, Protocol
 
-from actors.voice_call import VoiceCalls, as_trace_call, not_on_the_phone
+from actors.trace_builder import trace_call
+from actors.turn_types import ToolRunner
 from actors.voice_opening import VoiceCallStart
+from actors.voice_tools import not_on_the_phone
 from spine.context import PersonContext
 from spine.records import TraceEvent, TraceToolCall
 from spine.toolspec import ToolInvocation, ToolResult
+from tools.caller import Caller
 
 log = logging.getLogger("clara.voice")
+
+
+class CallService(Protocol):
+    """What a live call asks of the process's calls (actors.voice_call.VoiceCalls)."""
+
+    @property
+    def tools(self) -> ToolRunner: ...
+
+    async def caller_of(self, interaction_id: str) -> Caller | None: ...
+
+    async def run_tool(self, interaction_id: str, inv: ToolInvocation) -> ToolResult | None: ...
+
+    async def end(self, interaction_id: str, transcript: list[dict[str, str]], *,
+                  tool_calls: list[TraceToolCall] = ..., prefetch: list[dict[str, Any]] = ...,
+                  events: list[TraceEvent] = ...) -> bool: ...
 
 
 class VoiceCall:
     """A live call on the bridge: tools with the caller's authority, the transcript as heard,
     speculative prefetch, and the end."""
 
-    def __init__(self, calls: VoiceCalls, start: VoiceCallStart, context: PersonContext) -> None:
+    def __init__(self, calls: CallService, start: VoiceCallStart, context: PersonContext) -> None:
         self.calls, self.start, self.context = calls, start, context
         self.interaction_id = start.interaction_id
         self.transcript: list[dict[str, str]] = []
@@ -55,7 +73,7 @@ class VoiceCall:
         if result is None:
             result = ToolResult(tool_use_id=tool_call_id, name=name, is_error=True, decision="refused",
                                 reason="this call could not be identified", content="I can't do that on this call.")
-        self.tool_calls.append(as_trace_call(inv, result))
+        self.tool_calls.append(trace_call(inv, result))
         return result
 
     async def prefetch(self, heard: str) -> list[ToolResult]:

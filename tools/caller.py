@@ -1,17 +1,53 @@
 """Caller: who is calling a tool, re-derived from the store, never taken from a claim."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from dataclasses import dataclass, field
 
 from pydantic import BaseModel, Field, PrivateAttr
 
 from spine.context import Channel
-from spine.identity import PersonRole
+from spine.identity import OccupancyKind, PersonRole, PersonRoleType
 from spine.repo import Spine
 from spine.roles import resolve_active_roles
 
-if TYPE_CHECKING:
-    from tools.facts import CallerFacts
+
+@dataclass(frozen=True, slots=True)
+class StoreRoles:
+    """The roles the store gave one Person at one property, as read in this process: the
+    authority a Caller was built from. Never serialized (a Caller that crossed a process
+    boundary carries none and is re-derived), never edited (a Caller whose `roles` list was
+    changed still has these)."""
+
+    person_id: str | None
+    property_id: str
+    roles: tuple[PersonRole, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class CallerFacts:
+    """What the gate needs to know about a caller, loaded from the store (tools.facts.load_facts)."""
+
+    person_id: str | None
+    property_id: str
+    org_id: str | None  # the inbound property's org; None if the property does not exist
+    role_types: frozenset[PersonRoleType] = frozenset()
+    units: dict[str, frozenset[OccupancyKind]] = field(default_factory=dict)  # unit id -> kinds held
+    unit_numbers: dict[str, str] = field(default_factory=dict)  # unit id -> "204"
+    vendor_services: dict[str, frozenset[str]] = field(default_factory=dict)  # vendor id -> property ids
+    # Where each staff role reaches: a role limited to a property acts on that property's records
+    # only; an org-wide one on anything in the inbound property's org.
+    org_wide_roles: frozenset[PersonRoleType] = frozenset()
+    property_roles: dict[str, frozenset[PersonRoleType]] = field(default_factory=dict)  # property id -> roles
+
+    @property
+    def who(self) -> str:
+        return self.person_id or "an unidentified caller"
+
+    def reach(self, roles: frozenset[PersonRoleType]) -> frozenset[str] | None:
+        """The properties these role types let the caller act on: None for the whole org."""
+        if not roles.isdisjoint(self.org_wide_roles):
+            return None
+        return frozenset(p for p, held in self.property_roles.items() if not roles.isdisjoint(held))
 
 
 class Caller(BaseModel):
@@ -22,19 +58,39 @@ class Caller(BaseModel):
     interaction_id: str
     channel: Channel = Channel.SMS
 
-    # The gate's facts, loaded once per interaction. Private: never serialized, so a Caller
-    # that crossed a process boundary is re-derived from the store, not trusted.
+    # Both private: never serialized, so a Caller that crossed a process boundary is re-derived
+    # from the store, not trusted. `_store` is the authority it was built from (from_store);
+    # `_facts` the gate's facts, loaded once per interaction (remember_facts).
+    _store: StoreRoles | None = PrivateAttr(default=None)
     _facts: CallerFacts | None = PrivateAttr(default=None)
-    # The roles as load_caller read them from the store in this process. While `roles` still
-    # equals this snapshot the gate need not query them again; a copy with other roles, or a
-    # Caller that crossed a process boundary (private attributes are not serialized), is re-derived.
-    _store_roles: tuple[PersonRole, ...] | None = PrivateAttr(default=None)
+
+    @classmethod
+    def from_store(cls, person_id: str | None, property_id: str, org_id: str | None, roles: list[PersonRole],
+                   interaction_id: str, channel: Channel = Channel.SMS) -> Caller:
+        """A Caller whose roles are what the store just said: the gate uses them without asking
+        the store again."""
+        caller = cls(person_id=person_id, property_id=property_id, org_id=org_id, roles=list(roles),
+                     interaction_id=interaction_id, channel=channel)
+        caller._store = StoreRoles(person_id, property_id, tuple(roles))
+        return caller
 
     def roles_from_store(self) -> list[PersonRole] | None:
-        """The roles, if they are still exactly what the store said; None otherwise."""
-        if self._store_roles is not None and tuple(self.roles) == self._store_roles:
-            return self.roles
+        """The roles the store gave this Person at this property when the Caller was built here
+        (whatever `roles` says now); None when there is no such record and the gate must ask."""
+        store = self._store
+        if store is not None and (store.person_id, store.property_id) == (self.person_id, self.property_id):
+            return list(store.roles)
         return None
+
+    def known_facts(self) -> CallerFacts | None:
+        """The gate's facts loaded for this Caller, while they are still about this Person here."""
+        facts = self._facts
+        if facts is not None and (facts.person_id, facts.property_id) == (self.person_id, self.property_id):
+            return facts
+        return None
+
+    def remember_facts(self, facts: CallerFacts) -> None:
+        self._facts = facts
 
 
 async def authoritative_roles(spine: Spine, person_id: str | None, property_id: str) -> list[PersonRole]:
@@ -59,7 +115,4 @@ async def load_caller(spine: Spine, person_id: str | None, property_id: str, int
                       channel: Channel = Channel.SMS) -> Caller:
     prop = await spine.get_property(property_id)
     roles = await authoritative_roles(spine, person_id, property_id)
-    caller = Caller(person_id=person_id, property_id=property_id, org_id=prop.org_id if prop else None,
-                    roles=roles, interaction_id=interaction_id, channel=channel)
-    caller._store_roles = tuple(roles)  # roles are frozen: the same objects are the same roles
-    return caller
+    return Caller.from_store(person_id, property_id, prop.org_id if prop else None, roles, interaction_id, channel)

@@ -5,39 +5,14 @@ per Caller (one interaction); a Target is loaded per call, for the unit or work 
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from spine.identity import STAFF_ROLE_TYPES, OccupancyKind, PersonRole, PersonRoleType
 from spine.repo import Spine
-from tools.caller import Caller, authoritative_roles
+from tools.caller import Caller, CallerFacts, authoritative_roles
 from tools.ids import display_id, work_order_key
 from tools.matrix import UNIT_SCOPES, Scope
-
-
-@dataclass(frozen=True, slots=True)
-class CallerFacts:
-    person_id: str | None
-    property_id: str
-    org_id: str | None  # the inbound property's org; None if the property does not exist
-    role_types: frozenset[PersonRoleType] = frozenset()
-    units: dict[str, frozenset[OccupancyKind]] = field(default_factory=dict)  # unit id -> kinds held
-    unit_numbers: dict[str, str] = field(default_factory=dict)  # unit id -> "204"
-    vendor_services: dict[str, frozenset[str]] = field(default_factory=dict)  # vendor id -> property ids
-    # Where each staff role reaches: a role limited to a property acts on that property's records
-    # only; an org-wide one on anything in the inbound property's org.
-    org_wide_roles: frozenset[PersonRoleType] = frozenset()
-    property_roles: dict[str, frozenset[PersonRoleType]] = field(default_factory=dict)  # property id -> roles
-
-    @property
-    def who(self) -> str:
-        return self.person_id or "an unidentified caller"
-
-    def reach(self, roles: frozenset[PersonRoleType]) -> frozenset[str] | None:
-        """The properties these role types let the caller act on: None for the whole org."""
-        if not roles.isdisjoint(self.org_wide_roles):
-            return None
-        return frozenset(p for p, held in self.property_roles.items() if not roles.isdisjoint(held))
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,8 +37,8 @@ NO_TARGET = Target()
 
 async def load_facts(spine: Spine, caller: Caller) -> CallerFacts:
     """CallerFacts for this caller, re-derived from the store once and cached on the Caller."""
-    cached = caller._facts
-    if cached is not None and cached.person_id == caller.person_id and cached.property_id == caller.property_id:
+    cached = caller.known_facts()
+    if cached is not None:
         return cached
     prop = await spine.get_property(caller.property_id)
     roles: list[PersonRole] | None
@@ -100,7 +75,7 @@ async def load_facts(spine: Spine, caller: Caller) -> CallerFacts:
         unit_numbers=numbers, vendor_services=vendors, org_wide_roles=frozenset(org_wide),
         property_roles={p: frozenset(held) for p, held in by_property.items()},
     )
-    caller._facts = facts
+    caller.remember_facts(facts)
     return facts
 
 

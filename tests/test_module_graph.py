@@ -1,0 +1,120 @@
+"""The module graph of the product: no import cycles, and imports point one way only.
+
+    gateway  ->  actors  ->  prompts, tools  ->  spine
+
+(ARCHITECTURE.md, "Layout and dependency direction"; prompts and tools are siblings: neither
+imports the other.) The graph is read from the source with `ast`, never by importing it, and it
+counts every import: module level, inside functions (late imports), and under `TYPE_CHECKING`
+(a cycle hidden from the interpreter is still a cycle for the reader and the type checker).
+"""
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+# A package may import its own layer and the layers below it, never one above or beside it.
+MAY_IMPORT: dict[str, frozenset[str]] = {
+    "spine": frozenset({"spine"}),
+    "prompts": frozenset({"prompts", "spine"}),
+    "tools": frozenset({"tools", "spine"}),
+    "actors": frozenset({"actors", "prompts", "tools", "spine"}),
+    "gateway": frozenset({"gateway", "actors", "prompts", "tools", "spine"}),
+}
+
+
+def _module_name(path: Path) -> str:
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def product_modules() -> dict[str, Path]:
+    return {_module_name(f): f for package in MAY_IMPORT for f in sorted((ROOT / package).rglob("*.py"))}
+
+
+def _imported_names(module: str, path: Path, node: ast.Import | ast.ImportFrom) -> Iterator[str]:
+    if isinstance(node, ast.Import):
+        yield from (alias.name for alias in node.names)
+        return
+    base = node.module or ""
+    if node.level:  # relative: resolve against the importing module's package
+        package = module.split(".") if path.name == "__init__.py" else module.split(".")[:-1]
+        package = package[: len(package) - (node.level - 1)]
+        base = ".".join(package + ([node.module] if node.module else []))
+    yield base
+    yield from (f"{base}.{alias.name}" for alias in node.names)  # `from pkg import module`
+
+
+def import_graph() -> dict[str, set[str]]:
+    """module -> the product modules it imports (itself excluded)."""
+    modules = product_modules()
+    graph: dict[str, set[str]] = {name: set() for name in modules}
+    for name, path in modules.items():
+        for node in ast.walk(ast.parse(path.read_text(), filename=str(path))):
+            if isinstance(node, ast.Import | ast.ImportFrom):
+                graph[name].update(t for t in _imported_names(name, path, node) if t in modules and t != name)
+    return graph
+
+
+def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components with more than one module (Tarjan), each sorted."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        on_stack.add(node)
+        for nxt in sorted(graph[node]):
+            if nxt not in index:
+                visit(nxt)
+                low[node] = min(low[node], low[nxt])
+            elif nxt in on_stack:
+                low[node] = min(low[node], index[nxt])
+        if low[node] == index[node]:
+            component = []
+            while True:
+                member = stack.pop()
+                on_stack.discard(member)
+                component.append(member)
+                if member == node:
+                    break
+            if len(component) > 1:
+                found.append(sorted(component))
+
+    for node in sorted(graph):
+        if node not in index:
+            visit(node)
+    return found
+
+
+def test_the_graph_is_read_from_every_package():
+    graph = import_graph()
+    assert {name.split(".")[0] for name in graph} == set(MAY_IMPORT)
+    # the reader sees late and TYPE_CHECKING imports: the gate's modules import each other one way
+    assert "tools.caller" in graph["tools.facts"]
+    assert "actors.person_session" in graph["actors.person_actor"]
+
+
+def test_no_import_cycles():
+    assert cycles(import_graph()) == []
+
+
+def test_cycle_finder_finds_a_cycle():
+    assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+
+
+def test_imports_point_one_way():
+    upward = sorted(
+        f"{source} imports {target}"
+        for source, targets in import_graph().items()
+        for target in targets
+        if target.split(".")[0] not in MAY_IMPORT[source.split(".")[0]]
+    )
+    assert upward == []
