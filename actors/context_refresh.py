@@ -11,6 +11,7 @@ import re
 from typing import Any
 
 from actors.model.base import ModelBackend, ModelRequest, ModelUnavailable
+from spine import keys
 from spine.context import SUMMARY_TOKEN_CAP, PersonContext, estimate_tokens
 from spine.context_build import build_active_pointers
 from spine.identity import utcnow
@@ -64,8 +65,8 @@ async def _summarize(model: ModelBackend, previous: PersonContext | None, transc
 async def refresh_person_context(spine: Spine, model: ModelBackend, person_id: str, interaction_id: str,
                                  transcript: list[dict[str, Any]]) -> bool:
     """True if this call wrote the refreshed context; False on a replay or a trivial interaction."""
-    key = f"refresh#{person_id}#{interaction_id}"
-    if not person_id or is_trivial(transcript) or await spine.store.get(f"ONCE#{key}") is not None:
+    key = keys.refresh_marker(person_id, interaction_id)
+    if not person_id or is_trivial(transcript) or await spine.store.get(keys.once(key)) is not None:
         return False
     previous = await spine.get_context(person_id)
     summary = await _summarize(model, previous, transcript)

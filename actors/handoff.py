@@ -8,11 +8,12 @@ written once and deleted when taken, so the move survives a host restart in betw
 """
 from __future__ import annotations
 
+from spine import keys
 from spine.store.base import Item, Store
 
 
 def handoff_pk(key: str) -> str:
-    return f"HANDOFF#{key}"
+    return keys.handoff(key)
 
 
 async def hand_off(store: Store, to_key: str, from_key: str, transcript: list[dict[str, str]]) -> None:

@@ -16,6 +16,7 @@ from collections.abc import Callable
 from pydantic import BaseModel
 
 from actors import metrics
+from spine import keys
 from spine.store.base import ABSENT, ConditionFailed, Item, Store
 
 
@@ -43,7 +44,7 @@ class Lease(BaseModel):
 
 
 def lease_pk(key: str) -> str:
-    return f"OWNER#{key}"
+    return keys.owner_lease(key)
 
 
 class Leases:

@@ -34,6 +34,7 @@ from actors.voice_opening import (
 from actors.voice_session import VoiceCall
 from actors.voice_tools import not_on_the_phone, tool_use_id_for
 from prompts.voice import default_voice_prompt
+from spine import keys
 from spine.context import Channel
 from spine.events import context_build, emit_event
 from spine.identity import utcnow
@@ -271,7 +272,7 @@ class VoiceCalls:
         trace.reply = next((t["text"] for t in reversed(said) if t.get("role") == "agent"), trace.reply)
         trace.latency_ms.total = max(trace.latency_ms.total, _ms_since(trace.started_at))
         await self.spine.put_trace(trace)
-        if not await self.spine.mark_once(f"voice-end#{interaction_id}"):
+        if not await self.spine.mark_once(keys.voice_end_marker(interaction_id)):
             return False
         if trace.participant_id:
             await self._end_interaction(trace.participant_id, trace.property_id or "", interaction_id, said)

@@ -22,6 +22,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from gateway.settings import ConfigError, GatewayArgs, RuntimeSizing, Settings, error_lines, sizing_only
+from spine import keys
 from spine.store import StoreError
 from spine.store.url import open_store, parse_store_url
 
@@ -227,7 +228,7 @@ async def _check_store(checked: CheckedConfig) -> None:
     try:
         store = open_store(url, timeout_s=timeout_s, read_only=True)
         try:
-            await store.get("HEALTH#check")
+            await store.get(keys.HEALTH_CHECK)
         finally:
             await store.close()
     except StoreError as exc:

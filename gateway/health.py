@@ -17,6 +17,7 @@ from fastapi.responses import JSONResponse
 
 from gateway.context import GatewayContext, get_context
 from gateway.settings import Settings
+from spine import keys
 from spine.store import StoreError
 from spine.store.url import parse_store_url
 
@@ -47,7 +48,7 @@ async def readyz(ctx: GatewayContext = Depends(get_context)) -> JSONResponse:
     body = {"store": parse_store_url(settings.store_url).kind, "store_ok": True, "model": settings.model,
             "channels": channels(settings)}
     try:
-        await asyncio.wait_for(ctx.spine.store.get("HEALTH#ready"), READY_STORE_S)
+        await asyncio.wait_for(ctx.spine.store.get(keys.HEALTH_READY), READY_STORE_S)
     except (TimeoutError, StoreError) as exc:
         log.warning("readiness: store check failed: %s", str(exc) or "timed out")
         return JSONResponse({**body, "status": "unavailable", "store_ok": False}, status_code=503)

@@ -1,14 +1,16 @@
 """`Spine`: typed reads and writes of the domain over any Store.
 
-Every key layout lives here, once (with the mixins: `repo_records` for the inbound log, outbox,
-events and traces; `repo_tools` for tool runs and escalations; `repo_tours` for tours and their
-per-property index; `repo_admin` for admin tokens and sessions; `repo_verification` for voice
-caller verification), so the SQLite and DynamoDB backends stay dumb item stores.
+Every key layout is spelled in spine/keys.py; the records live here (with the mixins: `repo_records`
+for the inbound log, outbox, events and traces; `repo_tools` for tool runs and escalations;
+`repo_tours` for tours and their per-property index; `repo_admin` for admin tokens and sessions;
+`repo_verification` for voice caller verification), so the SQLite and DynamoDB backends stay dumb
+item stores.
 """
 from __future__ import annotations
 
 from pydantic import BaseModel
 
+from spine import keys
 from spine.context import PersonContext
 from spine.identity import ClaimKind, Person, PersonRole, PersonRoleType, utcnow
 from spine.property import Lease, Organization, Property, Unit, Vendor
@@ -23,12 +25,12 @@ from spine.work import Prospect, RenewalWorkflow, WorkOrder
 
 def _property_address_keys(prop: Property) -> list[str]:
     """The wire addresses that reach a property: its numbers, its email, its Telegram bot."""
-    keys = [f"NUMBER#{n}" for n in sorted({n for n in (prop.sms_number, prop.voice_number) if n is not None})]
+    addresses = [keys.number(n) for n in sorted({n for n in (prop.sms_number, prop.voice_number) if n is not None})]
     if prop.email:
-        keys.append(f"EMAIL#{prop.email.strip().lower()}")
+        addresses.append(keys.email(prop.email))
     if prop.telegram_bot_id:
-        keys.append(f"TGBOT#{prop.telegram_bot_id}")
-    return keys
+        addresses.append(keys.telegram_bot(prop.telegram_bot_id))
+    return addresses
 
 
 def role_index_key(role: PersonRole) -> str:
@@ -36,12 +38,12 @@ def role_index_key(role: PersonRole) -> str:
     'who speaks for vendor v_carlos' are single index queries."""
     s = role.scope
     if role.role_type == PersonRoleType.TENANT and s.unit_id:
-        return f"UNITROLES#{s.unit_id}"
+        return keys.unit_roles(s.unit_id)
     if role.role_type == PersonRoleType.VENDOR_CONTACT and s.vendor_id:
-        return f"VENDORROLES#{s.vendor_id}"
+        return keys.vendor_roles(s.vendor_id)
     if role.role_type == PersonRoleType.PROSPECT and s.property_id:
-        return f"PROPROLES#{s.property_id}"
-    return f"ORGROLES#{s.org_id}"
+        return keys.property_roles(s.property_id)
+    return keys.org_roles(s.org_id)
 
 
 class Spine(InteractionRecords, ToolRecords, TourRecords, AdminRecords, VerificationRecords):
@@ -50,10 +52,10 @@ class Spine(InteractionRecords, ToolRecords, TourRecords, AdminRecords, Verifica
 
     # -- people, claims, roles ---------------------------------------------------------
     async def get_person(self, person_id: str) -> Person | None:
-        return await self._get(Person, f"PERSON#{person_id}")
+        return await self._get(Person, keys.person(person_id))
 
     async def put_person(self, person: Person) -> None:
-        await self._put(person, f"PERSON#{person.id}")
+        await self._put(person, keys.person(person.id))
         for claim in person.claims:
             await self.claim(claim.kind, claim.value, person.id)
 
@@ -61,7 +63,7 @@ class Spine(InteractionRecords, ToolRecords, TourRecords, AdminRecords, Verifica
         """Point a wire address at a Person. With if_absent, only the first claimant wins
         (that is how racing mints from one unknown number end with one Person)."""
         try:
-            await self.store.put(Item(pk=f"CLAIM#{kind}#{value}", data={"person_id": person_id}),
+            await self.store.put(Item(pk=keys.claim(kind, value), data={"person_id": person_id}),
                                  expect_version=ABSENT if if_absent else None)
             return True
         except ConditionFailed:
@@ -70,18 +72,18 @@ class Spine(InteractionRecords, ToolRecords, TourRecords, AdminRecords, Verifica
     async def create_person(self, person: Person) -> bool:
         """Write a Person record only if absent, claims untouched: the router's mint takes the
         phone claim itself, with if_absent, as the arbiter of racing mints."""
-        return await self._create(person, f"PERSON#{person.id}")
+        return await self._create(person, keys.person(person.id))
 
     async def create_role(self, role: PersonRole) -> bool:
         """put_role, but only if no role with this id exists (replayed mints change nothing)."""
-        return await self._create(role, f"PERSON#{role.person_id}", f"ROLE#{role.id}", gsi1pk=role_index_key(role),
+        return await self._create(role, keys.person(role.person_id), keys.role(role.id), gsi1pk=role_index_key(role),
                                   gsi1sk=role.person_id)
 
     async def create_prospect(self, prospect: Prospect) -> bool:
         """put_prospect, but only if absent (a late racing mint never resets a qualified prospect)."""
-        return await self._create(prospect, f"PERSON#{prospect.person_id}", f"PROSPECT#{prospect.property_id}")
+        return await self._create(prospect, keys.person(prospect.person_id), keys.prospect(prospect.property_id))
 
-    async def _create(self, model: BaseModel, pk: str, sk: str = "_", **index: str | None) -> bool:
+    async def _create(self, model: BaseModel, pk: str, sk: str = keys.ITEM, **index: str | None) -> bool:
         try:
             await self._put(model, pk, sk, if_absent=True, **index)
             return True
@@ -89,15 +91,15 @@ class Spine(InteractionRecords, ToolRecords, TourRecords, AdminRecords, Verifica
             return False
 
     async def find_person_id_by_claim(self, kind: ClaimKind, value: str) -> str | None:
-        item = await self.store.get(f"CLAIM#{kind}#{value}")
+        item = await self.store.get(keys.claim(kind, value))
         return item.data["person_id"] if item else None
 
     async def put_role(self, role: PersonRole) -> None:
-        await self._put(role, f"PERSON#{role.person_id}", f"ROLE#{role.id}", gsi1pk=role_index_key(role),
+        await self._put(role, keys.person(role.person_id), keys.role(role.id), gsi1pk=role_index_key(role),
                         gsi1sk=role.person_id)
 
     async def roles_of(self, person_id: str) -> list[PersonRole]:
-        return [r for r in await self._query(PersonRole, f"PERSON#{person_id}", "ROLE#") if r.active]
+        return [r for r in await self._query(PersonRole, keys.person(person_id), keys.ROLE_PREFIX) if r.active]
 
     async def roles_scoped_to(self, index_key: str) -> list[PersonRole]:
         """Roles under one scope key: UNITROLES#unit, VENDORROLES#vendor, PROPROLES#prop, ORGROLES#org."""
@@ -105,32 +107,32 @@ class Spine(InteractionRecords, ToolRecords, TourRecords, AdminRecords, Verifica
 
     # -- organizations, properties, units, leases, vendors ------------------------------
     async def put_org(self, org: Organization) -> None:
-        await self._put_reference(org, f"ORG#{org.id}")
+        await self._put_reference(org, keys.org(org.id))
 
     async def get_org(self, org_id: str) -> Organization | None:
-        return await self._get_reference(Organization, f"ORG#{org_id}")
+        return await self._get_reference(Organization, keys.org(org_id))
 
     async def put_property(self, prop: Property) -> None:
-        await self._put_reference(prop, f"PROPERTY#{prop.id}", gsi1pk="PROPERTIES", gsi1sk=prop.id)
+        await self._put_reference(prop, keys.property_(prop.id), gsi1pk=keys.PROPERTIES, gsi1sk=prop.id)
         for key in _property_address_keys(prop):
             self.reference.drop(key)
             await self.store.put(Item(pk=key, data={"property_id": prop.id}))
 
     async def get_property(self, property_id: str) -> Property | None:
-        return await self._get_reference(Property, f"PROPERTY#{property_id}")
+        return await self._get_reference(Property, keys.property_(property_id))
 
     async def list_properties(self) -> list[Property]:
-        return await self._index(Property, "PROPERTIES")
+        return await self._index(Property, keys.PROPERTIES)
 
     async def property_for_number(self, number: str) -> Property | None:
-        return await self._property_at(f"NUMBER#{number}")
+        return await self._property_at(keys.number(number))
 
     async def property_for_email(self, address: str) -> Property | None:
         """The property whose address an email was sent to (case-insensitive)."""
-        return await self._property_at(f"EMAIL#{address.strip().lower()}")
+        return await self._property_at(keys.email(address))
 
     async def property_for_telegram_bot(self, bot_id: str) -> Property | None:
-        return await self._property_at(f"TGBOT#{bot_id}")
+        return await self._property_at(keys.telegram_bot(bot_id))
 
     async def _property_at(self, key: str) -> Property | None:
         hit, data = self.reference.get(key)
@@ -141,95 +143,95 @@ class Spine(InteractionRecords, ToolRecords, TourRecords, AdminRecords, Verifica
         return await self.get_property(data["property_id"]) if data else None
 
     async def put_unit(self, unit: Unit) -> None:
-        await self._put_reference(unit, f"UNIT#{unit.id}", gsi1pk=f"PROPUNITS#{unit.property_id}", gsi1sk=unit.number)
+        await self._put_reference(unit, keys.unit(unit.id), gsi1pk=keys.property_units(unit.property_id), gsi1sk=unit.number)
 
     async def get_unit(self, unit_id: str) -> Unit | None:
-        return await self._get_reference(Unit, f"UNIT#{unit_id}")
+        return await self._get_reference(Unit, keys.unit(unit_id))
 
     async def units_of(self, property_id: str) -> list[Unit]:
-        return await self._index(Unit, f"PROPUNITS#{property_id}")
+        return await self._index(Unit, keys.property_units(property_id))
 
     async def put_lease(self, lease: Lease) -> None:
-        await self._put(lease, f"LEASE#{lease.id}", gsi1pk=f"UNITLEASE#{lease.unit_id}", gsi1sk=lease.start.isoformat())
+        await self._put(lease, keys.lease(lease.id), gsi1pk=keys.unit_leases(lease.unit_id), gsi1sk=lease.start.isoformat())
 
     async def current_lease(self, unit_id: str) -> Lease | None:
-        leases = await self._index(Lease, f"UNITLEASE#{unit_id}", descending=True, limit=1)
+        leases = await self._index(Lease, keys.unit_leases(unit_id), descending=True, limit=1)
         return leases[0] if leases else None
 
     async def put_vendor(self, vendor: Vendor) -> None:
-        await self._put_reference(vendor, f"VENDOR#{vendor.id}", gsi1pk="VENDORS", gsi1sk=vendor.id)
+        await self._put_reference(vendor, keys.vendor(vendor.id), gsi1pk=keys.VENDORS, gsi1sk=vendor.id)
 
     async def get_vendor(self, vendor_id: str) -> Vendor | None:
-        return await self._get_reference(Vendor, f"VENDOR#{vendor_id}")
+        return await self._get_reference(Vendor, keys.vendor(vendor_id))
 
     async def list_vendors(self) -> list[Vendor]:
-        return await self._index(Vendor, "VENDORS")
+        return await self._index(Vendor, keys.VENDORS)
 
     # -- work orders, prospects, renewals ----------------------------------------------
     async def put_work_order(self, wo: WorkOrder) -> None:
         # Sorted by unit, so one unit's work orders are one prefix read (a tenant's first
         # contact reads only theirs, not the whole property's).
-        await self._put(wo, f"WO#{wo.id}", gsi1pk=f"PROPWO#{wo.property_id}", gsi1sk=f"{wo.unit_id or ''}#{wo.id}")
+        await self._put(wo, keys.work_order(wo.id), gsi1pk=keys.property_work_orders(wo.property_id), gsi1sk=keys.work_order_position(wo.unit_id, wo.id))
 
     async def get_work_order(self, wo_id: str) -> WorkOrder | None:
-        return await self._get(WorkOrder, f"WO#{wo_id}")
+        return await self._get(WorkOrder, keys.work_order(wo_id))
 
     async def delete_work_order(self, wo_id: str) -> None:
-        await self.store.delete(f"WO#{wo_id}")
+        await self.store.delete(keys.work_order(wo_id))
 
     async def work_orders_at(self, property_id: str) -> list[WorkOrder]:
-        return await self._index(WorkOrder, f"PROPWO#{property_id}")
+        return await self._index(WorkOrder, keys.property_work_orders(property_id))
 
     async def work_orders_of_unit(self, property_id: str, unit_id: str) -> list[WorkOrder]:
-        return await self._index(WorkOrder, f"PROPWO#{property_id}", f"{unit_id}#")
+        return await self._index(WorkOrder, keys.property_work_orders(property_id), keys.work_order_position(unit_id))
 
     async def next_sequence(self, name: str) -> int:
         """A gap-free counter on compare-and-set (display ids such as WO-812)."""
         while True:
-            item = await self.store.get(f"SEQ#{name}")
+            item = await self.store.get(keys.sequence(name))
             current = item.data["value"] if item else 0
             try:
-                await self.store.put(Item(pk=f"SEQ#{name}", data={"value": current + 1}),
+                await self.store.put(Item(pk=keys.sequence(name), data={"value": current + 1}),
                                      expect_version=item.version if item else ABSENT)
                 return current + 1
             except ConditionFailed:
                 continue
 
     async def ensure_sequence_at_least(self, name: str, floor: int) -> None:
-        item = await self.store.get(f"SEQ#{name}")
+        item = await self.store.get(keys.sequence(name))
         if item is None or item.data["value"] < floor:
             try:
-                await self.store.put(Item(pk=f"SEQ#{name}", data={"value": floor}),
+                await self.store.put(Item(pk=keys.sequence(name), data={"value": floor}),
                                      expect_version=item.version if item else ABSENT)
             except ConditionFailed:
                 pass  # someone else moved it; it only ever goes up
 
     async def put_prospect(self, prospect: Prospect) -> None:
-        await self._put(prospect, f"PERSON#{prospect.person_id}", f"PROSPECT#{prospect.property_id}")
+        await self._put(prospect, keys.person(prospect.person_id), keys.prospect(prospect.property_id))
 
     async def get_prospect(self, person_id: str, property_id: str) -> Prospect | None:
-        return await self._get(Prospect, f"PERSON#{person_id}", f"PROSPECT#{property_id}")
+        return await self._get(Prospect, keys.person(person_id), keys.prospect(property_id))
 
     async def put_renewal(self, renewal: RenewalWorkflow) -> None:
-        await self._put(renewal, f"RENEWAL#{renewal.id}", gsi1pk=f"UNITRENEWAL#{renewal.unit_id}", gsi1sk=renewal.id)
+        await self._put(renewal, keys.renewal(renewal.id), gsi1pk=keys.unit_renewals(renewal.unit_id), gsi1sk=renewal.id)
 
     async def get_renewal(self, renewal_id: str) -> RenewalWorkflow | None:
-        return await self._get(RenewalWorkflow, f"RENEWAL#{renewal_id}")
+        return await self._get(RenewalWorkflow, keys.renewal(renewal_id))
 
     async def renewals_of_unit(self, unit_id: str) -> list[RenewalWorkflow]:
-        return await self._index(RenewalWorkflow, f"UNITRENEWAL#{unit_id}")
+        return await self._index(RenewalWorkflow, keys.unit_renewals(unit_id))
 
     # -- personContext ------------------------------------------------------------------
     async def get_context(self, person_id: str) -> PersonContext | None:
-        return await self._get(PersonContext, f"PERSON#{person_id}", "CONTEXT")
+        return await self._get(PersonContext, keys.person(person_id), keys.CONTEXT)
 
     async def put_context(self, context: PersonContext) -> None:
-        await self._put(context, f"PERSON#{context.person_id}", "CONTEXT")
+        await self._put(context, keys.person(context.person_id), keys.CONTEXT)
 
     async def mark_once(self, key: str) -> bool:
         """Create-if-absent marker: True the first time `key` is marked, False on every replay."""
         try:
-            await self.store.put(Item(pk=f"ONCE#{key}", data={"at": utcnow().isoformat()}), expect_version=ABSENT)
+            await self.store.put(Item(pk=keys.once(key), data={"at": utcnow().isoformat()}), expect_version=ABSENT)
             return True
         except ConditionFailed:
             return False

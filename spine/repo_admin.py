@@ -3,30 +3,31 @@ the hash of its secret and indexed by whom it signs in as, so revoking a person 
 A mixin of `Spine` (spine/repo.py), like repo_records."""
 from __future__ import annotations
 
+from spine import keys
 from spine.admin_access import AdminSession, AdminToken, secret_hash
 from spine.repo_base import RepoBase
 
 
 class AdminRecords(RepoBase):
     async def put_admin_token(self, token: AdminToken) -> None:
-        await self._put(token, f"ADMINTOKEN#{token.token_hash}", gsi1pk=f"ADMINTOKENS#{token.person_id}",
+        await self._put(token, keys.admin_token(token.token_hash), gsi1pk=keys.admin_tokens_of(token.person_id),
                         gsi1sk=token.created_at.isoformat())
 
     async def admin_token(self, token: str) -> AdminToken | None:
-        return await self._get(AdminToken, f"ADMINTOKEN#{secret_hash(token)}")
+        return await self._get(AdminToken, keys.admin_token(secret_hash(token)))
 
     async def admin_tokens_of(self, person_id: str) -> list[AdminToken]:
-        return await self._index(AdminToken, f"ADMINTOKENS#{person_id}")
+        return await self._index(AdminToken, keys.admin_tokens_of(person_id))
 
     async def put_admin_session(self, session: AdminSession) -> None:
-        await self._put(session, f"ADMINSESSION#{session.session_hash}", gsi1pk=f"ADMINSESSIONS#{session.identity}",
+        await self._put(session, keys.admin_session(session.session_hash), gsi1pk=keys.admin_sessions_of(session.identity),
                         gsi1sk=session.created_at.isoformat())
 
     async def admin_session(self, session_id: str) -> AdminSession | None:
-        return await self._get(AdminSession, f"ADMINSESSION#{secret_hash(session_id)}")
+        return await self._get(AdminSession, keys.admin_session(secret_hash(session_id)))
 
     async def end_admin_session(self, session_id: str) -> None:
-        await self.store.delete(f"ADMINSESSION#{secret_hash(session_id)}")
+        await self.store.delete(keys.admin_session(secret_hash(session_id)))
 
     async def revoke_admin_access(self, person_id: str) -> int:
         """Revoke every token of the person and end their sessions; how many tokens were live."""
@@ -35,6 +36,6 @@ class AdminRecords(RepoBase):
             live += token.usable()
             if not token.revoked:
                 await self.put_admin_token(token.model_copy(update={"revoked": True}))
-        for session in await self._index(AdminSession, f"ADMINSESSIONS#{person_id}"):
-            await self.store.delete(f"ADMINSESSION#{session.session_hash}")
+        for session in await self._index(AdminSession, keys.admin_sessions_of(person_id)):
+            await self.store.delete(keys.admin_session(session.session_hash))
         return live

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
+from spine import keys
 from spine.records import AgentTrace, Event, InboundMessage, InboundStatus, OptOut, OutboxMessage, OutboxStatus
 from spine.repo_base import RepoBase
 from spine.store.base import ConditionFailed, Item
@@ -17,68 +18,68 @@ class InteractionRecords(RepoBase):
     async def accept_inbound(self, message: InboundMessage) -> bool:
         """Record an inbound once; False when this provider id was already accepted (redelivery)."""
         try:
-            await self._put(message, f"INBOUND#{message.id}", gsi1pk=f"INBOUND#{message.status}",
+            await self._put(message, keys.inbound(message.id), gsi1pk=keys.inbound_status(message.status),
                             gsi1sk=message.received_at.isoformat(), if_absent=True)
             return True
         except ConditionFailed:
             return False
 
     async def update_inbound(self, message: InboundMessage) -> None:
-        await self._put(message, f"INBOUND#{message.id}", gsi1pk=f"INBOUND#{message.status}",
+        await self._put(message, keys.inbound(message.id), gsi1pk=keys.inbound_status(message.status),
                         gsi1sk=message.received_at.isoformat())
 
     async def inbound_with_status(self, status: InboundStatus, *, limit: int = 100) -> list[InboundMessage]:
         """Oldest first."""
-        return await self._index(InboundMessage, f"INBOUND#{status}", limit=limit)
+        return await self._index(InboundMessage, keys.inbound_status(status), limit=limit)
 
     async def get_inbound(self, message_id: str) -> InboundMessage | None:
-        return await self._get(InboundMessage, f"INBOUND#{message_id}")
+        return await self._get(InboundMessage, keys.inbound(message_id))
 
     async def put_outbox(self, message: OutboxMessage) -> None:
-        await self._put(message, f"OUTBOX#{message.id}", gsi1pk=f"OUTBOX#{message.status}",
+        await self._put(message, keys.outbox(message.id), gsi1pk=keys.outbox_status(message.status),
                         gsi1sk=message.created_at.isoformat())
 
     async def outbox(self, status: OutboxStatus = OutboxStatus.PENDING, limit: int = 100) -> list[OutboxMessage]:
-        return await self._index(OutboxMessage, f"OUTBOX#{status}", limit=limit)
+        return await self._index(OutboxMessage, keys.outbox_status(status), limit=limit)
 
     async def get_outbox(self, outbox_id: str) -> OutboxMessage | None:
-        return await self._get(OutboxMessage, f"OUTBOX#{outbox_id}")
+        return await self._get(OutboxMessage, keys.outbox(outbox_id))
 
     async def link_outbox_provider_id(self, provider_id: str, outbox_id: str) -> None:
         """Remember which outbox row a provider message id (Twilio's SM... sid) belongs to,
         so delivery status callbacks can find it."""
-        await self.store.put(Item(pk=f"OUTBOXSID#{provider_id}", data={"outbox_id": outbox_id}))
+        await self.store.put(Item(pk=keys.outbox_provider_id(provider_id), data={"outbox_id": outbox_id}))
 
     async def outbox_by_provider_id(self, provider_id: str) -> OutboxMessage | None:
-        item = await self.store.get(f"OUTBOXSID#{provider_id}")
+        item = await self.store.get(keys.outbox_provider_id(provider_id))
         return await self.get_outbox(item.data["outbox_id"]) if item else None
 
     async def is_marked(self, key: str) -> bool:
         """Whether `mark_once(key)` has happened (read-only)."""
-        return await self.store.get(f"ONCE#{key}") is not None
+        return await self.store.get(keys.once(key)) is not None
 
     async def set_opt_out(self, opt: OptOut) -> None:
-        await self._put(opt, f"OPTOUT#{opt.address}")
+        await self._put(opt, keys.opt_out(opt.address))
 
     async def is_opted_out(self, address: str) -> bool:
-        opt = await self._get(OptOut, f"OPTOUT#{address}")
+        opt = await self._get(OptOut, keys.opt_out(address))
         return bool(opt and opt.opted_out)
 
     # -- events and traces --------------------------------------------------------------
     async def put_event(self, event: Event) -> None:
-        await self._put(event, f"EVENT#{event.id}", gsi1pk=f"EVENTS#{event.kind}",
+        await self._put(event, keys.event(event.id), gsi1pk=keys.events_of_kind(event.kind),
                         gsi1sk=f"{event.at.isoformat()}#{event.id}")
 
     async def events(self, kind: str, *, limit: int = 100, since: datetime | None = None) -> list[Event]:
-        found = await self._index(Event, f"EVENTS#{kind}", limit=limit, descending=True)
+        found = await self._index(Event, keys.events_of_kind(kind), limit=limit, descending=True)
         return [e for e in found if since is None or e.at >= since]
 
     async def put_trace(self, trace: AgentTrace) -> None:
-        await self._put(trace, f"TRACE#{trace.interaction_id}", gsi1pk="TRACES",
+        await self._put(trace, keys.trace(trace.interaction_id), gsi1pk=keys.TRACES,
                         gsi1sk=f"{trace.started_at.isoformat()}#{trace.interaction_id}")
 
     async def get_trace(self, interaction_id: str) -> AgentTrace | None:
-        return await self._get(AgentTrace, f"TRACE#{interaction_id}")
+        return await self._get(AgentTrace, keys.trace(interaction_id))
 
     async def recent_traces(self, limit: int = 50) -> list[AgentTrace]:
-        return await self._index(AgentTrace, "TRACES", limit=limit, descending=True)
+        return await self._index(AgentTrace, keys.TRACES, limit=limit, descending=True)

@@ -5,6 +5,7 @@ repository's own item helpers and key layout conventions.
 """
 from __future__ import annotations
 
+from spine import keys
 from spine.escalation import ApplicationLink, Escalation
 from spine.identity import utcnow
 from spine.repo_base import RepoBase
@@ -20,7 +21,7 @@ class ToolRecords(RepoBase):
         record already there is returned: done (replay it), or running elsewhere. A run left
         RUNNING for longer than `stale_after_s` (its owner died) is taken over by compare-and-set.
         """
-        pk = f"IDEMP#{run.interaction_id}#{run.tool_use_id}"
+        pk = keys.tool_run(run.interaction_id, run.tool_use_id)
         try:
             await self._put(run, pk, if_absent=True)
             return None
@@ -40,28 +41,28 @@ class ToolRecords(RepoBase):
         return found
 
     async def finish_tool_run(self, run: ToolRun) -> None:
-        await self._put(run, f"IDEMP#{run.interaction_id}#{run.tool_use_id}")
+        await self._put(run, keys.tool_run(run.interaction_id, run.tool_use_id))
 
     async def release_tool_run(self, interaction_id: str, tool_use_id: str) -> None:
         """Drop a claim whose handler failed, so a retry may run it for real."""
-        await self.store.delete(f"IDEMP#{interaction_id}#{tool_use_id}")
+        await self.store.delete(keys.tool_run(interaction_id, tool_use_id))
 
     async def get_tool_run(self, interaction_id: str, tool_use_id: str) -> ToolRun | None:
-        return await self._get(ToolRun, f"IDEMP#{interaction_id}#{tool_use_id}")
+        return await self._get(ToolRun, keys.tool_run(interaction_id, tool_use_id))
 
     async def put_escalation(self, escalation: Escalation) -> None:
-        await self._put(escalation, f"ESCALATION#{escalation.id}", gsi1pk=f"ESCALATIONS#{escalation.org_id}",
+        await self._put(escalation, keys.escalation(escalation.id), gsi1pk=keys.org_escalations(escalation.org_id),
                         gsi1sk=f"{escalation.created_at.isoformat()}#{escalation.id}")
 
     async def get_escalation(self, escalation_id: str) -> Escalation | None:
-        return await self._get(Escalation, f"ESCALATION#{escalation_id}")
+        return await self._get(Escalation, keys.escalation(escalation_id))
 
     async def escalations_for_org(self, org_id: str, *, limit: int = 100) -> list[Escalation]:
         """Newest first: what the org's PMs see."""
-        return await self._index(Escalation, f"ESCALATIONS#{org_id}", limit=limit, descending=True)
+        return await self._index(Escalation, keys.org_escalations(org_id), limit=limit, descending=True)
 
     async def put_application_link(self, link: ApplicationLink) -> None:
-        await self._put(link, f"PERSON#{link.person_id}", f"APPLINK#{link.id}")
+        await self._put(link, keys.person(link.person_id), keys.app_link(link.id))
 
     async def application_links_of(self, person_id: str) -> list[ApplicationLink]:
-        return await self._query(ApplicationLink, f"PERSON#{person_id}", "APPLINK#")
+        return await self._query(ApplicationLink, keys.person(person_id), keys.APPLINK_PREFIX)

@@ -11,6 +11,7 @@ import asyncio
 from datetime import date, timedelta
 from zoneinfo import ZoneInfo
 
+from spine import keys
 from spine.property import Property
 from spine.repo_base import RepoBase
 from spine.work import Tour
@@ -21,7 +22,7 @@ DEFAULT_TIMEZONE = "UTC"  # a tour of a property no longer on file is indexed on
 def tour_index_key(tour: Tour, timezone: str) -> tuple[str, str]:
     """A tour's place in its property's tour index: (partition, local time # tour id)."""
     local = tour.scheduled_at.astimezone(ZoneInfo(timezone))
-    return f"PROPTOURS#{tour.property_id}", f"{local:%Y-%m-%dT%H:%M}#{tour.id}"
+    return keys.property_tours(tour.property_id), keys.tour_slot(f"{local:%Y-%m-%dT%H:%M}", tour.id)
 
 
 def tour_day_prefix(day: date) -> str:
@@ -37,7 +38,7 @@ class TourRecords(RepoBase):
         prop = await self.get_property(tour.property_id)
         timezone = prop.timezone if prop else DEFAULT_TIMEZONE
         before = await self.get_tour(tour.id)
-        await self._put(tour, f"TOUR#{tour.id}", gsi1pk=f"PERSONTOURS#{tour.prospect_person_id}",
+        await self._put(tour, keys.tour(tour.id), gsi1pk=keys.person_tours(tour.prospect_person_id),
                         gsi1sk=tour.scheduled_at.isoformat())
         slot = tour_index_key(tour, timezone)
         await self._put(tour, *slot)
@@ -45,14 +46,14 @@ class TourRecords(RepoBase):
             await self.store.delete(*moved)
 
     async def get_tour(self, tour_id: str) -> Tour | None:
-        return await self._get(Tour, f"TOUR#{tour_id}")
+        return await self._get(Tour, keys.tour(tour_id))
 
     async def tours_of(self, person_id: str) -> list[Tour]:
-        return await self._index(Tour, f"PERSONTOURS#{person_id}")
+        return await self._index(Tour, keys.person_tours(person_id))
 
     async def tours_at(self, property_id: str, first_day: date, days: int = 1) -> list[Tour]:
         """The property's tours on `days` local days from `first_day`, in time order: one prefix
         read of its tour index per day, side by side, never a scan."""
-        reads = [self._query(Tour, f"PROPTOURS#{property_id}", tour_day_prefix(first_day + timedelta(days=n)))
+        reads = [self._query(Tour, keys.property_tours(property_id), tour_day_prefix(first_day + timedelta(days=n)))
                  for n in range(days)]
         return [tour for day in await asyncio.gather(*reads) for tour in day]

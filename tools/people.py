@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel, Field
 
+from spine import keys
 from spine.context import Channel
 from spine.identity import PersonRole, PersonRoleType
 from spine.participants import resolve_person
@@ -30,16 +31,16 @@ async def _roles_in_org(spine: Spine, org_id: str,
     and vendors, by person; and unit numbers."""
     props = [p for p in await spine.list_properties()
              if p.org_id == org_id and (within is None or p.id in within)]
-    keys = [f"ORGROLES#{org_id}"] + [f"PROPROLES#{p.id}" for p in props]
+    index_keys = [keys.org_roles(org_id)] + [keys.property_roles(p.id) for p in props]
     numbers: dict[str, str] = {}
     for prop in props:
         for unit in await spine.units_of(prop.id):
             numbers[unit.id] = unit.number
-            keys.append(f"UNITROLES#{unit.id}")
+            index_keys.append(keys.unit_roles(unit.id))
     prop_ids = {p.id for p in props}
-    keys += [f"VENDORROLES#{v.id}" for v in await spine.list_vendors() if prop_ids & set(v.services_property_ids)]
+    index_keys += [keys.vendor_roles(v.id) for v in await spine.list_vendors() if prop_ids & set(v.services_property_ids)]
     found: dict[str, list[PersonRole]] = {}
-    for key in keys:
+    for key in index_keys:
         for role in await spine.roles_scoped_to(key):
             if role.scope.property_id and role.scope.property_id not in prop_ids:
                 continue  # a staff role limited to a property outside the lookup's reach

@@ -11,6 +11,7 @@ from collections import Counter
 from contextvars import ContextVar, Token
 from typing import Any
 
+from spine import keys
 from spine.store.base import Item, Store
 
 _current: ContextVar[Counter[str] | None] = ContextVar("clara_store_reads", default=None)
@@ -20,11 +21,11 @@ def read_kind(pk: str, sk: str = "_", *, query: bool = False) -> str:
     """The record a read is for, in the words the issue counts them: person, roles, context, ..."""
     prefix = pk.split("#", 1)[0].lower()
     if prefix == "person":
-        if query and sk.startswith("ROLE#"):
+        if query and sk.startswith(keys.ROLE_PREFIX):
             return "roles"
         if sk == "_" and not query:
             return "person"
-        return "context" if sk == "CONTEXT" else "person_records"
+        return "context" if sk == keys.CONTEXT else "person_records"
     return prefix or "other"
 
 

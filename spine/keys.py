@@ -1,0 +1,264 @@
+"""Every store key layout, once.
+
+An item lives at (pk, sk) and may be indexed under gsi1pk (sorted by gsi1sk). The backends
+(spine/store) store what they are given; this module is the only place that spells a key, so
+two writers of one record cannot drift apart and a reader finds what a writer wrote. A record
+kept under its own partition has the sort key `ITEM`; records kept beside a Person use their own.
+
+    from spine import keys
+    await spine.store.get(keys.person(person_id))
+"""
+from __future__ import annotations
+
+ITEM = "_"  # the sort key of a record that is alone in its partition
+
+# -- people, claims, roles ---------------------------------------------------------------
+ROLE_PREFIX = "ROLE#"  # sort keys of a Person's role rows
+APPLINK_PREFIX = "APPLINK#"  # sort keys of a Person's application links
+CONTEXT = "CONTEXT"  # the sort key of a Person's personContext
+
+
+def person(person_id: str) -> str:
+    return f"PERSON#{person_id}"
+
+
+def role(role_id: str) -> str:
+    return f"{ROLE_PREFIX}{role_id}"
+
+
+def claim(kind: str, value: str) -> str:
+    """A wire address (phone, email, Telegram user) claimed by one Person."""
+    return f"CLAIM#{kind}#{value}"
+
+
+def unit_roles(unit_id: str) -> str:
+    return f"UNITROLES#{unit_id}"
+
+
+def vendor_roles(vendor_id: str) -> str:
+    return f"VENDORROLES#{vendor_id}"
+
+
+def property_roles(property_id: str) -> str:
+    return f"PROPROLES#{property_id}"
+
+
+def org_roles(org_id: str | None) -> str:
+    return f"ORGROLES#{org_id}"
+
+
+def prospect(property_id: str) -> str:
+    """The sort key of a Person's prospect record at a property."""
+    return f"PROSPECT#{property_id}"
+
+
+def app_link(link_id: str) -> str:
+    return f"{APPLINK_PREFIX}{link_id}"
+
+
+# -- organizations, properties, units, leases, vendors -------------------------------------
+PROPERTIES = "PROPERTIES"  # index of every property
+VENDORS = "VENDORS"  # index of every vendor
+
+
+def org(org_id: str) -> str:
+    return f"ORG#{org_id}"
+
+
+def property_(property_id: str) -> str:
+    return f"PROPERTY#{property_id}"
+
+
+def number(e164: str) -> str:
+    """A phone number that reaches a property (SMS or voice)."""
+    return f"NUMBER#{e164}"
+
+
+def email(address: str) -> str:
+    """An email address that reaches a property (case-insensitive)."""
+    return f"EMAIL#{address.strip().lower()}"
+
+
+def telegram_bot(bot_id: str) -> str:
+    return f"TGBOT#{bot_id}"
+
+
+def unit(unit_id: str) -> str:
+    return f"UNIT#{unit_id}"
+
+
+def property_units(property_id: str) -> str:
+    return f"PROPUNITS#{property_id}"
+
+
+def lease(lease_id: str) -> str:
+    return f"LEASE#{lease_id}"
+
+
+def unit_leases(unit_id: str) -> str:
+    return f"UNITLEASE#{unit_id}"
+
+
+def vendor(vendor_id: str) -> str:
+    return f"VENDOR#{vendor_id}"
+
+
+# -- work orders, tours, renewals, sequences -----------------------------------------------
+def work_order(wo_id: str) -> str:
+    return f"WO#{wo_id}"
+
+
+def property_work_orders(property_id: str) -> str:
+    return f"PROPWO#{property_id}"
+
+
+def work_order_position(unit_id: str | None, wo_id: str = "") -> str:
+    """The index sort key of a work order: by unit, so one unit's orders are one prefix."""
+    return f"{unit_id or ''}#{wo_id}"
+
+
+def tour(tour_id: str) -> str:
+    return f"TOUR#{tour_id}"
+
+
+def person_tours(person_id: str) -> str:
+    return f"PERSONTOURS#{person_id}"
+
+
+def property_tours(property_id: str) -> str:
+    """A property's tour index, sorted by tour_slot (local time)."""
+    return f"PROPTOURS#{property_id}"
+
+
+def tour_slot(local_minute: str, tour_id: str) -> str:
+    """A tour's sort key in its property's index: `2026-12-01T15:00#<tour id>` (a day is a prefix)."""
+    return f"{local_minute}#{tour_id}"
+
+
+def renewal(renewal_id: str) -> str:
+    return f"RENEWAL#{renewal_id}"
+
+
+def unit_renewals(unit_id: str) -> str:
+    return f"UNITRENEWAL#{unit_id}"
+
+
+def sequence(name: str) -> str:
+    return f"SEQ#{name}"
+
+
+# -- interaction records: inbound log, outbox, opt-outs, events, traces, once-markers ------
+TRACES = "TRACES"  # index of every trace, newest last
+
+
+def inbound(message_id: str) -> str:
+    return f"INBOUND#{message_id}"
+
+
+def inbound_status(status: str) -> str:
+    return f"INBOUND#{status}"
+
+
+def outbox(outbox_id: str) -> str:
+    return f"OUTBOX#{outbox_id}"
+
+
+def outbox_status(status: str) -> str:
+    return f"OUTBOX#{status}"
+
+
+def outbox_provider_id(provider_id: str) -> str:
+    """A provider's message id (Twilio SM...) -> the outbox record it delivered."""
+    return f"OUTBOXSID#{provider_id}"
+
+
+def opt_out(address: str) -> str:
+    return f"OPTOUT#{address}"
+
+
+def event(event_id: str) -> str:
+    return f"EVENT#{event_id}"
+
+
+def events_of_kind(kind: str) -> str:
+    return f"EVENTS#{kind}"
+
+
+def trace(interaction_id: str) -> str:
+    return f"TRACE#{interaction_id}"
+
+
+def once(marker: str) -> str:
+    """The create-if-absent item behind Spine.mark_once(marker)."""
+    return f"ONCE#{marker}"
+
+
+# The markers themselves (what is done once, and for which id):
+def refresh_marker(person_id: str, interaction_id: str) -> str:
+    """personContext refreshed for this interaction."""
+    return f"refresh#{person_id}#{interaction_id}"
+
+
+def voice_end_marker(interaction_id: str) -> str:
+    """A call's end handled (the stream closing and the post-call webhook are one end)."""
+    return f"voice-end#{interaction_id}"
+
+
+# -- tool runs, escalations --------------------------------------------------------------
+def tool_run(interaction_id: str, tool_use_id: str) -> str:
+    """A side-effecting tool call, idempotent on (interaction_id, tool_use_id)."""
+    return f"IDEMP#{interaction_id}#{tool_use_id}"
+
+
+def escalation(escalation_id: str) -> str:
+    return f"ESCALATION#{escalation_id}"
+
+
+def org_escalations(org_id: str) -> str:
+    return f"ESCALATIONS#{org_id}"
+
+
+# -- admin tokens and sessions -----------------------------------------------------------
+def admin_token(token_hash: str) -> str:
+    return f"ADMINTOKEN#{token_hash}"
+
+
+def admin_tokens_of(person_id: str) -> str:
+    return f"ADMINTOKENS#{person_id}"
+
+
+def admin_session(session_hash: str) -> str:
+    return f"ADMINSESSION#{session_hash}"
+
+
+def admin_sessions_of(identity: str) -> str:
+    return f"ADMINSESSIONS#{identity}"
+
+
+# -- voice caller verification, step-up ----------------------------------------------------
+def call_verification(interaction_id: str) -> str:
+    return f"CALLVERIFY#{interaction_id}"
+
+
+def step_up(interaction_id: str) -> str:
+    return f"STEPUP#{interaction_id}"
+
+
+def step_up_rate(person_id: str, window: int | str) -> str:
+    return f"STEPUPRATE#{person_id}#{window}"
+
+
+# -- the PersonActor runtime ---------------------------------------------------------------
+def owner_lease(actor_key: str) -> str:
+    """The lease naming the host that owns a PersonActor."""
+    return f"OWNER#{actor_key}"
+
+
+def handoff(actor_key: str) -> str:
+    """A conversation handed to a PersonActor (a merge, a minted Person)."""
+    return f"HANDOFF#{actor_key}"
+
+
+# -- health probes (never written: a read of a missing item proves the store answers) ------
+HEALTH_READY = "HEALTH#ready"
+HEALTH_CHECK = "HEALTH#check"
