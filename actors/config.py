@@ -12,10 +12,10 @@ from __future__ import annotations
 
 from typing import Any
 
-import msgpack
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import ConfigDict, Field
 
 from actors.turn_types import TurnBudget
+from spine.codec import WireModel
 from spine.store.url import DEFAULT_STORE_URL
 
 # Fields a running host process cannot take in place (Ray resources and concurrency are fixed
@@ -28,7 +28,7 @@ DISPATCHER_PROCESS_FIELDS = ("namespace", "detached", "dispatcher_num_cpus", "di
                              "store_url", "store_timeout_s")
 
 
-class RuntimeConfig(BaseModel):
+class RuntimeConfig(WireModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     # What the actors talk to (field names match gateway Settings so make_model can read either).
@@ -103,9 +103,3 @@ class RuntimeConfig(BaseModel):
                    "anthropic_turn_model", "anthropic_fast_model") if hasattr(settings, name)}
         return cls.model_validate({**shared, **(runtime or {})})
 
-    def to_bytes(self) -> bytes:
-        return msgpack.packb(self.model_dump(mode="json"), use_bin_type=True)
-
-    @classmethod
-    def from_bytes(cls, data: bytes) -> RuntimeConfig:
-        return cls.model_validate(msgpack.unpackb(data))

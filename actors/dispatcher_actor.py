@@ -7,16 +7,15 @@ dumps (decision 7): a Caller's private facts never travel, so nothing claimed is
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Any
 
-import msgpack
 import ray
-from pydantic import BaseModel
 from ray.exceptions import ActorDiedError
 
 from actors.authority import Authority
 from actors.config import RuntimeConfig
+from spine.codec import pack, unpack
 from spine.repo import Spine
 from spine.store.counting import add_reads, counting
 from spine.store.url import open_store
@@ -24,19 +23,6 @@ from spine.toolspec import ToolInvocation, ToolResult
 from tools.caller import Caller
 
 DISPATCHER_NAME = "clara-dispatcher"
-
-
-def pack(value: BaseModel | Sequence[BaseModel | dict[str, Any]] | None) -> bytes:
-    plain: Any = value
-    if isinstance(value, BaseModel):
-        plain = value.model_dump(mode="json")
-    elif value is not None:
-        plain = [v.model_dump(mode="json") if isinstance(v, BaseModel) else v for v in value]
-    return msgpack.packb(plain, use_bin_type=True)
-
-
-def unpack(data: bytes) -> Any:
-    return msgpack.unpackb(data)
 
 
 class DispatcherService:

@@ -14,9 +14,8 @@ import os
 from collections.abc import Awaitable
 from typing import Any, Literal
 
-import msgpack
 import ray
-from pydantic import BaseModel, ValidationError
+from pydantic import ValidationError
 
 from actors import metrics
 from actors.config import RuntimeConfig
@@ -26,6 +25,7 @@ from actors.person_runtime import KeyedActor, default_turn
 from actors.person_session import SessionOp, SessionReply, SessionRequest
 from actors.placement import person_key, placement_key
 from actors.turn_types import TurnDeps, TurnResult
+from spine.codec import WireModel, pack
 from spine.envelope import MessageEnvelope
 from spine.repo import Spine
 from spine.store.counting import counting
@@ -52,7 +52,7 @@ def host_of(owner: str) -> tuple[str, str]:
     return namespace, name.partition("#")[0]
 
 
-class HostReply(BaseModel):
+class HostReply(WireModel):
     """What a host answers for one message: the turn result, or 'moved' to the live owner,
     or 'failed' with a reason the gateway can log while it sends its fallback reply."""
 
@@ -62,13 +62,6 @@ class HostReply(BaseModel):
     owner: str | None = None  # moved: the live host that owns the key
     rekey: str | None = None  # moved: the key the message belongs to (the Person an address resolved to)
     error: str | None = None
-
-    def to_bytes(self) -> bytes:
-        return msgpack.packb(self.model_dump(mode="json"), use_bin_type=True)
-
-    @classmethod
-    def from_bytes(cls, data: bytes) -> HostReply:
-        return cls.model_validate(msgpack.unpackb(data))
 
 
 class PersonHost:
@@ -141,7 +134,7 @@ class PersonHost:
         return [a.info() for a in self.persons.values() if a.active]
 
     async def list_actors(self) -> bytes:
-        return msgpack.packb([i.model_dump(mode="json") for i in self.actor_infos()], use_bin_type=True)
+        return pack(self.actor_infos())
 
     async def ping(self) -> str:
         if not self.retiring:

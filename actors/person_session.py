@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from typing import Annotated, Literal, Protocol
 
-import msgpack
 from pydantic import BaseModel, Field
 
 from actors.dispatcher import writes
@@ -20,6 +19,7 @@ from actors.opening import Opening
 from actors.turn_types import TurnDeps
 from actors.voice_opening import VoiceCallStart, open_from
 from actors.voice_tools import not_on_the_phone
+from spine.codec import WireModel
 from spine.context import Channel, PersonContext
 from spine.envelope import MessageEnvelope
 from spine.records import AgentTrace
@@ -58,15 +58,8 @@ class CallEnd(_Op):
 SessionOp = Annotated[CallOpen | CallTool | CallEnd, Field(discriminator="kind")]
 
 
-class SessionRequest(BaseModel):
+class SessionRequest(WireModel):
     op: SessionOp
-
-    def to_bytes(self) -> bytes:
-        return msgpack.packb(self.model_dump(mode="json"), use_bin_type=True)
-
-    @classmethod
-    def from_bytes(cls, data: bytes) -> SessionRequest:
-        return cls.model_validate(msgpack.unpackb(data))
 
 
 class OpenedCall(BaseModel):

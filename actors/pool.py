@@ -17,7 +17,6 @@ import logging
 import time
 from typing import Any
 
-import msgpack
 import ray
 from ray.exceptions import RayActorError
 
@@ -29,6 +28,7 @@ from actors.person_session import SessionOp, SessionReply, SessionRequest
 from actors.placement import host_index, person_key, person_of, placement_key
 from actors.reconciler import HostReconciler, Layout
 from actors.turn_types import TurnResult
+from spine.codec import unpack_models
 from spine.envelope import MessageEnvelope
 from spine.repo import Spine
 from spine.store.url import open_store
@@ -218,7 +218,7 @@ class HostPool:
         infos = []
         for raw in found:
             if isinstance(raw, bytes):
-                infos += [ActorInfo.model_validate(d) for d in msgpack.unpackb(raw)]
+                infos += unpack_models(ActorInfo, raw)
         return sorted(infos, key=lambda i: (i.host, i.key))
 
     async def shutdown(self, *, kill: bool = False) -> None:

@@ -31,15 +31,14 @@ import time
 import uuid
 from typing import Any
 
-import msgpack
 import ray
-from pydantic import BaseModel
 from ray.exceptions import RayActorError
 
 from actors.config import RuntimeConfig
 from actors.dispatcher_actor import DISPATCHER_NAME, DispatcherActor
 from actors.host import PersonActorHost, host_name
 from actors.host_health import dead_nodes, lost_because, ray_actor_state
+from spine.codec import WireModel
 
 log = logging.getLogger("clara.reconciler")
 
@@ -48,19 +47,13 @@ HOST_PREFIX = host_name(0)[:-1]
 RETIRE_TIMEOUT_S = 60.0  # a retiring host finishes its accepted turns and refreshes within this
 
 
-class Layout(BaseModel):
+class Layout(WireModel):
     """The hosts that take new people, in placement order; generation 0 is 'not configured'
     (a reconciler that restarted and has not been given a config yet)."""
 
     generation: int = 0
     hosts: list[str] = []
 
-    def to_bytes(self) -> bytes:
-        return msgpack.packb(self.model_dump(mode="json"), use_bin_type=True)
-
-    @classmethod
-    def from_bytes(cls, data: bytes) -> Layout:
-        return cls.model_validate(msgpack.unpackb(data))
 
 
 def actor_options(config: RuntimeConfig, name: str) -> dict[str, Any]:

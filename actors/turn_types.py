@@ -5,11 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-import msgpack
-from pydantic import BaseModel
-
 from actors.authority import Authority
 from actors.model.base import ModelBackend
+from spine.codec import WireModel
 from spine.intent_hints import IntentConfirmer
 from spine.records import AgentTrace, TraceToolCall, Usage
 from spine.repo import Spine
@@ -61,16 +59,10 @@ class LoopOutcome:
     messages: list[dict[str, Any]] = field(default_factory=list)
 
 
-class TurnResult(BaseModel):
+class TurnResult(WireModel):
     interaction_id: str
     person_id: str | None
     reply: str
     suppressed: bool = False
     trace: AgentTrace
 
-    def to_bytes(self) -> bytes:
-        return msgpack.packb(self.model_dump(mode="json"), use_bin_type=True)
-
-    @classmethod
-    def from_bytes(cls, data: bytes) -> TurnResult:
-        return cls.model_validate(msgpack.unpackb(data))

@@ -5,14 +5,14 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Literal
 
-import msgpack
-from pydantic import BaseModel, Field
+from pydantic import Field
 
+from spine.codec import WireModel
 from spine.context import Channel
 from spine.identity import utcnow
 
 
-class MessageEnvelope(BaseModel):
+class MessageEnvelope(WireModel):
     message_id: str
     interaction_id: str
     channel: Channel
@@ -31,9 +31,3 @@ class MessageEnvelope(BaseModel):
     sender_check: str | None = None
     received_at: datetime = Field(default_factory=utcnow)
 
-    def to_bytes(self) -> bytes:
-        return msgpack.packb(self.model_dump(mode="json"), use_bin_type=True)
-
-    @classmethod
-    def from_bytes(cls, data: bytes) -> MessageEnvelope:
-        return cls.model_validate(msgpack.unpackb(data))

@@ -1,24 +1,22 @@
-"""How every backend writes an item: non-empty keys, data as msgpack bytes (ARCHITECTURE decision 7)."""
+"""How every backend writes an item: non-empty keys, data as msgpack bytes (spine.codec, ARCHITECTURE decision 7)."""
 from __future__ import annotations
 
 from typing import Any
 
-import msgpack
-
+from spine.codec import pack, unpack
 from spine.store.base import Item, StoreError
 
 
 def pack_data(data: dict[str, Any], where: str) -> bytes:
     """Encode before any I/O, so data that cannot be stored fails at the caller, not half-written."""
     try:
-        return msgpack.packb(data, use_bin_type=True)
+        return pack(data)
     except (TypeError, ValueError, OverflowError) as exc:
         raise StoreError(f"item data at {where} cannot be stored as msgpack: {exc}") from exc
 
 
 def unpack_data(blob: bytes) -> dict[str, Any]:
-    # strict_map_key=False: a nested map with integer keys must read back as it was written.
-    data: dict[str, Any] = msgpack.unpackb(blob, raw=False, strict_map_key=False)
+    data: dict[str, Any] = unpack(blob)
     return data
 
 

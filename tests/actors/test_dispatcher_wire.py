@@ -6,7 +6,8 @@ import msgpack
 import pytest
 
 from actors.config import RuntimeConfig
-from actors.dispatcher_actor import DispatcherService, RayToolRunner, pack
+from actors.dispatcher_actor import DispatcherService, RayToolRunner
+from spine.codec import pack
 from spine.demo import seed
 from spine.identity import PersonRole, PersonRoleSource, PersonRoleType, RoleScope
 from spine.repo import Spine
