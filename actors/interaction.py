@@ -38,8 +38,6 @@ from tools.prefetch import prefetch_candidates
 
 log = logging.getLogger("clara.interaction")
 
-PHOTOS_ATTACHED = "gateway/photos-attached"
-INTENT_PROMOTED = "router/intent-promoted"
 
 FALLBACK_REPLY = ("Sorry, I'm having trouble right now. I've passed your message to our team and "
                   "someone will follow up shortly.")
@@ -170,7 +168,7 @@ async def _converse(deps: TurnDeps, env: MessageEnvelope, decision: RoutingDecis
     if opening is not None and any(writes(c.name, c.decision, c.is_error) for c in out.tool_calls):
         opening.wrote()  # the next turn reads again what these tools may have changed
     if decision.intent_evidence:  # the trace keeps why an unknown sender was promoted to prospect
-        events.append(TraceEvent(kind=INTENT_PROMOTED, reason=decision.intent_evidence[:300]))
+        events.append(TraceEvent(kind=EventKind.INTENT_PROMOTED, reason=decision.intent_evidence[:300]))
     if decision.graceful_degrade_reason:
         events.append(TraceEvent(kind=EventKind.GRACEFUL_DEGRADE, reason=decision.graceful_degrade_reason))
     report = await deps.tools.prefetch_report(env.interaction_id) if candidates else []
@@ -212,10 +210,10 @@ async def _attach_photos(deps: TurnDeps, caller: Caller, env: MessageEnvelope, e
     try:
         wo = await attach_requested_photos(deps.spine, caller, env.media_urls)
     except StoreError as exc:  # the photos are still in the conversation; the turn goes on
-        events.append(TraceEvent(kind=PHOTOS_ATTACHED, reason=f"not attached: {exc}"[:200]))
+        events.append(TraceEvent(kind=EventKind.PHOTOS_ATTACHED, reason=f"not attached: {exc}"[:200]))
         return None
     if wo is not None:
-        events.append(TraceEvent(kind=PHOTOS_ATTACHED, reason=wo.display_id))
+        events.append(TraceEvent(kind=EventKind.PHOTOS_ATTACHED, reason=wo.display_id))
     return wo.display_id if wo else None
 
 

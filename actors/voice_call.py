@@ -53,7 +53,6 @@ OPEN_BUDGET_S = 1.0  # the caller hears ringing while we build context; never lo
 # replica, which waits for it (`_recorded`).
 WRITE_BEHIND_S = 0.05
 WRITE_BEHIND_MAX_S = 0.5
-CALL_FAILED = "voice/call-failed"
 
 
 class VoiceCalls:
@@ -232,14 +231,14 @@ class VoiceCalls:
         await self._recorded(interaction_id)
         trace = await self.spine.get_trace(interaction_id)
         if trace is not None:
-            trace.events.append(TraceEvent(kind=CALL_FAILED, reason=reason))
+            trace.events.append(TraceEvent(kind=EventKind.CALL_FAILED, reason=reason))
             await self.spine.put_trace(trace)
 
     async def failed(self, interaction_id: str) -> bool:
         """Whether the caller was let down: the call broke, or never got as far as being recorded."""
         await self._recorded(interaction_id)
         trace = await self.spine.get_trace(interaction_id)
-        return trace is None or any(e.kind == CALL_FAILED for e in trace.events)
+        return trace is None or any(e.kind == EventKind.CALL_FAILED for e in trace.events)
 
     async def end_reported(self, interaction_id: str, transcript: list[dict[str, str]], *,
                            caller_number: str | None = None, called_number: str | None = None) -> bool:

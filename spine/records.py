@@ -78,14 +78,37 @@ class OptOut(BaseModel):
 
 
 class EventKind(StrEnum):
+    """Every event kind, in events (GET /admin/events?kind=...) and in trace events, once."""
+
+    # the agent turn
     GRACEFUL_DEGRADE = "agent/graceful-degrade"
     CONTEXT_BUILD = "agent/context-build"
     SAFETY = "agent/safety-net"
     MODEL_FAILURE = "agent/model-failure"
+    INTENT_PROMOTED = "router/intent-promoted"
+    PHOTOS_ATTACHED = "gateway/photos-attached"
+    # every channel
     SPAM_DROPPED = "gateway/spam-dropped"
     STORE_DEGRADED = "gateway/store-degraded"
     SENDER_VERIFIED = "gateway/sender-verified"
     SENDER_UNVERIFIED = "gateway/sender-unverified"
+    INBOUND_FAILED = "gateway/inbound-failed"
+    INBOUND_REPAIRED = "gateway/inbound-repaired"  # its turn ended but the end went unrecorded
+    REPLY_DEFERRED = "gateway/reply-deferred"
+    OPT_OUT = "gateway/opt-out"
+    OPT_IN = "gateway/opt-in"
+    OPTED_OUT_INBOUND = "gateway/opted-out-inbound"
+    # SMS
+    UNKNOWN_NUMBER = "gateway/unknown-number"
+    UNSUPPORTED_SENDER = "gateway/unsupported-sender"
+    # Telegram
+    TELEGRAM_LINKED = "gateway/telegram-linked"
+    TELEGRAM_LINK_REFUSED = "gateway/telegram-link-refused"
+    TELEGRAM_IGNORED = "gateway/telegram-ignored"
+    # voice
+    CALL_FAILED = "voice/call-failed"
+    BRIDGE = "voice/bridge"
+    STREAM_REFUSED = "voice/stream-refused"
 
 
 class Event(BaseModel):

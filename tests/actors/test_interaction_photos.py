@@ -3,8 +3,9 @@ own units only, once (offline model, no Ray)."""
 from __future__ import annotations
 
 from actors.dispatcher import Dispatcher
-from actors.interaction import PHOTOS_ATTACHED, run_interaction
+from actors.interaction import run_interaction
 from spine.context import Channel
+from spine.records import EventKind
 from spine.toolspec import ToolInvocation
 from tests.support.turn_helpers import envelope
 from tools.caller import load_caller
@@ -32,14 +33,14 @@ async def test_an_mms_answering_a_photo_request_is_attached_to_its_work_order(of
     wo = await spine.get_work_order("wo_7")
     assert wo.photo_urls == [PHOTO] and wo.photo_request is None
     assert "photo(s) received by MMS for: the base of the toilet" in wo.notes[-1].text
-    assert [e.reason for e in result.trace.events if e.kind == PHOTOS_ATTACHED] == ["WO-7"]
+    assert [e.reason for e in result.trace.events if e.kind == EventKind.PHOTOS_ATTACHED] == ["WO-7"]
     assert result.reply
 
 
 async def test_media_with_no_request_waiting_attaches_nothing(offline_deps, spine):
     result = await run_interaction(offline_deps, with_media(envelope(MARCUS, "look at this"), PHOTO))
     assert (await spine.get_work_order("wo_7")).photo_urls == []
-    assert not [e for e in result.trace.events if e.kind == PHOTOS_ATTACHED]
+    assert not [e for e in result.trace.events if e.kind == EventKind.PHOTOS_ATTACHED]
 
 
 async def test_a_tenant_of_another_unit_cannot_attach_to_it(offline_deps, spine):
