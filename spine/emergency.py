@@ -14,6 +14,8 @@ from typing import Literal
 
 from pydantic import BaseModel
 
+from spine.patterns import rx
+
 EmergencyKind = Literal["threat", "fire", "gas", "carbon_monoxide", "electrical", "flood"]
 
 BRIEFS: dict[EmergencyKind, str] = {
@@ -34,12 +36,8 @@ class EmergencyMatch(BaseModel):
         return BRIEFS[self.kind]
 
 
-def _rx(*parts: str) -> re.Pattern[str]:
-    return re.compile("|".join(parts), re.IGNORECASE)
-
-
 # Routine talk that contains emergency words; blanked out before matching.
-_ROUTINE = _rx(
+_ROUTINE = rx(
     r"\bfire\s+(?:drills?|extinguishers?|inspections?|codes?|alarm\s+(?:test|testing|inspection)s?|marshal)\b",
     r"\b(?:extinguishers?|extintor(?:es)?)\b[^.!?]{0,40}",
     r"\bsmoke\s+(?:detector|alarm)s?\b[^.!?]{0,30}\b(?:batter(?:y|ies)|chirp\w*|beep\w*\s+(?:every|once)|"
@@ -52,7 +50,7 @@ _ROUTINE = _rx(
 )
 
 _PATTERNS: tuple[tuple[EmergencyKind, re.Pattern[str]], ...] = (  # deadliest first: it names the match
-    ("threat", _rx(
+    ("threat", rx(
         r"\b(?:someone|somebody|a\s+(?:man|woman|guy|person)|he|she|they)\s+(?:has|have|had|with|'s\s+got|is\s+holding|"
         r"pulled)\s+(?:a\s+)?(?:gun|knife|weapon)\b",
         r"\b(?:gun|knife|weapon)s?\s+(?:pointed|drawn)\b", r"\bbreak[\s-]?in\s+(?:in\s+progress|right\s+now|happening)\b",
@@ -63,7 +61,7 @@ _PATTERNS: tuple[tuple[EmergencyKind, re.Pattern[str]], ...] = (  # deadliest fi
         r"\b(?:alguien|un\s+hombre)\s+(?:est[aá]\s+)?(?:tratando\s+de\s+)?(?:entrar|meterse)\s+a\s+la\s+fuerza\b",
         r"\bme\s+amenaz[oó]\b", r"\bdisparos\b", r"\bbalazos\b",
     )),
-    ("fire", _rx(
+    ("fire", rx(
         r"\b(?:a|the|there'?s\s+a|there\s+is\s+a|house|kitchen|grease|apartment|building|electrical)\s+fire\b",
         r"\bfire\s+(?:in|on|at|is\s+spreading|spreading|started|broke\s+out)\b", r"(?<!i'm )(?<!i am )\bon\s+fire\b",
         r"\bflames?\b", r"\bsmoke\s+(?:is\s+)?(?:coming|pouring|billowing|filling|everywhere)\b",
@@ -73,17 +71,17 @@ _PATTERNS: tuple[tuple[EmergencyKind, re.Pattern[str]], ...] = (  # deadliest fi
         r"\bincendio\b", r"\bhay\s+fuego\b", r"\bse\s+est[aá]\s+quemando\b", r"\bllamas\b",
         r"\b(?:sale|saliendo|mucho|lleno\s+de|huele\s+a)\s+humo\b", r"\bhumo\s+(?:por\s+todas\s+partes|saliendo)\b",
     )),
-    ("carbon_monoxide", _rx(
+    ("carbon_monoxide", rx(
         r"\bcarbon\s+monoxide\b", r"\bco\s+(?:alarm|detector)s?\s+(?:is\s+|are\s+)?(?:going\s+off|beeping|sounding)\b",
         r"\bmon[oó]xido\s+de\s+carbono\b", r"\balarma\s+de\s+mon[oó]xido\b",
     )),
-    ("gas", _rx(
+    ("gas", rx(
         r"\bsmell\w*\s+(?:of\s+|like\s+)?(?:natural\s+)?gas\b", r"\bgas\s+(?:smell|odou?r|leak\w*)\b",
         r"\bgas\s+(?:is\s+)?leaking\b", r"\bleaking\s+gas\b", r"\brotten\s+eggs?\s+smell\b",
         r"\bsmell\w*\s+(?:like\s+)?rotten\s+eggs?\b",
         r"\bhuele\s+(?:mucho\s+)?a\s+gas\b", r"\bolor\s+a\s+gas\b", r"\bfuga\s+de\s+gas\b",
     )),
-    ("electrical", _rx(
+    ("electrical", rx(
         r"\bsparking\b", r"\bsparks?\b[^.!?]{0,30}\b(?:outlet|wire|wiring|panel|breaker|switch|socket|plug|light)\b",
         r"\b(?:outlet|wire|wiring|panel|breaker|switch|socket|plug)s?\b[^.!?]{0,30}\b(?:sparks?|sparking|smoking|"
         r"melting|burning)\b",
@@ -91,7 +89,7 @@ _PATTERNS: tuple[tuple[EmergencyKind, re.Pattern[str]], ...] = (  # deadliest fi
         r"\bsomething(?:'s|\s+is)\s+burning\b", r"\belectrocut\w*\b", r"\bexposed\s+(?:live\s+)?wires?\b",
         r"\bchispas?\b", r"\bchispea\w*\b", r"\bcables?\s+(?:expuestos?|pelados?)\b", r"\bhuele\s+a\s+quemado\b",
     )),
-    ("flood", _rx(
+    ("flood", rx(
         r"\bflood(?:ing|ed|s)?\b",
         r"\bwater\b[^.!?]{0,40}\b(?:pouring|gushing|spraying|everywhere|rising|coming\s+(?:in|through)|flooding)\b",
         r"\b(?:leak\w*|drip\w*|pour\w*|coming|water)\s+(?:in\s+)?(?:through|from)\s+(?:the\s+|my\s+)?ceiling\b",

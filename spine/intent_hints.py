@@ -12,7 +12,6 @@ stage `inquiry`, idempotently. The trace keeps the features that weighed most (`
 """
 from __future__ import annotations
 
-import re
 import secrets
 from collections.abc import Awaitable, Callable
 from typing import Literal
@@ -22,6 +21,7 @@ from pydantic import BaseModel, Field
 from spine.emergency import detect_emergency
 from spine.identity import Claim, ClaimKind, Person, PersonRole, PersonRoleSource, PersonRoleType, RoleScope
 from spine.intent_model import shipped_model
+from spine.patterns import rx
 from spine.records import last4
 from spine.repo import Spine
 from spine.work import Prospect
@@ -44,16 +44,12 @@ class IntentHints(BaseModel):
     vetoed_by: list[str] = Field(default_factory=list)
 
 
-def _rx(*parts: str) -> re.Pattern[str]:
-    return re.compile("|".join(parts), re.IGNORECASE)
-
-
-_LINK = _rx(r"https?://", r"\bwww\.", r"\bbit\.ly\b", r"\b[\w-]+\.(?:co|info|ly|xyz)\b")
-_TOUR = _rx(r"\btour\w*", r"\bviewing\b", r"\bshowing\b", r"\bvisit\w*", r"\bsee\s+(?:a|the|an|unit|your)\b",
+_LINK = rx(r"https?://", r"\bwww\.", r"\bbit\.ly\b", r"\b[\w-]+\.(?:co|info|ly|xyz)\b")
+_TOUR = rx(r"\btour\w*", r"\bviewing\b", r"\bshowing\b", r"\bvisit\w*", r"\bsee\s+(?:a|the|an|unit|your)\b",
             r"\brecorrido\b", r"\bver\s+(?:el|un|los)\b", r"\bconocer\b")
-_PRICING = _rx(r"\bprices?\b", r"\bpricing\b", r"\bhow\s+much\b", r"\bcosts?\b", r"\brent\s+for\b", r"\bprecios?\b",
+_PRICING = rx(r"\bprices?\b", r"\bpricing\b", r"\bhow\s+much\b", r"\bcosts?\b", r"\brent\s+for\b", r"\bprecios?\b",
                r"\bcu[aá]nto\b", r"\bcuesta\b")
-_AVAILABILITY = _rx(r"\bavailab\w*", r"\bvacan\w*", r"\bopen\w*", r"\bdisponib\w*", r"\blibres?\b", r"\bbedrooms?\b",
+_AVAILABILITY = rx(r"\bavailab\w*", r"\bvacan\w*", r"\bopen\w*", r"\bdisponib\w*", r"\blibres?\b", r"\bbedrooms?\b",
                     r"\b\d\s*br\b", r"\brec[aá]maras?\b")
 
 

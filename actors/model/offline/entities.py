@@ -10,10 +10,7 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, time, timedelta
 
 from spine.emergency import EmergencyMatch, detect_emergency, normalize
-
-
-def rx(*parts: str) -> re.Pattern[str]:
-    return re.compile("|".join(parts), re.IGNORECASE)
+from spine.patterns import rx
 
 
 WORK_ORDER = re.compile(r"\b(?:wo|work\s*order)\s*[-_#:]?\s*#?\s*(\d{1,6})\b", re.IGNORECASE)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from actors.model.offline.entities import rx
+from spine.patterns import rx
 
 GREETING = rx(r"^\s*(?:yo|hey+|hi+|hello|sup|what'?s\s+up|wassup|whats\s+up|is\s+this|hola|buenas|qu[eé]\s+onda)\b")
 INTRODUCTION = rx(r"\b(?:this\s+is|it'?s|i'?m|i\s+am|my\s+name\s+is|soy|me\s+llamo)\s+[A-Z][a-z]+")  # own name
