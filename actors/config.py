@@ -18,6 +18,12 @@ from actors.turn_types import TurnBudget
 from spine.codec import WireModel
 from spine.store.url import DEFAULT_STORE_URL
 
+# The model ids a turn and the fast calls (refresh, intent confirm) use unless GATEWAY_TURN_MODEL /
+# GATEWAY_FAST_MODEL say otherwise: spelled here only (gateway/settings.py, the backends read them).
+DEFAULT_TURN_MODEL = "claude-sonnet-4-6"
+DEFAULT_FAST_MODEL = "claude-haiku-4-5"
+
+
 # Fields a running host process cannot take in place (Ray resources and concurrency are fixed
 # at actor creation; the store connection and the model client, with its call timeout, are
 # built once per process).
@@ -37,8 +43,8 @@ class RuntimeConfig(WireModel):
     model: str = "offline"  # anthropic | offline
     anthropic_api_key: str | None = None
     anthropic_base_url: str | None = None
-    anthropic_turn_model: str = "claude-sonnet-4-6"
-    anthropic_fast_model: str = "claude-haiku-4-5"
+    anthropic_turn_model: str = DEFAULT_TURN_MODEL
+    anthropic_fast_model: str = DEFAULT_FAST_MODEL
 
     # The pool: a few host processes, each holding many PersonActors.
     namespace: str = "clara"

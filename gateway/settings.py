@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model, field_validator, model_validator
 
-from actors.config import RuntimeConfig
+from actors.config import DEFAULT_FAST_MODEL, DEFAULT_TURN_MODEL, RuntimeConfig
 from gateway.errors import GatewayError
 from gateway.sms.handler import SmsOptions
 from spine.store.url import DEFAULT_STORE_URL
@@ -84,8 +84,8 @@ class Settings(BaseModel):
     model: Literal["anthropic", "offline"] = "offline"
     anthropic_api_key: str | None = None
     anthropic_base_url: str | None = None
-    anthropic_turn_model: str = "claude-sonnet-4-6"
-    anthropic_fast_model: str = "claude-haiku-4-5"
+    anthropic_turn_model: str = DEFAULT_TURN_MODEL
+    anthropic_fast_model: str = DEFAULT_FAST_MODEL
     twilio_auth_token: str | None = None
     twilio_account_sid: str | None = None
     twilio_api_base: str = "https://api.twilio.com"

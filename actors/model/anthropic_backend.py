@@ -14,11 +14,10 @@ from typing import Any
 
 import anthropic
 
+from actors.config import DEFAULT_FAST_MODEL, DEFAULT_TURN_MODEL
 from actors.model.base import ModelRequest, ModelResponse, ModelUnavailable
 from spine.records import Usage
 
-DEFAULT_TURN_MODEL = "claude-sonnet-4-6"
-DEFAULT_FAST_MODEL = "claude-haiku-4-5"
 MAX_BACKOFF_S = 8.0  # the SDK's MAX_RETRY_DELAY; bounds the default deadline
 DEADLINE_GRACE_S = 1.0  # lets the per-attempt timeout fire first, with its clearer reason
 

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from actors.model.anthropic_backend import DEFAULT_FAST_MODEL, DEFAULT_TURN_MODEL, AnthropicBackend
+from actors.config import DEFAULT_FAST_MODEL, DEFAULT_TURN_MODEL
+from actors.model.anthropic_backend import AnthropicBackend
 from actors.model.base import ModelBackend
 from actors.model.offline import OfflineModel
 
