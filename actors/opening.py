@@ -120,17 +120,26 @@ async def _build(spine: Spine, authority: Authority, *, channel: Channel, addres
     if summary_of is not None:  # a re-check that found other roles: same snapshot, new pointers
         context = await _repointed(spine, summary_of, authority)
     else:
-        stored = await spine.get_context(person_id)
-        if stored is not None:
-            context = await filter_ghost_pointers(spine, stored, channel=channel, address=address,
-                                                  property_id=authority.property_id, interaction_id=interaction_id)
-        else:
-            gap = ContextBuildReason.PERSISTED_CONTEXT_MISSING
-            context = PersonContext(person_id=person_id,
-                                    active=await build_active_pointers(spine, person_id, roles=authority.all_roles))
+        context, gap = await load_context(spine, person_id, channel=channel, address=address,
+                                          property_id=authority.property_id, interaction_id=interaction_id,
+                                          roles=authority.all_roles)
     return Opening(person_id=person_id, property_id=authority.property_id, authority=authority,
                    facts=await _facts(spine, authority), context=context, context_gap=gap,
                    checked_at=authority.derived_at)
+
+
+async def load_context(spine: Spine, person_id: str, *, channel: Channel, address: str | None, property_id: str,
+                       interaction_id: str, roles: list[PersonRole] | None = None,
+                       ) -> tuple[PersonContext, ContextBuildReason | None]:
+    """The eager tier of personContext, loaded one way on every channel: the persisted snapshot
+    (ghost pointers filtered), else pointers from the store with the fresh-contact summary and
+    the reason it was built (`roles`: the person's role rows, if already read)."""
+    stored = await spine.get_context(person_id)
+    if stored is not None:
+        return await filter_ghost_pointers(spine, stored, channel=channel, address=address, property_id=property_id,
+                                           interaction_id=interaction_id), None
+    active = await build_active_pointers(spine, person_id, roles=roles)
+    return PersonContext(person_id=person_id, active=active), ContextBuildReason.PERSISTED_CONTEXT_MISSING
 
 
 async def _repointed(spine: Spine, context: PersonContext, authority: Authority) -> PersonContext:

@@ -18,7 +18,7 @@ from spine.records import (
     TraceToolCall,
     last4,
 )
-from spine.routing_types import RoutingDecision
+from spine.routing_types import L1Result, RoutingDecision
 from spine.toolspec import ToolInvocation, ToolResult
 from tools.handlers.step_up import redact_input
 
@@ -31,6 +31,12 @@ def trace_call(inv: ToolInvocation, result: ToolResult) -> TraceToolCall:
     )
 
 
+def trace_routing(l1: L1Result) -> TraceRouting:
+    """The trace's record of how the router saw the caller, on every channel."""
+    return TraceRouting(roles=[r.value for r in l1.roles], confidence=l1.confidence,
+                        other_classification=l1.other_classification, inferred_intent=l1.inferred_intent)
+
+
 def build_trace(env: MessageEnvelope, decision: RoutingDecision, prompt: AssembledPrompt | None, out: LoopOutcome,
                 started: float, *, events: list[TraceEvent], prefetch: list[dict[str, Any]] | None = None,
                 cost: float = 0.0,
@@ -40,8 +46,7 @@ def build_trace(env: MessageEnvelope, decision: RoutingDecision, prompt: Assembl
         interaction_id=env.interaction_id, channel=env.channel, origin=env.origin,
         impersonated_by=env.impersonated_by, participant_id=decision.person_id, property_id=env.property_id,
         wire_address_last4=last4(env.from_address),
-        routing=TraceRouting(roles=[r.value for r in l1.roles], confidence=l1.confidence,
-                             other_classification=l1.other_classification, inferred_intent=l1.inferred_intent),
+        routing=trace_routing(l1),
         prompt=TracePrompt(sections=prompt.sections, breakpoint_index=prompt.breakpoint_index) if prompt else TracePrompt(),
         tools_offered=[t["name"] for t in prompt.tools] if prompt else [],
         tool_calls=out.tool_calls,

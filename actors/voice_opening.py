@@ -14,7 +14,8 @@ from functools import cache, partial
 
 from pydantic import BaseModel
 
-from actors.opening import Opening
+from actors.opening import Opening, load_context
+from actors.trace_builder import trace_routing
 from actors.voice_reads import OpenReads
 from prompts.voice import (
     VoiceContextView,
@@ -24,7 +25,7 @@ from prompts.voice import (
     voice_applicable_features,
 )
 from spine.context import Channel, PersonContext, estimate_tokens
-from spine.context_build import build_active_pointers
+from spine.events import ContextBuildReason
 from spine.identity import Person
 from spine.property import Property
 from spine.records import (
@@ -33,7 +34,6 @@ from spine.records import (
     PromptSection,
     TraceEvent,
     TracePrompt,
-    TraceRouting,
     last4,
 )
 from spine.repo import Spine
@@ -145,13 +145,11 @@ async def _opened(spine: Spine, voice_prompt: str, iid: str, prop: Property, dec
 
 def _trace(voice_prompt: str, start: VoiceCallStart, decision: RoutingDecision, view: VoiceContextView,
            caller_number: str, events: list[TraceEvent]) -> AgentTrace:
-    l1 = decision.l1
     return AgentTrace(
         interaction_id=start.interaction_id, channel=Channel.VOICE, participant_id=start.person_id,
         property_id=start.property_id, wire_address_last4=last4(caller_number), events=events,
         tools_offered=view.tool_names,
-        routing=TraceRouting(roles=[r.value for r in l1.roles], confidence=l1.confidence,
-                             other_classification=l1.other_classification, inferred_intent=l1.inferred_intent),
+        routing=trace_routing(decision.l1),
         prompt=TracePrompt(sections=[
             PromptSection(layer="L0", name="voice_prompt", token_estimate=estimate_tokens(voice_prompt)),
             PromptSection(layer="context", name="voice_context",
@@ -160,22 +158,16 @@ def _trace(voice_prompt: str, start: VoiceCallStart, decision: RoutingDecision, 
 
 async def _context(reads: Spine, person_id: str | None, address: str, property_id: str,
                    iid: str) -> tuple[PersonContext, list[TraceEvent], list[str]]:
-    """The eager tier, as the SMS turn loads it: the persisted snapshot (ghost pointers
-    filtered), else pointers from the store with the fresh-contact summary. Also the reasons of
-    the context-build events to record after answering."""
-    from prompts.context_check import filter_ghost_pointers
-
+    """The eager tier (actors.opening.load_context), and the reasons of the context-build
+    events to record after answering."""
     if person_id is None:
-        reason = "personId_missing"
+        reason = ContextBuildReason.PERSON_ID_MISSING
         return PersonContext(person_id=""), [TraceEvent(kind=EventKind.CONTEXT_BUILD, reason=reason)], [reason]
-    stored = await reads.get_context(person_id)
-    if stored is not None:
-        filtered = await filter_ghost_pointers(reads, stored, channel=Channel.VOICE, address=address,
-                                               property_id=property_id, interaction_id=iid)
-        return filtered, [], []
-    reason = "persisted_context_missing"
-    fresh = PersonContext(person_id=person_id, active=await build_active_pointers(reads, person_id))
-    return fresh, [TraceEvent(kind=EventKind.CONTEXT_BUILD, reason=reason)], [reason]
+    context, gap = await load_context(reads, person_id, channel=Channel.VOICE, address=address,
+                                      property_id=property_id, interaction_id=iid)
+    if gap is None:
+        return context, [], []
+    return context, [TraceEvent(kind=EventKind.CONTEXT_BUILD, reason=gap)], [gap]
 
 
 def _voice_features(roles: list[MetaRole]) -> list[str]:
