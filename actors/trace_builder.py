@@ -4,7 +4,6 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from actors.agent_loop import LoopOutcome
 from actors.turn_types import LoopOutcome
 from prompts.assemble import AssembledPrompt
 from spine.envelope import MessageEnvelope

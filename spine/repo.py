@@ -8,8 +8,6 @@ item stores.
 """
 from __future__ import annotations
 
-from pydantic import BaseModel
-
 from spine import keys
 from spine.context import PersonContext
 from spine.identity import ClaimKind, Person, PersonRole, PersonRoleType, utcnow
@@ -82,13 +80,6 @@ class Spine(InteractionRecords, ToolRecords, TourRecords, AdminRecords, Verifica
     async def create_prospect(self, prospect: Prospect) -> bool:
         """put_prospect, but only if absent (a late racing mint never resets a qualified prospect)."""
         return await self._create(prospect, keys.person(prospect.person_id), keys.prospect(prospect.property_id))
-
-    async def _create(self, model: BaseModel, pk: str, sk: str = keys.ITEM, **index: str | None) -> bool:
-        try:
-            await self._put(model, pk, sk, if_absent=True, **index)
-            return True
-        except ConditionFailed:
-            return False
 
     async def find_person_id_by_claim(self, kind: ClaimKind, value: str) -> str | None:
         item = await self.store.get(keys.claim(kind, value))

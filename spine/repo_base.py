@@ -7,6 +7,7 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel
 
+from spine import keys
 from spine.reference_cache import REFERENCE_TTL_S, ReferenceCache
 from spine.store.base import ABSENT, Item, Store
 
@@ -22,7 +23,7 @@ class RepoBase:
         self.store = store
         self.reference = ReferenceCache(reference_ttl_s)
 
-    async def _get(self, model: type[M], pk: str, sk: str = "_") -> M | None:
+    async def _get(self, model: type[M], pk: str, sk: str = keys.ITEM) -> M | None:
         item = await self.store.get(pk, sk)
         return model.model_validate(item.data) if item else None
 
@@ -39,7 +40,7 @@ class RepoBase:
         self.reference.drop(pk)
         await self._put(model, pk, gsi1pk=gsi1pk, gsi1sk=gsi1sk)
 
-    async def _put(self, model: BaseModel, pk: str, sk: str = "_", *, gsi1pk: str | None = None,
+    async def _put(self, model: BaseModel, pk: str, sk: str = keys.ITEM, *, gsi1pk: str | None = None,
                    gsi1sk: str | None = None, if_absent: bool = False) -> None:
         item = Item(pk=pk, sk=sk, data=_dump(model), gsi1pk=gsi1pk, gsi1sk=gsi1sk)
         await self.store.put(item, expect_version=ABSENT if if_absent else None)

@@ -1,6 +1,6 @@
 """Spine methods of the interaction records: the inbound log, the outbox, opt-outs, events and
 agent traces. A mixin of `Spine` (spine/repo.py), kept apart so the repository module stays small;
-it uses the repository's own item helpers and key layout conventions."""
+it reads and writes through RepoBase (spine/repo_base.py)."""
 from __future__ import annotations
 
 from datetime import datetime

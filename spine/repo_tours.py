@@ -1,7 +1,7 @@
 """Spine methods of tours: each tour is kept under its prospect (the GSI, for personContext) and in
 its property's tour index, so a leasing agent's "any tours today?" is one prefix read.
 
-A mixin of `Spine` (spine/repo.py); it uses the repository's item helpers and key conventions.
+A mixin of `Spine` (spine/repo.py) over RepoBase (spine/repo_base.py); keys from spine/keys.py.
 The index is a partition per property (`PROPTOURS#<property>`) sorted by the property's local
 time (`2026-12-01T15:00#<tour id>`): a day is the prefix `2026-12-01T`, a week seven of them.
 """
@@ -30,12 +30,9 @@ def tour_day_prefix(day: date) -> str:
 
 
 class TourRecords(RepoBase):
-    async def get_property(self, property_id: str) -> Property | None:
-        raise NotImplementedError  # Spine's own (spine/repo.py): a tour's property sets its timezone
-
     async def put_tour(self, tour: Tour) -> None:
         """Write the tour and its index item; a rescheduled tour leaves its old index slot."""
-        prop = await self.get_property(tour.property_id)
+        prop = await self._get_reference(Property, keys.property_(tour.property_id))  # Spine.get_property
         timezone = prop.timezone if prop else DEFAULT_TIMEZONE
         before = await self.get_tour(tour.id)
         await self._put(tour, keys.tour(tour.id), gsi1pk=keys.person_tours(tour.prospect_person_id),
