@@ -12,7 +12,8 @@ import importlib
 import logging
 import os
 from collections.abc import Awaitable
-from typing import Any, Literal
+from enum import StrEnum
+from typing import Any
 
 import ray
 from pydantic import ValidationError
@@ -52,11 +53,17 @@ def host_of(owner: str) -> tuple[str, str]:
     return namespace, name.partition("#")[0]
 
 
+class HostStatus(StrEnum):
+    OK = "ok"  # the turn result, or a call op's reply
+    MOVED = "moved"  # another host owns the key, or the message belongs to another key
+    FAILED = "failed"  # the turn failed; `error` says why
+
+
 class HostReply(WireModel):
     """What a host answers for one message: the turn result, or 'moved' to the live owner,
     or 'failed' with a reason the gateway can log while it sends its fallback reply."""
 
-    status: Literal["ok", "moved", "failed"]
+    status: HostStatus
     result: TurnResult | None = None
     session: SessionReply | None = None  # ok, for a call's op
     owner: str | None = None  # moved: the live host that owns the key
@@ -102,7 +109,7 @@ class PersonHost:
         try:
             envelope = MessageEnvelope.from_bytes(data)
         except (ValidationError, ValueError) as exc:
-            return HostReply(status="failed", error=f"bad envelope: {exc}"[:500]).to_bytes()
+            return HostReply(status=HostStatus.FAILED, error=f"bad envelope: {exc}"[:500]).to_bytes()
         return await self._answer(envelope.message_id, self.submit(envelope), "result")
 
     async def session(self, data: bytes) -> bytes:
@@ -110,7 +117,7 @@ class PersonHost:
         try:
             op = SessionRequest.from_bytes(data).op
         except (ValidationError, ValueError) as exc:
-            return HostReply(status="failed", error=f"bad session op: {exc}"[:500]).to_bytes()
+            return HostReply(status=HostStatus.FAILED, error=f"bad session op: {exc}"[:500]).to_bytes()
         return await self._answer(op.interaction_id, self.call(op), "session")
 
     async def call(self, op: SessionOp) -> SessionReply:
@@ -123,12 +130,12 @@ class PersonHost:
 
     async def _answer(self, what: str, work: Awaitable[Any], field: str) -> bytes:
         try:
-            return HostReply(status="ok", **{field: await work}).to_bytes()
+            return HostReply(status=HostStatus.OK, **{field: await work}).to_bytes()
         except Moved as moved:
-            return HostReply(status="moved", owner=moved.owner, rekey=moved.rekey).to_bytes()
+            return HostReply(status=HostStatus.MOVED, owner=moved.owner, rekey=moved.rekey).to_bytes()
         except Exception as exc:  # a failed turn is an answer, not a dead host
             log.exception("turn for %s failed on %s", what, self.host_id)
-            return HostReply(status="failed", error=f"{type(exc).__name__}: {exc}"[:500]).to_bytes()
+            return HostReply(status=HostStatus.FAILED, error=f"{type(exc).__name__}: {exc}"[:500]).to_bytes()
 
     def actor_infos(self) -> list[ActorInfo]:
         return [a.info() for a in self.persons.values() if a.active]

@@ -22,7 +22,7 @@ from ray.exceptions import RayActorError
 
 from actors.config import RuntimeConfig
 from actors.dispatcher_actor import DISPATCHER_NAME
-from actors.host import HostReply, host_name, host_of, owner_id
+from actors.host import HostReply, HostStatus, host_name, host_of, owner_id
 from actors.person_actor import ActorInfo
 from actors.person_session import SessionOp, SessionReply, SessionRequest
 from actors.placement import host_index, person_key, person_of, placement_key
@@ -176,9 +176,9 @@ class HostPool:
                 target = await self._rehome(key, backoff)
                 continue
             reply = HostReply.from_bytes(raw)
-            if reply.status == "ok":
+            if reply.status == HostStatus.OK:
                 return reply
-            if reply.status == "failed":
+            if reply.status == HostStatus.FAILED:
                 raise TurnFailed(reply.error or "turn failed")
             if reply.rekey:  # the message belongs to a Person (the address resolved, a merge survivor)
                 field = "participant_id" if isinstance(item, MessageEnvelope) else "person_id"
