@@ -19,8 +19,6 @@ from pydantic import BaseModel, ConfigDict
 
 from spine.identity import OccupancyKind, PersonRoleType
 
-T = PersonRoleType
-
 
 class Scope(StrEnum):
     OWN_UNIT_OCCUPANT = "own-unit-occupant"  # primary, roommate or guarantor of the unit
@@ -56,61 +54,63 @@ class ToolPolicy(BaseModel):
     voice_only: bool = False  # offered on phone calls only (the step-up)
 
 
-def _p(roles: frozenset[PersonRoleType] | Literal["*"], scope: Scope, catalog: Catalog, *, read_only: bool,
-       voice: bool = True, verified: bool = False, voice_only: bool = False) -> ToolPolicy:
+def policy(roles: frozenset[PersonRoleType] | Literal["*"], scope: Scope, catalog: Catalog, *, read_only: bool,
+           voice: bool = True, verified: bool = False, voice_only: bool = False) -> ToolPolicy:
+    """One row of the matrix (`voice`: offered on phone calls; `verified`: on a call, only once verified)."""
     return ToolPolicy(roles=roles, scope=scope, catalog=catalog, read_only=read_only, voice_applicable=voice,
                       verified_caller=verified, voice_only=voice_only)
 
 
-TENANT = frozenset({T.TENANT})
-VENDOR = frozenset({T.VENDOR_CONTACT})
-PROSPECT = frozenset({T.PROSPECT})
-ALL_STAFF = frozenset({T.PM, T.ORG_ADMIN, T.LEASING_AGENT, T.MAINTENANCE, T.VIEWER, T.PLATFORM_ADMIN})
-WORK_ORDER_STAFF = frozenset({T.PM, T.ORG_ADMIN, T.MAINTENANCE})
-MANAGERS = frozenset({T.PM, T.ORG_ADMIN})
-LEASING_STAFF = frozenset({T.PM, T.ORG_ADMIN, T.LEASING_AGENT})  # renewals and tours
+TENANT = frozenset({PersonRoleType.TENANT})
+VENDOR = frozenset({PersonRoleType.VENDOR_CONTACT})
+PROSPECT = frozenset({PersonRoleType.PROSPECT})
+ALL_STAFF = frozenset({PersonRoleType.PM, PersonRoleType.ORG_ADMIN, PersonRoleType.LEASING_AGENT,
+                       PersonRoleType.MAINTENANCE, PersonRoleType.VIEWER, PersonRoleType.PLATFORM_ADMIN})
+WORK_ORDER_STAFF = frozenset({PersonRoleType.PM, PersonRoleType.ORG_ADMIN, PersonRoleType.MAINTENANCE})
+MANAGERS = frozenset({PersonRoleType.PM, PersonRoleType.ORG_ADMIN})
+# renewals and tours
+LEASING_STAFF = frozenset({PersonRoleType.PM, PersonRoleType.ORG_ADMIN, PersonRoleType.LEASING_AGENT})
 
-S = Scope
 TOOL_ROLE_MATRIX: dict[str, ToolPolicy] = {
     # Tenant tools
-    "create_work_order": _p(TENANT, S.OWN_UNIT_OCCUPANT, "tenant", read_only=False),
-    "get_unit_appliances": _p(TENANT, S.OWN_UNIT_OCCUPANT, "tenant", read_only=True),
-    "request_photo": _p(TENANT, S.OWN_UNIT_OCCUPANT, "tenant", read_only=False, voice=False),
-    "get_work_order_detail": _p(TENANT, S.OWN_UNIT_OCCUPANT, "tenant", read_only=True),
-    "get_lease_details": _p(TENANT, S.OWN_UNIT_OCCUPANT, "tenant", read_only=True, verified=True),
-    "submit_rating": _p(TENANT, S.OWN_UNIT_OCCUPANT, "tenant", read_only=False),
-    "get_balance": _p(TENANT, S.OWN_UNIT_FINANCIALLY_RESPONSIBLE, "tenant", read_only=True, verified=True),
-    "respond_to_renewal": _p(TENANT, S.OWN_UNIT_PRIMARY, "tenant", read_only=False, verified=True),
-    "get_troubleshooting_steps": _p(TENANT, S.NONE, "tenant", read_only=True),
+    "create_work_order": policy(TENANT, Scope.OWN_UNIT_OCCUPANT, "tenant", read_only=False),
+    "get_unit_appliances": policy(TENANT, Scope.OWN_UNIT_OCCUPANT, "tenant", read_only=True),
+    "request_photo": policy(TENANT, Scope.OWN_UNIT_OCCUPANT, "tenant", read_only=False, voice=False),
+    "get_work_order_detail": policy(TENANT, Scope.OWN_UNIT_OCCUPANT, "tenant", read_only=True),
+    "get_lease_details": policy(TENANT, Scope.OWN_UNIT_OCCUPANT, "tenant", read_only=True, verified=True),
+    "submit_rating": policy(TENANT, Scope.OWN_UNIT_OCCUPANT, "tenant", read_only=False),
+    "get_balance": policy(TENANT, Scope.OWN_UNIT_FINANCIALLY_RESPONSIBLE, "tenant", read_only=True, verified=True),
+    "respond_to_renewal": policy(TENANT, Scope.OWN_UNIT_PRIMARY, "tenant", read_only=False, verified=True),
+    "get_troubleshooting_steps": policy(TENANT, Scope.NONE, "tenant", read_only=True),
     # Vendor tools
-    "accept_dispatch": _p(VENDOR, S.ASSIGNED_WO, "vendor", read_only=False),
-    "update_work_order": _p(VENDOR, S.ASSIGNED_WO, "vendor", read_only=False),
-    "add_eta_note": _p(VENDOR, S.ASSIGNED_WO, "vendor", read_only=False),
-    "get_dispatch_details": _p(VENDOR, S.ASSIGNED_WO, "vendor", read_only=True, verified=True),
-    "handoff_to_other_vendor": _p(VENDOR, S.ASSIGNED_WO, "vendor", read_only=False, verified=True),
+    "accept_dispatch": policy(VENDOR, Scope.ASSIGNED_WO, "vendor", read_only=False),
+    "update_work_order": policy(VENDOR, Scope.ASSIGNED_WO, "vendor", read_only=False),
+    "add_eta_note": policy(VENDOR, Scope.ASSIGNED_WO, "vendor", read_only=False),
+    "get_dispatch_details": policy(VENDOR, Scope.ASSIGNED_WO, "vendor", read_only=True, verified=True),
+    "handoff_to_other_vendor": policy(VENDOR, Scope.ASSIGNED_WO, "vendor", read_only=False, verified=True),
     # Prospect tools
-    "save_prospect": _p(PROSPECT, S.SELF, "prospect", read_only=False),
-    "schedule_tour": _p(PROSPECT, S.SELF, "prospect", read_only=False),
-    "send_application_link": _p(PROSPECT, S.SELF, "prospect", read_only=False, voice=False),
-    "get_available_units": _p(PROSPECT, S.INBOUND_PROPERTY, "prospect", read_only=True),
-    "get_pricing_details": _p(PROSPECT, S.INBOUND_PROPERTY, "prospect", read_only=True),
+    "save_prospect": policy(PROSPECT, Scope.SELF, "prospect", read_only=False),
+    "schedule_tour": policy(PROSPECT, Scope.SELF, "prospect", read_only=False),
+    "send_application_link": policy(PROSPECT, Scope.SELF, "prospect", read_only=False, voice=False),
+    "get_available_units": policy(PROSPECT, Scope.INBOUND_PROPERTY, "prospect", read_only=True),
+    "get_pricing_details": policy(PROSPECT, Scope.INBOUND_PROPERTY, "prospect", read_only=True),
     # PM tools, keyed on the staff variant
-    "pm_lookup_person": _p(ALL_STAFF, S.ORG_WIDE, "pm", read_only=True, verified=True),
-    "pm_list_open_work_orders": _p(ALL_STAFF, S.ORG_WIDE, "pm", read_only=True, verified=True),
-    "pm_create_work_order": _p(WORK_ORDER_STAFF, S.ORG_WIDE, "pm", read_only=False, verified=True),
-    "pm_assign_vendor": _p(WORK_ORDER_STAFF, S.ORG_WIDE, "pm", read_only=False, verified=True),
-    "pm_close_work_order": _p(MANAGERS, S.ORG_WIDE, "pm", read_only=False, verified=True),
-    "pm_send_renewal": _p(LEASING_STAFF, S.ORG_WIDE, "pm", read_only=False, verified=True),
-    "pm_list_tours": _p(LEASING_STAFF, S.ORG_WIDE, "pm", read_only=True, verified=True),
+    "pm_lookup_person": policy(ALL_STAFF, Scope.ORG_WIDE, "pm", read_only=True, verified=True),
+    "pm_list_open_work_orders": policy(ALL_STAFF, Scope.ORG_WIDE, "pm", read_only=True, verified=True),
+    "pm_create_work_order": policy(WORK_ORDER_STAFF, Scope.ORG_WIDE, "pm", read_only=False, verified=True),
+    "pm_assign_vendor": policy(WORK_ORDER_STAFF, Scope.ORG_WIDE, "pm", read_only=False, verified=True),
+    "pm_close_work_order": policy(MANAGERS, Scope.ORG_WIDE, "pm", read_only=False, verified=True),
+    "pm_send_renewal": policy(LEASING_STAFF, Scope.ORG_WIDE, "pm", read_only=False, verified=True),
+    "pm_list_tours": policy(LEASING_STAFF, Scope.ORG_WIDE, "pm", read_only=True, verified=True),
     # Property facility info: every role, unknown callers included
-    "get_property_amenities": _p(ANY, S.INBOUND_PROPERTY, "facility", read_only=True),
-    "get_property_hours": _p(ANY, S.INBOUND_PROPERTY, "facility", read_only=True),
-    "get_pet_policy": _p(ANY, S.INBOUND_PROPERTY, "facility", read_only=True),
-    "get_parking_rules": _p(ANY, S.INBOUND_PROPERTY, "facility", read_only=True),
-    "get_pool_status": _p(ANY, S.INBOUND_PROPERTY, "facility", read_only=True),
+    "get_property_amenities": policy(ANY, Scope.INBOUND_PROPERTY, "facility", read_only=True),
+    "get_property_hours": policy(ANY, Scope.INBOUND_PROPERTY, "facility", read_only=True),
+    "get_pet_policy": policy(ANY, Scope.INBOUND_PROPERTY, "facility", read_only=True),
+    "get_parking_rules": policy(ANY, Scope.INBOUND_PROPERTY, "facility", read_only=True),
+    "get_pool_status": policy(ANY, Scope.INBOUND_PROPERTY, "facility", read_only=True),
     # Universal escalation
-    "escalate_to_human": _p(ANY, S.SELF, "universal", read_only=False),
+    "escalate_to_human": policy(ANY, Scope.SELF, "universal", read_only=False),
     # The voice step-up: text a one-time code to the number on file, check what the caller reads back
-    "send_verification_code": _p(ANY, S.SELF, "universal", read_only=False, voice_only=True),
-    "check_verification_code": _p(ANY, S.SELF, "universal", read_only=False, voice_only=True),
+    "send_verification_code": policy(ANY, Scope.SELF, "universal", read_only=False, voice_only=True),
+    "check_verification_code": policy(ANY, Scope.SELF, "universal", read_only=False, voice_only=True),
 }
