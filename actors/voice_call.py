@@ -72,9 +72,9 @@ class VoiceCalls:
         self._recording: dict[str, asyncio.Task[None]] = {}  # call traces being written by this replica
         self._batch: list[Callable[[], Awaitable[Any]]] | None = None  # bookkeeping queued to write
         self._batch_task: asyncio.Task[None] | None = None
-        self._ringing = 0  # openings in progress on this replica
-        self._quiet = asyncio.Event()  # set whenever none is
-        self._quiet.set()
+        self._openings_in_progress = 0  # on this replica
+        self._all_answered = asyncio.Event()  # set whenever no opening is in progress
+        self._all_answered.set()
 
     # -- start ---------------------------------------------------------------------------------
     async def start(self, *, caller_number: str, called_number: str, call_sid: str) -> VoiceCallStart:
@@ -90,8 +90,8 @@ class VoiceCalls:
         background so the call's trace (its identity for tools) still lands."""
         iid = interaction_id_for(call_sid)
         task = asyncio.create_task(self._open(caller_number, called_number, iid))
-        self._ringing += 1
-        self._quiet.clear()
+        self._openings_in_progress += 1
+        self._all_answered.clear()
         task.add_done_callback(self._answered)
         try:
             await asyncio.wait((task,), timeout=self.open_budget_s)  # never cancels the open
@@ -102,18 +102,18 @@ class VoiceCalls:
             reason = "voice_context_timeout" if isinstance(exc, TimeoutError) else "voice_context_failed"
             if not isinstance(exc, (TimeoutError, StoreError)):
                 log.exception("opening voice call %s failed", iid)
-            self._keep(task)
-            self._keep(asyncio.create_task(emit_event(
+            self._run_in_background(task)
+            self._run_in_background(asyncio.create_task(emit_event(
                 self.spine, EventKind.STORE_DEGRADED, reason, channel=Channel.VOICE, address=caller_number,
                 property_id=None, interaction_id=iid, detail={"budget_s": self.open_budget_s, "error": str(exc)[:200]})))
             return minimal_opening(self.voice_prompt, iid)
 
     def _answered(self, _: asyncio.Task[Any]) -> None:
-        self._ringing -= 1
-        if not self._ringing:
-            self._quiet.set()
+        self._openings_in_progress -= 1
+        if not self._openings_in_progress:
+            self._all_answered.set()
 
-    def _later(self, write: Callable[[], Awaitable[Any]], *, recording: str | None = None) -> None:
+    def _write_after_answer(self, write: Callable[[], Awaitable[Any]], *, recording: str | None = None) -> None:
         """Write an opening's bookkeeping just after answering. Everything queued within
         WRITE_BEHIND_S is written by one task: a burst of ringing phones costs one timer and one
         task, not one of each per write. With `recording`, the call's own readers on this
@@ -121,7 +121,7 @@ class VoiceCalls:
         if self._batch is None or self._batch_task is None:
             self._batch = []
             self._batch_task = asyncio.create_task(self._write_behind(self._batch))
-            self._keep(self._batch_task)
+            self._run_in_background(self._batch_task)
         self._batch.append(write)
         if recording:
             self._recording[recording] = self._batch_task
@@ -130,7 +130,7 @@ class VoiceCalls:
         await asyncio.sleep(WRITE_BEHIND_S)
         self._batch = None
         try:
-            await asyncio.wait_for(self._quiet.wait(), WRITE_BEHIND_MAX_S - WRITE_BEHIND_S)
+            await asyncio.wait_for(self._all_answered.wait(), WRITE_BEHIND_MAX_S - WRITE_BEHIND_S)
         except TimeoutError:
             pass  # phones keep ringing: write anyway, the call's tools need its trace
         try:
@@ -140,7 +140,7 @@ class VoiceCalls:
             for iid in [i for i, task in self._recording.items() if task is me]:
                 del self._recording[iid]
 
-    def _keep(self, task: asyncio.Task[Any]) -> None:
+    def _run_in_background(self, task: asyncio.Task[Any]) -> None:
         self._background.add(task)
         task.add_done_callback(self._background.discard)
         task.add_done_callback(_log_failure)
@@ -158,11 +158,12 @@ class VoiceCalls:
         if opened is None:
             opened = await open_call(self.spine, self.voice_prompt, caller_number, called_number, iid)
         for reason in opened.context_builds:
-            self._later(partial(context_build, self.spine, reason, channel=Channel.VOICE, address=caller_number,
-                                property_id=opened.start.property_id, interaction_id=iid))
+            self._write_after_answer(partial(context_build, self.spine, reason, channel=Channel.VOICE,
+                                             address=caller_number, property_id=opened.start.property_id,
+                                             interaction_id=iid))
         if opened.trace is not None:
             trace = opened.trace
-            self._later(lambda: self.spine.put_trace(trace()), recording=iid)
+            self._write_after_answer(lambda: self.spine.put_trace(trace()), recording=iid)
         return opened
 
     async def _open_in_actor(self, caller_number: str, called_number: str, iid: str) -> Opened | None:

@@ -9,7 +9,7 @@ from pydantic import BaseModel
 
 from spine import keys
 from spine.reference_cache import REFERENCE_TTL_S, ReferenceCache
-from spine.store.base import ABSENT, Item, Store
+from spine.store.base import ABSENT, ConditionFailed, Item, Store
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -52,3 +52,12 @@ class RepoBase:
                      descending: bool = False) -> list[M]:
         items = await self.store.query_index(key, prefix, limit=limit, descending=descending)
         return [model.model_validate(i.data) for i in items]
+
+    async def _create(self, model: BaseModel, pk: str, sk: str = keys.ITEM, *, gsi1pk: str | None = None,
+                      gsi1sk: str | None = None) -> bool:
+        """Write only if absent; False when the item already exists."""
+        try:
+            await self._put(model, pk, sk, gsi1pk=gsi1pk, gsi1sk=gsi1sk, if_absent=True)
+            return True
+        except ConditionFailed:
+            return False

@@ -12,7 +12,6 @@ from datetime import date, datetime, time, timedelta
 from spine.emergency import EmergencyMatch, detect_emergency, normalize
 from spine.patterns import rx
 
-
 WORK_ORDER = re.compile(r"\b(?:wo|work\s*order)\s*[-_#:]?\s*#?\s*(\d{1,6})\b", re.IGNORECASE)
 UNIT = re.compile(r"(?:\b(?:unit|apt\.?|apartment|suite)\s*#?\s*|#)(\d{1,5}[a-z]?)\b", re.IGNORECASE)
 NUMBER_WORDS = {"studio": 0, "estudio": 0, "one": 1, "two": 2, "three": 3, "four": 4,
