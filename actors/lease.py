@@ -16,11 +16,12 @@ from collections.abc import Callable
 from pydantic import BaseModel
 
 from actors import metrics
+from actors.errors import ActorError
 from spine import keys
 from spine.store.base import ABSENT, ConditionFailed, Item, Store
 
 
-class LeaseHeld(Exception):
+class LeaseHeld(ActorError):
     """Another live host owns this person; send the message there."""
 
     def __init__(self, key: str, owner: str, expires_at: float) -> None:
@@ -28,7 +29,7 @@ class LeaseHeld(Exception):
         self.key, self.owner, self.expires_at = key, owner, expires_at
 
 
-class LeaseLost(Exception):
+class LeaseLost(ActorError):
     """Our lease moved on (it lapsed and someone else took it); our warm state is stale."""
 
 

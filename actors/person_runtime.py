@@ -10,6 +10,7 @@ from typing import Any, Protocol
 
 from pydantic import BaseModel, Field
 
+from actors.errors import ActorError
 from actors.lease import Leases
 from actors.model.base import ModelBackend
 from actors.opening import Opening
@@ -41,7 +42,7 @@ class KeyedActor(Protocol):
     def key(self) -> str: ...
 
 
-class Moved(Exception):
+class Moved(ActorError):
     """Not ours to answer: another live host owns this key (`owner`), or the message belongs to
     another key (`rekey`: the Person an address resolved to, a merge survivor). The pool resends."""
 

@@ -22,6 +22,7 @@ from ray.exceptions import RayActorError
 
 from actors.config import RuntimeConfig
 from actors.dispatcher_actor import DISPATCHER_NAME
+from actors.errors import ActorError
 from actors.host import HostReply, HostStatus, host_name, host_of, owner_id
 from actors.person_actor import ActorInfo
 from actors.person_session import SessionOp, SessionReply, SessionRequest
@@ -38,7 +39,7 @@ log = logging.getLogger("clara.pool")
 LAYOUT_REFRESH_S = 1.0
 
 
-class TurnFailed(Exception):
+class TurnFailed(ActorError):
     """No reply for this message; its failure is recorded in the inbound log when possible.
     The gateway answers the person with its fallback text."""
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import logging
 
 from spine.context import Channel
+from spine.errors import SpineError
 from spine.identity import ClaimKind, Person
 from spine.phone import normalize_phone
 from spine.repo import Spine
@@ -23,7 +24,7 @@ _CLAIM_FOR_CHANNEL = {
 }
 
 
-class BrokenMergeChain(Exception):
+class BrokenMergeChain(SpineError):
     """merged_into_person_id pointers that lead to no surviving Person: the spine needs repair."""
 
 

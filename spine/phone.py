@@ -3,8 +3,10 @@ from __future__ import annotations
 
 import re
 
+from spine.errors import SpineError
 
-class InvalidPhoneNumber(ValueError):
+
+class InvalidPhoneNumber(SpineError, ValueError):
     """A wire address that cannot be read as a phone number."""
 
 

@@ -3,15 +3,21 @@ from __future__ import annotations
 
 import re
 
+from tools.errors import ToolError
+
 WORK_ORDER_ID_PATTERN = r"^\s*(?:[Ww][Oo][-_ #]?)?#?[0-9]+\s*$"
 _DIGITS = re.compile(r"[0-9]+")
+
+
+class InvalidWorkOrderId(ToolError, ValueError):
+    """A work-order id spelled no accepted way."""
 
 
 def work_order_key(spelled: str) -> str:
     """The store id of a work order named any accepted way ("WO-7" -> "wo_7")."""
     match = _DIGITS.search(spelled or "")
     if match is None:
-        raise ValueError(f"not a work order id: {spelled!r}")
+        raise InvalidWorkOrderId(f"not a work order id: {spelled!r}")
     return f"wo_{int(match.group())}"
 
 

@@ -6,11 +6,12 @@ from typing import Any, Literal, Protocol
 
 from pydantic import BaseModel, Field
 
+from actors.errors import ActorError
 from actors.model.turn_facts import TurnFacts
 from spine.records import Usage
 
 
-class ModelUnavailable(Exception):
+class ModelUnavailable(ActorError):
     """The model could not answer (overloaded past retries, timeout, malformed answer)."""
 
 

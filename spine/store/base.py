@@ -7,13 +7,15 @@ from typing import Any, Protocol, TypeVar
 
 from pydantic import BaseModel, Field
 
+from spine.errors import SpineError
+
 T = TypeVar("T")
 
 # Absent-or-version condition for put(): None means unconditional.
 ABSENT = -1
 
 
-class StoreError(Exception):
+class StoreError(SpineError):
     """Base of every error a store raises."""
 
 

@@ -11,12 +11,13 @@ from spine.repo import Spine
 from spine.toolspec import OutboundText, ToolSpec
 from spine.work import WorkOrder, WorkOrderNote
 from tools.caller import Caller
+from tools.errors import ToolError
 from tools.facts import Target
 from tools.ids import WORK_ORDER_ID_PATTERN
 from tools.schema import ToolInput, input_schema
 
 
-class ToolFailure(Exception):
+class ToolFailure(ToolError):
     """A handler cannot do what was asked (wrong state, nothing to act on). The message goes back
     to the model as an is_error tool_result, so it is written for the model to relay."""
 
