@@ -35,7 +35,8 @@ def product_modules() -> dict[str, Path]:
     return {_module_name(f): f for package in MAY_IMPORT for f in sorted((ROOT / package).rglob("*.py"))}
 
 
-def _imported_names(module: str, path: Path, node: ast.Import | ast.ImportFrom) -> Iterator[str]:
+def _imported_names(module: str, path: Path, node: ast.Import | ast.ImportFrom,
+                    modules: dict[str, Path]) -> Iterator[str]:
     if isinstance(node, ast.Import):
         yield from (alias.name for alias in node.names)
         return
@@ -44,8 +45,10 @@ def _imported_names(module: str, path: Path, node: ast.Import | ast.ImportFrom) 
         package = module.split(".") if path.name == "__init__.py" else module.split(".")[:-1]
         package = package[: len(package) - (node.level - 1)]
         base = ".".join(package + ([node.module] if node.module else []))
-    yield base
-    yield from (f"{base}.{alias.name}" for alias in node.names)  # `from pkg import module`
+    for alias in node.names:
+        # `from spine import keys` imports the module spine.keys; `from spine import Spine`
+        # imports a name the package spine re-exports, so it depends on spine/__init__.py.
+        yield f"{base}.{alias.name}" if f"{base}.{alias.name}" in modules else base
 
 
 def import_graph() -> dict[str, set[str]]:
@@ -55,7 +58,8 @@ def import_graph() -> dict[str, set[str]]:
     for name, path in modules.items():
         for node in ast.walk(ast.parse(path.read_text(), filename=str(path))):
             if isinstance(node, ast.Import | ast.ImportFrom):
-                graph[name].update(t for t in _imported_names(name, path, node) if t in modules and t != name)
+                imported = _imported_names(name, path, node, modules)
+                graph[name].update(t for t in imported if t in modules and t != name)
     return graph
 
 
