@@ -167,9 +167,6 @@ class Spine(InteractionRecords, ToolRecords, TourRecords, AdminRecords, Verifica
     async def get_work_order(self, wo_id: str) -> WorkOrder | None:
         return await self._get(WorkOrder, keys.work_order(wo_id))
 
-    async def delete_work_order(self, wo_id: str) -> None:
-        await self.store.delete(keys.work_order(wo_id))
-
     async def work_orders_at(self, property_id: str) -> list[WorkOrder]:
         return await self._index(WorkOrder, keys.property_work_orders(property_id))
 
