@@ -15,7 +15,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from typing import Any
 
 import ray
 from ray.exceptions import RayActorError
@@ -23,6 +22,7 @@ from ray.exceptions import RayActorError
 from actors.config import RuntimeConfig
 from actors.dispatcher_actor import DISPATCHER_NAME
 from actors.errors import ActorError
+from actors.handles import DispatcherHandle, PersonHostHandle, ReconcilerHandle
 from actors.host import HostReply, HostStatus, host_name, host_of, owner_id
 from actors.person_actor import ActorInfo
 from actors.person_session import SessionOp, SessionReply, SessionRequest
@@ -45,13 +45,13 @@ class TurnFailed(ActorError):
 
 
 class HostPool:
-    def __init__(self, config: RuntimeConfig, hosts: list[Any], dispatcher: Any, spine: Spine, *,
-                 reconciler: Any = None) -> None:
+    def __init__(self, config: RuntimeConfig, hosts: list[PersonHostHandle], dispatcher: DispatcherHandle | None,
+                 spine: Spine, *, reconciler: ReconcilerHandle | None = None) -> None:
         """With a reconciler, the hosts are whatever its layout says (`start`); without one, the
         fixed `hosts` (in-process tests hand PersonHosts behind a `.handle.remote` shape)."""
         self.config, self.reconciler, self.spine, self._dispatcher = config, reconciler, spine, dispatcher
         self.layout = Layout(generation=1, hosts=[host_name(i) for i in range(len(hosts))])
-        self.hosts: list[Any] = list(hosts)
+        self.hosts: list[PersonHostHandle] = list(hosts)
         self._owners = {owner_id(config.namespace, n): h for n, h in zip(self.layout.hosts, self.hosts, strict=True)}
         self._tails: dict[str, asyncio.Future[None]] = {}  # per person: the last message handed to a host
         self._refreshed_at = 0.0
@@ -59,9 +59,9 @@ class HostPool:
 
     @classmethod
     async def start(cls, config: RuntimeConfig, spine: Spine | None = None) -> HostPool:
-        reconciler: Any = HostReconciler.options(  # a Ray actor handle (typed protocols: issue 17)name=RECONCILER_NAME, namespace=config.namespace, get_if_exists=True,
-                                            num_cpus=0, max_restarts=-1, max_task_retries=-1,
-                                            lifetime="detached" if config.detached else None).remote()
+        reconciler: Any = HostReconciler.options(name=RECONCILER_NAME, namespace=config.namespace, get_if_exists=True,
+                                                 num_cpus=0, max_restarts=-1, max_task_retries=-1,
+                                                 lifetime="detached" if config.detached else None).remote()
         layout = Layout.from_bytes(await reconciler.apply.remote(config.to_bytes()))
         spine = spine or Spine(open_store(config.store_url, timeout_s=config.store_timeout_s))
         pool = cls(config, [], None, spine, reconciler=reconciler)
@@ -75,7 +75,7 @@ class HostPool:
         self.config = config
 
     @property
-    def dispatcher(self) -> Any:
+    def dispatcher(self) -> DispatcherHandle:
         """The DispatcherActor now (the reconciler may have replaced it since the pool started)."""
         return self._dispatcher or ray.get_actor(DISPATCHER_NAME, namespace=self.config.namespace)
 
@@ -121,10 +121,10 @@ class HostPool:
         if not task.cancelled() and task.exception() is not None:
             log.warning("layout refresh failed: %s", task.exception())
 
-    def host_for(self, envelope: MessageEnvelope) -> Any:
+    def host_for(self, envelope: MessageEnvelope) -> PersonHostHandle | None:
         return self._host_for_key(placement_key(envelope))
 
-    def _host_for_key(self, key: str) -> Any | None:
+    def _host_for_key(self, key: str) -> PersonHostHandle | None:
         """None while the layout is empty (the only host is being replaced)."""
         return self.hosts[host_index(key, len(self.hosts))] if self.hosts else None
 
@@ -191,7 +191,7 @@ class HostPool:
             target = owner if owner is not None and owner is not target else await self._rehome(key, backoff)
         raise TurnFailed(f"no host answered for {key} within {self.config.submit_timeout_s:.0f}s")
 
-    async def _rehome(self, key: str, backoff: RetryBackoff) -> Any | None:
+    async def _rehome(self, key: str, backoff: RetryBackoff) -> PersonHostHandle | None:
         """The person's host went away or is handing the person over: wait a little (a
         retiring owner is releasing the lease), read the layout, place again."""
         await backoff.sleep()
@@ -201,7 +201,7 @@ class HostPool:
             log.warning("reconciler unreachable: %s", exc)
         return self._host_for_key(key)
 
-    async def _owner_handle(self, owner: str) -> Any | None:
+    async def _owner_handle(self, owner: str) -> PersonHostHandle | None:
         """The live owner named by a lease: one of ours, or a host of another pool sharing the store."""
         if owner in self._owners:
             return self._owners[owner]

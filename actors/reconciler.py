@@ -36,6 +36,7 @@ from ray.exceptions import RayActorError
 
 from actors.config import RuntimeConfig
 from actors.dispatcher_actor import DISPATCHER_NAME, DispatcherActor
+from actors.handles import PersonHostHandle
 from actors.host import PersonActorHost, host_name
 from actors.host_health import dead_nodes, lost_because, ray_actor_state
 from spine.codec import WireModel
@@ -65,7 +66,7 @@ class ReconcilerService:
     def __init__(self) -> None:
         self.config: RuntimeConfig | None = None
         self.generation = 0
-        self.hosts: dict[str, Any] = {}  # name -> handle, the layout's hosts
+        self.hosts: dict[str, PersonHostHandle] = {}  # name -> handle, the layout's hosts
         self.owners: dict[str, str] = {}  # name -> lease owner id of its current process
         self.nodes: dict[str, str] = {}  # name -> the Ray node its current process runs on
         self.recreating: dict[str, asyncio.Task[None]] = {}  # lost hosts being started again
