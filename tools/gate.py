@@ -11,9 +11,9 @@ from typing import Any
 
 from spine.context import Channel
 from spine.repo import Spine
-from tools.caller import Caller
+from tools.caller import Caller, CallerFacts
 from tools.decide import POLICY, Decision, decide
-from tools.facts import NO_TARGET, CallerFacts, Target, load_facts, load_target
+from tools.facts import NO_TARGET, Target, load_facts, load_target
 from tools.matrix import Scope
 from tools.verification import unverified_refusal
 
