@@ -6,7 +6,12 @@ stand-in can too. Everything crosses as bytes of spine.codec."""
 from __future__ import annotations
 
 from collections.abc import Awaitable
-from typing import Any, Generic, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar, cast
+
+import ray
+
+if TYPE_CHECKING:
+    from ray.actor import ActorHandle
 
 R_co = TypeVar("R_co", covariant=True)
 
@@ -66,3 +71,8 @@ class ReconcilerHandle(Protocol):
     def layout(self) -> Remote[bytes]: ...  # -> Layout
     @property
     def ping(self) -> Remote[str]: ...
+
+
+def kill_actor(handle: PersonHostHandle | DispatcherHandle | ReconcilerHandle) -> None:
+    """End the actor behind a handle for good (Ray's kill takes its own ActorHandle type)."""
+    ray.kill(cast("ActorHandle[Any]", handle), no_restart=True)

@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from typing import cast
 
 import ray
 from ray.exceptions import RayActorError
@@ -22,7 +23,7 @@ from ray.exceptions import RayActorError
 from actors.config import RuntimeConfig
 from actors.dispatcher_actor import DISPATCHER_NAME
 from actors.errors import ActorError
-from actors.handles import DispatcherHandle, PersonHostHandle, ReconcilerHandle
+from actors.handles import DispatcherHandle, PersonHostHandle, ReconcilerHandle, kill_actor
 from actors.host import HostReply, HostStatus, host_name, host_of, owner_id
 from actors.person_actor import ActorInfo
 from actors.person_session import SessionOp, SessionReply, SessionRequest
@@ -64,13 +65,15 @@ class HostPool:
                                                  lifetime="detached" if config.detached else None).remote()
         layout = Layout.from_bytes(await reconciler.apply.remote(config.to_bytes()))
         spine = spine or Spine(open_store(config.store_url, timeout_s=config.store_timeout_s))
-        pool = cls(config, [], None, spine, reconciler=reconciler)
+        pool = cls(config, [], None, spine, reconciler=cast(ReconcilerHandle, reconciler))
         pool._take(layout)
         return pool
 
     async def apply(self, config: RuntimeConfig) -> None:
         """A live reconfigure: the reconciler makes the hosts match `config` (see
         actors.reconciler) and this pool places on the resulting layout."""
+        if self.reconciler is None:
+            raise RuntimeError("this pool has fixed hosts and no reconciler to reconfigure them")
         self._take(Layout.from_bytes(await self.reconciler.apply.remote(config.to_bytes())))
         self.config = config
 
@@ -87,10 +90,10 @@ class HostPool:
     def _take(self, layout: Layout) -> None:
         if layout == self.layout and self.hosts:
             return
-        hosts = []
+        hosts: list[PersonHostHandle] = []
         for name in layout.hosts:
             try:
-                hosts.append(ray.get_actor(name, namespace=self.config.namespace))
+                hosts.append(cast(PersonHostHandle, ray.get_actor(name, namespace=self.config.namespace)))
             except ValueError:  # being replaced right now; the next refresh will see it
                 return
         self.layout, self.hosts = layout, hosts
@@ -229,7 +232,8 @@ class HostPool:
         if kill:
             dispatcher = self.dispatcher
             for handle in [self.reconciler, *self.hosts, dispatcher]:
-                ray.kill(handle, no_restart=True)
+                if handle is not None:
+                    kill_actor(handle)
 
 
 class RetryBackoff:

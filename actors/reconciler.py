@@ -29,14 +29,14 @@ import asyncio
 import logging
 import time
 import uuid
-from typing import Any
+from typing import Any, cast
 
 import ray
 from ray.exceptions import RayActorError
 
 from actors.config import RuntimeConfig
 from actors.dispatcher_actor import DISPATCHER_NAME, DispatcherActor
-from actors.handles import PersonHostHandle
+from actors.handles import DispatcherHandle, PersonHostHandle, kill_actor
 from actors.host import PersonActorHost, host_name
 from actors.host_health import dead_nodes, lost_because, ray_actor_state
 from spine.codec import WireModel
@@ -142,11 +142,12 @@ class ReconcilerService:
         options = dict(actor_options(config, DISPATCHER_NAME), num_cpus=config.dispatcher_num_cpus,
                        max_concurrency=config.dispatcher_max_concurrency)
         if self.dispatcher is None:  # created here, or adopted from an earlier deploy
-            self.dispatcher = DispatcherActor.options(**options, get_if_exists=True).remote(config.to_bytes())
+            self.dispatcher = cast(DispatcherHandle,
+                                   DispatcherActor.options(**options, get_if_exists=True).remote(config.to_bytes()))
             old = RuntimeConfig.from_bytes(await self.dispatcher.config_bytes.remote())
         assert old is not None  # a dispatcher this service holds was made under its last config
         if old.dispatcher_process() != config.dispatcher_process():
-            ray.kill(self.dispatcher, no_restart=True)
+            kill_actor(self.dispatcher)
             self.dispatcher = await _create_when_name_free(lambda: DispatcherActor.options(**options).remote(config.to_bytes()))
 
     def _create(self, config: RuntimeConfig, name: str, *, get_if_exists: bool = True) -> Any:
@@ -170,7 +171,7 @@ class ReconcilerService:
     async def _replace(self, config: RuntimeConfig, name: str) -> None:
         """A new process for a host that retired (or could not): its old owner id is revoked,
         which costs nothing when it drained and frees its people when it could not."""
-        ray.kill(self.hosts[name], no_restart=True)
+        kill_actor(self.hosts[name])
         self._revoke(name)
         self.hosts[name] = await _create_when_name_free(lambda: self._create(config, name, get_if_exists=False))
         await self._learn_owner(name)
@@ -248,7 +249,7 @@ class ReconcilerService:
     async def _lose(self, config: RuntimeConfig, name: str) -> None:
         """Fence the lost process (killed, its owner id revoked on every other host), take it
         out of the layout, and start its successor in the background."""
-        ray.kill(self.hosts.pop(name), no_restart=True)
+        kill_actor(self.hosts.pop(name))
         self._revoke(name)
         await self._push_revoked()
         self.generation += 1
