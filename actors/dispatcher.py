@@ -22,7 +22,7 @@ from actors.authority import STALE_AFTER_S, Authority, derive_authority
 from spine.context import Channel
 from spine.repo import Spine
 from spine.store.counting import ReadCount, add_reads
-from spine.toolspec import ToolInvocation, ToolResult
+from spine.toolspec import CallDecision, ToolInvocation, ToolResult
 from tools.caller import Caller
 from tools.dispatch import dispatch, serve_prefetched
 from tools.matrix import TOOL_ROLE_MATRIX
@@ -34,7 +34,7 @@ def invocation_key(name: str, tool_input: dict[str, Any]) -> str:
     return name + json.dumps(tool_input, sort_keys=True, separators=(",", ":"))
 
 
-def writes(name: str, decision: str, is_error: bool) -> bool:
+def writes(name: str, decision: CallDecision, is_error: bool) -> bool:
     """A call that may have changed the store: an allowed, successful, side-effecting tool."""
     policy = TOOL_ROLE_MATRIX.get(name)
     return policy is not None and not policy.read_only and decision == "allowed" and not is_error

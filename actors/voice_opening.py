@@ -99,7 +99,7 @@ async def open_call(spine: Spine, voice_prompt: str, caller_number: str, called_
     caller = await load_caller(reads, pid, prop.id, iid, Channel.VOICE)
     person = await reads.get_person(pid) if pid is not None and records_visible(caller) else None
     if records_visible(caller):
-        context, events, builds = await _context(reads, pid, caller_number, prop.id, iid)
+        context, events, builds = await _context_with_events(reads, pid, caller_number, prop.id, iid)
     else:  # no active role here: nothing of the number's owner goes into [CONTEXT]
         context, events, builds = PersonContext(person_id=pid or ""), [], []
     return await _opened(reads, voice_prompt, iid, prop, decision, person, caller, context, events, builds,
@@ -156,7 +156,7 @@ def _trace(voice_prompt: str, start: VoiceCallStart, decision: RoutingDecision, 
                           token_estimate=estimate_tokens(start.prompt) - estimate_tokens(voice_prompt))]))
 
 
-async def _context(reads: Spine, person_id: str | None, address: str, property_id: str,
+async def _context_with_events(reads: Spine, person_id: str | None, address: str, property_id: str,
                    iid: str) -> tuple[PersonContext, list[TraceEvent], list[str]]:
     """The eager tier (actors.opening.load_context), and the reasons of the context-build
     events to record after answering."""
