@@ -8,13 +8,14 @@ from __future__ import annotations
 
 import logging
 import re
-from typing import Any
+from collections.abc import Sequence
 
 from actors.model.base import ModelBackend, ModelRequest, ModelUnavailable
 from spine import keys
 from spine.context import SUMMARY_TOKEN_CAP, PersonContext, estimate_tokens
 from spine.context_build import build_active_pointers
 from spine.identity import utcnow
+from spine.records import TranscriptEntry
 from spine.repo import Spine
 
 log = logging.getLogger("clara.context_refresh")
@@ -30,17 +31,12 @@ REFRESH_SYSTEM = (
 )
 
 
-def transcript_lines(transcript: list[dict[str, Any]]) -> list[tuple[str, str]]:
-    """(role, text) pairs from SMS history ({role, content}) or voice transcripts ({role, message})."""
-    lines = []
-    for entry in transcript:
-        text = entry.get("text") or entry.get("message") or entry.get("content")
-        if isinstance(text, str) and text.strip():
-            lines.append((str(entry.get("role", "user")), text.strip()))
-    return lines
+def transcript_lines(transcript: Sequence[TranscriptEntry]) -> list[tuple[str, str]]:
+    """(role, text) pairs of what was said, blank entries left out."""
+    return [(entry.role, entry.text.strip()) for entry in transcript if entry.text.strip()]
 
 
-def is_trivial(transcript: list[dict[str, Any]]) -> bool:
+def is_trivial(transcript: Sequence[TranscriptEntry]) -> bool:
     said = [text for role, text in transcript_lines(transcript) if role == "user"]
     return not said or all(_TRIVIAL.match(text) for text in said)
 
@@ -50,7 +46,8 @@ def cap_summary(text: str) -> str:
     return text if estimate_tokens(text) <= SUMMARY_TOKEN_CAP else text[: limit - 1].rstrip() + "…"
 
 
-async def _summarize(model: ModelBackend, previous: PersonContext | None, transcript: list[dict[str, Any]]) -> str | None:
+async def _summarize(model: ModelBackend, previous: PersonContext | None,
+                     transcript: Sequence[TranscriptEntry]) -> str | None:
     convo = "\n".join(f"{role}: {text}" for role, text in transcript_lines(transcript))
     prior = previous.summary if previous and not previous.is_fresh else "(none)"
     request = ModelRequest(purpose="refresh", max_tokens=400, system=[{"type": "text", "text": REFRESH_SYSTEM}],
@@ -63,7 +60,7 @@ async def _summarize(model: ModelBackend, previous: PersonContext | None, transc
 
 
 async def refresh_person_context(spine: Spine, model: ModelBackend, person_id: str, interaction_id: str,
-                                 transcript: list[dict[str, Any]]) -> bool:
+                                 transcript: Sequence[TranscriptEntry]) -> bool:
     """True if this call wrote the refreshed context; False on a replay or a trivial interaction."""
     key = keys.refresh_marker(person_id, interaction_id)
     if not person_id or is_trivial(transcript) or await spine.store.get(keys.once(key)) is not None:

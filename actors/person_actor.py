@@ -27,6 +27,7 @@ from actors.placement import claimed_person, person_key, person_of
 from actors.turn_types import TurnDeps, TurnResult
 from spine.envelope import MessageEnvelope
 from spine.participants import BrokenMergeChain, follow_merges
+from spine.records import TranscriptEntry
 from spine.store.counting import ReadCount
 
 __all__ = ["ActorInfo", "Moved", "PersonActor", "PersonRuntime"]  # where hosts, the pool and tests import them
@@ -269,19 +270,20 @@ class PersonActor:
             self._forget_warm()
             return
         if self.last_interaction_id and self.turns:
-            await self._refresh(self.last_interaction_id, list(self.transcript))
+            await self._refresh(self.last_interaction_id, TranscriptEntry.from_messages(self.transcript))
         lease, self.lease = self.lease, None
         self._forget_warm()
         await self._release(lease)
 
-    async def end_interaction(self, interaction_id: str, said: list[dict[str, str]]) -> bool:
+    async def end_interaction(self, interaction_id: str, said: list[TranscriptEntry]) -> bool:
         """A call ended, which ends the person's interaction: one refresh over the texts since the
         last one and the call; the next turn opens afresh (and reads the new summary)."""
-        refreshed = await self._refresh(interaction_id, [*self.transcript, *said] if self.turns else said)
+        texts = TranscriptEntry.from_messages(self.transcript) if self.turns else []
+        refreshed = await self._refresh(interaction_id, [*texts, *said])
         self.turns, self.last_interaction_id, self.opening = 0, None, None
         return refreshed
 
-    async def _refresh(self, interaction_id: str, transcript: list[dict[str, str]]) -> bool:
+    async def _refresh(self, interaction_id: str, transcript: list[TranscriptEntry]) -> bool:
         if not self.person_id:
             return False
         try:

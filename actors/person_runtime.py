@@ -16,10 +16,11 @@ from actors.model.base import ModelBackend
 from actors.opening import Opening
 from actors.turn_types import TurnDeps, TurnResult
 from spine.envelope import MessageEnvelope
+from spine.records import TranscriptEntry
 from spine.repo import Spine
 
 TurnFn = Callable[[TurnDeps, MessageEnvelope, list[dict[str, Any]], Opening | None], Awaitable[TurnResult]]
-RefreshFn = Callable[[Spine, ModelBackend, str, str, list[dict[str, Any]]], Awaitable[bool]]
+RefreshFn = Callable[[Spine, ModelBackend, str, str, list[TranscriptEntry]], Awaitable[bool]]
 
 async def default_turn(deps: TurnDeps, envelope: MessageEnvelope, history: list[dict[str, Any]],
                        opening: Opening | None) -> TurnResult:
@@ -29,7 +30,7 @@ async def default_turn(deps: TurnDeps, envelope: MessageEnvelope, history: list[
 
 
 async def default_refresh(spine: Spine, model: ModelBackend, person_id: str, interaction_id: str,
-                          transcript: list[dict[str, Any]]) -> bool:
+                          transcript: list[TranscriptEntry]) -> bool:
     from actors.context_refresh import refresh_person_context
 
     return await refresh_person_context(spine, model, person_id, interaction_id, transcript)

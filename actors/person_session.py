@@ -22,7 +22,7 @@ from actors.voice_tools import not_on_the_phone
 from spine.codec import WireModel
 from spine.context import Channel, PersonContext
 from spine.envelope import MessageEnvelope
-from spine.records import AgentTrace
+from spine.records import AgentTrace, TranscriptEntry
 from spine.router import route_person
 from spine.toolspec import ToolInvocation, ToolResult
 
@@ -52,7 +52,7 @@ class CallTool(_Op):
 
 class CallEnd(_Op):
     kind: Literal["end"] = "end"
-    transcript: list[dict[str, str]] = Field(default_factory=list)
+    transcript: list[TranscriptEntry] = Field(default_factory=list)
 
 
 SessionOp = Annotated[CallOpen | CallTool | CallEnd, Field(discriminator="kind")]
@@ -90,7 +90,7 @@ class SessionActor(Protocol):
     @property
     def deps(self) -> TurnDeps: ...
 
-    async def end_interaction(self, interaction_id: str, said: list[dict[str, str]]) -> bool: ...
+    async def end_interaction(self, interaction_id: str, said: list[TranscriptEntry]) -> bool: ...
 
 
 async def run_op(actor: SessionActor, op: CallOpen | CallTool | CallEnd) -> SessionReply:

@@ -38,7 +38,7 @@ from spine import keys
 from spine.context import Channel
 from spine.events import context_build, emit_event
 from spine.identity import utcnow
-from spine.records import EventKind, TraceEvent, TracePrefetch, TraceToolCall
+from spine.records import EventKind, TraceEvent, TracePrefetch, TraceToolCall, TranscriptEntry
 from spine.repo import Spine
 from spine.store import StoreError
 from spine.toolspec import ToolInvocation, ToolResult
@@ -241,7 +241,7 @@ class VoiceCalls:
         trace = await self.spine.get_trace(interaction_id)
         return trace is None or any(e.kind == EventKind.CALL_FAILED for e in trace.events)
 
-    async def end_reported(self, interaction_id: str, transcript: list[dict[str, str]], *,
+    async def end_reported(self, interaction_id: str, transcript: list[TranscriptEntry], *,
                            caller_number: str | None = None, called_number: str | None = None) -> bool:
         """The provider's report of a finished call (the post-call webhook). A call we never opened
         (personalization off, no bridge) is opened from the report first: its transcript is kept."""
@@ -251,7 +251,7 @@ class VoiceCalls:
             await self._recorded(interaction_id)
         return await self.end(interaction_id, transcript)
 
-    async def end(self, interaction_id: str, transcript: list[dict[str, str]], *,
+    async def end(self, interaction_id: str, transcript: list[TranscriptEntry], *,
                   tool_calls: Sequence[TraceToolCall] = (), prefetch: Sequence[dict[str, Any]] = (),
                   events: Sequence[TraceEvent] = ()) -> bool:
         """Complete the call's trace and refresh personContext. True for the first end of the call;
@@ -268,8 +268,8 @@ class VoiceCalls:
         trace.prefetch = trace.prefetch or [TracePrefetch(**p) for p in prefetch]
         trace.events += [e for e in events if e not in trace.events]
         said = trace.transcript or []
-        trace.inbound = next((t["text"] for t in said if t.get("role") == "user"), trace.inbound)
-        trace.reply = next((t["text"] for t in reversed(said) if t.get("role") == "agent"), trace.reply)
+        trace.inbound = next((t.text for t in said if t.role == "user"), trace.inbound)
+        trace.reply = next((t.text for t in reversed(said) if t.role == "agent"), trace.reply)
         trace.latency_ms.total = max(trace.latency_ms.total, _ms_since(trace.started_at))
         await self.spine.put_trace(trace)
         if not await self.spine.mark_once(keys.voice_end_marker(interaction_id)):
@@ -279,7 +279,7 @@ class VoiceCalls:
         return True
 
     async def _end_interaction(self, person_id: str, property_id: str, interaction_id: str,
-                               said: list[dict[str, str]]) -> None:
+                               said: list[TranscriptEntry]) -> None:
         """The call's end ends the person's interaction: one refresh, by their PersonActor when
         the call was its session (so their texts during the call are in it too)."""
         if self.sessions is not None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+from collections.abc import Sequence
 from typing import Any, Protocol
 
 from actors.trace_builder import trace_call
@@ -12,7 +13,7 @@ from actors.turn_types import ToolRunner
 from actors.voice_opening import VoiceCallStart
 from actors.voice_tools import not_on_the_phone
 from spine.context import PersonContext
-from spine.records import TraceEvent, TraceToolCall
+from spine.records import TraceEvent, TraceToolCall, TranscriptEntry
 from spine.toolspec import ToolInvocation, ToolResult
 from tools.caller import Caller
 
@@ -29,9 +30,9 @@ class CallService(Protocol):
 
     async def run_tool(self, interaction_id: str, inv: ToolInvocation) -> ToolResult | None: ...
 
-    async def end(self, interaction_id: str, transcript: list[dict[str, str]], *,
-                  tool_calls: list[TraceToolCall] = ..., prefetch: list[dict[str, Any]] = ...,
-                  events: list[TraceEvent] = ...) -> bool: ...
+    async def end(self, interaction_id: str, transcript: list[TranscriptEntry], *,
+                  tool_calls: Sequence[TraceToolCall] = ..., prefetch: Sequence[dict[str, Any]] = ...,
+                  events: Sequence[TraceEvent] = ...) -> bool: ...
 
 
 class VoiceCall:
@@ -41,7 +42,7 @@ class VoiceCall:
     def __init__(self, calls: CallService, start: VoiceCallStart, context: PersonContext) -> None:
         self.calls, self.start, self.context = calls, start, context
         self.interaction_id = start.interaction_id
-        self.transcript: list[dict[str, str]] = []
+        self.transcript: list[TranscriptEntry] = []
         self.tool_calls: list[TraceToolCall] = []
         self.events: list[TraceEvent] = []
         self.conversation_id: str | None = None
@@ -50,16 +51,16 @@ class VoiceCall:
 
     def heard_user(self, text: str) -> None:
         if text.strip():
-            self.transcript.append({"role": "user", "text": text.strip()})
+            self.transcript.append(TranscriptEntry(role="user", text=text.strip()))
 
     def heard_agent(self, text: str) -> None:
         if text.strip():
-            self.transcript.append({"role": "agent", "text": text.strip()})
+            self.transcript.append(TranscriptEntry(role="agent", text=text.strip()))
 
     def corrected_agent(self, original: str, corrected: str) -> None:
         for turn in reversed(self.transcript):
-            if turn["role"] == "agent" and turn["text"] == original.strip():
-                turn["text"] = corrected.strip()
+            if turn.role == "agent" and turn.text == original.strip():
+                turn.text = corrected.strip()
                 return
 
     def note(self, kind: str, reason: str) -> None:

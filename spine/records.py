@@ -1,6 +1,7 @@
 """What an interaction leaves behind: inbound log, outbox, opt-outs, events and the agent trace."""
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from datetime import datetime
 from enum import StrEnum
 from typing import Any, Literal
@@ -195,6 +196,20 @@ class TraceEvent(BaseModel):
     reason: str
 
 
+class TranscriptEntry(BaseModel):
+    """One thing said in an interaction, on any channel: by the caller (`user`) or Clara (`agent`)."""
+
+    role: Literal["user", "agent"]
+    text: str
+
+    @classmethod
+    def from_messages(cls, messages: Iterable[Mapping[str, Any]]) -> list[TranscriptEntry]:
+        """From model-history messages ({role: user | assistant, content: text}), the form in which
+        the PersonActor keeps its warm history; messages with no text are left out."""
+        return [cls(role="user" if m.get("role") == "user" else "agent", text=m["content"])
+                for m in messages if isinstance(m.get("content"), str) and m["content"].strip()]
+
+
 class AgentTrace(BaseModel):
     """The one record of an interaction that operators and tests read (ARCHITECTURE.md)."""
 
@@ -217,7 +232,7 @@ class AgentTrace(BaseModel):
     cost_usd: float = 0.0
     latency_ms: TraceLatency = Field(default_factory=TraceLatency)
     events: list[TraceEvent] = Field(default_factory=list)
-    transcript: list[dict[str, str]] | None = None
+    transcript: list[TranscriptEntry] | None = None
     # Store reads the turn made, by record kind (person, roles, context, ...), its tool calls'
     # reads in the DispatcherActor included (spine.store.counting).
     store_reads: dict[str, int] = Field(default_factory=dict)

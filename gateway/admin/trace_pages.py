@@ -141,7 +141,7 @@ async def trace_page(interaction_id: str, ctx: GatewayContext = Depends(require_
     if t is None:
         return h.page("Trace not found", h.tag("p", f"No trace for interaction {interaction_id!r}."),
                       h.link("/admin/traces/view", "all traces"), status_code=404)
-    transcript = [h.card("Transcript", h.table(["role", "text"], [(x.get("role"), x.get("text") or x.get("content"))
+    transcript = [h.card("Transcript", h.table(["role", "text"], [(x.role, x.text)
                                                                  for x in t.transcript]))] if t.transcript else []
     return h.page(
         f"Trace {t.interaction_id}",

@@ -42,6 +42,7 @@ from spine.context import Channel
 from spine.events import emit_event
 from spine.participants import resolve_participant
 from spine.phone import InvalidPhoneNumber
+from spine.records import TranscriptEntry
 from spine.verification import STIR_VERIFIED, CallVerification, VerificationMethod
 
 log = logging.getLogger("clara.voice")
@@ -180,7 +181,9 @@ async def post_call(request: Request, background: BackgroundTasks) -> Response:
         interaction_id = interaction_id_for(phone.call_sid)
     if interaction_id in ("", "none"):
         return _error(422, "post-call webhook names no call of ours (no interaction_id variable, no call_sid)")
-    transcript = [{"role": t.role, "text": t.message.strip()} for t in data.transcript if t.message and t.message.strip()]
+    # What was said by the caller and by the agent (ElevenLabs names no other speakers).
+    transcript = [TranscriptEntry.model_validate({"role": t.role, "text": t.message.strip()}) for t in data.transcript
+                  if t.role in ("user", "agent") and t.message and t.message.strip()]
     background.add_task(voice.calls.end_reported, interaction_id, transcript,
                         caller_number=phone.external_number if phone else None,
                         called_number=phone.agent_number if phone else None)

@@ -7,6 +7,7 @@ from actors.dispatcher import Dispatcher
 from actors.interaction import FALLBACK_REPLY, run_interaction
 from actors.model.anthropic_backend import AnthropicBackend
 from actors.turn_types import TurnDeps
+from spine.records import TranscriptEntry
 from tests.support.anthropic_server import AnthropicStandIn, error, text, tool_use
 from tests.support.turn_helpers import envelope
 from tools.caller import load_caller
@@ -97,8 +98,8 @@ async def test_second_interaction_carries_the_first_summary_in_its_prompt(deps, 
     first = await run_interaction(deps, envelope("+12065551001", "the bathroom sink drips all night"))
     server.script(text("Marcus reported a dripping bathroom sink; Clara noted it."))
     assert await refresh_person_context(spine, deps.model, "p_marcus", first.interaction_id,
-                                        [{"role": "user", "content": first.trace.inbound},
-                                         {"role": "assistant", "content": first.reply}])
+                                        [TranscriptEntry(role="user", text=first.trace.inbound),
+                                         TranscriptEntry(role="agent", text=first.reply)])
     server.script(text("WO-7 is in progress."))
     await run_interaction(deps, envelope("+12065551001", "what's the status of my work order?"))
     volatile = "".join(b["text"] for b in server.bodies()[-1]["system"] if not b.get("cache_control"))

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from actors.context_refresh import refresh_person_context
 from actors.interaction import run_interaction
+from spine.records import TranscriptEntry
 from tests.support.turn_helpers import envelope
 
 
@@ -71,7 +72,7 @@ async def test_emergency_on_the_other_lane_still_escalates(offline_deps, spine):
 
 async def test_second_interaction_answers_status_from_context_without_a_tool(offline_deps, spine):
     first = await run_interaction(offline_deps, envelope("+12065551001", "the bathroom sink drips all night"))
-    transcript = [{"role": "user", "content": first.trace.inbound}, {"role": "assistant", "content": first.reply}]
+    transcript = [TranscriptEntry(role="user", text=first.trace.inbound), TranscriptEntry(role="agent", text=first.reply)]
     assert await refresh_person_context(spine, offline_deps.model, "p_marcus", first.interaction_id, transcript)
     context = await spine.get_context("p_marcus")
     assert context.refreshed_at is not None and context.active.last_interaction_id == first.interaction_id
@@ -83,7 +84,7 @@ async def test_second_interaction_answers_status_from_context_without_a_tool(off
 
 async def test_replayed_refresh_writes_once(offline_deps, spine):
     first = await run_interaction(offline_deps, envelope("+12065551002", "the dishwasher is leaking"))
-    transcript = [{"role": "user", "content": "the dishwasher is leaking"}]
+    transcript = [TranscriptEntry(role="user", text="the dishwasher is leaking")]
     assert await refresh_person_context(spine, offline_deps.model, "p_jordan", first.interaction_id, transcript)
     written = (await spine.store.get("PERSON#p_jordan", "CONTEXT")).version
     assert not await refresh_person_context(spine, offline_deps.model, "p_jordan", first.interaction_id, transcript)
@@ -92,5 +93,5 @@ async def test_replayed_refresh_writes_once(offline_deps, spine):
 
 async def test_trivial_interaction_is_not_refreshed(offline_deps, spine):
     assert not await refresh_person_context(spine, offline_deps.model, "p_ellen", "ix_trivial",
-                                            [{"role": "user", "content": "thanks!"}])
+                                            [TranscriptEntry(role="user", text="thanks!")])
     assert await spine.get_context("p_ellen") is None

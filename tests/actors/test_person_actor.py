@@ -79,7 +79,7 @@ async def test_idle_deactivation_ends_the_interaction_refreshes_and_releases(spi
     await settle(host)
     person, interaction, transcript = refresh.calls[0]
     assert (person, interaction) == ("p_marcus", last.interaction_id)
-    assert [t["content"] for t in transcript] == ["toilet running again", "re: toilet running again",
+    assert [t.text for t in transcript] == ["toilet running again", "re: toilet running again",
                                                   "thanks", "re: thanks"]
     assert host.persons == {}
     lease = await host.runtime.leases.current("person:p_marcus")

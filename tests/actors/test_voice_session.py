@@ -11,6 +11,7 @@ from actors.placement import Placer
 from actors.pool import HostPool
 from actors.voice_call import VoiceCalls
 from actors.voice_opening import interaction_id_for
+from spine.records import TranscriptEntry
 from tests.support.actor_helpers import InProcess, RecordingRefresh, actor, envelope, real_host
 
 YALE = "+12065550100"
@@ -40,12 +41,12 @@ async def test_a_text_during_a_call_sees_the_work_order_the_call_filed(spine, cl
     assert texted.person_id == "p_marcus" and actor(pool, "person:p_marcus") is owner  # one actor for both
     assert wo in {w.display_id for w in owner.opening.context.active.active_work_orders}
     assert wo in texted.reply, texted.reply
-    await calls.end(interaction_id_for("CA1"), [{"role": "user", "text": "my dishwasher is flooding"},
-                                                 {"role": "agent", "text": f"I filed {wo}."}])
+    await calls.end(interaction_id_for("CA1"), [TranscriptEntry(role="user", text="my dishwasher is flooding"),
+                                                 TranscriptEntry(role="agent", text=f"I filed {wo}.")])
     [(person, iid, said)] = refresh.calls  # one refresh for the call and the text together
     assert (person, iid) == ("p_marcus", interaction_id_for("CA1"))
-    assert {"role": "user", "content": "what's the status of my work order?"} in said
-    assert {"role": "user", "text": "my dishwasher is flooding"} in said
+    assert TranscriptEntry(role="user", text="what's the status of my work order?") in said
+    assert TranscriptEntry(role="user", text="my dishwasher is flooding") in said
     clock.advance(400)
     for host in pool.hosts:
         await host.host.sweep_once()

@@ -18,7 +18,7 @@ from actors.pool import HostPool
 from actors.turn_types import TurnDeps, TurnResult
 from spine.context import Channel
 from spine.envelope import MessageEnvelope
-from spine.records import AgentTrace, InboundMessage
+from spine.records import AgentTrace, InboundMessage, TranscriptEntry
 
 _ids = itertools.count(1)
 
@@ -97,7 +97,7 @@ class RecordingTurn:
 class RecordingRefresh:
     calls: list[tuple[str, str, list[dict]]] = field(default_factory=list)
 
-    async def __call__(self, spine, model, person_id: str, interaction_id: str, transcript: list[dict]) -> bool:
+    async def __call__(self, spine, model, person_id: str, interaction_id: str, transcript: list[TranscriptEntry]) -> bool:
         self.calls.append((person_id, interaction_id, transcript))
         return True
 

@@ -7,6 +7,7 @@ from actors.context_refresh import REFRESH_SYSTEM, refresh_person_context
 from actors.model.base import ModelRequest
 from actors.model.confirm import confirm_request, model_confirmer
 from actors.model.offline import OfflineModel
+from spine.records import TranscriptEntry
 
 TODAY = date(2026, 11, 30)
 
@@ -38,8 +39,8 @@ async def test_refresh_of_a_fresh_contact_is_capped():
 
 async def test_refresh_through_the_integrators_refresh_writes_a_summary(spine):
     wrote = await refresh_person_context(spine, OfflineModel(), "p_marcus", "int_model_1", [
-        {"role": "user", "content": "my toilet is overflowing!"},
-        {"role": "assistant", "content": "I've opened WO-7 for the toilet."}])
+        TranscriptEntry(role="user", text="my toilet is overflowing!"),
+        TranscriptEntry(role="agent", text="I've opened WO-7 for the toilet.")])
     context = await spine.get_context("p_marcus")
     assert wrote and '"my toilet is overflowing!"' in context.summary
 

@@ -6,7 +6,7 @@ from actors.context_refresh import refresh_person_context
 from actors.model.offline import OfflineModel
 from spine.context import Channel, PersonContext
 from spine.identity import ClaimKind
-from spine.records import EventKind, OutboxStatus
+from spine.records import EventKind, OutboxStatus, TranscriptEntry
 
 
 def _events(trace) -> dict[str, str]:
@@ -93,7 +93,7 @@ async def test_yesterdays_text_is_in_todays_email_and_the_last_channel_becomes_e
     assert trace.participant_id == "p_marcus"
     assert any(s.layer == "context" for s in trace.prompt.sections)
     assert await refresh_person_context(spine, OfflineModel(), "p_marcus", trace.interaction_id,
-                                        [{"role": "user", "content": "any news?"}]) is not None
+                                        [TranscriptEntry(role="user", text="any news?")]) is not None
     assert (await spine.get_context("p_marcus")).active.last_channel == Channel.EMAIL
 
 

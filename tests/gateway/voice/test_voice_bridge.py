@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 
 from gateway.voice.elevenlabs import AgentEndpoint, ElevenLabsApi
+from spine.records import TranscriptEntry
 from tests.support.elevenlabs_server import (
     AgentServer,
     ApiServer,
@@ -125,8 +126,8 @@ async def test_agent_closing_ends_the_call_and_refreshes_context(calls, spine):
     outcome, twilio, _ = await _call(calls, script, call_sid="CA_end")
     assert outcome == "agent_closed" and twilio.closed.is_set()
     trace = await spine.get_trace("voice-CA_end")
-    assert trace.transcript == [{"role": "user", "text": "My toilet is still running in 204"},
-                                {"role": "agent", "text": "I see WO-7 is in progress; Mike is on it."}]
+    assert trace.transcript == [TranscriptEntry(role="user", text="My toilet is still running in 204"),
+                                TranscriptEntry(role="agent", text="I see WO-7 is in progress; Mike is on it.")]
     assert trace.reply.startswith("I see WO-7")
     context = await spine.get_context("p_marcus")
     assert context is not None and context.active.last_channel == "voice"

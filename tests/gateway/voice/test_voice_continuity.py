@@ -11,6 +11,7 @@ from actors.turn_types import TurnDeps
 from gateway.voice.elevenlabs import AgentEndpoint
 from spine.context import Channel
 from spine.envelope import MessageEnvelope
+from spine.records import TranscriptEntry
 from tests.support.elevenlabs_server import (
     AgentServer,
     Close,
@@ -43,7 +44,7 @@ async def _sms(spine, model, body: str, interaction_id: str) -> str:
     env = MessageEnvelope(message_id=f"SM_{interaction_id}", interaction_id=interaction_id, channel=Channel.SMS,
                           from_address=MARCUS, to_address=YALE_LINE, body=body, property_id="pf_yale")
     result = await run_interaction(deps, env)
-    transcript = [{"role": "user", "content": body}, {"role": "assistant", "content": result.reply}]
+    transcript = [TranscriptEntry(role="user", text=body), TranscriptEntry(role="agent", text=result.reply)]
     assert await refresh_person_context(spine, model, "p_marcus", interaction_id, transcript)
     return result.reply
 

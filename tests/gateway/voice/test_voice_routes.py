@@ -171,7 +171,7 @@ async def test_post_call_keeps_the_transcript_and_refreshes_context(client, spin
     r = await _signed_post(client, body)
     assert r.status_code == 200 and r.json()["interaction_id"] == "voice-CA_pc1"
     trace = await spine.get_trace("voice-CA_pc1")
-    assert [t["role"] for t in trace.transcript] == ["agent", "user", "agent"]
+    assert [t.role for t in trace.transcript] == ["agent", "user", "agent"]
     assert trace.inbound == "Is the plumber still coming for WO-7?"
     context = await spine.get_context("p_marcus")
     assert context.active.last_interaction_id == "voice-CA_pc1" and "plumber" in context.summary

@@ -12,6 +12,7 @@ import pytest
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
 from gateway.sms.signature import sign
+from spine.records import TranscriptEntry
 from spine.repo import Spine
 from spine.store.sqlite import SqliteStore
 from tests.support.elevenlabs_server import (
@@ -109,7 +110,7 @@ async def test_a_bridged_call_over_serve(base_url, agent, store_path):
     finally:
         await spine.store.close()
     assert [c.name for c in trace.tool_calls] == ["get_work_order_detail"]
-    assert trace.transcript[0] == {"role": "user", "text": "Is someone still coming for my toilet?"}
+    assert trace.transcript[0] == TranscriptEntry(role="user", text="Is someone still coming for my toilet?")
     assert context.active.last_channel == "voice"
 
 
