@@ -28,7 +28,7 @@ from actors.host import HostReply, HostStatus, host_name, host_of, owner_id
 from actors.person_actor import ActorInfo
 from actors.person_session import SessionOp, SessionReply, SessionRequest
 from actors.placement import host_index, person_key, person_of, placement_key
-from actors.reconciler import HostReconciler, Layout
+from actors.reconciler import RECONCILER_NAME, HostReconciler, Layout
 from actors.turn_types import TurnResult
 from spine.codec import unpack_models
 from spine.envelope import MessageEnvelope
@@ -60,12 +60,12 @@ class HostPool:
 
     @classmethod
     async def start(cls, config: RuntimeConfig, spine: Spine | None = None) -> HostPool:
-        reconciler: Any = HostReconciler.options(name=RECONCILER_NAME, namespace=config.namespace, get_if_exists=True,
-                                                 num_cpus=0, max_restarts=-1, max_task_retries=-1,
-                                                 lifetime="detached" if config.detached else None).remote()
+        reconciler = cast(ReconcilerHandle, HostReconciler.options(
+            name=RECONCILER_NAME, namespace=config.namespace, get_if_exists=True, num_cpus=0, max_restarts=-1,
+            max_task_retries=-1, lifetime="detached" if config.detached else None).remote())
         layout = Layout.from_bytes(await reconciler.apply.remote(config.to_bytes()))
         spine = spine or Spine(open_store(config.store_url, timeout_s=config.store_timeout_s))
-        pool = cls(config, [], None, spine, reconciler=cast(ReconcilerHandle, reconciler))
+        pool = cls(config, [], None, spine, reconciler=reconciler)
         pool._take(layout)
         return pool
 
