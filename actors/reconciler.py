@@ -32,6 +32,7 @@ import uuid
 from typing import Any, cast
 
 import ray
+from pydantic import Field
 from ray.exceptions import RayActorError
 
 from actors.config import RuntimeConfig
@@ -53,7 +54,7 @@ class Layout(WireModel):
     (a reconciler that restarted and has not been given a config yet)."""
 
     generation: int = 0
-    hosts: list[str] = []
+    hosts: list[str] = Field(default_factory=list)
 
 
 

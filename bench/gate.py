@@ -37,11 +37,7 @@ from spine.identity import STAFF_ROLE_TYPES, OccupancyKind  # noqa: E402
 from spine.repo import Spine  # noqa: E402
 from spine.store.sqlite import SqliteStore  # noqa: E402
 from tests.support.tool_helpers import CALLERS, ROWS, add_table_people  # noqa: E402
-from tools.caller import (  # noqa: E402
-    Caller,
-    CallerFacts,  # noqa: E402
-    load_caller,
-)
+from tools.caller import Caller, CallerFacts, load_caller  # noqa: E402
 from tools.decide import POLICY, decide  # noqa: E402
 from tools.facts import NO_TARGET, Target, load_facts, load_target  # noqa: E402
 from tools.gate import authorize  # noqa: E402

@@ -18,20 +18,20 @@ from prompts.voice import (
 )
 
 __all__ = [
+    "L0_PROMPT",
+    "AssembledPrompt",
+    "L2Feature",
+    "VoiceContextView",
     "all_features",
     "assemble_prompt",
-    "AssembledPrompt",
     "call_variables",
     "default_voice_prompt",
     "emergency_nudge",
     "features_for",
     "filter_ghost_pointers",
     "first_message",
-    "L0_PROMPT",
     "l0_text",
-    "L2Feature",
     "personalized_prompt",
     "render_context_block",
-    "VoiceContextView",
     "with_volatile",
 ]
