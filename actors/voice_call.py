@@ -123,7 +123,7 @@ class VoiceCalls:
             self._batch_task = asyncio.create_task(self._write_behind(self._batch))
             self._run_in_background(self._batch_task)
         self._batch.append(write)
-        if recording:
+        if recording and self._batch_task is not None:
             self._recording[recording] = self._batch_task
 
     async def _write_behind(self, batch: list[Callable[[], Awaitable[Any]]]) -> None:

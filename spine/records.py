@@ -135,9 +135,13 @@ class InferredIntent(BaseModel):
     kind: Literal["tour", "pricing", "availability", "general"]
 
 
+# How the router knows who is talking: from the store (fact) or from the message (inferred).
+Confidence = Literal["fact", "inferred"]
+
+
 class TraceRouting(BaseModel):
     roles: list[str] = Field(default_factory=list)
-    confidence: Literal["fact", "inferred"] = "fact"
+    confidence: Confidence = "fact"
     other_classification: OtherClassification | None = None
     inferred_intent: InferredIntent | None = None
 
