@@ -234,7 +234,7 @@ class ReconcilerService:
         lost_nodes, states = await asyncio.to_thread(
             lambda: (dead_nodes(), {name: ray_actor_state(self.hosts[name]) for name in failed}))
         for name, result in zip(names, pings, strict=True):
-            if name not in failed:
+            if not isinstance(result, BaseException):  # answered: not among the failed
                 continue
             silent = now - last_ok.setdefault(name, now)
             why = lost_because(config, result, states[name], self.nodes.get(name) in lost_nodes, silent)
