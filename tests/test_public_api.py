@@ -46,6 +46,8 @@ def test_every_listed_name_resolves_inside_its_layer(name):
     root = name.split(".")[0]
     for member in package.__all__:
         home = getattr(getattr(package, member), "__module__", root)  # constants have no home to check
+        if home == "typing":  # a type alias (CallDecision = Literal[...]) says typing, not where it is defined
+            continue
         assert home == root or home.startswith(root + "."), f"{name}.{member} comes from {home}"
 
 
