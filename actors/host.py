@@ -18,7 +18,7 @@ from typing import Any
 import ray
 from pydantic import ValidationError
 
-from actors import metrics
+import actors.metrics as metrics
 from actors.config import RuntimeConfig
 from actors.lease import Leases
 from actors.person_actor import ActorInfo, Moved, PersonActor, PersonRuntime

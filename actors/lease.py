@@ -15,7 +15,7 @@ from collections.abc import Callable
 
 from pydantic import BaseModel
 
-from actors import metrics
+import actors.metrics as metrics
 from actors.errors import ActorError
 from spine import keys
 from spine.store.base import ABSENT, ConditionFailed, Item, Store

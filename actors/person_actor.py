@@ -17,7 +17,7 @@ from collections import deque
 from enum import Enum
 from typing import Any
 
-from actors import metrics
+import actors.metrics as metrics
 from actors.handoff import hand_off, take_handoff
 from actors.lease import Lease, LeaseHeld, LeaseLost
 from actors.opening import Opening, open_for, refreshed

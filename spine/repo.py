@@ -8,7 +8,7 @@ item stores.
 """
 from __future__ import annotations
 
-from spine import keys
+import spine.keys as keys
 from spine.context import PersonContext
 from spine.identity import ClaimKind, Person, PersonRole, PersonRoleType, utcnow
 from spine.property import Lease, Organization, Property, Unit, Vendor

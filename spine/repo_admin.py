@@ -3,7 +3,7 @@ the hash of its secret and indexed by whom it signs in as, so revoking a person 
 A mixin of `Spine` (spine/repo.py), like repo_records."""
 from __future__ import annotations
 
-from spine import keys
+import spine.keys as keys
 from spine.admin_access import AdminSession, AdminToken, secret_hash
 from spine.repo_base import RepoBase
 

@@ -7,7 +7,7 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel
 
-from spine import keys
+import spine.keys as keys
 from spine.reference_cache import REFERENCE_TTL_S, ReferenceCache
 from spine.store.base import ABSENT, ConditionFailed, Item, Store
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from spine import keys
+import spine.keys as keys
 from spine.records import AgentTrace, Event, InboundMessage, InboundStatus, OptOut, OutboxMessage, OutboxStatus
 from spine.repo_base import RepoBase
 from spine.store.base import ConditionFailed, Item

@@ -5,7 +5,7 @@ repository's own item helpers and key layout conventions.
 """
 from __future__ import annotations
 
-from spine import keys
+import spine.keys as keys
 from spine.escalation import ApplicationLink, Escalation
 from spine.identity import utcnow
 from spine.repo_base import RepoBase

@@ -11,7 +11,7 @@ import asyncio
 from datetime import date, timedelta
 from zoneinfo import ZoneInfo
 
-from spine import keys
+import spine.keys as keys
 from spine.property import Property
 from spine.repo_base import RepoBase
 from spine.work import Tour

@@ -2,7 +2,7 @@
 and the per-person rate-limit windows. A mixin of `Spine` (spine/repo.py)."""
 from __future__ import annotations
 
-from spine import keys
+import spine.keys as keys
 from spine.repo_base import RepoBase
 from spine.store.base import ABSENT, ConditionFailed, Item
 from spine.verification import CallVerification, StepUpChallenge, StepUpWindow

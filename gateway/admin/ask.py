@@ -13,8 +13,8 @@ from urllib.parse import parse_qs
 from fastapi import APIRouter, Depends, HTTPException, Request, Response
 from pydantic import BaseModel, Field, ValidationError, field_validator
 
+import gateway.admin.html as h
 from actors.turn_types import TurnResult
-from gateway.admin import html as h
 from gateway.admin.auth import AdminIdentity, AdminPageRoute, require_admin, require_admin_page, signed_in
 from gateway.admin.trace_pages import trace_href
 from gateway.channel_inbound import new_interaction_id

@@ -20,7 +20,7 @@ from urllib.parse import urlsplit
 from fastapi import Depends, HTTPException, Request, Response
 from fastapi.routing import APIRoute
 
-from gateway.admin import html as h
+import gateway.admin.html as h
 from gateway.context import GatewayContext, get_context
 from gateway.errors import GatewayError
 from spine.admin_access import OPERATOR

@@ -7,7 +7,7 @@ from typing import Any
 
 from fastapi import APIRouter, Depends, Response
 
-from gateway.admin import html as h
+import gateway.admin.html as h
 from gateway.admin.auth import AdminPageRoute, require_admin_page
 from gateway.context import GatewayContext
 from spine.events import mask_phones

@@ -9,7 +9,12 @@ from typing import Any
 
 from fastapi import APIRouter, Depends, HTTPException, Query
 
-from gateway.admin import ask, catalog_page, login, pages, status_page, trace_pages
+import gateway.admin.ask as ask
+import gateway.admin.catalog_page as catalog_page
+import gateway.admin.login as login
+import gateway.admin.pages as pages
+import gateway.admin.status_page as status_page
+import gateway.admin.trace_pages as trace_pages
 from gateway.admin.auth import require_admin
 from gateway.admin.trace_query import find_traces
 from gateway.context import GatewayContext

@@ -9,7 +9,7 @@ from datetime import datetime
 from fastapi import APIRouter, Depends, Response
 from pydantic import BaseModel
 
-from gateway.admin import html as h
+import gateway.admin.html as h
 from gateway.admin.auth import AdminPageRoute, require_admin, require_admin_page
 from gateway.context import GatewayContext
 from spine.identity import utcnow

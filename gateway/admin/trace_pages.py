@@ -7,7 +7,7 @@ import json
 
 from fastapi import APIRouter, Depends, Request, Response
 
-from gateway.admin import html as h
+import gateway.admin.html as h
 from gateway.admin.auth import AdminPageRoute, require_admin_page
 from gateway.admin.trace_query import find_traces
 from gateway.context import GatewayContext

@@ -18,12 +18,12 @@ from fastapi.responses import JSONResponse, Response
 from pydantic import ValidationError
 from starlette.requests import HTTPConnection
 
+import gateway.voice.signature as el_signature
 from actors.voice_opening import interaction_id_for
 from gateway.errors import WebhookRejected
 from gateway.sms.signature import SETTINGS_HEADER, SIGNATURE_HEADER, signature_valid
 from gateway.sms.twilio_params import TwilioWebhook
 from gateway.twilio_webhook import signed_form
-from gateway.voice import signature as el_signature
 from gateway.voice.bridge import STREAM_REFUSED, CallBridge
 from gateway.voice.elevenlabs_wire import PersonalizationRequest, PostCallWebhook, ToolWebhookAnswer
 from gateway.voice.payload import initiation_data

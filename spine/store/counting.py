@@ -11,7 +11,7 @@ from collections import Counter
 from contextvars import ContextVar, Token
 from typing import Any
 
-from spine import keys
+import spine.keys as keys
 from spine.store.base import Item, Store
 
 _current: ContextVar[Counter[str] | None] = ContextVar("clara_store_reads", default=None)
