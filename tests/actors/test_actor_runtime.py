@@ -244,11 +244,13 @@ async def test_a_host_gone_for_good_is_replaced_and_its_accepted_messages_are_an
     """The reconciler replaces a host killed for good (no Ray restart) under its own name; the
     new process takes the dead one's leases at once, so its people wait seconds, not a lease."""
     doomed = await runtime(hosts=1, host_dead_after_s=1.0, host_health_check_s=0.25)
-    envs = [message("p_priya", f"m{i} sleep=1") for i in range(3)]
+    envs = [message("p_priya", f"m{i} sleep={0 if i == 0 else 1}") for i in range(3)]
     for env in envs:
         await accepted(doomed.spine, env)
     submitted = [asyncio.ensure_future(doomed.submit(e)) for e in envs]
-    await asyncio.sleep(0.3)
+    async with asyncio.timeout(60):  # kill once the first turn has run there: a busy machine is slow to start it
+        while not await runs_of(doomed.spine, "p_priya"):
+            await asyncio.sleep(0.05)
     ray.kill(doomed.hosts[0], no_restart=True)  # how soon its people are served again: bench/resize.py
     outcomes = await asyncio.gather(*submitted)
     assert [o.reply for o in outcomes] == [f"re: {e.body}" for e in envs]
