@@ -22,11 +22,11 @@ lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/mypy
 
-# Then the suite in two processes: one runs every Ray-marked test on its one private Ray while the
-# other runs the rest, module by module (the groups: tests/support/ray_fixtures.py). PYTEST_ARGS
-# narrows or adds.
+# Then the suite in three processes: each Ray group (tests/support/ray_fixtures.py) runs on one
+# worker and its own private Ray, first, while the workers run every other module, one module at
+# a time, beside them. PYTEST_ARGS narrows or adds.
 test: lint
-	$(BIN)/python -m pytest -q -n 2 --dist loadgroup $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -q -n 3 --dist loadgroup --no-loadscope-reorder $(PYTEST_ARGS)
 
 bench: $(STAMP)
 	failed=""; for f in bench/*.py; do $(BIN)/python $$f || failed="$$failed $$f"; done; \

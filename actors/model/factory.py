@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import Any
 
 from actors.config import DEFAULT_FAST_MODEL, DEFAULT_TURN_MODEL
-from actors.model.anthropic_backend import AnthropicBackend
 from actors.model.base import ModelBackend
 from actors.model.offline import OfflineModel
 
@@ -21,6 +20,10 @@ def make_model(kind: str = "offline", api_key: str | None = None, base_url: str 
     if kind == "anthropic":
         if not api_key:
             raise ValueError("GATEWAY_MODEL=anthropic needs ANTHROPIC_API_KEY")
+        # Imported here: the SDK takes seconds to import, which every CLI command and every
+        # process on the offline model would otherwise pay.
+        from actors.model.anthropic_backend import AnthropicBackend
+
         return AnthropicBackend(api_key=api_key, base_url=base_url, turn_model=turn_model, fast_model=fast_model,
                                 timeout_s=timeout_s, max_retries=max_retries)
     raise ValueError(f"unknown model kind {kind!r}; expected one of {', '.join(KINDS)}")

@@ -21,7 +21,7 @@ from spine.repo import Spine
 from spine.store.sqlite import SqliteStore
 from tests.support.actor_helpers import PHONES
 
-pytestmark = pytest.mark.ray
+pytestmark = pytest.mark.ray("actors")
 
 RECORDED = "tests.support.turn_helpers:recorded_turn"
 _ids = itertools.count(1)

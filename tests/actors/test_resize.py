@@ -30,7 +30,7 @@ from tests.support.resize_helpers import (
 from tests.support.serve_helpers import seeded_store, serve_http_port
 from tests.support.twilio_server import TwilioStandIn
 
-pytestmark = pytest.mark.ray
+pytestmark = pytest.mark.ray("actors")
 
 APP = "clara-resize"
 AUTH_TOKEN = "resize-twilio-token"

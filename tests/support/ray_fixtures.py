@@ -48,19 +48,38 @@ def private_ray_init(num_cpus: int = 4, *, tag: str = "clara-ray") -> str:
     return temp_dir
 
 
+RAY_GROUPS = ("ray-actors", "ray-serve")  # the first runs alone on its worker: see the hook below
+
+
+def ray_group(item: pytest.Item) -> str | None:
+    """`ray-<group>` for a Ray-marked test (`@pytest.mark.ray("actors")`; 'serve' unless named)."""
+    marker = item.get_closest_marker("ray")
+    if marker is None:
+        return None
+    return f"ray-{marker.args[0] if marker.args else 'serve'}"
+
+
 @pytest.hookimpl(tryfirst=True)  # before pytest-xdist reads the groups
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Group the tests for `make test` (pytest-xdist, `--dist loadgroup`): every Ray-marked test in
-    one group, so one worker runs them all on one private Ray while the others run the rest, and
-    every other module as a group of its own, so a module-scoped fixture runs once. Among the Ray
-    tests, those on the shared gateway application (`serve_gateway`) run last: modules that deploy
-    an application of their own need Serve's route prefix `/` while it is free."""
-    on_ray = {item.nodeid for item in items if item.get_closest_marker("ray")}
+    """Group the tests for `make test` (pytest-xdist, `--dist loadgroup`). Each Ray group goes to
+    one worker, which starts its own private Ray for it, and the groups start first: they are the
+    longest and mostly wait (on actors, timeouts, Serve), so the other workers run every other
+    module (one group each, so a module-scoped fixture runs once) beside them. 'actors' tests
+    drive pools and their own Serve applications; 'serve' tests share the gateway application
+    (`serve_gateway`) and run last in their group, since an application of a module's own needs
+    Serve's route prefix `/` while it is free."""
+    groups = {item.nodeid: ray_group(item) or item.nodeid.split("::")[0] for item in items}
     for item in items:
-        item.add_marker(pytest.mark.xdist_group("ray" if item.nodeid in on_ray else item.nodeid.split("::")[0]))
-    shared_last = sorted((item for item in items if item.nodeid in on_ray),
-                         key=lambda item: "serve_gateway" in item.fixturenames)
-    items[:] = [item for item in items if item.nodeid not in on_ray] + shared_last
+        item.add_marker(pytest.mark.xdist_group(groups[item.nodeid]))
+        if groups[item.nodeid] == "ray-actors" and "serve_gateway" in item.fixturenames:
+            raise pytest.UsageError(f"{item.nodeid}: a 'ray-actors' test cannot use serve_gateway")
+
+    def order(item: pytest.Item) -> tuple[int, bool]:
+        group = groups[item.nodeid]
+        return (RAY_GROUPS.index(group) if group in RAY_GROUPS else len(RAY_GROUPS),
+                "serve_gateway" in item.fixturenames)
+
+    items.sort(key=order)  # stable: the collection order within each rank
 
 
 @pytest.fixture(scope="session")
