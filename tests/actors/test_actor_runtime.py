@@ -131,7 +131,7 @@ async def test_a_killed_host_loses_no_accepted_message(pool):
         while not await runs_of(pool.spine, people[0]):
             await asyncio.sleep(0.05)
     victim = pool.host_for(envs[0])
-    slot = pool.hosts.index(victim)
+    victims = [p for p in people if pool.host_for(message(p, "x")) is victim]  # before the layout can change
     ray.kill(victim, no_restart=False)  # Ray restarts it (or the reconciler replaces it); in-flight turns are retried
     outcomes = await asyncio.gather(*submitted, return_exceptions=True)
     for env, outcome in zip(envs, outcomes, strict=True):  # a reply, or TurnFailed (the gateway records it and apologises)
@@ -140,9 +140,10 @@ async def test_a_killed_host_loses_no_accepted_message(pool):
     assert answered >= len(envs) - 4  # at most the victim's in-flight turns could fail
     after = await pool.submit(message(people[0], "still there?"))
     assert after.reply == "re: still there?"
-    victims = [p for p in people if pool.hosts.index(pool.host_for(message(p, "x"))) == slot]
     pids = {r["pid"] for p in victims for r in await runs_of(pool.spine, p)}
-    assert len(pids) == 2  # the victim's people were served before the kill and after the restart
+    # the victim's people were served before the kill and after it: by the restarted process, or by
+    # the other host if the reconciler took the victim out of the layout meanwhile (a busy machine)
+    assert len(pids) >= 2
 
 
 async def test_the_same_person_never_runs_on_two_hosts_of_two_pools(runtime):
