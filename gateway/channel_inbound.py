@@ -23,7 +23,7 @@ from gateway.sms.inbound_log import InboundLog
 from spine.context import Channel
 from spine.envelope import MessageEnvelope
 from spine.events import emit_event, mask_phones
-from spine.records import InboundMessage, InboundStatus
+from spine.records import EventKind, InboundMessage, InboundStatus
 from spine.repo import Spine
 
 log = logging.getLogger("clara.gateway")
@@ -31,7 +31,6 @@ Result = TypeVar("Result")
 
 APOLOGY = "Sorry — I hit a problem. A team member will follow up."
 INTERACTION_HEADER = "X-Clara-Interaction-Id"  # on every webhook answer: operators and the demo find the trace
-INBOUND_FAILED = "gateway/inbound-failed"
 
 
 def new_interaction_id() -> str:
@@ -117,7 +116,7 @@ class ChannelInbound:
             _copy_end(record, await self.records.failed(record, failure))
         except Exception:
             log.exception("%s %s: the failure could not be recorded", self.channel, record.id)
-        await self.emit(INBOUND_FAILED, type(exc).__name__, record.from_address, None, record.interaction_id,
+        await self.emit(EventKind.INBOUND_FAILED, type(exc).__name__, record.from_address, None, record.interaction_id,
                         {self.id_detail: record.id, "failure": failure[:500]})
 
     async def turn_ended(self, record: InboundMessage, result: TurnResult | None,
@@ -141,7 +140,7 @@ class ChannelInbound:
             await self.fail(record, exc)
             return APOLOGY
 
-    async def emit(self, kind: str, reason: str, address: str, property_id: str | None,
+    async def emit(self, kind: EventKind, reason: str, address: str, property_id: str | None,
                    interaction_id: str | None, detail: dict) -> None:
         try:
             await emit_event(self.spine, kind, reason, channel=self.channel, address=address,

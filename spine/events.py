@@ -91,7 +91,7 @@ def _event_id(kind: str, reason: str, interaction_id: str | None, detail: dict[s
 
 async def emit_event(
     spine: Spine | None,
-    kind: str,
+    kind: EventKind,
     reason: str,
     *,
     channel: Channel | str | None,

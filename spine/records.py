@@ -99,6 +99,9 @@ class EventKind(StrEnum):
     OPT_OUT = "gateway/opt-out"
     OPT_IN = "gateway/opt-in"
     OPTED_OUT_INBOUND = "gateway/opted-out-inbound"
+    # email
+    EMAIL_OPT_OUT = "gateway/email-opt-out"
+    EMAIL_OPT_IN = "gateway/email-opt-in"
     # SMS
     UNKNOWN_NUMBER = "gateway/unknown-number"
     UNSUPPORTED_SENDER = "gateway/unsupported-sender"

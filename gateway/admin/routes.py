@@ -18,14 +18,13 @@ import gateway.admin.trace_pages as trace_pages
 from gateway.admin.auth import require_admin
 from gateway.admin.trace_query import find_traces
 from gateway.context import GatewayContext
-from gateway.sms.handler import SmsEvent
 from spine.context import Channel
 from spine.events import mask_phones
 from spine.records import EventKind
 
 api = APIRouter()
 
-KNOWN_EVENT_KINDS = sorted({k.value for k in EventKind} | {v for k, v in vars(SmsEvent).items() if k.isupper()})
+KNOWN_EVENT_KINDS = sorted(kind.value for kind in EventKind)
 
 
 @api.get("/traces")

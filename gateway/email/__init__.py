@@ -5,7 +5,7 @@ MessageEnvelope the SMS adapter builds to the same PersonActor path."""
 from gateway.email.authentication import SenderVerdict, judge_sender
 from gateway.email.channel import EmailChannel
 from gateway.email.delivery import EmailDelivery
-from gateway.email.handler import EmailEvent, EmailHandler, EmailResult
+from gateway.email.handler import EmailHandler, EmailResult
 from gateway.email.inbound import InboundEmail, MalformedEmail, parse_inbound
 from gateway.email.mailgun import MailgunError, MailgunMessages
 from gateway.email.route_form import route_form
@@ -13,7 +13,6 @@ from gateway.email.route_form import route_form
 __all__ = [
     "EmailChannel",
     "EmailDelivery",
-    "EmailEvent",
     "EmailHandler",
     "EmailResult",
     "InboundEmail",

@@ -21,22 +21,12 @@ from spine.context import Channel
 from spine.envelope import MessageEnvelope
 from spine.participants import resolve_participant
 from spine.property import Property
-from spine.records import InboundMessage, OptOut
+from spine.records import EventKind, InboundMessage, OptOut
 
 log = logging.getLogger("clara.email")
 
 OPT_OUT_WORDS = frozenset({"unsubscribe"})
 OPT_IN_WORDS = frozenset({"subscribe"})
-
-
-class EmailEvent:
-    """Event kinds the email adapter emits (GET /admin/events?kind=...)."""
-
-    OPT_OUT = "gateway/email-opt-out"
-    OPT_IN = "gateway/email-opt-in"
-    OPTED_OUT_INBOUND = "gateway/opted-out-inbound"
-    UNKNOWN_RECIPIENT = "gateway/unknown-recipient"
-    REPLY_DEFERRED = "gateway/reply-deferred"
 
 
 class EmailResult(InboundResult):
@@ -111,18 +101,18 @@ class EmailHandler:
         word = keyword(mail)
         if word in OPT_OUT_WORDS:
             await self.spine.set_opt_out(OptOut(address=mail.from_address, opted_out=True, keyword=word))
-            await self._event(EmailEvent.OPT_OUT, word, record, prop)
+            await self._event(EventKind.EMAIL_OPT_OUT, word, record, prop)
             await self.inbound.blocked(record)
             return EmailResult(outcome=InboundOutcome.OPTED_OUT)
         if word in OPT_IN_WORDS:
             await self.spine.set_opt_out(OptOut(address=mail.from_address, opted_out=False, keyword=word))
-            await self._event(EmailEvent.OPT_IN, word, record, prop)
+            await self._event(EventKind.EMAIL_OPT_IN, word, record, prop)
             text = f"You're subscribed again to email from {prop.name}. Reply \"unsubscribe\" to stop."
             await self.inbound.answered(record, text)
             await self._reply(record, mail, prop, text)
             return EmailResult(outcome=InboundOutcome.OPTED_IN)
         if await self.spine.is_opted_out(mail.from_address):
-            await self._event(EmailEvent.OPTED_OUT_INBOUND, "sender_unsubscribed", record, prop)
+            await self._event(EventKind.OPTED_OUT_INBOUND, "sender_unsubscribed", record, prop)
             await self.inbound.blocked(record)
             return EmailResult(outcome=InboundOutcome.BLOCKED)
         verdict = judge_sender(mail)
@@ -134,7 +124,7 @@ class EmailHandler:
         if await self.turns.run(envelope, on_end):
             outcome = turn_outcome(record)
         else:
-            await self._event(EmailEvent.REPLY_DEFERRED, "turn_exceeded_inline_budget", record, prop)
+            await self._event(EventKind.REPLY_DEFERRED, "turn_exceeded_inline_budget", record, prop)
             outcome = InboundOutcome.DEFERRED
         return EmailResult(outcome=outcome, interaction_id=record.interaction_id, sender_verified=verdict.verified,
                            sender_check=verdict.reason, reply=record.reply)
@@ -164,6 +154,6 @@ class EmailHandler:
         except Exception:
             log.exception("email %s: the reply could not be queued", mail.message_id)
 
-    async def _event(self, kind: str, reason: str, record: InboundMessage, prop: Property | None) -> None:
+    async def _event(self, kind: EventKind, reason: str, record: InboundMessage, prop: Property | None) -> None:
         await self.inbound.emit(kind, reason, record.from_address, prop.id if prop else None, None,
                                 {"message_id": record.id})

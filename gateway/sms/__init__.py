@@ -3,7 +3,7 @@ splitting, TwiML, the REST client, outbound delivery) and the inbound handler th
 The Serve routes in `routes.py` only move bytes between HTTP and `SmsHandler`."""
 from gateway.sms.abandoned import AbandonedInboundSweep
 from gateway.sms.delivery import Delivery
-from gateway.sms.handler import SmsEvent, SmsHandler, SmsOptions, SmsReply
+from gateway.sms.handler import SmsHandler, SmsOptions, SmsReply
 from gateway.sms.inbound import InboundSms, MalformedWebhook, UnsupportedSender, parse_inbound
 from gateway.sms.inbound_log import InboundLog
 from gateway.sms.rest import SentMessage, TwilioRest, TwilioRestError
@@ -19,7 +19,6 @@ __all__ = [
     "MalformedWebhook",
     "RecutWebhook",
     "SentMessage",
-    "SmsEvent",
     "SmsHandler",
     "SmsOptions",
     "SmsReply",

@@ -20,12 +20,11 @@ from typing import Any, Protocol
 
 from gateway.channel_inbound import APOLOGY
 from gateway.sms.delivery import Delivery
-from gateway.sms.handler import SmsEvent
 from gateway.sms.inbound_log import InboundLog
 from spine.context import Channel
 from spine.events import emit_event
 from spine.identity import utcnow
-from spine.records import InboundMessage, InboundStatus
+from spine.records import EventKind, InboundMessage, InboundStatus
 from spine.repo import Spine
 
 log = logging.getLogger("clara.sms")
@@ -77,12 +76,12 @@ class AbandonedInboundSweep:
         if trace is not None:  # no reply: suppressed
             record = await (self.log.answered(record, trace.reply) if trace.reply else self.log.blocked(record))
             if await self.spine.mark_once(f"inbound-abandoned#{record.id}"):
-                await self._event(SmsEvent.INBOUND_REPAIRED, "turn_ended_unrecorded", record)
+                await self._event(EventKind.INBOUND_REPAIRED, "turn_ended_unrecorded", record)
             return record
         failure = f"abandoned: no turn ended within {self.abandoned_after.total_seconds():.0f} s of acceptance"
         record = await self.log.failed(record, failure)
         if await self.spine.mark_once(f"inbound-abandoned#{record.id}"):
-            await self._event(SmsEvent.INBOUND_FAILED, "abandoned", record)
+            await self._event(EventKind.INBOUND_FAILED, "abandoned", record)
             delivery = self.deliveries.get(record.channel)
             if delivery is None:
                 log.error("abandoned inbound %s: no sender for channel %s", record.id, record.channel)
@@ -91,7 +90,7 @@ class AbandonedInboundSweep:
                                 body=APOLOGY)
         return record
 
-    async def _event(self, kind: str, reason: str, record: InboundMessage) -> None:
+    async def _event(self, kind: EventKind, reason: str, record: InboundMessage) -> None:
         await emit_event(self.spine, kind, reason, channel=record.channel, address=record.from_address,
                          property_id=None, interaction_id=record.interaction_id,
                          detail={"message_sid": record.id, "received_at": record.received_at.isoformat()})

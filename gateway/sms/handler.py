@@ -18,7 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from actors.placement import Placer
 from actors.turn_types import TurnResult
-from gateway.channel_inbound import APOLOGY, INBOUND_FAILED, ChannelInbound, TurnSubmitter, new_interaction_id
+from gateway.channel_inbound import APOLOGY, ChannelInbound, TurnSubmitter, new_interaction_id
 from gateway.sms.delivery import Delivery
 from gateway.sms.inbound import InboundSms
 from gateway.sms.keywords import Keyword, classify_keyword, help_text, opt_in_text
@@ -30,19 +30,6 @@ from spine.records import EventKind, InboundMessage, InboundStatus, OptOut, last
 from spine.repo import Spine
 
 log = logging.getLogger("clara.sms")
-
-
-class SmsEvent:
-    """Event kinds the SMS adapter emits (GET /admin/events?kind=...)."""
-
-    SPAM_DROPPED = EventKind.SPAM_DROPPED.value
-    UNKNOWN_NUMBER = "gateway/unknown-number"
-    OPT_OUT = "gateway/opt-out"
-    OPT_IN = "gateway/opt-in"
-    OPTED_OUT_INBOUND = "gateway/opted-out-inbound"
-    REPLY_DEFERRED = "gateway/reply-deferred"
-    INBOUND_FAILED = INBOUND_FAILED
-    INBOUND_REPAIRED = "gateway/inbound-repaired"  # its turn ended but the end went unrecorded
 
 
 class Outcome(StrEnum):
@@ -131,13 +118,13 @@ class SmsHandler:
         if keyword is Keyword.OPT_IN and opted_out:  # from anyone else "Yes" answers Clara's question
             return await self._opt(record, sms, opted_out=False, prop=prop)
         if opted_out:
-            await self._event(SmsEvent.OPTED_OUT_INBOUND, "sender_opted_out", sms, prop,
+            await self._event(EventKind.OPTED_OUT_INBOUND, "sender_opted_out", sms, prop,
                               {"hint": "the sender must text START before Clara may answer"})
             return await self._without_turn(record, None, Outcome.BLOCKED)
         if keyword is Keyword.HELP:
             return await self._without_turn(record, help_text(prop.name if prop else None), Outcome.HELP)
         if prop is None:
-            await self._event(SmsEvent.UNKNOWN_NUMBER, "no_property_for_number", sms, None,
+            await self._event(EventKind.UNKNOWN_NUMBER, "no_property_for_number", sms, None,
                               {"to_last4": last4(sms.to_address)})
             return await self._without_turn(record, None, Outcome.UNKNOWN_NUMBER)
         return await self._turn(record, sms, prop)
@@ -146,7 +133,7 @@ class SmsHandler:
                    prop: Property | None = None) -> SmsReply:
         word = sms.body.strip().upper()
         await self.spine.set_opt_out(OptOut(address=sms.from_address, opted_out=opted_out, keyword=word))
-        await self._event(SmsEvent.OPT_OUT if opted_out else SmsEvent.OPT_IN, word.lower(), sms, prop, {})
+        await self._event(EventKind.OPT_OUT if opted_out else EventKind.OPT_IN, word.lower(), sms, prop, {})
         if opted_out:  # Twilio itself confirms a STOP; Clara sends nothing more
             return await self._without_turn(record, None, Outcome.OPTED_OUT)
         return await self._without_turn(record, opt_in_text(prop.name if prop else None), Outcome.OPTED_IN)
@@ -175,7 +162,7 @@ class SmsHandler:
         """End the record as the turn ended; the text to send ('' for nothing) and the outcome.
         The send check comes after the turn: a STOP that arrived during it blocks the answer."""
         if result.suppressed:
-            await self._event(SmsEvent.SPAM_DROPPED, "reply_suppressed", sms, prop,
+            await self._event(EventKind.SPAM_DROPPED, "reply_suppressed", sms, prop,
                               {"person_id": result.person_id}, result.interaction_id)
             await self.log.blocked(record)
             return "", Outcome.SUPPRESSED
@@ -193,7 +180,7 @@ class SmsHandler:
         """The turn missed the inline budget: wait for it and send its reply by REST."""
         try:
             await self.spine.mark_once(_deferred_key(sms.message_sid))
-            await self._event(SmsEvent.REPLY_DEFERRED, reason, sms, prop,
+            await self._event(EventKind.REPLY_DEFERRED, reason, sms, prop,
                               {"inline_budget_s": self.options.inline_budget_s}, record.interaction_id)
             reply, _ = await self._end_turn(record, sms, prop, await task)
         except Exception as exc:
@@ -243,7 +230,7 @@ class SmsHandler:
         except Exception:  # noqa: BLE001 - the store is failing too: an apology beats silence
             return [APOLOGY]
 
-    async def _event(self, kind: str, reason: str, sms: InboundSms, prop: Property | None, detail: dict,
+    async def _event(self, kind: EventKind, reason: str, sms: InboundSms, prop: Property | None, detail: dict,
                      interaction_id: str | None = None) -> None:
         await self.inbound.emit(kind, reason, sms.from_address, prop.id if prop else None, interaction_id,
                                 {"message_sid": sms.message_sid, **detail})

@@ -21,14 +21,13 @@ from gateway.sms.twiml import TWIML_MEDIA_TYPE, render_twiml
 from gateway.twilio_webhook import signed_form
 from spine.context import Channel
 from spine.events import emit_event, mask_phones
-from spine.records import InboundMessage
+from spine.records import EventKind, InboundMessage
 
 T = TypeVar("T")
 log = logging.getLogger("clara.sms")
 router = APIRouter()
 
 IDEMPOTENCY_HEADER = "I-Twilio-Idempotency-Token"
-UNSUPPORTED_SENDER = "gateway/unsupported-sender"
 NOT_A_PHONE_REPLY = "Sorry, this line answers text messages from phone numbers only."
 
 
@@ -59,7 +58,7 @@ async def _unsupported_sender(ctx: GatewayContext, exc: UnsupportedSender) -> Re
     try:
         if await inbound.accept(record):
             await inbound.answered(record.model_copy(update={"failure": None}), NOT_A_PHONE_REPLY)
-            await emit_event(ctx.spine, UNSUPPORTED_SENDER, "sender_not_a_phone_number", channel=Channel.SMS,
+            await emit_event(ctx.spine, EventKind.UNSUPPORTED_SENDER, "sender_not_a_phone_number", channel=Channel.SMS,
                              address=None, property_id=None, interaction_id=None,
                              detail={"message_sid": exc.message_sid, "from": exc.masked_from, "why": str(exc)})
     except Exception:  # the refusal still goes out; the log line above has it

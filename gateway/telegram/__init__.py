@@ -5,7 +5,7 @@ once they share their own contact; until then they are an unknown address, and C
 from gateway.telegram.botapi import TelegramBotApi, TelegramError
 from gateway.telegram.channel import TelegramChannel
 from gateway.telegram.delivery import TelegramDelivery
-from gateway.telegram.handler import TelegramEvent, TelegramHandler, TelegramResult
+from gateway.telegram.handler import TelegramHandler, TelegramResult
 from gateway.telegram.updates import contact_update, text_update
 from gateway.telegram.wire import Update
 
@@ -14,7 +14,6 @@ __all__ = [
     "TelegramChannel",
     "TelegramDelivery",
     "TelegramError",
-    "TelegramEvent",
     "TelegramHandler",
     "TelegramResult",
     "Update",

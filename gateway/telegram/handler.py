@@ -21,21 +21,9 @@ from spine.links import link_telegram_user, linked_person
 from spine.participants import resolve_participant
 from spine.phone import InvalidPhoneNumber, normalize_phone
 from spine.property import Property
-from spine.records import InboundMessage, OptOut
+from spine.records import EventKind, InboundMessage, OptOut
 
 log = logging.getLogger("clara.telegram")
-
-
-class TelegramEvent:
-    """Event kinds the Telegram adapter emits (GET /admin/events?kind=...)."""
-
-    LINKED = "gateway/telegram-linked"
-    LINK_REFUSED = "gateway/telegram-link-refused"
-    OPT_OUT = "gateway/opt-out"
-    OPT_IN = "gateway/opt-in"
-    OPTED_OUT_INBOUND = "gateway/opted-out-inbound"
-    IGNORED = "gateway/telegram-ignored"
-    REPLY_DEFERRED = "gateway/reply-deferred"
 
 
 class TelegramResult(InboundResult):
@@ -87,13 +75,13 @@ class TelegramHandler:
         word = command(record.body)
         if word == "/stop":
             await self.spine.set_opt_out(OptOut(address=record.from_address, opted_out=True, keyword=word))
-            await self._event(TelegramEvent.OPT_OUT, "stop", record, prop)
+            await self._event(EventKind.OPT_OUT, "stop", record, prop)
             await self.inbound.blocked(record)
             return TelegramResult(outcome=InboundOutcome.OPTED_OUT)
         if word == "/start":
             return await self._start(record, message, prop)
         if await self.spine.is_opted_out(record.from_address):
-            await self._event(TelegramEvent.OPTED_OUT_INBOUND, "sender_sent_stop", record, prop)
+            await self._event(EventKind.OPTED_OUT_INBOUND, "sender_sent_stop", record, prop)
             await self.inbound.blocked(record)
             return TelegramResult(outcome=InboundOutcome.BLOCKED)
         if not record.body:
@@ -105,7 +93,7 @@ class TelegramHandler:
 
     async def _start(self, record: InboundMessage, message: Message, prop: Property) -> TelegramResult:
         await self.spine.set_opt_out(OptOut(address=record.from_address, opted_out=False, keyword="/start"))
-        await self._event(TelegramEvent.OPT_IN, "start", record, prop)
+        await self._event(EventKind.OPT_IN, "start", record, prop)
         linked = await linked_person(self.spine, record.from_address)
         text = f"Hi, I'm Clara, the AI assistant at {prop.name}. Ask me anything, or send /stop to stop messages."
         if not linked:
@@ -120,22 +108,22 @@ class TelegramHandler:
         with the contact's account; a contact forwarded from someone else has another id)."""
         offer = share_contact_keyboard().model_dump(exclude_none=True)
         if message.from_ is None or contact.user_id != message.from_.id:
-            await self._event(TelegramEvent.LINK_REFUSED, "not_own_contact", record, prop)
+            await self._event(EventKind.TELEGRAM_LINK_REFUSED, "not_own_contact", record, prop)
             text = "That contact isn't yours, so I can't link it. Use the button to share your own number."
             return await self._answer(record, message, text, InboundOutcome.NOT_LINKED, offer)
         try:
             e164 = own_phone(contact)
         except InvalidPhoneNumber:
-            await self._event(TelegramEvent.LINK_REFUSED, "unreadable_phone", record, prop)
+            await self._event(EventKind.TELEGRAM_LINK_REFUSED, "unreadable_phone", record, prop)
             return await self._answer(record, message, "I couldn't read that phone number.",
                                            InboundOutcome.NOT_LINKED, offer)
         link = await link_telegram_user(self.spine, record.from_address, e164)
         if link.person_id is None:
-            await self._event(TelegramEvent.LINK_REFUSED, link.reason, record, prop)
+            await self._event(EventKind.TELEGRAM_LINK_REFUSED, link.reason, record, prop)
             text = (f"I couldn't find that number in {prop.name}'s records. You can still ask me anything, "
                     "or text us from the number on your lease.")
             return await self._answer(record, message, text, InboundOutcome.NOT_LINKED, None)
-        await self._event(TelegramEvent.LINKED, "own_contact", record, prop, person_id=link.person_id)
+        await self._event(EventKind.TELEGRAM_LINKED, "own_contact", record, prop, person_id=link.person_id)
         first = (link.display_name or "").split(" ")[0] or "there"
         text = f"Thanks, {first}: this chat is now linked to your account at {prop.name}. How can I help?"
         result = await self._answer(record, message, text, InboundOutcome.LINKED,
@@ -164,7 +152,7 @@ class TelegramHandler:
             await self._turn_ended(record, message, result, error, offer)
 
         if not await self.turns.run(envelope, on_end):
-            await self._event(TelegramEvent.REPLY_DEFERRED, "turn_exceeded_inline_budget", record, prop)
+            await self._event(EventKind.REPLY_DEFERRED, "turn_exceeded_inline_budget", record, prop)
             return TelegramResult(outcome=InboundOutcome.DEFERRED, interaction_id=record.interaction_id)
         return TelegramResult(outcome=turn_outcome(record), interaction_id=record.interaction_id, person_id=participant,
                               reply=record.reply)
@@ -182,6 +170,6 @@ class TelegramHandler:
         except Exception:
             log.exception("telegram %s: the reply could not be queued", record.id)
 
-    async def _event(self, kind: str, reason: str, record: InboundMessage, prop: Property | None, **detail) -> None:
+    async def _event(self, kind: EventKind, reason: str, record: InboundMessage, prop: Property | None, **detail) -> None:
         await self.inbound.emit(kind, reason, record.from_address, prop.id if prop else None, None,
                                 {"message_id": record.id, **detail})

@@ -65,8 +65,6 @@ log = logging.getLogger("clara.voice.bridge")
 
 START_TIMEOUT_S = 10.0
 CONNECT_TIMEOUT_S = 5.0
-BRIDGE_EVENT = "voice/bridge"
-STREAM_REFUSED = "voice/stream-refused"
 POLICY_VIOLATION = 1008  # websocket close code: the peer broke our rules
 FAILURES = ("agent_unreachable", "error")
 
@@ -156,7 +154,7 @@ class CallBridge:
     async def _refuse(self, reason: str, detail: str) -> str:
         """End a stream we will not bridge: nothing dialed, nobody's call touched, an event."""
         log.warning("voice stream refused (%s): %s", reason, detail)
-        await emit_event(self.calls.spine, STREAM_REFUSED, reason, channel=Channel.VOICE, address=None,
+        await emit_event(self.calls.spine, EventKind.STREAM_REFUSED, reason, channel=Channel.VOICE, address=None,
                          property_id=None, interaction_id=None, detail={"detail": detail[:200]})
         try:
             await self.twilio.close(POLICY_VIOLATION, reason)
@@ -269,7 +267,7 @@ class CallBridge:
             if fmt and fmt != ULAW_8000:
                 # Twilio only plays and sends mu-law 8 kHz; the agent must be configured for it.
                 log.error("voice agent %s format is %s, not %s: audio will be garbled", side, fmt, ULAW_8000)
-                call.note(BRIDGE_EVENT, f"{side}_format_{fmt}")
+                call.note(EventKind.BRIDGE, f"{side}_format_{fmt}")
 
     async def _tool(self, event: ClientToolCall) -> None:
         body = event.client_tool_call

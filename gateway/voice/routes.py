@@ -24,7 +24,7 @@ from gateway.errors import WebhookRejected
 from gateway.sms.signature import SETTINGS_HEADER, SIGNATURE_HEADER, signature_valid
 from gateway.sms.twilio_params import TwilioWebhook
 from gateway.twilio_webhook import signed_form
-from gateway.voice.bridge import STREAM_REFUSED, CallBridge
+from gateway.voice.bridge import CallBridge
 from gateway.voice.elevenlabs_wire import PersonalizationRequest, PostCallWebhook, ToolWebhookAnswer
 from gateway.voice.payload import initiation_data
 from gateway.voice.services import VoiceServices
@@ -42,7 +42,7 @@ from spine.context import Channel
 from spine.events import emit_event
 from spine.participants import resolve_participant
 from spine.phone import InvalidPhoneNumber
-from spine.records import TranscriptEntry
+from spine.records import EventKind, TranscriptEntry
 from spine.verification import STIR_VERIFIED, CallVerification, VerificationMethod
 
 log = logging.getLogger("clara.voice")
@@ -236,7 +236,7 @@ async def twilio_stream(websocket: WebSocket) -> None:
     voice = get_voice(websocket)
     if not _upgrade_signed(voice, websocket):
         # Refused before the handshake completes (HTTP 403): no agent session is dialed.
-        await emit_event(voice.calls.spine, STREAM_REFUSED, "unsigned_upgrade", channel=Channel.VOICE,
+        await emit_event(voice.calls.spine, EventKind.STREAM_REFUSED, "unsigned_upgrade", channel=Channel.VOICE,
                          address=None, property_id=None, interaction_id=None)
         await websocket.close(code=1008)
         return

@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 
 from gateway.cli.sms import send_sms
-from gateway.sms.handler import SmsEvent
+from spine.records import EventKind
 from tests.support.gateway_helpers import ACCOUNT_SID, ADMIN_TOKEN, AUTH_TOKEN, PUBLIC_URL, OfflinePool
 
 AUTH = {"Authorization": f"Bearer {ADMIN_TOKEN}"}
@@ -63,7 +63,7 @@ async def test_actors_and_events(make_gateway, spine):
     client, _ = await make_gateway(ListingPool(spine))
     assert (await client.get("/admin/actors", headers=AUTH)).json()["actors"][0]["person_id"] == "p_marcus"
     await text(client, "+12065551001", "STOP")
-    events = (await client.get("/admin/events", params={"kind": SmsEvent.OPT_OUT}, headers=AUTH)).json()
-    assert [(e["kind"], e["reason"], e["phone_last4"]) for e in events["events"]] == [(SmsEvent.OPT_OUT, "stop", "1001")]
+    events = (await client.get("/admin/events", params={"kind": EventKind.OPT_OUT}, headers=AUTH)).json()
+    assert [(e["kind"], e["reason"], e["phone_last4"]) for e in events["events"]] == [(EventKind.OPT_OUT, "stop", "1001")]
     everything = (await client.get("/admin/events", headers=AUTH)).json()
-    assert SmsEvent.OPT_OUT in everything["kinds"] and len(everything["events"]) >= 1
+    assert EventKind.OPT_OUT in everything["kinds"] and len(everything["events"]) >= 1

@@ -12,11 +12,11 @@ import pytest
 from gateway.channel_inbound import APOLOGY
 from gateway.sms.abandoned import AbandonedInboundSweep
 from gateway.sms.delivery import Delivery
-from gateway.sms.handler import SmsEvent, SmsOptions
+from gateway.sms.handler import SmsOptions
 from gateway.sms.rest import TwilioRest
 from spine.context import Channel
 from spine.identity import utcnow
-from spine.records import AgentTrace, InboundMessage, InboundStatus, OptOut, OutboxStatus
+from spine.records import AgentTrace, EventKind, InboundMessage, InboundStatus, OptOut, OutboxStatus
 from spine.repo import Spine
 from spine.store.base import StoreUnavailable
 from tests.support.gateway_helpers import ScriptedPool, text
@@ -80,7 +80,7 @@ async def test_an_abandoned_inbound_fails_and_the_sender_gets_the_apology_once(s
     assert record.status == InboundStatus.FAILED and record.failure.startswith("abandoned")
     [sent] = twilio.accepted()
     assert (sent.form["To"], sent.form["From"], sent.form["Body"]) == (MARCUS, YALE, APOLOGY)
-    [event] = await spine.events(SmsEvent.INBOUND_FAILED)
+    [event] = await spine.events(EventKind.INBOUND_FAILED)
     assert event.reason == "abandoned" and event.interaction_id == "ix_SM_dead"
     assert await first.sweep_once() == [] and len(twilio.accepted()) == 1  # settled for good
     assert await spine.inbound_with_status(InboundStatus.ACCEPTED) == []
@@ -101,7 +101,7 @@ async def test_a_turn_that_ended_unrecorded_is_repaired_without_a_second_text(sp
     [repaired] = await sweep.sweep_once()
     assert (repaired.status, repaired.reply) == (InboundStatus.ANSWERED, "WO-7 is scheduled for Thursday.")
     assert (await spine.get_inbound("SM_ended")).status == InboundStatus.ANSWERED
-    assert twilio.accepted() == [] and len(await spine.events(SmsEvent.INBOUND_REPAIRED)) == 1
+    assert twilio.accepted() == [] and len(await spine.events(EventKind.INBOUND_REPAIRED)) == 1
 
 
 async def test_an_opted_out_sender_gets_nothing(spine, twilio, sweeps):

@@ -2,8 +2,7 @@
 from __future__ import annotations
 
 from gateway.cli.sms import send_sms
-from gateway.sms.handler import SmsEvent
-from spine.records import InboundStatus
+from spine.records import EventKind, InboundStatus
 from tests.support.gateway_helpers import ACCOUNT_SID, AUTH_TOKEN, PUBLIC_URL, OfflinePool
 
 
@@ -26,5 +25,5 @@ async def test_a_spam_sender_gets_an_empty_answer_and_an_event(make_gateway, spi
     reply = await text(client, "+18885550199", "WIN A FREE CRUISE reply YES")
     assert reply.status_code == 200 and reply.messages == [] and twilio.sent == []
     assert (await spine.get_inbound(reply.message_sid)).status == InboundStatus.BLOCKED
-    [event] = await spine.events(SmsEvent.SPAM_DROPPED)
+    [event] = await spine.events(EventKind.SPAM_DROPPED)
     assert event.phone_last4 == "0199" and event.interaction_id == reply.interaction_id

@@ -8,10 +8,10 @@ import pytest
 
 from gateway.channel_inbound import APOLOGY
 from gateway.cli.sms import inbound_form, new_message_sid
-from gateway.sms.handler import SmsEvent, SmsOptions
+from gateway.sms.handler import SmsOptions
 from gateway.sms.signature import sign
 from spine.events import mask_phones
-from spine.records import InboundStatus, OutboxStatus
+from spine.records import EventKind, InboundStatus, OutboxStatus
 from tests.support.gateway_helpers import ACCOUNT_SID, AUTH_TOKEN, MARCUS, PUBLIC_URL, YALE, ScriptedPool, text
 
 
@@ -142,7 +142,7 @@ async def test_stop_words_opt_out_and_then_nothing_is_sent(make_gateway, spine, 
     after = await text(client, "my toilet is overflowing!")
     assert after.status_code == 200 and after.messages == [] and pool.submitted == []
     assert twilio.sent == []
-    assert [e.reason for e in await spine.events(SmsEvent.OPTED_OUT_INBOUND)] == ["sender_opted_out"]
+    assert [e.reason for e in await spine.events(EventKind.OPTED_OUT_INBOUND)] == ["sender_opted_out"]
 
 
 @pytest.mark.parametrize("word", ["START", "yes", "UNSTOP"])
@@ -162,7 +162,7 @@ async def test_start_words_from_a_number_never_opted_out_are_ordinary_messages(m
     client, _ = await make_gateway(pool)
     reply = await text(client, word)
     assert reply.messages == [f"echo: {word}"] and len(pool.submitted) == 1
-    assert await spine.events(SmsEvent.OPT_IN) == []
+    assert await spine.events(EventKind.OPT_IN) == []
 
 
 @pytest.mark.parametrize("word", ["HELP", "info"])
@@ -186,7 +186,7 @@ async def test_unknown_to_number_is_an_empty_answer_and_an_event(make_gateway, s
     client, _ = await make_gateway(pool)
     reply = await text(client, "hello", to="+15555550123")
     assert reply.status_code == 200 and reply.messages == [] and pool.submitted == []
-    [event] = await spine.events(SmsEvent.UNKNOWN_NUMBER)
+    [event] = await spine.events(EventKind.UNKNOWN_NUMBER)
     assert event.detail["to_last4"] == "0123" and event.phone_last4 == "1001"
 
 
@@ -204,7 +204,7 @@ async def test_a_failing_turn_gets_the_apology_and_a_durable_failure_record(make
     assert reply.status_code == 200 and reply.messages == [APOLOGY]
     stored = await spine.get_inbound(reply.message_sid)
     assert stored.status == InboundStatus.FAILED and "host exploded" in stored.failure
-    [event] = await spine.events(SmsEvent.INBOUND_FAILED)
+    [event] = await spine.events(EventKind.INBOUND_FAILED)
     assert event.detail["message_sid"] == mask_phones(reply.message_sid)  # events mask digit runs
     again = await text(client, "my toilet is overflowing!", sid=reply.message_sid)
     assert again.messages == [APOLOGY]
@@ -231,7 +231,7 @@ async def test_a_slow_turn_is_acknowledged_then_sent_by_rest(make_gateway, spine
     assert (await spine.get_inbound(reply.message_sid)).status == InboundStatus.ANSWERED
     redelivered = await text(client, "my toilet is overflowing!", sid=reply.message_sid)
     assert redelivered.messages == [] and len(twilio.sent) == 1 and len(pool.submitted) == 1
-    assert [e.reason for e in await spine.events(SmsEvent.REPLY_DEFERRED)] == ["turn_exceeded_inline_budget"]
+    assert [e.reason for e in await spine.events(EventKind.REPLY_DEFERRED)] == ["turn_exceeded_inline_budget"]
 
 
 async def test_a_slow_turn_without_twilio_credentials_waits_in_the_outbox(make_gateway, spine, twilio):

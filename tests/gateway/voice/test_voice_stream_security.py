@@ -14,10 +14,10 @@ from websockets.exceptions import InvalidStatus
 from actors.dispatcher import Dispatcher
 from actors.model.offline import OfflineModel
 from gateway.sms.signature import sign
-from gateway.voice.bridge import STREAM_REFUSED
 from gateway.voice.elevenlabs import AgentEndpoint
 from gateway.voice.services import VoiceServices
 from gateway.voice.twiml import stream_parameters
+from spine.records import EventKind
 from tests.support.elevenlabs_server import AgentServer, Close, Expect, Send, standard_script, tool_call
 from tests.support.twilio_media_client import TwilioMediaClient
 from tests.support.voice_helpers import (
@@ -49,7 +49,7 @@ async def test_forged_caller_parameters_are_refused_before_any_agent_is_dialed(c
     outcome, code, agent = await _refused(calls, forged, call_sid="CA_forged")
     assert outcome == "refused_unsigned_start" and code == 1008 and agent.conversations == []
     assert await spine.get_trace("voice-CA_forged") is None
-    assert [e.reason for e in await spine.events(STREAM_REFUSED)] == ["unsigned_start"]
+    assert [e.reason for e in await spine.events(EventKind.STREAM_REFUSED)] == ["unsigned_start"]
 
 
 async def test_a_token_minted_for_another_call_is_refused(calls, spine):
@@ -88,7 +88,7 @@ async def test_a_malformed_start_ends_the_stream_at_once_with_an_event(calls, sp
     outcome, code, agent = await asyncio.wait_for(
         _refused(calls, None, call_sid="CA_bad", raw_start=json.dumps(start)), 3)
     assert outcome == "refused_malformed_start" and code == 1008 and agent.conversations == []
-    assert [e.reason for e in await spine.events(STREAM_REFUSED)] == ["malformed_start"]
+    assert [e.reason for e in await spine.events(EventKind.STREAM_REFUSED)] == ["malformed_start"]
 
 
 # -- the websocket upgrade, through the route -------------------------------------------------
@@ -123,7 +123,7 @@ async def test_an_unsigned_upgrade_is_refused_before_the_handshake(gateway_url, 
                 pass
         assert refused.value.response.status_code == 403
     assert agent.conversations == []
-    assert {e.reason for e in await spine.events(STREAM_REFUSED)} == {"unsigned_upgrade"}
+    assert {e.reason for e in await spine.events(EventKind.STREAM_REFUSED)} == {"unsigned_upgrade"}
 
 
 async def test_a_signed_upgrade_is_bridged(gateway_url):
