@@ -204,6 +204,47 @@ def voice_end_marker(interaction_id: str) -> str:
     return f"voice-end#{interaction_id}"
 
 
+def voice_stream_marker(call_sid: str) -> str:
+    """A Twilio call's media stream bridged (a second stream for the same call is refused)."""
+    return f"voice-stream#{call_sid}"
+
+
+def elevenlabs_webhook_marker(digest: str) -> str:
+    """An ElevenLabs post-call webhook applied, by the digest of its signed body."""
+    return f"elevenlabs-webhook#{digest}"
+
+
+def inbound_abandoned_marker(inbound_id: str) -> str:
+    """An abandoned inbound message settled (its event and apology), by one replica."""
+    return f"inbound-abandoned#{inbound_id}"
+
+
+def sms_deferred_marker(message_sid: str) -> str:
+    """An SMS turn that missed the inline budget: its reply goes out later, through the REST API."""
+    return f"sms-deferred#{message_sid}"
+
+
+def twilio_status_marker(idempotency_token: str) -> str:
+    """A Twilio status callback applied, by its I-Twilio-Idempotency-Token."""
+    return f"twilio-idem#{idempotency_token}"
+
+
+def mailgun_token_marker(token: str) -> str:
+    """A Mailgun webhook token used (a replayed signed webhook is refused)."""
+    return f"mailgun-token#{token}"
+
+
+# -- outbound deliveries: the key naming a reply's outbox rows (`{key}-{n}`) -----------------
+def reply_delivery(inbound_id: str) -> str:
+    """The reply to an inbound email or Telegram message."""
+    return f"{inbound_id}-reply"
+
+
+def apology_delivery(inbound_id: str) -> str:
+    """The apology for an inbound message abandoned mid-turn."""
+    return f"abandoned-{inbound_id}"
+
+
 # -- tool runs, escalations --------------------------------------------------------------
 def tool_run(interaction_id: str, tool_use_id: str) -> str:
     """A side-effecting tool call, idempotent on (interaction_id, tool_use_id)."""

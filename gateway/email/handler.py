@@ -11,6 +11,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Awaitable, Callable
 
+import spine.keys as keys
 from actors.turn_types import TurnResult
 from gateway.api_turns import ApiTurns
 from gateway.channel_inbound import ChannelInbound, InboundOutcome, InboundResult, new_interaction_id, turn_outcome
@@ -148,7 +149,7 @@ class EmailHandler:
 
     async def _reply(self, record: InboundMessage, mail: InboundEmail, prop: Property, text: str) -> None:
         try:
-            await self.delivery.send(key=f"{record.id}-reply", to=mail.from_address, from_=record.to_address,
+            await self.delivery.send(key=keys.reply_delivery(record.id), to=mail.from_address, from_=record.to_address,
                                      body=text, subject=reply_subject(mail.subject),
                                      headers=thread_headers(mail, prop))
         except Exception:

@@ -13,6 +13,7 @@ import logging
 from fastapi import APIRouter, Depends, Request, Response
 from fastapi.responses import JSONResponse
 
+import spine.keys as keys
 from gateway.channel_inbound import INTERACTION_HEADER
 from gateway.context import GatewayContext, get_context
 from gateway.email.handler import inbound_id
@@ -58,7 +59,7 @@ async def _replayed(ctx: GatewayContext, token: str, mail: InboundEmail) -> bool
     only: the token is marked used once the message is accepted (`_mark_used`), so a failure
     before that (a 503) leaves Mailgun's redelivery its way in."""
     try:
-        if not await ctx.spine.is_marked(_token_key(token)):
+        if not await ctx.spine.is_marked(keys.mailgun_token_marker(token)):
             return False
         if await ctx.spine.get_inbound(inbound_id(mail.message_id)) is not None:
             return True
@@ -71,13 +72,9 @@ async def _mark_used(ctx: GatewayContext, token: str, mail: InboundEmail) -> Non
     """After the message is accepted. A mark that fails is logged: the message itself is safe
     (Message-Id dedupe); only a replay of its token would go unrefused."""
     try:
-        await ctx.spine.mark_once(_token_key(token))
+        await ctx.spine.mark_once(keys.mailgun_token_marker(token))
     except Exception:
         log.exception("email %s: its Mailgun token could not be marked used", mail.message_id)
-
-
-def _token_key(token: str) -> str:
-    return f"mailgun-token#{token}"
 
 
 def _rejected(exc: WebhookRejected) -> Response:

@@ -18,6 +18,7 @@ from collections.abc import Callable, Mapping
 from datetime import datetime, timedelta
 from typing import Any, Protocol
 
+import spine.keys as keys
 from gateway.channel_inbound import APOLOGY
 from gateway.sms.delivery import Delivery
 from gateway.sms.inbound_log import InboundLog
@@ -75,18 +76,18 @@ class AbandonedInboundSweep:
         trace = await self.spine.get_trace(record.interaction_id) if record.interaction_id else None
         if trace is not None:  # no reply: suppressed
             record = await (self.log.answered(record, trace.reply) if trace.reply else self.log.blocked(record))
-            if await self.spine.mark_once(f"inbound-abandoned#{record.id}"):
+            if await self.spine.mark_once(keys.inbound_abandoned_marker(record.id)):
                 await self._event(EventKind.INBOUND_REPAIRED, "turn_ended_unrecorded", record)
             return record
         failure = f"abandoned: no turn ended within {self.abandoned_after.total_seconds():.0f} s of acceptance"
         record = await self.log.failed(record, failure)
-        if await self.spine.mark_once(f"inbound-abandoned#{record.id}"):
+        if await self.spine.mark_once(keys.inbound_abandoned_marker(record.id)):
             await self._event(EventKind.INBOUND_FAILED, "abandoned", record)
             delivery = self.deliveries.get(record.channel)
             if delivery is None:
                 log.error("abandoned inbound %s: no sender for channel %s", record.id, record.channel)
                 return record
-            await delivery.send(key=f"abandoned-{record.id}", to=record.from_address, from_=record.to_address,
+            await delivery.send(key=keys.apology_delivery(record.id), to=record.from_address, from_=record.to_address,
                                 body=APOLOGY)
         return record
 

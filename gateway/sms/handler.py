@@ -16,6 +16,7 @@ from enum import StrEnum
 
 from pydantic import BaseModel, ConfigDict, Field
 
+import spine.keys as keys
 from actors.placement import Placer
 from actors.turn_types import TurnResult
 from gateway.channel_inbound import APOLOGY, ChannelInbound, TurnSubmitter, new_interaction_id
@@ -60,10 +61,6 @@ class SmsOptions(BaseModel):
     # mid-turn (gateway.sms.abandoned); well past the inline budget plus a turn's own budget.
     abandoned_after_s: float = Field(default=120.0, ge=30.0)
     sweep_every_s: float = Field(default=30.0, gt=0)
-
-
-def _deferred_key(message_sid: str) -> str:
-    return f"sms-deferred#{message_sid}"
 
 
 class SmsHandler:
@@ -179,7 +176,7 @@ class SmsHandler:
                             task: asyncio.Future, reason: str) -> None:
         """The turn missed the inline budget: wait for it and send its reply by REST."""
         try:
-            await self.spine.mark_once(_deferred_key(sms.message_sid))
+            await self.spine.mark_once(keys.sms_deferred_marker(sms.message_sid))
             await self._event(EventKind.REPLY_DEFERRED, reason, sms, prop,
                               {"inline_budget_s": self.options.inline_budget_s}, record.interaction_id)
             reply, _ = await self._end_turn(record, sms, prop, await task)
@@ -207,7 +204,7 @@ class SmsHandler:
         if first.status == InboundStatus.FAILED:
             return SmsReply(messages=await self._apology(sms.from_address), outcome=Outcome.DUPLICATE,
                             interaction_id=first.interaction_id)
-        if await self.spine.is_marked(_deferred_key(sms.message_sid)):
+        if await self.spine.is_marked(keys.sms_deferred_marker(sms.message_sid)):
             return SmsReply(outcome=Outcome.DUPLICATE, interaction_id=first.interaction_id)  # went by REST
         if not await self.delivery.may_send(sms.from_address):  # a STOP since the first answer
             return SmsReply(outcome=Outcome.DUPLICATE, interaction_id=first.interaction_id)

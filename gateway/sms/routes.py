@@ -8,6 +8,7 @@ from typing import TypeVar
 from fastapi import APIRouter, Depends, Request, Response
 from starlette.datastructures import ImmutableMultiDict
 
+import spine.keys as keys
 from actors import metrics
 from gateway.channel_inbound import INTERACTION_HEADER
 from gateway.context import GatewayContext, get_context
@@ -94,13 +95,13 @@ async def twilio_status(request: Request, ctx: GatewayContext = Depends(get_cont
     except WebhookRejected as exc:
         return _rejected(exc)
     token = request.headers.get(IDEMPOTENCY_HEADER)
-    key = f"twilio-idem#{token}"
+    marker = keys.twilio_status_marker(token) if token else None
     try:
-        if token and await ctx.spine.is_marked(key):
+        if marker and await ctx.spine.is_marked(marker):
             return Response(status_code=204)  # a retried callback, already applied
         updated = await record_status(ctx.spine, callback)
-        if token:
-            await ctx.spine.mark_once(key)
+        if marker:
+            await ctx.spine.mark_once(marker)
     except Exception:  # a lost status is logged, never a 500 at Twilio
         log.exception("status %s for %s not recorded", callback.message_status, callback.message_sid)
         return Response(status_code=204)

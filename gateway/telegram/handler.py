@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 
+import spine.keys as keys
 from actors.turn_types import TurnResult
 from gateway.api_turns import ApiTurns
 from gateway.channel_inbound import ChannelInbound, InboundOutcome, InboundResult, new_interaction_id, turn_outcome
@@ -165,7 +166,7 @@ class TelegramHandler:
 
     async def _send(self, record: InboundMessage, message: Message, text: str, markup: dict | None = None) -> None:
         try:
-            await self.delivery.send(key=f"{record.id}-reply", to=str(message.chat.id), from_=record.to_address,
+            await self.delivery.send(key=keys.reply_delivery(record.id), to=str(message.chat.id), from_=record.to_address,
                                      body=text, reply_markup=markup)
         except Exception:
             log.exception("telegram %s: the reply could not be queued", record.id)

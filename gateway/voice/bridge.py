@@ -20,6 +20,7 @@ from typing import Protocol
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
 
+import spine.keys as keys
 from actors.voice_call import VoiceCalls
 from actors.voice_session import VoiceCall
 from gateway.errors import GatewayError
@@ -116,7 +117,7 @@ class CallBridge:
         caller = verified_caller(self.secret, call_sid, params)
         if caller is None:
             return await self._refuse("unsigned_start", "start carries no valid call token for its CallSid")
-        if not await self.calls.spine.mark_once(f"voice-stream#{call_sid}"):
+        if not await self.calls.spine.mark_once(keys.voice_stream_marker(call_sid)):
             return await self._refuse("second_stream", "this CallSid already had its stream")
         opening = asyncio.create_task(self.calls.open(caller_number=caller, call_sid=call_sid,
                                                       called_number=params.get("called", "")))

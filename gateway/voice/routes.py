@@ -19,6 +19,7 @@ from pydantic import ValidationError
 from starlette.requests import HTTPConnection
 
 import gateway.voice.signature as el_signature
+import spine.keys as keys
 from actors.voice_opening import interaction_id_for
 from gateway.errors import WebhookRejected
 from gateway.sms.signature import SETTINGS_HEADER, SIGNATURE_HEADER, signature_valid
@@ -170,7 +171,7 @@ async def post_call(request: Request, background: BackgroundTasks) -> Response:
         event = PostCallWebhook.model_validate_json(raw)
     except ValidationError as exc:
         return _error(400, f"post-call body is not a post-call webhook: {exc.errors()[0]['msg']}")
-    if not await voice.calls.spine.mark_once(f"elevenlabs-webhook#{digest}"):
+    if not await voice.calls.spine.mark_once(keys.elevenlabs_webhook_marker(digest)):
         return _error(409, "this post-call webhook was already received (replay)")
     if event.type != "post_call_transcription":
         return JSONResponse({"status": "ignored", "type": event.type})
