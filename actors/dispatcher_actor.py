@@ -15,6 +15,7 @@ from ray.exceptions import ActorDiedError
 
 from actors.authority import Authority
 from actors.config import RuntimeConfig
+from actors.handles import DispatcherHandle
 from spine.codec import pack, unpack
 from spine.repo import Spine
 from spine.store.counting import add_reads, counting
@@ -69,7 +70,8 @@ class RayToolRunner:
     its process settings change, and a handle to the old process stays dead for good. Sending
     again is safe: side-effecting tools are idempotent on (interaction_id, tool_use_id)."""
 
-    def __init__(self, handle: Any = None, *, resolve: Callable[[], Any] | None = None) -> None:
+    def __init__(self, handle: DispatcherHandle | None = None, *,
+                 resolve: Callable[[], DispatcherHandle] | None = None) -> None:
         if handle is None and resolve is None:
             raise ValueError("RayToolRunner needs a DispatcherActor handle or a way to resolve one")
         self.handle, self.resolve = handle, resolve
@@ -85,7 +87,7 @@ class RayToolRunner:
             self.handle = self._resolved()  # the replacement, under the same name
             return await getattr(self.handle, method).remote(*args)
 
-    def _resolved(self) -> Any:
+    def _resolved(self) -> DispatcherHandle:
         assert self.resolve is not None  # __init__ refuses neither a handle nor a resolver
         return self.resolve()
 

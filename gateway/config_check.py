@@ -15,7 +15,7 @@ import typing
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlparse
 
 import yaml
@@ -26,6 +26,9 @@ from spine import keys
 from spine.store import StoreError
 from spine.store.url import open_store, parse_store_url
 
+if TYPE_CHECKING:  # ray.serve.schema is imported when a config is checked, not with this module
+    from ray.serve.schema import HTTPOptionsSchema, ServeApplicationSchema, ServeDeploySchema
+
 BUILDER = "gateway.app:build_app"
 INGRESS = "GatewayIngress"
 
@@ -35,8 +38,8 @@ class CheckedConfig:
     path: Path
     problems: list[str] = field(default_factory=list)  # the gateway would not work: refuse to start
     warnings: list[str] = field(default_factory=list)  # it would work, perhaps not as meant
-    serve: Any = None  # ray.serve.schema.ServeDeploySchema
-    app: Any = None  # the gateway's ServeApplicationSchema
+    serve: ServeDeploySchema | None = None
+    app: ServeApplicationSchema | None = None  # the gateway's application in `serve`
     args: GatewayArgs | None = None
     settings: Settings | None = None
 
@@ -74,7 +77,8 @@ def check_config(path: Path, env: Mapping[str, str], *, check_store: bool = True
     checked = CheckedConfig(path=path)
     raw = _load_yaml(checked)
     if raw is not None and _check_serve(checked, raw):
-        _check_args(checked)
+        assert checked.app is not None  # _check_serve found the gateway's application
+        _check_args(checked, checked.app)
     _check_environment(checked, env)
     if check_store and checked.settings is not None:
         asyncio.run(_check_store(checked))
@@ -136,10 +140,10 @@ class IngressUserConfigCheck(BaseModel):
     _sizing_only = field_validator("runtime", mode="before")(sizing_only)
 
 
-def _check_args(checked: CheckedConfig) -> None:
-    where = f"{checked.path.name}.applications[{checked.app.name}].args"
+def _check_args(checked: CheckedConfig, app: ServeApplicationSchema) -> None:
+    where = f"{checked.path.name}.applications[{app.name}].args"
     try:
-        checked.args = GatewayArgs.model_validate(checked.app.args)
+        checked.args = GatewayArgs.model_validate(app.args)
     except ValidationError as exc:
         checked.problems += error_lines(exc, where)
 
@@ -167,7 +171,7 @@ def _check_environment(checked: CheckedConfig, env: Mapping[str, str]) -> None:
         checked.warnings.append("GATEWAY_ADMIN_TOKEN: not set, so every /admin route answers 401")
     checked.problems += _public_url_problems(settings.public_url)
     if checked.serve is not None:
-        _check_bind(checked, settings)
+        _check_bind(checked, checked.serve.http_options, settings)
 
 
 def _public_url_problems(url: str) -> list[str]:
@@ -191,8 +195,7 @@ def is_loopback(host: str) -> bool:
         return False
 
 
-def _check_bind(checked: CheckedConfig, settings: Settings) -> None:
-    http = checked.serve.http_options
+def _check_bind(checked: CheckedConfig, http: HTTPOptionsSchema, settings: Settings) -> None:
     public = urlparse(settings.public_url)
     if public.hostname and is_loopback(public.hostname) and (public.port or 80) != http.port:
         checked.warnings.append(f"GATEWAY_PUBLIC_URL: {settings.public_url} is local but Serve listens on port "

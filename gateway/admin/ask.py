@@ -13,7 +13,7 @@ from urllib.parse import parse_qs
 from fastapi import APIRouter, Depends, HTTPException, Request, Response
 from pydantic import BaseModel, Field, ValidationError, field_validator
 
-import gateway.admin.html as h
+import gateway.admin.html as html
 from actors.turn_types import TurnResult
 from gateway.admin.auth import AdminIdentity, AdminPageRoute, require_admin, require_admin_page, signed_in
 from gateway.admin.trace_pages import trace_href
@@ -127,40 +127,40 @@ async def ask_json(ask: AskRequest, request: Request, ctx: GatewayContext = Depe
         raise HTTPException(400, str(exc)) from None
 
 
-def _field(label: str, name: str, value: str | None, **attrs: object) -> h.Safe:
-    return h.tag("label", label, h.tag("input", name=name, value=value or "", **attrs))
+def _field(label: str, name: str, value: str | None, **attrs: object) -> html.Safe:
+    return html.tag("label", label, html.tag("input", name=name, value=value or "", **attrs))
 
 
-async def ask_form(ctx: GatewayContext, values: dict[str, str], identity: AdminIdentity) -> h.Safe:
+async def ask_form(ctx: GatewayContext, values: dict[str, str], identity: AdminIdentity) -> html.Safe:
     chosen = values.get("property_id")
-    options = [h.tag("option", f"{p.name} ({p.id})", value=p.id, selected=p.id == chosen)
+    options = [html.tag("option", f"{p.name} ({p.id})", value=p.id, selected=p.id == chosen)
                for p in await ctx.spine.list_properties()]
-    return h.tag(
+    return html.tag(
         "form",
-        h.tag("div", _field("as person id", "as_person_id", values.get("as_person_id"), required=True,
+        html.tag("div", _field("as person id", "as_person_id", values.get("as_person_id"), required=True,
                             placeholder="p_marcus"),
-              h.tag("label", "property", h.tag("select", *options, name="property_id")), class_="inline"),
-        h.tag("p", f"Signed in as {identity.id}: asking as anyone else is recorded as impersonated by "
+              html.tag("label", "property", html.tag("select", *options, name="property_id")), class_="inline"),
+        html.tag("p", f"Signed in as {identity.id}: asking as anyone else is recorded as impersonated by "
                    f"{identity.id}.", class_="muted"),
-        h.tag("label", "message", h.tag("textarea", values.get("message") or "", name="message", required=True,
+        html.tag("label", "message", html.tag("textarea", values.get("message") or "", name="message", required=True,
                                         maxlength=MAX_MESSAGE_CHARS)),
-        h.tag("p", h.tag("button", "Ask Clara", type="submit")),
+        html.tag("p", html.tag("button", "Ask Clara", type="submit")),
         method="post", action="/admin/ask",
     )
 
 
 @router.get("/ask", include_in_schema=False)
 async def ask_page(request: Request, ctx: GatewayContext = Depends(require_admin_page)) -> Response:
-    intro = h.tag("p", "Send a message through the same router and agent turn as any inbound (channel admin, "
+    intro = html.tag("p", "Send a message through the same router and agent turn as any inbound (channel admin, "
                        "origin admin), as yourself or as the person named.", class_="muted")
-    return h.page("Ask Clara", intro, await ask_form(ctx, dict(request.query_params), signed_in(request)))
+    return html.page("Ask Clara", intro, await ask_form(ctx, dict(request.query_params), signed_in(request)))
 
 
-def _answer(answer: AskResponse) -> h.Safe:
+def _answer(answer: AskResponse) -> html.Safe:
     who = (f"impersonated by {answer.impersonated_by}" if answer.impersonated_by else "as themselves")
-    return h.card("Clara's reply", h.tag("pre", answer.reply or "— (reply suppressed)"), h.kv_table([
-        ("interaction", h.link(answer.trace_url, answer.interaction_id)), ("participant", answer.participant_id or "—"),
-        ("roles", h.join(h.pill(r) for r in answer.roles)), ("origin", f"{answer.origin}, {who}"),
+    return html.card("Clara's reply", html.tag("pre", answer.reply or "— (reply suppressed)"), html.kv_table([
+        ("interaction", html.link(answer.trace_url, answer.interaction_id)), ("participant", answer.participant_id or "—"),
+        ("roles", html.join(html.pill(r) for r in answer.roles)), ("origin", f"{answer.origin}, {who}"),
     ]))
 
 
@@ -168,7 +168,7 @@ def _answer(answer: AskResponse) -> h.Safe:
 async def ask_submit(request: Request, ctx: GatewayContext = Depends(require_admin_page)) -> Response:
     body = await request.body()
     if len(body) > MAX_FORM_BYTES:
-        return h.page("Ask Clara", h.tag("div", "form too large", class_="alarm"), status_code=413)
+        return html.page("Ask Clara", html.tag("div", "form too large", class_="alarm"), status_code=413)
     values = {k: v[0] for k, v in parse_qs(body.decode("utf-8", "replace"), keep_blank_values=True).items()}
     identity = signed_in(request)
     try:
@@ -176,12 +176,12 @@ async def ask_submit(request: Request, ctx: GatewayContext = Depends(require_adm
         answer = await ask_clara(ctx, ask, identity)
     except ValidationError as exc:
         problems = "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors())
-        return h.page("Ask Clara", h.tag("div", problems, class_="alarm"), await ask_form(ctx, values, identity),
+        return html.page("Ask Clara", html.tag("div", problems, class_="alarm"), await ask_form(ctx, values, identity),
                       status_code=400)
     except AskRefused as exc:
-        return h.page("Ask Clara", h.tag("div", str(exc), class_="alarm"), await ask_form(ctx, values, identity),
+        return html.page("Ask Clara", html.tag("div", str(exc), class_="alarm"), await ask_form(ctx, values, identity),
                       status_code=400)
     except HTTPException as exc:
-        return h.page("Ask Clara", h.tag("div", exc.detail, class_="alarm"), await ask_form(ctx, values, identity),
+        return html.page("Ask Clara", html.tag("div", exc.detail, class_="alarm"), await ask_form(ctx, values, identity),
                       status_code=exc.status_code)
-    return h.page("Ask Clara", _answer(answer), await ask_form(ctx, values, identity))
+    return html.page("Ask Clara", _answer(answer), await ask_form(ctx, values, identity))

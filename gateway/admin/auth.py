@@ -20,7 +20,7 @@ from urllib.parse import urlsplit
 from fastapi import Depends, HTTPException, Request, Response
 from fastapi.routing import APIRoute
 
-import gateway.admin.html as h
+import gateway.admin.html as html
 from gateway.context import GatewayContext, get_context
 from gateway.errors import GatewayError
 from spine.admin_access import OPERATOR
@@ -145,10 +145,10 @@ async def require_admin_page(request: Request, ctx: GatewayContext = Depends(get
 
 def unauthorized_page(reason: str, next_path: str | None = None, status: int = 401) -> Response:
     """The sign-in page; its form posts the token to /admin/login and comes back to `next_path`."""
-    form = h.tag("form", h.tag("label", "Admin token", h.tag("input", type="password", name="token", autofocus=True)),
-                 h.tag("input", type="hidden", name="next", value=next_path) if next_path else "",
-                 h.tag("button", "Sign in", type="submit"), method="post", action="/admin/login", class_="inline")
-    response = h.page("Sign in", h.tag("p", reason), form, status_code=status, nav=False)
+    form = html.tag("form", html.tag("label", "Admin token", html.tag("input", type="password", name="token", autofocus=True)),
+                 html.tag("input", type="hidden", name="next", value=next_path) if next_path else "",
+                 html.tag("button", "Sign in", type="submit"), method="post", action="/admin/login", class_="inline")
+    response = html.page("Sign in", html.tag("p", reason), form, status_code=status, nav=False)
     response.headers["WWW-Authenticate"] = "Bearer"
     return response
 

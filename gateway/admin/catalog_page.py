@@ -10,7 +10,7 @@ from typing import Any, Literal
 from fastapi import APIRouter, Depends, HTTPException, Request, Response
 from pydantic import BaseModel
 
-import gateway.admin.html as h
+import gateway.admin.html as html
 from gateway.admin.auth import AdminPageRoute, require_admin, require_admin_page
 from gateway.context import GatewayContext
 from spine.identity import PersonRoleType
@@ -63,15 +63,15 @@ async def tools_json(role: str | None = None, _: GatewayContext = Depends(requir
     return {"role": chosen, "tools": [r.model_dump() for r in tool_rows(chosen)]}
 
 
-def _flag(value: bool) -> h.Safe:
-    return h.pill("yes", "good") if value else h.pill("no")
+def _flag(value: bool) -> html.Safe:
+    return html.pill("yes", "good") if value else html.pill("no")
 
 
-def _filter_form(chosen: PersonRoleType | None) -> h.Safe:
-    options = [h.tag("option", "all roles", value="")] + [
-        h.tag("option", r.value, value=r.value, selected=r == chosen) for r in PersonRoleType]
-    return h.tag("form", h.tag("label", "Role type", h.tag("select", *options, name="role")),
-                 h.tag("button", "Filter", type="submit"), method="get", action="/admin/tools", class_="inline")
+def _filter_form(chosen: PersonRoleType | None) -> html.Safe:
+    options = [html.tag("option", "all roles", value="")] + [
+        html.tag("option", r.value, value=r.value, selected=r == chosen) for r in PersonRoleType]
+    return html.tag("form", html.tag("label", "Role type", html.tag("select", *options, name="role")),
+                 html.tag("button", "Filter", type="submit"), method="get", action="/admin/tools", class_="inline")
 
 
 @router.get("/tools", include_in_schema=False)
@@ -79,23 +79,23 @@ async def tools_page(request: Request, _: GatewayContext = Depends(require_admin
     try:
         chosen = _role(request.query_params.get("role"))
     except HTTPException as exc:
-        return h.page("Tool catalog", h.tag("div", exc.detail, class_="alarm"), _filter_form(None), status_code=400)
+        return html.page("Tool catalog", html.tag("div", exc.detail, class_="alarm"), _filter_form(None), status_code=400)
     rows = tool_rows(chosen)
     body = [
-        (h.tag("b", r.name), r.catalog, r.scope, _flag(r.read_only),
-         h.pill("only", "good") if r.voice_only else _flag(r.voice_applicable),
-         h.pill("required", "bad") if r.verified_caller else h.pill("no"),
-         h.pill("* (every caller)", "good") if r.allowed_roles == "*" else h.join(h.pill(x) for x in r.allowed_roles),
-         h.tag("span", r.description, class_="muted"))
+        (html.tag("b", r.name), r.catalog, r.scope, _flag(r.read_only),
+         html.pill("only", "good") if r.voice_only else _flag(r.voice_applicable),
+         html.pill("required", "bad") if r.verified_caller else html.pill("no"),
+         html.pill("* (every caller)", "good") if r.allowed_roles == "*" else html.join(html.pill(x) for x in r.allowed_roles),
+         html.tag("span", r.description, class_="muted"))
         for r in rows
     ]
     summary = f"{len(rows)} of {len(TOOL_ROLE_MATRIX)} tools" + (f" callable by role type {chosen.value}" if chosen else "")
-    return h.page(
+    return html.page(
         "Tool catalog",
-        h.tag("p", summary, " · projected from TOOL_ROLE_MATRIX; the dispatch gate still checks scope on every call.",
+        html.tag("p", summary, " · projected from TOOL_ROLE_MATRIX; the dispatch gate still checks scope on every call.",
               class_="muted"),
         _filter_form(chosen),
-        h.table(["tool", "catalog", "scope", "read-only", "voice", "verified caller (voice)", "Allowed roles",
+        html.table(["tool", "catalog", "scope", "read-only", "voice", "verified caller (voice)", "Allowed roles",
                  "description"], body),
-        h.tag("p", h.link("/admin/api/tools" + (f"?{h.query(role=chosen.value)}" if chosen else ""), "as JSON")),
+        html.tag("p", html.link("/admin/api/tools" + (f"?{html.query(role=chosen.value)}" if chosen else ""), "as JSON")),
     )

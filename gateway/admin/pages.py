@@ -7,7 +7,7 @@ from typing import Any
 
 from fastapi import APIRouter, Depends, Response
 
-import gateway.admin.html as h
+import gateway.admin.html as html
 from gateway.admin.auth import AdminPageRoute, require_admin_page
 from gateway.context import GatewayContext
 from spine.events import mask_phones
@@ -28,10 +28,10 @@ JSON_ROUTES = ["/admin/api/status", "/admin/api/tools", "/admin/api/ask (POST)",
 
 @router.get("", include_in_schema=False)
 async def index(_: GatewayContext = Depends(require_admin_page)) -> Response:
-    items = [h.tag("li", h.link(href, title), " — ", text) for href, title, text in SECTIONS]
-    return h.page("Clara admin", h.tag("ul", *items),
-                  h.tag("h2", "JSON API"), h.tag("p", h.join((h.tag("code", r) for r in JSON_ROUTES), " · ")),
-                  h.tag("p", h.link("/admin/logout", "sign out"), class_="muted"))
+    items = [html.tag("li", html.link(href, title), " — ", text) for href, title, text in SECTIONS]
+    return html.page("Clara admin", html.tag("ul", *items),
+                  html.tag("h2", "JSON API"), html.tag("p", html.join((html.tag("code", r) for r in JSON_ROUTES), " · ")),
+                  html.tag("p", html.link("/admin/logout", "sign out"), class_="muted"))
 
 
 def _as_dict(info: Any) -> dict[str, Any]:
@@ -44,21 +44,21 @@ async def actors_page(ctx: GatewayContext = Depends(require_admin_page)) -> Resp
         actors = [_as_dict(a) for a in await ctx.pool.actors()]
     except Exception as exc:  # noqa: BLE001 - a lost host must not take the page down
         log.error("listing actors failed: %s", exc)
-        return h.page("Active PersonActors", h.tag("div", f"Could not list actors: {type(exc).__name__}: {exc}",
+        return html.page("Active PersonActors", html.tag("div", f"Could not list actors: {type(exc).__name__}: {exc}",
                                                    class_="alarm"), status_code=503)
     per_host = Counter(a.get("host") for a in actors)
     # An unknown caller's actor is keyed by its number; the page shows only the last four digits.
     rows = [(mask_phones(str(a.get("key"))),
-             h.link("/admin/traces/view?" + h.query(participant_id=a["person_id"]), a["person_id"])
+             html.link("/admin/traces/view?" + html.query(participant_id=a["person_id"]), a["person_id"])
              if a.get("person_id") else "—",
-             a.get("host"), h.join(h.pill(r) for r in a.get("roles") or []), a.get("turns"), a.get("queued", 0),
+             a.get("host"), html.join(html.pill(r) for r in a.get("roles") or []), a.get("turns"), a.get("queued", 0),
              a.get("activated_at"), a.get("last_active"), a.get("lease_epoch", "")) for a in actors]
-    return h.page(
+    return html.page(
         "Active PersonActors",
-        h.tag("p", f"{len(actors)} active on {len(per_host)} host(s) · ", h.link("/admin/actors", "as JSON"),
+        html.tag("p", f"{len(actors)} active on {len(per_host)} host(s) · ", html.link("/admin/actors", "as JSON"),
               class_="muted"),
-        h.table(["host", "active PersonActors"], sorted(per_host.items(), key=lambda kv: str(kv[0])),
+        html.table(["host", "active PersonActors"], sorted(per_host.items(), key=lambda kv: str(kv[0])),
                 empty="no host holds an active PersonActor"),
-        h.table(["key", "person", "host", "roles", "turns", "queued", "activated", "last active", "lease epoch"],
+        html.table(["key", "person", "host", "roles", "turns", "queued", "activated", "last active", "lease epoch"],
                 rows, empty="no active PersonActors"),
     )

@@ -84,8 +84,8 @@ def port_free(host: str, port: int) -> bool:
 
 
 def refuse_busy_ports(checked: CheckedConfig) -> None:
+    assert checked.serve is not None and checked.settings is not None  # a config that passed its check has both
     http, settings = checked.serve.http_options, checked.settings
-    assert settings is not None  # a config that passed its check has its settings
     if not port_free(http.host, http.port):
         raise ServeStartError(f"{http.host}:{http.port} is already in use (another gateway?); stop it, or change "
                               "http_options.port in the config and GATEWAY_PUBLIC_URL to match")
@@ -159,6 +159,7 @@ def wait_until_running(app: str = APP_NAME, timeout_s: float = READY_TIMEOUT_S) 
 
 def wait_until_answering(checked: CheckedConfig, timeout_s: float = READY_TIMEOUT_S) -> str:
     """The local URL once GET /readyz answers 200 through Serve's proxy (routes mounted, store up)."""
+    assert checked.serve is not None  # a config that passed its check
     http = checked.serve.http_options
     host = "127.0.0.1" if http.host in ("0.0.0.0", "::") else http.host
     url = f"http://{host}:{http.port}"
