@@ -21,8 +21,8 @@ from urllib.parse import urlparse
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+import spine.keys as keys
 from gateway.settings import ConfigError, GatewayArgs, RuntimeSizing, Settings, error_lines, sizing_only
-from spine import keys
 from spine.store import StoreError
 from spine.store.url import open_store, parse_store_url
 

@@ -15,9 +15,9 @@ import logging
 from fastapi import APIRouter, Depends, Request
 from fastapi.responses import JSONResponse
 
+import spine.keys as keys
 from gateway.context import GatewayContext, get_context
 from gateway.settings import Settings
-from spine import keys
 from spine.store import StoreError
 from spine.store.url import parse_store_url
 

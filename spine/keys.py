@@ -5,7 +5,7 @@ An item lives at (pk, sk) and may be indexed under gsi1pk (sorted by gsi1sk). Th
 two writers of one record cannot drift apart and a reader finds what a writer wrote. A record
 kept under its own partition has the sort key `ITEM`; records kept beside a Person use their own.
 
-    from spine import keys
+    import spine.keys as keys
     await spine.store.get(keys.person(person_id))
 """
 from __future__ import annotations

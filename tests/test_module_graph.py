@@ -10,8 +10,10 @@ counts every import: module level, inside functions (late imports), and under `T
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
+
+import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 # A package may import its own layer and the layers below it, never one above or beside it.
@@ -24,15 +26,15 @@ MAY_IMPORT: dict[str, frozenset[str]] = {
 }
 
 
-def _module_name(path: Path) -> str:
-    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+def _module_name(path: Path, root: Path) -> str:
+    parts = list(path.relative_to(root).with_suffix("").parts)
     if parts[-1] == "__init__":
         parts.pop()
     return ".".join(parts)
 
 
-def product_modules() -> dict[str, Path]:
-    return {_module_name(f): f for package in MAY_IMPORT for f in sorted((ROOT / package).rglob("*.py"))}
+def product_modules(root: Path = ROOT, packages: Iterable[str] = MAY_IMPORT) -> dict[str, Path]:
+    return {_module_name(f, root): f for package in packages for f in sorted((root / package).rglob("*.py"))}
 
 
 def _imported_names(module: str, path: Path, node: ast.Import | ast.ImportFrom,
@@ -48,12 +50,13 @@ def _imported_names(module: str, path: Path, node: ast.Import | ast.ImportFrom,
     for alias in node.names:
         # `from spine import keys` imports the module spine.keys; `from spine import Spine`
         # imports a name the package spine re-exports, so it depends on spine/__init__.py.
+        # (`import spine.keys as keys` above names the module spine.keys the same way.)
         yield f"{base}.{alias.name}" if f"{base}.{alias.name}" in modules else base
 
 
-def import_graph() -> dict[str, set[str]]:
+def import_graph(root: Path = ROOT, packages: Iterable[str] = MAY_IMPORT) -> dict[str, set[str]]:
     """module -> the product modules it imports (itself excluded)."""
-    modules = product_modules()
+    modules = product_modules(root, packages)
     graph: dict[str, set[str]] = {name: set() for name in modules}
     for name, path in modules.items():
         for node in ast.walk(ast.parse(path.read_text(), filename=str(path))):
@@ -112,6 +115,55 @@ def test_no_import_cycles():
 
 def test_cycle_finder_finds_a_cycle():
     assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+
+
+def _tree(root: Path, files: dict[str, str]) -> Path:
+    for name, source in files.items():
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(source)
+    return root
+
+
+# A package whose __init__ re-exports a submodule's name, and the submodule importing the
+# package back: each way the submodule can spell that import.
+IMPORTS_OF_THE_PACKAGE = {
+    "a name it re-exports": "from pkg import helper\n",
+    "the package itself": "import pkg\n",
+    "a relative name": "from . import helper\n",
+    "the package, late": "def later():\n    import pkg\n",
+}
+
+
+@pytest.mark.parametrize("spelling", sorted(IMPORTS_OF_THE_PACKAGE))
+def test_a_package_and_its_submodule_importing_it_back_is_a_cycle(tmp_path, spelling):
+    root = _tree(tmp_path, {
+        "pkg/__init__.py": "from pkg.sub import thing\n\n\ndef helper():\n    return thing\n",
+        "pkg/sub.py": IMPORTS_OF_THE_PACKAGE[spelling] + "thing = 1\n",
+    })
+    assert cycles(import_graph(root, ["pkg"])) == [["pkg", "pkg.sub"]]
+
+
+@pytest.mark.parametrize("reexport", ["from pkg import sub\n", "from . import sub\n", "import pkg.sub as sub\n",
+                                      "from .sub import thing\n"])
+def test_every_spelling_of_a_reexport_is_an_edge_to_the_submodule(tmp_path, reexport):
+    root = _tree(tmp_path, {"pkg/__init__.py": reexport, "pkg/sub.py": "import pkg\nthing = 1\n"})
+    graph = import_graph(root, ["pkg"])
+    assert graph["pkg"] == {"pkg.sub"}
+    assert cycles(graph) == [["pkg", "pkg.sub"]]
+
+
+def test_a_submodule_importing_a_sibling_module_does_not_import_the_package(tmp_path):
+    """`import pkg.other as other` and `from pkg import other` name the module pkg.other, not
+    pkg/__init__.py (which re-exports both): no cycle through the package."""
+    root = _tree(tmp_path, {
+        "pkg/__init__.py": "from pkg.other import value\nfrom pkg.sub import thing\n",
+        "pkg/other.py": "value = 1\n",
+        "pkg/sub.py": "import pkg.other as other\nfrom pkg import other as again\nthing = other.value + again.value\n",
+    })
+    graph = import_graph(root, ["pkg"])
+    assert graph["pkg.sub"] == {"pkg.other"}
+    assert cycles(graph) == []
 
 
 def test_imports_point_one_way():
