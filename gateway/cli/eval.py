@@ -51,6 +51,10 @@ async def run(args) -> int:
         outcomes = await run_scenarios(scenarios, model, judge)
     finally:
         quiet.setLevel(level)
+        # The model's HTTP pool belongs to this command's event loop, which ends with it.
+        close = getattr(model, "aclose", None)  # the Anthropic backend has one; offline holds nothing
+        if close is not None:
+            await close()
     summary = summarize(outcomes)
     print(render(summary, outcomes, verbose=args.verbose))
     if args.junit:

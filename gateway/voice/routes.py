@@ -12,7 +12,6 @@ import hmac
 import logging
 from typing import Any
 
-import httpx
 from fastapi import APIRouter, BackgroundTasks, Request, WebSocket
 from fastapi.responses import JSONResponse, Response
 from pydantic import ValidationError
@@ -73,7 +72,7 @@ def get_texts(conn: HTTPConnection) -> CallTexts:
     texts = getattr(conn.app.state, "voice_texts", None)
     if texts is None:
         voice, context = get_voice(conn), getattr(conn.app.state, "context", None)
-        http = context.http if context is not None else httpx.AsyncClient(timeout=httpx.Timeout(10.0, connect=5.0))
+        http = context.http if context is not None else voice.http  # never a client nobody closes
         texts = conn.app.state.voice_texts = CallTexts.from_settings(voice.settings, voice.calls.spine, http)
     return texts
 

@@ -22,6 +22,9 @@ class VoiceServices:
     calls: VoiceCalls
     endpoint: AgentEndpoint
     clock: Callable[[], float] = field(default=time.time)  # wall clock for webhook timestamps
+    # The client outbound calls go through (ElevenLabs' API, the texts a call sends): the replica's,
+    # or the one a test owns and closes; None sends no texts (an app without a GatewayContext).
+    http: httpx.AsyncClient | None = None
 
     @classmethod
     def build(cls, settings: Settings, spine: Spine, tools: ToolRunner, model: ModelBackend, *,
@@ -30,7 +33,8 @@ class VoiceServices:
         api = (ElevenLabsApi(settings.elevenlabs_api_base, settings.elevenlabs_api_key, http=http)
                if settings.elevenlabs_api_key else None)
         endpoint = AgentEndpoint(ws_url=settings.elevenlabs_ws_url, agent_id=settings.elevenlabs_agent_id, api=api)
-        return cls(settings, VoiceCalls(spine, tools, model, open_budget_s=open_budget_s, sessions=sessions), endpoint)
+        return cls(settings, VoiceCalls(spine, tools, model, open_budget_s=open_budget_s, sessions=sessions), endpoint,
+                   http=http)
 
     @classmethod
     def from_context(cls, ctx) -> VoiceServices:

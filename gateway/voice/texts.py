@@ -26,9 +26,9 @@ class CallTexts:
         self.spine, self.rest = spine, rest
 
     @classmethod
-    def from_settings(cls, settings: Settings, spine: Spine, http: httpx.AsyncClient) -> CallTexts:
+    def from_settings(cls, settings: Settings, spine: Spine, http: httpx.AsyncClient | None) -> CallTexts:
         rest = None
-        if settings.twilio_account_sid and settings.twilio_auth_token:
+        if http is not None and settings.twilio_account_sid and settings.twilio_auth_token:
             rest = TwilioRest(http, api_base=settings.twilio_api_base, account_sid=settings.twilio_account_sid,
                               auth_token=settings.twilio_auth_token)
         return cls(spine, rest)

@@ -8,6 +8,7 @@ import logging
 import re
 from datetime import timedelta
 
+import httpx
 import pytest
 
 from actors.dispatcher import Dispatcher
@@ -46,9 +47,10 @@ def twilio():
 @pytest.fixture
 async def services(spine, twilio):
     settings = voice_settings(twilio_account_sid=ACCOUNT, twilio_api_base=twilio.url)
-    services = VoiceServices.build(settings, spine, Dispatcher(spine), OfflineModel())
-    yield services
-    await services.calls.drain()
+    async with httpx.AsyncClient(timeout=5.0) as http:  # the texts' client, closed with the test
+        services = VoiceServices.build(settings, spine, Dispatcher(spine), OfflineModel(), http=http)
+        yield services
+        await services.calls.drain()
 
 
 async def _personalize(client, caller: str, sid: str) -> str:
