@@ -3,14 +3,11 @@ first (so nothing is lost), then to Twilio's REST API when credentials are confi
 Without credentials the outbox holds it, pending, for an operator or a later sender."""
 from __future__ import annotations
 
-import logging
-
+from gateway.outbox_delivery import deliver_once
 from gateway.sms.rest import TwilioRest, TwilioRestError
 from gateway.sms.splitting import split_body
-from spine.records import OutboxMessage, OutboxStatus, last4
+from spine.records import OutboxMessage, OutboxStatus
 from spine.repo import Spine
-
-log = logging.getLogger("clara.sms")
 
 
 class Delivery:
@@ -39,20 +36,11 @@ class Delivery:
         return sent
 
     async def _deliver(self, message: OutboxMessage) -> OutboxMessage:
-        existing = await self.spine.get_outbox(message.id)
-        if existing is not None and existing.status != OutboxStatus.PENDING:
-            return existing  # already handled: never text the same part twice
-        await self.spine.put_outbox(message)
-        if self.rest is None or message.status != OutboxStatus.PENDING:
-            return message
-        try:
-            result = await self.rest.send(to=message.to_address, from_=message.from_address,
-                                          body=message.body, status_callback=self.status_callback_url)
-        except TwilioRestError as exc:
-            log.warning("sms send %s to …%s failed: %s", message.id, last4(message.to_address), exc)
-            message = message.model_copy(update={"status": OutboxStatus.FAILED, "error": str(exc)})
-        else:
-            await self.spine.link_outbox_provider_id(result.sid, message.id)
-            message = message.model_copy(update={"status": OutboxStatus.SENT, "provider_id": result.sid})
-        await self.spine.put_outbox(message)
-        return message
+        return await deliver_once(self.spine, message, self._send if self.rest else None, TwilioRestError)
+
+    async def _send(self, message: OutboxMessage) -> str:
+        assert self.rest is not None  # _deliver sends only with a REST client
+        result = await self.rest.send(to=message.to_address, from_=message.from_address, body=message.body,
+                                      status_callback=self.status_callback_url)
+        await self.spine.link_outbox_provider_id(result.sid, message.id)  # status callbacks find the row
+        return result.sid

@@ -3,16 +3,14 @@ sendMessage when TELEGRAM_BOT_TOKEN is set; without it the outbox holds them, pe
 from __future__ import annotations
 
 import json
-import logging
 
+from gateway.outbox_delivery import deliver_once
 from gateway.sms.splitting import split_body
 from gateway.telegram.botapi import TelegramBotApi, TelegramError
 from gateway.telegram.wire import MAX_TEXT_CHARS
 from spine.context import Channel
 from spine.records import OutboxMessage, OutboxStatus
 from spine.repo import Spine
-
-log = logging.getLogger("clara.telegram")
 
 REPLY_MARKUP = "reply_markup"  # the outbox header holding the keyboard, as JSON
 
@@ -39,20 +37,9 @@ class TelegramDelivery:
         return sent
 
     async def _deliver(self, message: OutboxMessage) -> OutboxMessage:
-        existing = await self.spine.get_outbox(message.id)
-        if existing is not None and existing.status != OutboxStatus.PENDING:
-            return existing
-        await self.spine.put_outbox(message)
-        if self.api is None or message.status != OutboxStatus.PENDING:
-            return message
+        return await deliver_once(self.spine, message, self._send if self.api else None, TelegramError)
+
+    async def _send(self, message: OutboxMessage) -> str:
+        assert self.api is not None  # _deliver sends only with a Bot API client
         markup = message.headers.get(REPLY_MARKUP)
-        try:
-            provider_id = await self.api.send_message(message.to_address, message.body,
-                                                      json.loads(markup) if markup else None)
-        except TelegramError as exc:
-            log.warning("telegram send %s failed: %s", message.id, exc)
-            message = message.model_copy(update={"status": OutboxStatus.FAILED, "error": str(exc)[:500]})
-        else:
-            message = message.model_copy(update={"status": OutboxStatus.SENT, "provider_id": provider_id})
-        await self.spine.put_outbox(message)
-        return message
+        return await self.api.send_message(message.to_address, message.body, json.loads(markup) if markup else None)

@@ -1,0 +1,35 @@
+"""One outbox row through its provider, once: what the SMS and Telegram deliveries share.
+
+The row is written before the provider is called (so nothing is lost), a row already handled is
+never sent again (a retried reply names the same rows), and the provider's answer, its message id
+or its failure, is written back. Without a provider the row waits in the outbox, pending."""
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Callable
+
+from spine.records import OutboxMessage, OutboxStatus, last4
+from spine.repo import Spine
+
+MAX_ERROR_CHARS = 500  # of a provider's failure, kept on the row
+
+
+async def deliver_once(spine: Spine, message: OutboxMessage, send: Callable[[OutboxMessage], Awaitable[str]] | None,
+                       failure: type[Exception]) -> OutboxMessage:
+    """`send` posts the row to the provider and answers its message id; `failure` is the
+    provider's error (a row that failed so is kept FAILED, not raised)."""
+    existing = await spine.get_outbox(message.id)
+    if existing is not None and existing.status != OutboxStatus.PENDING:
+        return existing  # already handled: never send the same part twice
+    await spine.put_outbox(message)
+    if send is None or message.status != OutboxStatus.PENDING:
+        return message
+    try:
+        provider_id = await send(message)
+    except failure as exc:
+        logging.getLogger(f"clara.{message.channel}").warning("%s send %s to …%s failed: %s", message.channel, message.id, last4(message.to_address), exc)
+        message = message.model_copy(update={"status": OutboxStatus.FAILED, "error": str(exc)[:MAX_ERROR_CHARS]})
+    else:
+        message = message.model_copy(update={"status": OutboxStatus.SENT, "provider_id": provider_id})
+    await spine.put_outbox(message)
+    return message
