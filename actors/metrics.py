@@ -23,7 +23,7 @@ import sys
 from dataclasses import dataclass
 from typing import Any
 
-from spine.records import AgentTrace
+from spine.records import AgentTrace, EventKind
 from spine.routing_types import MetaRole
 from tools.matrix import TOOL_ROLE_MATRIX
 
@@ -61,10 +61,10 @@ METRICS: dict[str, Spec] = {
 }
 
 # Event kind (spine.records.EventKind and the gateway's own kinds) -> the metric that counts it.
-EVENT_METRICS = {
-    "agent/graceful-degrade": "clara_other_lane",
-    "agent/context-build": "clara_context_build_gaps",
-    "gateway/inbound-failed": "clara_inbound_failures",
+EVENT_METRICS: dict[str, str] = {
+    EventKind.GRACEFUL_DEGRADE: "clara_other_lane",
+    EventKind.CONTEXT_BUILD: "clara_context_build_gaps",
+    EventKind.INBOUND_FAILED: "clara_inbound_failures",
 }
 
 _made: dict[str, Any] = {}
