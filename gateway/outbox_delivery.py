@@ -27,7 +27,8 @@ async def deliver_once(spine: Spine, message: OutboxMessage, send: Callable[[Out
     try:
         provider_id = await send(message)
     except failure as exc:
-        logging.getLogger(f"clara.{message.channel}").warning("%s send %s to …%s failed: %s", message.channel, message.id, last4(message.to_address), exc)
+        logging.getLogger(f"clara.{message.channel}").warning(
+            "%s send %s to …%s failed: %s", message.channel, message.id, last4(message.to_address), exc)
         message = message.model_copy(update={"status": OutboxStatus.FAILED, "error": str(exc)[:MAX_ERROR_CHARS]})
     else:
         message = message.model_copy(update={"status": OutboxStatus.SENT, "provider_id": provider_id})
