@@ -138,12 +138,12 @@ async def ask_form(ctx: GatewayContext, values: dict[str, str], identity: AdminI
     return html.tag(
         "form",
         html.tag("div", _field("as person id", "as_person_id", values.get("as_person_id"), required=True,
-                            placeholder="p_marcus"),
-              html.tag("label", "property", html.tag("select", *options, name="property_id")), class_="inline"),
+                               placeholder="p_marcus"),
+                 html.tag("label", "property", html.tag("select", *options, name="property_id")), class_="inline"),
         html.tag("p", f"Signed in as {identity.id}: asking as anyone else is recorded as impersonated by "
                    f"{identity.id}.", class_="muted"),
         html.tag("label", "message", html.tag("textarea", values.get("message") or "", name="message", required=True,
-                                        maxlength=MAX_MESSAGE_CHARS)),
+                                              maxlength=MAX_MESSAGE_CHARS)),
         html.tag("p", html.tag("button", "Ask Clara", type="submit")),
         method="post", action="/admin/ask",
     )
@@ -177,11 +177,11 @@ async def ask_submit(request: Request, ctx: GatewayContext = Depends(require_adm
     except ValidationError as exc:
         problems = "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors())
         return html.page("Ask Clara", html.tag("div", problems, class_="alarm"), await ask_form(ctx, values, identity),
-                      status_code=400)
+                         status_code=400)
     except AskRefused as exc:
         return html.page("Ask Clara", html.tag("div", str(exc), class_="alarm"), await ask_form(ctx, values, identity),
-                      status_code=400)
+                         status_code=400)
     except HTTPException as exc:
         return html.page("Ask Clara", html.tag("div", exc.detail, class_="alarm"), await ask_form(ctx, values, identity),
-                      status_code=exc.status_code)
+                         status_code=exc.status_code)
     return html.page("Ask Clara", _answer(answer), await ask_form(ctx, values, identity))

@@ -146,8 +146,8 @@ async def require_admin_page(request: Request, ctx: GatewayContext = Depends(get
 def unauthorized_page(reason: str, next_path: str | None = None, status: int = 401) -> Response:
     """The sign-in page; its form posts the token to /admin/login and comes back to `next_path`."""
     form = html.tag("form", html.tag("label", "Admin token", html.tag("input", type="password", name="token", autofocus=True)),
-                 html.tag("input", type="hidden", name="next", value=next_path) if next_path else "",
-                 html.tag("button", "Sign in", type="submit"), method="post", action="/admin/login", class_="inline")
+                    html.tag("input", type="hidden", name="next", value=next_path) if next_path else "",
+                    html.tag("button", "Sign in", type="submit"), method="post", action="/admin/login", class_="inline")
     response = html.page("Sign in", html.tag("p", reason), form, status_code=status, nav=False)
     response.headers["WWW-Authenticate"] = "Bearer"
     return response

@@ -71,7 +71,7 @@ def _filter_form(chosen: PersonRoleType | None) -> html.Safe:
     options = [html.tag("option", "all roles", value="")] + [
         html.tag("option", r.value, value=r.value, selected=r == chosen) for r in PersonRoleType]
     return html.tag("form", html.tag("label", "Role type", html.tag("select", *options, name="role")),
-                 html.tag("button", "Filter", type="submit"), method="get", action="/admin/tools", class_="inline")
+                    html.tag("button", "Filter", type="submit"), method="get", action="/admin/tools", class_="inline")
 
 
 @router.get("/tools", include_in_schema=False)
@@ -93,9 +93,9 @@ async def tools_page(request: Request, _: GatewayContext = Depends(require_admin
     return html.page(
         "Tool catalog",
         html.tag("p", summary, " · projected from TOOL_ROLE_MATRIX; the dispatch gate still checks scope on every call.",
-              class_="muted"),
+                 class_="muted"),
         _filter_form(chosen),
         html.table(["tool", "catalog", "scope", "read-only", "voice", "verified caller (voice)", "Allowed roles",
-                 "description"], body),
+                    "description"], body),
         html.tag("p", html.link("/admin/api/tools" + (f"?{html.query(role=chosen.value)}" if chosen else ""), "as JSON")),
     )

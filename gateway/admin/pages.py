@@ -30,8 +30,8 @@ JSON_ROUTES = ["/admin/api/status", "/admin/api/tools", "/admin/api/ask (POST)",
 async def index(_: GatewayContext = Depends(require_admin_page)) -> Response:
     items = [html.tag("li", html.link(href, title), " — ", text) for href, title, text in SECTIONS]
     return html.page("Clara admin", html.tag("ul", *items),
-                  html.tag("h2", "JSON API"), html.tag("p", html.join((html.tag("code", r) for r in JSON_ROUTES), " · ")),
-                  html.tag("p", html.link("/admin/logout", "sign out"), class_="muted"))
+                     html.tag("h2", "JSON API"), html.tag("p", html.join((html.tag("code", r) for r in JSON_ROUTES), " · ")),
+                     html.tag("p", html.link("/admin/logout", "sign out"), class_="muted"))
 
 
 def _as_dict(info: Any) -> dict[str, Any]:
@@ -45,7 +45,7 @@ async def actors_page(ctx: GatewayContext = Depends(require_admin_page)) -> Resp
     except Exception as exc:  # noqa: BLE001 - a lost host must not take the page down
         log.error("listing actors failed: %s", exc)
         return html.page("Active PersonActors", html.tag("div", f"Could not list actors: {type(exc).__name__}: {exc}",
-                                                   class_="alarm"), status_code=503)
+                                                         class_="alarm"), status_code=503)
     per_host = Counter(a.get("host") for a in actors)
     # An unknown caller's actor is keyed by its number; the page shows only the last four digits.
     rows = [(mask_phones(str(a.get("key"))),
@@ -56,9 +56,9 @@ async def actors_page(ctx: GatewayContext = Depends(require_admin_page)) -> Resp
     return html.page(
         "Active PersonActors",
         html.tag("p", f"{len(actors)} active on {len(per_host)} host(s) · ", html.link("/admin/actors", "as JSON"),
-              class_="muted"),
+                 class_="muted"),
         html.table(["host", "active PersonActors"], sorted(per_host.items(), key=lambda kv: str(kv[0])),
-                empty="no host holds an active PersonActor"),
+                   empty="no host holds an active PersonActor"),
         html.table(["key", "person", "host", "roles", "turns", "queued", "activated", "last active", "lease epoch"],
-                rows, empty="no active PersonActors"),
+                   rows, empty="no active PersonActors"),
     )

@@ -77,53 +77,53 @@ def _phone(last4: str | None) -> str:
 
 def _side_by_side(*tables: html.Safe) -> html.Safe:
     return html.tag("div", *(html.tag("div", t, style="flex:1;min-width:220px") for t in tables),
-                 style="display:flex;gap:1rem;flex-wrap:wrap")
+                    style="display:flex;gap:1rem;flex-wrap:wrap")
 
 
 def context_card_html(card: ContextBuildCard) -> html.Safe:
     days = ", ".join(str(d) for d in card.alarm_days)
     banner = html.alarm(f"ALARM: more than {CONTEXT_GAPS_PER_DAY_ALARM} context-build gaps on {days} (UTC) — "
-                     "review the spine stamps feeding the eager context.", card.alarm,
-                     f"No day above {CONTEXT_GAPS_PER_DAY_ALARM} gaps.")
+                        "review the spine stamps feeding the eager context.", card.alarm,
+                        f"No day above {CONTEXT_GAPS_PER_DAY_ALARM} gaps.")
     per_day = html.table(["day (UTC)", "count"], [(d.day, html.pill(d.count, "bad") if d.alarm else d.count)
                                               for d in card.by_day])
     recent = html.table(["time", "phone", "property", "reason", "channel", "interaction"],
-                     [(g.at, _phone(g.phone_last4), g.property_id, g.reason, g.channel, _trace_link(g.interaction_id))
+                        [(g.at, _phone(g.phone_last4), g.property_id, g.reason, g.channel, _trace_link(g.interaction_id))
                       for g in card.recent], empty="no context-build gaps in the last 7 days")
     return html.card("Context-build gaps", banner,
-                  html.tag("p", html.tag("b", card.total), " in the last 7 days (agent/context-build)"),
-                  _side_by_side(html.counts_table("reason", card.by_reason), per_day),
-                  html.tag("h3", f"Most recent {len(card.recent)}"), recent)
+                     html.tag("p", html.tag("b", card.total), " in the last 7 days (agent/context-build)"),
+                     _side_by_side(html.counts_table("reason", card.by_reason), per_day),
+                     html.tag("h3", f"Most recent {len(card.recent)}"), recent)
 
 
 def degrade_card_html(card: GracefulDegradeCard) -> html.Safe:
     phones = ", ".join(f"…{p.phone_last4} ({p.count}×)" for p in card.repeat_phones)
     banner = html.alarm(f"ALARM: phone routed to 'other' more than {OTHER_REPEATS_ALARM}× in 7 days: {phones} — "
-                     "likely a spine-stamp gap, not a random caller.", card.alarm,
-                     f"No phone routed to 'other' more than {OTHER_REPEATS_ALARM}× in 7 days.")
+                        "likely a spine-stamp gap, not a random caller.", card.alarm,
+                        f"No phone routed to 'other' more than {OTHER_REPEATS_ALARM}× in 7 days.")
     recent = html.table(["time", "phone", "property", "reason", "channel", "description / category", "first message",
-                      "interaction"],
-                     [(s.at, _phone(s.phone_last4), s.property_id, s.reason, s.channel,
+                         "interaction"],
+                        [(s.at, _phone(s.phone_last4), s.property_id, s.reason, s.channel,
                        html.join([s.description or "—", " / ", s.spine_category or "—"]),
                        html.tag("q", s.first_message_snippet), _trace_link(s.interaction_id)) for s in card.recent],
-                     empty="no graceful-degrade signals in the last 7 days")
+                        empty="no graceful-degrade signals in the last 7 days")
     return html.card("Graceful-degrade signals", banner,
-                  html.tag("p", html.tag("b", card.total), " in the last 7 days (agent/graceful-degrade, MetaRole 'other')"),
-                  _side_by_side(html.counts_table("reason", card.by_reason),
+                     html.tag("p", html.tag("b", card.total), " in the last 7 days (agent/graceful-degrade, MetaRole 'other')"),
+                     _side_by_side(html.counts_table("reason", card.by_reason),
                                 html.counts_table("description", card.by_description),
                                 html.counts_table("spine category", card.by_spine_category)),
-                  html.tag("h3", f"Most recent {len(card.recent)}"), recent)
+                     html.tag("h3", f"Most recent {len(card.recent)}"), recent)
 
 
 def cache_card_html(rates: list[RoleCacheRate], excluded: list[str]) -> html.Safe:
     low = [r.roles for r in rates if r.alarm]
     banner = html.alarm(f"ALARM: cache-hit rate below {CACHE_HIT_ALARM:.0%} for {', '.join(low)} — review prompt "
-                     "stability for that role set.", bool(low), f"No role set below {CACHE_HIT_ALARM:.0%}.")
+                        "stability for that role set.", bool(low), f"No role set below {CACHE_HIT_ALARM:.0%}.")
     rows = [(r.roles, r.traces, r.input_tokens, r.cache_read_input_tokens,
              "—" if r.hit_rate is None else html.pill(f"{r.hit_rate:.1%}", "bad" if r.alarm else "good"))
             for r in rates]
     table = html.table(["role set", "traces", "input tokens", "read from cache", "hit rate"], rows,
-                    empty="no model traces in the last 7 days")
+                       empty="no model traces in the last 7 days")
     note = html.tag("p", f"Traces by {', '.join(excluded)} models are not counted (no prompt cache).", class_="muted")
     return html.card("Prompt-cache hit rate per role set", banner, table, note)
 
@@ -132,8 +132,8 @@ def cache_card_html(rates: list[RoleCacheRate], excluded: list[str]) -> html.Saf
 async def status_page(ctx: GatewayContext = Depends(require_admin_page)) -> Response:
     report = await status_report(ctx)
     warn = [html.tag("div", f"Read limit reached for {', '.join(report.truncated)}: counts are lower bounds.",
-                  class_="alarm")] if report.truncated else []
+                     class_="alarm")] if report.truncated else []
     return html.page("Status", html.tag("p", f"7-day rolling window ending {report.now:%Y-%m-%d %H:%M} UTC · ",
-                                  html.link("/admin/api/status", "as JSON"), class_="muted"), *warn,
-                  context_card_html(report.context_build), degrade_card_html(report.graceful_degrade),
-                  cache_card_html(report.cache_hit, report.cache_excluded_models))
+                                        html.link("/admin/api/status", "as JSON"), class_="muted"), *warn,
+                     context_card_html(report.context_build), degrade_card_html(report.graceful_degrade),
+                     cache_card_html(report.cache_hit, report.cache_excluded_models))

@@ -56,10 +56,10 @@ def _filter_form(participant: str | None, channel: Channel | None, limit: int) -
     options = [html.tag("option", "any", value="")] + [
         html.tag("option", c.value, value=c.value, selected=c == channel) for c in Channel]
     return html.tag("form",
-                 html.tag("label", "participant_id", html.tag("input", name="participant_id", value=participant or "")),
-                 html.tag("label", "channel", html.tag("select", *options, name="channel")),
-                 html.tag("label", "limit", html.tag("input", name="limit", type="number", min=1, max=MAX_LIMIT, value=limit)),
-                 html.tag("button", "Filter", type="submit"), method="get", action="/admin/traces/view", class_="inline")
+                    html.tag("label", "participant_id", html.tag("input", name="participant_id", value=participant or "")),
+                    html.tag("label", "channel", html.tag("select", *options, name="channel")),
+                    html.tag("label", "limit", html.tag("input", name="limit", type="number", min=1, max=MAX_LIMIT, value=limit)),
+                    html.tag("button", "Filter", type="submit"), method="get", action="/admin/traces/view", class_="inline")
 
 
 @router.get("/traces/view", include_in_schema=False)
@@ -67,7 +67,7 @@ async def traces_page(request: Request, ctx: GatewayContext = Depends(require_ad
     participant, channel, limit, errors = _filters(request)
     if errors:
         return html.page("Agent traces", *(html.tag("div", e, class_="alarm") for e in errors),
-                      _filter_form(participant, None, limit), status_code=400)
+                         _filter_form(participant, None, limit), status_code=400)
     traces = await find_traces(ctx.spine, participant_id=participant, channel=channel, limit=limit)
     rows = [(t.started_at, html.link(trace_href(t.interaction_id), t.interaction_id), t.channel, _origin(t),
              html.link("/admin/traces/view?" + html.query(participant_id=t.participant_id), t.participant_id)
@@ -75,11 +75,11 @@ async def traces_page(request: Request, ctx: GatewayContext = Depends(require_ad
              t.property_id, html.join(html.pill(r) for r in t.routing.roles), _short(t.inbound), _short(t.reply),
              len(t.tool_calls), f"${t.cost_usd:.4f}", f"{t.latency_ms.total:.0f} ms") for t in traces]
     return html.page("Agent traces", _filter_form(participant, channel, limit),
-                  html.tag("p", f"{len(traces)} trace(s), newest first · ",
-                        html.link("/admin/traces?" + html.query(participant_id=participant, channel=channel, limit=limit),
-                               "as JSON"), class_="muted"),
-                  html.table(["started", "interaction", "channel", "origin", "participant", "property", "roles",
-                           "inbound", "reply", "tool calls", "cost", "latency"], rows, empty="no traces"))
+                     html.tag("p", f"{len(traces)} trace(s), newest first · ",
+                           html.link("/admin/traces?" + html.query(participant_id=participant, channel=channel, limit=limit),
+                                  "as JSON"), class_="muted"),
+                     html.table(["started", "interaction", "channel", "origin", "participant", "property", "roles",
+                              "inbound", "reply", "tool calls", "cost", "latency"], rows, empty="no traces"))
 
 
 def _json(value: object) -> html.Safe:
@@ -124,12 +124,12 @@ def prompt_anatomy(t: AgentTrace) -> html.Safe:
     total = sum(s.token_estimate for s in sections)
     note = html.tag("p", f"≈{stable} of ≈{total} estimated tokens above the breakpoint", class_="muted")
     return html.join([html.table(["#", "layer", "section", "≈ tokens"], rows, marked_row=marked,
-                           empty="no prompt (the turn ended before assembly)"), note if sections else ""])
+                                 empty="no prompt (the turn ended before assembly)"), note if sections else ""])
 
 
 def _calls(t: AgentTrace) -> html.Safe:
     return html.table(["tool_use_id", "tool", "input", "decision", "reason", "prefetched", "latency", "error"],
-                   [(c.tool_use_id, html.tag("b", c.name), _json(c.input),
+                      [(c.tool_use_id, html.tag("b", c.name), _json(c.input),
                      html.pill(c.decision, "good" if c.decision == "allowed" else "bad"), c.reason,
                      "yes" if c.prefetched else "no", f"{c.latency_ms:.1f} ms", "yes" if c.is_error else "")
                     for c in t.tool_calls], empty="no tool calls")
@@ -140,7 +140,7 @@ async def trace_page(interaction_id: str, ctx: GatewayContext = Depends(require_
     t = await ctx.spine.get_trace(interaction_id)
     if t is None:
         return html.page("Trace not found", html.tag("p", f"No trace for interaction {interaction_id!r}."),
-                      html.link("/admin/traces/view", "all traces"), status_code=404)
+                         html.link("/admin/traces/view", "all traces"), status_code=404)
     transcript = [html.card("Transcript", html.table(["role", "text"], [(x.role, x.text)
                                                                  for x in t.transcript]))] if t.transcript else []
     return html.page(
@@ -148,13 +148,13 @@ async def trace_page(interaction_id: str, ctx: GatewayContext = Depends(require_
         html.tag("p", html.link(f"/admin/traces/{html.path_part(t.interaction_id)}", "as JSON"), class_="muted"),
         html.card("Summary", _summary(t)),
         html.card("Messages", html.tag("h3", "Inbound"), html.tag("pre", t.inbound or "—"),
-               html.tag("h3", "Reply"), html.tag("pre", t.reply or "— (no reply)")),
+                  html.tag("h3", "Reply"), html.tag("pre", t.reply or "— (no reply)")),
         html.card("Routing", _routing(t)),
         html.card("Prompt anatomy", prompt_anatomy(t)),
         html.card("Tools offered", html.join(html.pill(n) for n in t.tools_offered) or html.tag("span", "none", class_="muted")),
         html.card("Tool calls", _calls(t)),
         html.card("Prefetch", html.table(["tool", "input", "status"], [(p.name, _json(p.input), p.status) for p in t.prefetch],
-                                   empty="no speculative prefetch")),
+                                         empty="no speculative prefetch")),
         html.card("Events", html.table(["kind", "reason"], [(e.kind, e.reason) for e in t.events], empty="no events")),
         *transcript,
     )
