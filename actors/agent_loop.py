@@ -26,7 +26,9 @@ async def _call_model(model: ModelBackend, request: ModelRequest, timeout_s: flo
     if timeout_s <= 0:
         raise ModelUnavailable("turn time budget exhausted")
     try:
-        response = await asyncio.wait_for(model.complete(request), timeout_s)
+        # asyncio.timeout, not wait_for: the call runs in this task, no task of its own per call.
+        async with asyncio.timeout(timeout_s):
+            response = await model.complete(request)
     except TimeoutError as exc:
         raise ModelUnavailable(f"model did not answer within {timeout_s:.1f}s") from exc
     except ModelUnavailable:

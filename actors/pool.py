@@ -172,7 +172,8 @@ class HostPool:
                 target = await self._rehome(key, backoff)
                 continue
             try:
-                raw = await asyncio.wait_for(getattr(target, method).remote(data), left)
+                async with asyncio.timeout(left):  # awaits the ref in this task: no task per message
+                    raw = await getattr(target, method).remote(data)
             except TimeoutError:
                 break
             except RayActorError as exc:  # retired, replaced or lost: the layout says who now

@@ -27,7 +27,8 @@ class ApiTurns:
         """Submit the turn; True when it ended (and `on_end` ran) within the inline budget."""
         task = asyncio.ensure_future(self.turns.submit(envelope))
         try:
-            result = await asyncio.wait_for(asyncio.shield(task), self.inline_budget_s)
+            async with asyncio.timeout(self.inline_budget_s):  # the turn goes on past it (shield)
+                result = await asyncio.shield(task)
         except TimeoutError:
             self._spawn(self._finish_later(task, on_end))
             return False

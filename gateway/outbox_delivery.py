@@ -1,4 +1,4 @@
-"""One outbox row through its provider, once: what the SMS and Telegram deliveries share.
+"""One outbox row through its provider, once: what the SMS, Telegram and email deliveries share.
 
 The row is written before the provider is called (so nothing is lost), a row already handled is
 never sent again (a retried reply names the same rows), and the provider's answer, its message id

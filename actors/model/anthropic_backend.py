@@ -88,10 +88,19 @@ class AnthropicBackend:
         # into another loop (a Ray actor, a test session) gets a fresh client there.
         loop = asyncio.get_running_loop()
         if self._client is None or self._client_loop is not loop:
+            self._close_on_its_loop()
             self._client = anthropic.AsyncAnthropic(
                 api_key=self.api_key, base_url=self.base_url, timeout=self.timeout_s, max_retries=self.max_retries)
             self._client_loop = loop
         return self._client
+
+    def _close_on_its_loop(self) -> None:
+        """A client left behind on another loop is closed there, if that loop still runs (its
+        connections cannot be closed from this one); a closed loop took its sockets with it."""
+        old, old_loop = self._client, self._client_loop
+        self._client = self._client_loop = None
+        if old is not None and old_loop is not None and old_loop.is_running() and not old_loop.is_closed():
+            asyncio.run_coroutine_threadsafe(old.close(), old_loop)
 
     def __getstate__(self) -> dict[str, Any]:
         # Picklable for Ray: the live HTTP client stays behind and is rebuilt on first use.

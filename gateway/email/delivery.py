@@ -3,14 +3,11 @@ messages API when MAILGUN_API_KEY and MAILGUN_DOMAIN are set. Without them the o
 pending, with its subject and threading headers, as SMS replies wait without Twilio credentials."""
 from __future__ import annotations
 
-import logging
-
 from gateway.email.mailgun import MailgunError, MailgunMessages
+from gateway.outbox_delivery import deliver_once
 from spine.context import Channel
 from spine.records import OutboxMessage, OutboxStatus
 from spine.repo import Spine
-
-log = logging.getLogger("clara.email")
 
 
 class EmailDelivery:
@@ -22,23 +19,13 @@ class EmailDelivery:
                    headers: dict[str, str] | None = None) -> OutboxMessage:
         """Send one plain-text email. `key` names the outbox row, so one reply is one row (and
         one email) however often it is retried."""
-        existing = await self.spine.get_outbox(key)
-        if existing is not None and existing.status != OutboxStatus.PENDING:
-            return existing  # already handled: never email the same reply twice
         message = OutboxMessage(id=key, channel=Channel.EMAIL, to_address=to, from_address=from_, body=body,
                                 subject=subject or "Your message", headers=dict(headers or {}))
         if await self.spine.is_opted_out(to):
             message.status, message.error = OutboxStatus.SUPPRESSED, "recipient unsubscribed"
-        await self.spine.put_outbox(message)
-        if self.mailgun is None or message.status != OutboxStatus.PENDING:
-            return message
-        try:
-            provider_id = await self.mailgun.send(from_=from_, to=to, subject=message.subject or "", text=body,
-                                                  headers=message.headers)
-        except MailgunError as exc:
-            log.warning("email %s failed: %s", key, exc)
-            message = message.model_copy(update={"status": OutboxStatus.FAILED, "error": str(exc)[:500]})
-        else:
-            message = message.model_copy(update={"status": OutboxStatus.SENT, "provider_id": provider_id})
-        await self.spine.put_outbox(message)
-        return message
+        return await deliver_once(self.spine, message, self._post if self.mailgun else None, MailgunError)
+
+    async def _post(self, message: OutboxMessage) -> str:
+        assert self.mailgun is not None  # deliver_once is handed _post only with a client
+        return await self.mailgun.send(from_=message.from_address, to=message.to_address,
+                                       subject=message.subject or "", text=message.body, headers=message.headers)

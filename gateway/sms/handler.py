@@ -144,7 +144,8 @@ class SmsHandler:
             media_urls=sms.media_urls, received_at=record.received_at))
         task = asyncio.ensure_future(self.turns.submit(envelope))
         try:
-            result = await asyncio.wait_for(asyncio.shield(task), self.options.inline_budget_s)
+            async with asyncio.timeout(self.options.inline_budget_s):  # the turn goes on past it (shield)
+                result = await asyncio.shield(task)
         except TimeoutError:
             self._spawn(self._answer_later(record, sms, prop, task, "turn_exceeded_inline_budget"))
             return SmsReply(outcome=Outcome.DEFERRED, interaction_id=envelope.interaction_id)

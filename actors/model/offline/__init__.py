@@ -119,6 +119,9 @@ def _catalog_tokens(tools: list[dict[str, Any]]) -> int:
 
 
 def _usage(request: ModelRequest, content: list[dict[str, Any]]) -> Usage:
-    prompt = json.dumps([request.system, request.messages], default=str)
-    return Usage(input_tokens=estimate_tokens(prompt) + _catalog_tokens(request.tools),
+    # The system prompt is counted block by block (a length each), not re-serialised: it is
+    # kilobytes, and the same on every turn of a role set.
+    system = sum(estimate_tokens(str(block.get("text", ""))) for block in request.system)
+    messages = estimate_tokens(json.dumps(request.messages, default=str))
+    return Usage(input_tokens=system + messages + _catalog_tokens(request.tools),
                  output_tokens=estimate_tokens(json.dumps(content)))

@@ -216,3 +216,31 @@ async def test_a_tenants_next_interaction_reads_the_cached_prefix(spine, anthrop
     assert second["input_tokens"] > first["input_tokens"]  # only the volatile part and the message
     assert traces[1].usage.cache_read_input_tokens == second["cache_read_input_tokens"]
     assert traces[1].model == "claude-sonnet-4-6" and 0 < traces[1].cost_usd < traces[0].cost_usd
+
+
+async def test_a_client_left_on_another_running_loop_is_closed_there(anthropic_server, make_backend):
+    """A backend used from a second event loop gets its own client; the first loop's client is
+    closed on that loop, not leaked with its open connections."""
+    import asyncio
+    import threading
+
+    backend = make_backend()
+    other = asyncio.new_event_loop()
+    thread = threading.Thread(target=other.run_forever, daemon=True)
+    thread.start()
+    try:
+        asyncio.run_coroutine_threadsafe(backend.complete(assembled_request()), other).result(10)
+        first = backend._client
+        assert first is not None and not first.is_closed()
+        await backend.complete(assembled_request())  # this test's loop: a client of its own
+        assert backend._client is not first
+        for _ in range(100):
+            if first.is_closed():
+                break
+            await asyncio.sleep(0.02)
+        assert first.is_closed()
+    finally:
+        await backend.aclose()
+        other.call_soon_threadsafe(other.stop)
+        thread.join(5)
+        other.close()

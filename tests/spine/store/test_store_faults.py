@@ -124,6 +124,25 @@ async def test_sqlite_locked_by_an_exclusive_transaction_is_unavailable_within_t
     await store.close()
 
 
+async def test_sqlite_put_waits_out_a_lock_held_briefly_and_applies_once(tmp_path):
+    """Another process's write transaction, shorter than the bound: the put waits (on the event
+    loop, in short sleeps), then applies exactly once."""
+    path = tmp_path / "busy.db"
+    store = SqliteStore(path, timeout_s=5.0)
+    await store.put(Item(pk="SEQ#wo", data={"value": 1}))
+    other = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+    other.execute("BEGIN EXCLUSIVE")
+    release = threading.Timer(0.2, lambda: other.execute("ROLLBACK"))
+    release.start()
+    try:
+        assert (await store.put(Item(pk="SEQ#wo", data={"value": 2}))).version == 2
+    finally:
+        release.join()
+        other.close()
+    assert (await store.get("SEQ#wo")).data == {"value": 2}
+    await store.close()
+
+
 async def test_sqlite_store_in_a_directory_that_cannot_exist_is_unavailable(tmp_path):
     blocker = tmp_path / "a-file"
     blocker.write_text("not a directory")
