@@ -85,16 +85,7 @@ class SqliteStore:
     def _setup_conn(self) -> sqlite3.Connection:
         """The connection that sets the database up (WAL mode is a property of the file, kept
         once set): it may wait for a lock, as several processes open one file as they start."""
-        try:
-            conn = sqlite3.connect(self.path, timeout=self._busy_s, isolation_level=None, uri=self._uri,
-                                   check_same_thread=False)
-            if not self.read_only:
-                conn.execute("PRAGMA journal_mode=WAL")
-        except sqlite3.Error as exc:
-            raise StoreUnavailable(f"cannot open sqlite store at {self.path}: {exc}") from exc
-        with self._conns_lock:
-            self._conns.append(conn)
-        return conn
+        return self._open(self._busy_s, "PRAGMA journal_mode=WAL")
 
     def _conn(self) -> sqlite3.Connection:
         """This thread's connection. It never waits for a lock (busy_timeout 0): `_run` does the
@@ -103,16 +94,20 @@ class SqliteStore:
             raise StoreError(f"sqlite store at {self.path} is closed")
         conn = getattr(self._local, "conn", None)
         if conn is None:
-            try:
-                conn = sqlite3.connect(self.path, timeout=0.0, isolation_level=None, uri=self._uri,
-                                       check_same_thread=False)
-                if not self.read_only:
-                    conn.execute("PRAGMA synchronous=NORMAL")  # per connection; WAL is the file's
-            except sqlite3.Error as exc:
-                raise StoreUnavailable(f"cannot open sqlite store at {self.path}: {exc}") from exc
-            self._local.conn = conn
-            with self._conns_lock:
-                self._conns.append(conn)
+            conn = self._local.conn = self._open(0.0, "PRAGMA synchronous=NORMAL")  # per connection
+        return conn
+
+    def _open(self, busy_s: float, pragma: str) -> sqlite3.Connection:
+        """A connection (the pragma skipped when read-only), kept for close()."""
+        try:
+            conn = sqlite3.connect(self.path, timeout=busy_s, isolation_level=None, uri=self._uri,
+                                   check_same_thread=False)
+            if not self.read_only:
+                conn.execute(pragma)
+        except sqlite3.Error as exc:
+            raise StoreUnavailable(f"cannot open sqlite store at {self.path}: {exc}") from exc
+        with self._conns_lock:
+            self._conns.append(conn)
         return conn
 
     async def _run(self, what: str, fn: Callable[..., T], *args: Any) -> T:
