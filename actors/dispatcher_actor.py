@@ -16,6 +16,7 @@ from ray.exceptions import ActorDiedError
 from actors.authority import Authority
 from actors.config import RuntimeConfig
 from actors.handles import DispatcherHandle
+from actors.heap import settle_heap
 from spine.codec import pack, unpack
 from spine.repo import Spine
 from spine.store.counting import add_reads, counting
@@ -59,7 +60,13 @@ class DispatcherService:
         return self.config_data
 
 
-DispatcherActor = ray.remote(DispatcherService)
+class _RayDispatcherService(DispatcherService):
+    def __init__(self, config_bytes: bytes) -> None:
+        super().__init__(config_bytes)
+        settle_heap()  # a process of its own: its start-up heap out of the collector's way
+
+
+DispatcherActor = ray.remote(_RayDispatcherService)
 
 
 class RayToolRunner:

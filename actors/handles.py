@@ -46,7 +46,7 @@ class PersonHostHandle(Protocol):
 
 
 class DispatcherHandle(Protocol):
-    """The DispatcherActor (actors.dispatcher_actor.DispatcherService as a Ray actor)."""
+    """The DispatcherActor (actors.dispatcher_actor.DispatcherService in its own Ray actor process)."""
 
     @property
     def run(self) -> Remote[bytes]: ...  # (ToolInvocation, Caller) -> ToolResult

@@ -20,6 +20,7 @@ from pydantic import ValidationError
 
 import actors.metrics as metrics
 from actors.config import RuntimeConfig
+from actors.heap import settle_heap
 from actors.lease import Leases
 from actors.person_actor import ActorInfo, Moved, PersonActor, PersonRuntime
 from actors.person_runtime import KeyedActor, default_turn
@@ -251,6 +252,7 @@ class _RayPersonHost(PersonHost):
                                        lease_owner=owner_id(namespace, name, incarnation)),
                          sweep_interval_s=self.config.sweep_interval_s)
         self.runtime.leases.revoked = frozenset(revoked or ())
+        settle_heap()  # a process of its own: its start-up heap out of the collector's way
 
     async def reconfigure(self, config_bytes: bytes, revoked: list[str]) -> None:
         """Live settings from the HostReconciler. It replaces the process instead when a

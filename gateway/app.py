@@ -12,9 +12,7 @@ actors.reconciler). A change to `args:` instead replaces the replicas.
 from __future__ import annotations
 
 import asyncio
-import gc
 import logging
-import time
 from typing import Any
 
 from fastapi import FastAPI
@@ -23,6 +21,7 @@ from ray import serve
 from ray.serve import Application
 
 from actors import metrics
+from actors.heap import settle_heap
 from gateway.admin.routes import router as admin_router
 from gateway.context import GatewayContext
 from gateway.email.routes import router as email_router
@@ -65,25 +64,6 @@ def create_app(context: GatewayContext) -> FastAPI:
     return app
 
 
-class GcPauseLog:
-    """A `gc.callbacks` entry that logs collections pausing the replica for `threshold_s` or
-    more: every caller on the replica waits them out."""
-
-    def __init__(self, threshold_s: float = 0.02) -> None:
-        self.threshold_s = threshold_s
-        self._started = 0.0
-
-    def __call__(self, phase: str, info: dict[str, int]) -> None:
-        if phase == "start":
-            self._started = time.perf_counter()
-        elif (paused := time.perf_counter() - self._started) >= self.threshold_s:
-            log.warning("garbage collection paused the replica %.0f ms (generation %d, %d objects collected)",
-                        paused * 1000, info["generation"], info["collected"])
-
-
-GC_PAUSE_LOG = GcPauseLog()
-
-
 def log_through_serve() -> None:
     """The gateway's own loggers (`clara.*`: events, GC pauses, the SMS log) write through the
     handlers Serve gave this replica, so their lines land in the replica's JSON log with its
@@ -96,17 +76,6 @@ def log_through_serve() -> None:
     clara.propagate = False
 
 
-def settle_heap() -> None:
-    """Put what start-up built (modules, the app, caches) out of the garbage collector's reach.
-    Otherwise every full collection walks all of it, a 40-80 ms pause in the middle of a burst of
-    ringing phones; frozen, a full collection walks only what requests made (1-3 ms). Pauses
-    that still run long are logged."""
-    gc.collect()
-    gc.freeze()
-    if GC_PAUSE_LOG not in gc.callbacks:
-        gc.callbacks.append(GC_PAUSE_LOG)
-
-
 class IngressUserConfig(BaseModel):
     """The GatewayIngress `user_config` of ray_config.yaml: what `serve deploy` applies live."""
 
@@ -115,13 +84,20 @@ class IngressUserConfig(BaseModel):
     runtime: dict[str, Any] = Field(default_factory=dict)  # actors.config.RuntimeConfig, checked there
 
 
+# Serve runs a replica's user code on a second event loop in its own thread by default, to shield
+# Serve's control loop from blocking user code. Ours never blocks (the store and the model are
+# awaited), so it runs on the replica's own loop: every request then skips two cross-thread
+# hand-offs, about 0.8 ms of the replica's CPU per SMS turn here (bench/sms.py). ray_config.yaml
+# repeats it: a `ray_actor_options` there replaces this one whole.
+INGRESS_ENV = {"RAY_SERVE_RUN_USER_CODE_IN_SEPARATE_THREAD": "0"}
+
 # Defaults; ray_config.yaml's `deployments:` entry for GatewayIngress overrides any of them.
 @serve.deployment(
     name="GatewayIngress",
     max_ongoing_requests=100,  # an open voice websocket holds one slot for its whole call
     autoscaling_config={"min_replicas": 1, "initial_replicas": 1, "max_replicas": 4,
                         "target_ongoing_requests": 32},
-    ray_actor_options={"num_cpus": 0.25},
+    ray_actor_options={"num_cpus": 0.25, "runtime_env": {"env_vars": INGRESS_ENV}},
     graceful_shutdown_timeout_s=30,
 )
 @serve.ingress()

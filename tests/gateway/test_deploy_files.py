@@ -91,3 +91,13 @@ def test_dockerfile_installs_the_project_slim_and_non_root():
 def test_every_pod_runs_the_image_of_this_version():
     image = "clara-gateway:" + tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["version"]
     assert {c["image"] for c in containers()} == {image}
+
+
+def test_the_shipped_configs_keep_the_ingress_on_its_replicas_own_loop():
+    """A `ray_actor_options` in a Serve config replaces the code's whole, so the shipped files
+    repeat gateway/app.py's INGRESS_ENV (user code on the replica's own event loop)."""
+    from gateway.app import INGRESS_ENV
+
+    for config in (RAY_CONFIG, SERVE_CONFIG_V2):
+        [ingress] = [d for d in config["applications"][0]["deployments"] if d["name"] == "GatewayIngress"]
+        assert ingress["ray_actor_options"]["runtime_env"]["env_vars"] == INGRESS_ENV

@@ -1,11 +1,11 @@
-"""A replica logs garbage-collection pauses long enough for callers to notice."""
+"""A long-running process (replica, host, DispatcherActor) logs garbage-collection pauses long enough for callers to notice."""
 from __future__ import annotations
 
 
 def test_a_long_garbage_collection_pause_is_logged_and_a_short_one_is_not(caplog):
     import time
 
-    from gateway.app import GcPauseLog
+    from actors.heap import GcPauseLog
 
     for threshold_s, logged in ((0.005, True), (10.0, False)):
         caplog.clear()

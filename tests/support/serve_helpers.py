@@ -61,6 +61,7 @@ def undeploy(name: str) -> None:
 
 # The session's shared gateway application: its tokens, which the tests sign and authenticate with.
 SHARED_APP = "clara-shared"
+SHARED_NAMESPACE = "sms-shared"  # its actor pool's Ray namespace
 SHARED_AUTH_TOKEN = "ray-twilio-token"
 SHARED_ACCOUNT_SID = "AC" + "0" * 31 + "1"
 SHARED_ADMIN_TOKEN = "ray-admin-token"
@@ -94,7 +95,7 @@ async def shared_gateway(directory: Path) -> AsyncIterator[SharedGateway]:
     with TwilioStandIn(account_sid=SHARED_ACCOUNT_SID, auth_token=SHARED_AUTH_TOKEN) as twilio, \
             MailgunStandIn() as mailgun, TelegramStandIn() as telegram:
         async with AgentServer() as agent:
-            deploy_gateway(SHARED_APP, sms={"sweep_every_s": 0.5}, env={
+            deploy_gateway(SHARED_APP, sms={"sweep_every_s": 0.5}, runtime={"namespace": SHARED_NAMESPACE}, env={
                 "GATEWAY_STORE": f"sqlite:///{store_path}", "GATEWAY_MODEL": "offline", "GATEWAY_PUBLIC_URL": url,
                 "GATEWAY_ADMIN_TOKEN": SHARED_ADMIN_TOKEN, "GATEWAY_VOICE_TOKEN": SHARED_VOICE_TOKEN,
                 "TWILIO_AUTH_TOKEN": SHARED_AUTH_TOKEN, "TWILIO_ACCOUNT_SID": twilio.account_sid,

@@ -238,11 +238,11 @@ def _eta(text: str, clock: time | None) -> tuple[str, str] | None:
 
 
 def _problem(text: str, emergency: EmergencyMatch | None) -> Problem | None:
-    lowered = text.lower()
     symptom = next((name for name, pattern in SYMPTOMS if pattern.search(text)), None)
-    fixture = next((f for f, pattern in FIXTURE_PATTERNS if pattern.search(lowered)), None)
     if symptom is None and emergency is None:
-        return None
+        return None  # before the fixtures: most messages name no problem, and there are dozens
+    lowered = text.lower()
+    fixture = next((f for f, pattern in FIXTURE_PATTERNS if pattern.search(lowered)), None)
     if fixture == "hot water" and symptom == "no hot water":
         fixture = None
     priority = "emergency" if emergency else "urgent" if URGENT.search(text) else "normal"
