@@ -85,10 +85,11 @@ class IngressUserConfig(BaseModel):
 
 
 # Serve runs a replica's user code on a second event loop in its own thread by default, to shield
-# Serve's control loop from blocking user code. Ours never blocks (the store and the model are
-# awaited), so it runs on the replica's own loop: every request then skips two cross-thread
-# hand-offs, about 0.8 ms of the replica's CPU per SMS turn here (bench/sms.py). ray_config.yaml
-# repeats it: a `ray_actor_options` there replaces this one whole.
+# Serve's control loop from blocking user code. Ours does not block: the model, Twilio and the
+# hosts are awaited, and a SQLite statement that meets a lock sleeps on the loop instead of waiting
+# inside SQLite (spine/store/sqlite.py). So it runs on the replica's own loop, and each request
+# skips two cross-thread hand-offs, about 0.8 ms of the replica's CPU per SMS turn here
+# (bench/sms.py). ray_config.yaml repeats it: a `ray_actor_options` there replaces this one whole.
 INGRESS_ENV = {"RAY_SERVE_RUN_USER_CODE_IN_SEPARATE_THREAD": "0"}
 
 # Defaults; ray_config.yaml's `deployments:` entry for GatewayIngress overrides any of them.
