@@ -79,6 +79,20 @@ async def admin_hosts(url: str) -> tuple[list[str], set[str]]:
     return listing["hosts"], {a["host"].rpartition("/")[2] for a in listing["actors"]}
 
 
+async def admin_hosts_after(url: str, wait_s: float, holder: str | None = None) -> tuple[list[str], set[str]]:
+    """The admin listing `wait_s` after a resize settled; with `holder`, as soon as that host holds
+    someone (up to 5 s more): new people reach it with the next messages that hash to it, and a
+    few seconds of steady load send only a handful of newcomers."""
+    await asyncio.sleep(wait_s)
+    listed, holding = await admin_hosts(url)
+    for _ in range(25):
+        if holder is None or holder in holding:
+            break
+        await asyncio.sleep(0.2)
+        listed, holding = await admin_hosts(url)
+    return listed, holding
+
+
 async def test_resize_2_3_1_under_steady_sms_loses_and_duplicates_nothing(deployment, store_path, twilio):
     url, namespace, deploy = deployment
     await deploy(2)
@@ -89,8 +103,7 @@ async def test_resize_2_3_1_under_steady_sms_loses_and_duplicates_nothing(deploy
         await asyncio.sleep(1.0)
         before = len(load.sent)
         took = await deploy(hosts, **runtime)
-        await asyncio.sleep(1.0)
-        listed, holding = await admin_hosts(url)
+        listed, holding = await admin_hosts_after(url, 1.0, holder="clara-host-2" if hosts == 3 else None)
         steps.append((hosts, took, before, hosts_alive(namespace), listed, holding, list(load.sent[before:])))
     await load.stop()
 
