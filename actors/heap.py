@@ -30,8 +30,8 @@ GC_PAUSE_LOG = GcPauseLog()
 
 
 # Python collects its youngest generation whenever allocations outrun deallocations by 700. One
-# request's short-lived objects cross that, so the replica collected every five SMS turns or so
-# (188 times in 960, about 0.5 ms a turn, bench/sms.py); at 10,000 a request's objects die by
+# request's short-lived objects cross that, so an ingress replica collected every five SMS turns
+# or so (188 times in 960, about 0.5 ms a turn, bench/sms.py); at 10,000 a request's objects die by
 # reference count first and a run of 960 turns needed no collection. Only reference cycles wait
 # longer to be freed.
 GC_THRESHOLDS = (10_000, 10, 10)
