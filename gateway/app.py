@@ -88,7 +88,7 @@ class IngressUserConfig(BaseModel):
 # Serve's control loop from blocking user code. Ours does not block: the model, Twilio and the
 # hosts are awaited, and a SQLite statement that meets a lock sleeps on the loop instead of waiting
 # inside SQLite (spine/store/sqlite.py). So it runs on the replica's own loop, and each request
-# skips two cross-thread hand-offs, about 0.8 ms of the replica's CPU per SMS turn here
+# skips two cross-thread hand-offs, 0.5-0.8 ms of the replica's CPU per SMS turn here
 # (bench/sms.py). ray_config.yaml repeats it: a `ray_actor_options` there replaces this one whole.
 INGRESS_ENV = {"RAY_SERVE_RUN_USER_CODE_IN_SEPARATE_THREAD": "0"}
 
