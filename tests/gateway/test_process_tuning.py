@@ -12,7 +12,9 @@ import pytest
 import ray
 from ray.exceptions import RayActorError
 
+from actors.dispatcher_actor import DISPATCHER_NAME
 from actors.heap import GC_THRESHOLDS
+from actors.host import host_name
 from gateway.app import INGRESS_ENV
 from tests.support.serve_helpers import SHARED_APP, SHARED_NAMESPACE
 
@@ -21,11 +23,6 @@ pytestmark = pytest.mark.ray
 
 def _process_state(_actor) -> tuple[dict[str, str | None], tuple[int, ...], int]:
     return {k: os.environ.get(k) for k in INGRESS_ENV}, gc.get_threshold(), gc.get_freeze_count()
-
-
-def _named(name_part: str, namespace: str | None = None) -> list[tuple[str, str]]:
-    return [(a["name"], a["namespace"]) for a in ray.util.list_named_actors(all_namespaces=True)
-            if name_part in a["name"] and (namespace is None or a["namespace"] == namespace)]
 
 
 async def _state_of(name: str, namespace: str) -> tuple[dict[str, str | None], tuple[int, ...], int]:
@@ -40,16 +37,11 @@ async def _state_of(name: str, namespace: str) -> tuple[dict[str, str | None], t
 
 
 async def test_the_ingress_hosts_and_dispatcher_run_tuned(serve_gateway):
-    [replica, *_] = _named(f"SERVE_REPLICA::{SHARED_APP}#GatewayIngress")
-    env, thresholds, frozen = await _state_of(*replica)
+    [replica, *_] = [a for a in ray.util.list_named_actors(all_namespaces=True)
+                     if a["name"].startswith(f"SERVE_REPLICA::{SHARED_APP}#GatewayIngress")]
+    env, thresholds, frozen = await _state_of(replica["name"], replica["namespace"])
     assert env == INGRESS_ENV
     assert thresholds == GC_THRESHOLDS and frozen > 10_000
-    for _ in range(40):  # two hosts and the DispatcherActor (a killed host is back within seconds)
-        pool = [*_named("clara-host-", SHARED_NAMESPACE), *_named("clara-dispatcher", SHARED_NAMESPACE)]
-        if len(pool) == 3:
-            break
-        await asyncio.sleep(0.5)
-    assert len(pool) == 3, pool
-    for name, namespace in pool:
-        _, thresholds, frozen = await _state_of(name, namespace)
+    for name in [host_name(0), host_name(1), DISPATCHER_NAME]:  # the shared gateway's two hosts
+        _, thresholds, frozen = await _state_of(name, SHARED_NAMESPACE)
         assert thresholds == GC_THRESHOLDS and frozen > 10_000
