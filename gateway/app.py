@@ -92,6 +92,14 @@ class IngressUserConfig(BaseModel):
 # (bench/sms.py). ray_config.yaml repeats it: a `ray_actor_options` there replaces this one whole.
 INGRESS_ENV = {"RAY_SERVE_RUN_USER_CODE_IN_SEPARATE_THREAD": "0"}
 
+# The proxy already writes each request's access line (method, route, status, latency, request
+# id: logs/serve/proxy_*.log); the replica's copy of it cost ~1 ms of the replica's CPU per SMS
+# turn here (bench/sms.py), a tenth of what the replica spends. Lines the gateway itself logs keep
+# the request id, so they still join the proxy's. A deployment's logging_config replaces the
+# application's whole, so this repeats ray_config.yaml's encoding and level, and ray_config.yaml
+# repeats this for its GatewayIngress (set `enable_access_log: true` there to have both lines).
+INGRESS_LOGGING = {"encoding": "JSON", "log_level": "INFO", "enable_access_log": False}
+
 # Defaults; ray_config.yaml's `deployments:` entry for GatewayIngress overrides any of them.
 @serve.deployment(
     name="GatewayIngress",
@@ -100,6 +108,7 @@ INGRESS_ENV = {"RAY_SERVE_RUN_USER_CODE_IN_SEPARATE_THREAD": "0"}
                         "target_ongoing_requests": 32},
     ray_actor_options={"num_cpus": 0.25, "runtime_env": {"env_vars": INGRESS_ENV}},
     graceful_shutdown_timeout_s=30,
+    logging_config=INGRESS_LOGGING,
 )
 @serve.ingress()
 class GatewayIngress:

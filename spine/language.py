@@ -25,12 +25,17 @@ _ENGLISH = frozenset(
 
 
 def detect_language(text: str, default: Language = "en") -> Language:
+    return language_of(text) or default
+
+
+def language_of(text: str) -> Language | None:
+    """The language the words lean to, or None when they do not lean (short or mixed)."""
     text = text or ""
     words = _WORD.findall(text.lower())
     # str.count, not a loop over characters: the offline model asks this of the whole
-    # conversation so far, twice a turn.
+    # conversation so far.
     spanish = sum(w in _SPANISH for w in words) + 2 * sum(map(text.count, "ñ¿¡")) + sum(map(text.count, "áéíóú"))
     english = sum(w in _ENGLISH for w in words)
     if spanish == english:
-        return default
+        return None
     return "es" if spanish > english else "en"

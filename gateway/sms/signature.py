@@ -28,7 +28,24 @@ def signature_valid(auth_token: str | None, url: str, params: Mapping[str, str],
     if not auth_token or not signature or len(signature) > MAX_SIGNATURE_CHARS or not signature.isascii():
         return False
     algorithm = get_signature_algorithm(settings_header)
-    return RequestValidator(auth_token).validate(url, params, signature, algorithm)
+    return RequestValidator(auth_token).validate(url, _by_name(params), signature, algorithm)
+
+
+class _ValuesByName(dict[str, list[str]]):
+    """A form's values under each name, as the twilio validator reads them (`getall`, the
+    aiohttp MultiDict spelling). Handing it a starlette form instead costs a scan of every
+    field for each field, twice a request (with and without the port): ~0.1 ms a webhook."""
+
+    def getall(self, name: str) -> list[str]:
+        return self[name]
+
+
+def _by_name(params: Mapping[str, str]) -> _ValuesByName:
+    grouped = _ValuesByName()
+    multi_items = getattr(params, "multi_items", None)  # a repeated name keeps all its values
+    for name, value in multi_items() if multi_items is not None else params.items():
+        grouped.setdefault(name, []).append(value)
+    return grouped
 
 
 def sign(auth_token: str, url: str, params: Mapping[str, str]) -> str:

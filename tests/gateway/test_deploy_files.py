@@ -101,3 +101,17 @@ def test_the_shipped_configs_keep_the_ingress_on_its_replicas_own_loop():
     for config in (RAY_CONFIG, SERVE_CONFIG_V2):
         [ingress] = [d for d in config["applications"][0]["deployments"] if d["name"] == "GatewayIngress"]
         assert ingress["ray_actor_options"]["runtime_env"]["env_vars"] == INGRESS_ENV
+
+
+def test_the_shipped_configs_log_the_ingress_as_the_code_does():
+    """A deployment's `logging_config` replaces the application's whole, so the shipped files
+    repeat gateway/app.py's INGRESS_LOGGING (the proxy's access line, not a second one), and its
+    encoding and level are the ones the files give everything else."""
+    from gateway.app import INGRESS_LOGGING
+
+    for config in (RAY_CONFIG, SERVE_CONFIG_V2):
+        [ingress] = [d for d in config["applications"][0]["deployments"] if d["name"] == "GatewayIngress"]
+        assert ingress["logging_config"] == INGRESS_LOGGING
+        everything_else = config["logging_config"]
+        assert {k: everything_else[k] for k in ("encoding", "log_level")} == \
+            {k: INGRESS_LOGGING[k] for k in ("encoding", "log_level")}

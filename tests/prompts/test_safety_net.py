@@ -35,6 +35,26 @@ def test_the_offline_model_reads_the_same_vocabulary(row):
     assert (found.kind if found else None) == row["kind"]
 
 
+def test_a_message_past_the_kept_size_is_read_as_carefully():
+    """Text messages' readings are kept; a long email's is not, and is read the same way."""
+    from spine.emergency import KEPT_CHARS
+
+    long_report = "Hello, writing about my unit. " * (KEPT_CHARS // 30 + 1) + "There is smoke coming from the outlet!"
+    assert len(long_report) > KEPT_CHARS
+    match = detect_emergency(long_report)
+    assert match is not None and match.kind == "fire"
+    assert detect_emergency(long_report.replace("smoke coming from the outlet", "question about rent")) is None
+
+
+def test_each_reading_of_the_same_words_is_its_own():
+    """The offline model's rules assign fields of what extract() returns; a kept reading must
+    not carry one turn's changes into the next read of the same words."""
+    first = extract("omw to WO-7", date(2026, 11, 30))
+    first.eta, first.work_orders = ("on the way", "soon"), ["WO-9"]
+    again = extract("omw to WO-7", date(2026, 11, 30))
+    assert again.eta is None and again.work_orders == ["WO-7"]
+
+
 def test_the_nudge_sends_people_to_911_in_their_language():
     assert "911" in EMERGENCY_NUDGE and "safe place" in EMERGENCY_NUDGE
     assert "911" in emergency_nudge("es") and "peligro" in emergency_nudge("es")

@@ -4,10 +4,12 @@ problem. Plain regexes, English and Spanish; a Spanish fixture is named in Engli
 so staff read one language on their work orders."""
 from __future__ import annotations
 
+import copy
 import re
 from calendar import monthrange
 from dataclasses import dataclass, field
 from datetime import date, datetime, time, timedelta
+from functools import lru_cache
 
 from spine.emergency import EmergencyMatch, detect_emergency, normalize
 from spine.patterns import rx
@@ -133,6 +135,15 @@ class Entities:
 
 
 def extract(message: str, today: date) -> Entities:
+    """What the words name. The model reads the same ask on every round of a turn, so the
+    reading is kept; each caller gets its own copy, as rules assign fields (the lists are only
+    ever replaced, never changed in place)."""
+    if len(message) > MAX_TEXT:
+        return _extracted(message, today)
+    return copy.copy(_extracted_kept(message, today))
+
+
+def _extracted(message: str, today: date) -> Entities:
     text = normalize(MEDIA_NOTE.sub("", message))[:MAX_TEXT]
     ents = Entities(text=text, message=message.strip()[:MAX_TEXT])
     ents.work_orders = list(dict.fromkeys(f"WO-{int(n)}" for n in WORK_ORDER.findall(text)))
@@ -153,6 +164,9 @@ def extract(message: str, today: date) -> Entities:
     ents.dollars = float(m.group(1).replace(",", "")) if (m := DOLLARS.search(text)) else None
     ents.vendor_id = m.group() if (m := VENDOR_ID.search(text)) else None
     return ents
+
+
+_extracted_kept = lru_cache(maxsize=256)(_extracted)
 
 
 def _day(text: str, today: date) -> tuple[date | None, bool]:

@@ -17,7 +17,7 @@ from pydantic import BaseModel, ValidationError
 from actors.model.base import ModelRequest
 from actors.model.turn_facts import TurnFacts
 from spine.context import ActiveWorkOrder
-from spine.language import Language, detect_language
+from spine.language import Language, detect_language, language_of
 from spine.toolspec import ToolResult
 from tools.registry import output_model
 
@@ -97,7 +97,8 @@ class Reading:
 
 def read_request(request: ModelRequest, today: date) -> Reading:
     messages = request.messages
-    ask_at = max((i for i, m in enumerate(messages) if m.get("role") == "user" and message_text(m)), default=-1)
+    ask_at = next((i for i in range(len(messages) - 1, -1, -1)
+                   if messages[i].get("role") == "user" and message_text(messages[i])), -1)
     ask = message_text(messages[ask_at]) if ask_at >= 0 else ""
     facts = request.facts or TurnFacts()
     typed = {r.tool_use_id: r for r in facts.results}
@@ -119,10 +120,10 @@ def read_request(request: ModelRequest, today: date) -> Reading:
                                          is_error=bool(b.get("is_error")))
     earlier = [Turn(str(m.get("role")), text) for m in messages[:max(ask_at, 0)]
                if m.get("role") in ("user", "assistant") and (text := message_text(m))]
-    history_language = detect_language(" ".join(t.text for t in earlier if t.role == "user"))
+    # The conversation's language only decides when the ask itself does not lean either way.
+    language = language_of(ask) or detect_language(" ".join(t.text for t in earlier if t.role == "user"))
     return Reading(ask=ask, offered=[t.get("name", "") for t in request.tools], facts=facts,
-                   calls=list(calls.values()), rounds=rounds, earlier=earlier,
-                   language=detect_language(ask, default=history_language), today=today)
+                   calls=list(calls.values()), rounds=rounds, earlier=earlier, language=language, today=today)
 
 
 def _block_text(content: Any) -> str:

@@ -71,6 +71,17 @@ def test_signature_round_trip_and_tampering():
     assert not signature_valid(None, url, FORM, signature)
 
 
+def test_signature_over_a_multi_dict_counts_every_value_of_a_repeated_name():
+    """Twilio signs each value of a repeated parameter; a form read from the wire is a
+    multi-dict, and dropping or changing any one of its values breaks the signature."""
+    url = "https://clara.example.com/sms/twilio"
+    form = decode_form(b"Body=hi&From=%2B12065551001&Tag=a&Tag=b")
+    signature = sign("secret", url, form)
+    assert signature_valid("secret", url, form, signature)
+    assert not signature_valid("secret", url, decode_form(b"Body=hi&From=%2B12065551001&Tag=a"), signature)
+    assert not signature_valid("secret", url, decode_form(b"Body=hi&From=%2B12065551001&Tag=a&Tag=c"), signature)
+
+
 def test_signature_covers_the_query_string():
     url = public_url("https://clara.example.com", "/sms/twilio", "tenant=a")
     assert url.endswith("/sms/twilio?tenant=a")
