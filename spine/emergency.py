@@ -111,10 +111,14 @@ def normalize(message: str) -> str:
     return " ".join((message or "").split()).replace("\u2019", "'")
 
 
+# A turn asks detect_emergency of the same words three times (the offline model's reading, the
+# prefetch, the safety net), and the patterns cost ~30 us a time: answers for texts up to this long
+# are kept (an email can be far longer, and is read every time).
+KEPT_CHARS = 1600  # ten SMS segments
+
+
 def detect_emergency(message: str) -> EmergencyMatch | None:
     """The first (deadliest) emergency this message reports as happening now, or None."""
-    # A turn asks this of the same words three times (the offline model's reading, the prefetch,
-    # the safety net) and the patterns cost ~30 us a time; a text message's worth is kept.
     return _detect_kept(message) if len(message or "") <= KEPT_CHARS else _detect(message)
 
 
@@ -127,5 +131,4 @@ def _detect(message: str) -> EmergencyMatch | None:
     return None
 
 
-KEPT_CHARS = 1600  # ten SMS segments
 _detect_kept = lru_cache(maxsize=1024)(_detect)

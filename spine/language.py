@@ -25,6 +25,7 @@ _ENGLISH = frozenset(
 
 
 def detect_language(text: str, default: Language = "en") -> Language:
+    """The language the words lean to, else `default`."""
     return language_of(text) or default
 
 
