@@ -50,4 +50,4 @@ def _by_name(params: Mapping[str, str]) -> _ValuesByName:
 
 def sign(auth_token: str, url: str, params: Mapping[str, str]) -> str:
     """What Twilio would put in X-Twilio-Signature (the CLI, demo and tests sign with it)."""
-    return RequestValidator(auth_token).compute_signature(url, params)
+    return RequestValidator(auth_token).compute_signature(url, _by_name(params))

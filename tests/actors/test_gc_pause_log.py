@@ -1,4 +1,5 @@
-"""A long-running process (replica, host, DispatcherActor) logs garbage-collection pauses long enough for callers to notice."""
+"""A long-running process (replica, host, DispatcherActor) logs garbage-collection pauses
+long enough for callers to notice (actors.heap)."""
 from __future__ import annotations
 
 
