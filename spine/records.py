@@ -113,6 +113,20 @@ class EventKind(StrEnum):
     CALL_FAILED = "voice/call-failed"
     BRIDGE = "voice/bridge"
     STREAM_REFUSED = "voice/stream-refused"
+    # people in the loop (ARCHITECTURE.md "People in the loop")
+    ONCALL_PAGED = "oncall/paged"
+    ONCALL_ACKNOWLEDGED = "oncall/acknowledged"
+    ONCALL_EXHAUSTED = "oncall/exhausted"
+    ONCALL_NO_PLAN = "oncall/no-plan"
+    NOTIFY_SENT = "notify/sent"
+    NOTIFY_DEFERRED = "notify/deferred"
+    NOTIFY_BLOCKED = "notify/blocked"
+    DISPATCH_SENT = "dispatch/sent"
+    DISPATCH_ACCEPTED = "dispatch/accepted"
+    DISPATCH_DECLINED = "dispatch/declined"
+    TAKEOVER_STARTED = "takeover/started"
+    TAKEOVER_HELD = "takeover/held"
+    TAKEOVER_ENDED = "takeover/ended"
 
 
 class Event(BaseModel):
