@@ -31,8 +31,8 @@ IntentKind = Literal["tour", "pricing", "availability", "general"]
 # An async yes/no second opinion on "is this an inquiry about renting here?"
 IntentConfirmer = Callable[[str], Awaitable[bool]]
 
-PROMOTE_AT = 0.4            # the classifier's probability at or above which a sender is a prospect
-UNSURE = (0.2, 0.65)        # in this band a configured second opinion decides
+PROMOTE_AT = 0.6            # the classifier's probability at or above which a sender is a prospect
+UNSURE = (0.35, 0.8)        # in this band a configured second opinion decides (about ±1 in log-odds)
 
 
 class IntentHints(BaseModel):
@@ -58,13 +58,19 @@ def regex_hints(message: str) -> IntentHints:
     ADR's; the decision is the shipped classifier's, the regexes only name the kind.)"""
     text = message or ""
     verdict = shipped_model().explain(text)
-    vetoes = [m.group(0) for m in _LINK.finditer(text)]
-    if (emergency := detect_emergency(text)) is not None:
-        vetoes.append(f"emergency:{emergency.kind}")
+    vetoes = veto_reasons(text)
     low, high = UNSURE
     fires = verdict.probability >= PROMOTE_AT and not vetoes
     return IntentHints(fires=fires, kind=_kind(text), probability=verdict.probability, matched=verdict.top_features,
                        unsure=not vetoes and low <= verdict.probability < high, vetoed_by=vetoes)
+
+
+def veto_reasons(text: str) -> list[str]:
+    """What stops a message from promoting whatever the classifier says: a link, an emergency."""
+    vetoes = [m.group(0) for m in _LINK.finditer(text)]
+    if (emergency := detect_emergency(text)) is not None:
+        vetoes.append(f"emergency:{emergency.kind}")
+    return vetoes
 
 
 def _kind(text: str) -> IntentKind:
