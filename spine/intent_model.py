@@ -29,8 +29,10 @@ WEIGHTS = Path(__file__).resolve().parent / "data" / "intent_weights.json"
 DATA = Path(__file__).resolve().parents[1] / "tests" / "data" / "intent_first_messages.jsonl"
 # Written apart from DATA, before its second round of training phrasings, and frozen: never fitted on or tuned against.
 UNSEEN_HELDOUT = DATA.with_name("intent_unseen_heldout.jsonl")
-# Likewise, written and frozen before the Spanish round of training phrasings.
+# Likewise, written and frozen before the Spanish round of training phrasings (2) and before
+# trying feature changes (3, which left the model as it was).
 UNSEEN_HELDOUT_2 = DATA.with_name("intent_unseen_heldout_2.jsonl")
+UNSEEN_HELDOUT_3 = DATA.with_name("intent_unseen_heldout_3.jsonl")
 
 _WORD = re.compile(r"[a-z0-9$']+")
 _SHAPES = (
