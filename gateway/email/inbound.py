@@ -39,10 +39,14 @@ class InboundEmail(BaseModel):
     headers: list[tuple[str, str]] = Field(default_factory=list)
     attachment_count: int = 0
 
-    def header(self, name: str) -> str | None:
-        """The topmost header of that name (the one the last hop, Mailgun, wrote or saw first)."""
-        wanted = name.lower()
-        return next((value for key, value in self.headers if key.lower() == wanted), None)
+    def receiver_headers(self) -> list[tuple[str, str]]:
+        """The headers above the first `Received`: the block the receiving MTA (Mailgun) wrote.
+        Every hop prepends, so each header a sender or a relay wrote sits below a Received some
+        MTA added on the way; without any Received nothing is provably the receiver's."""
+        for index, (key, _) in enumerate(self.headers):
+            if key.lower() == "received":
+                return self.headers[:index]
+        return []
 
     def all_headers(self, name: str) -> list[str]:
         wanted = name.lower()
@@ -76,10 +80,10 @@ def _headers(raw: str | None) -> list[tuple[str, str]]:
     return [(name, value) for name, value in pairs]
 
 
-# Headers the gateway reads. Mailgun posts every header as its own field too; those fields are
-# read only when `message-headers` (which keeps the order, so the topmost is known) is absent.
-_READ_HEADERS = ("X-Mailgun-Spf", "X-Mailgun-Dkim-Check-Result", "DKIM-Signature", "Authentication-Results",
-                 "Message-Id", "References")
+# Headers the gateway reads from their own fields when `message-headers` is absent. Mailgun posts
+# every header as its own field too, but without their order no verdict there is provably
+# Mailgun's (a sender can write `X-Mailgun-Spf` themselves), so only the thread's ids are read.
+_READ_HEADERS = ("Message-Id", "References")
 
 
 def _header_fields(form: Mapping[str, str]) -> list[tuple[str, str]]:
