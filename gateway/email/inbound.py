@@ -10,7 +10,6 @@ list of [name, value] pairs, in order, topmost first), `Message-Id`, and the sig
 """
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from email.utils import getaddresses
 
@@ -18,6 +17,7 @@ from mailparser_reply import EmailReplyParser
 from pydantic import BaseModel, Field
 
 from gateway.errors import MalformedInput
+from gateway.untrusted import json_value, whole_number
 
 MAX_EMAIL_BYTES = 25 * 1024 * 1024  # Mailgun accepts messages up to 25 MB, attachments included
 MAX_TEXT_CHARS = 8000  # what Clara reads of one message; a longer body is cut, never refused
@@ -70,7 +70,7 @@ def _headers(raw: str | None) -> list[tuple[str, str]]:
     if not raw:
         return []
     try:
-        pairs = json.loads(raw)
+        pairs = json_value(raw)
     except ValueError as exc:
         raise MalformedEmail(f"message-headers is not JSON: {exc}") from exc
     if not isinstance(pairs, list) or not all(
@@ -103,9 +103,10 @@ def _message_id(form: Mapping[str, str], headers: list[tuple[str, str]]) -> str:
 
 def _attachment_count(form: Mapping[str, str]) -> int:
     raw = (form.get("attachment-count") or "0").strip()
-    if not raw.isdigit():
+    count = whole_number(raw)
+    if count is None:
         raise MalformedEmail(f"attachment-count must be a whole number, got {raw[:20]!r}")
-    return int(raw)
+    return count
 
 
 def readable_text(stripped: str | None, body_plain: str) -> str:

@@ -94,6 +94,8 @@ async def test_an_address_no_property_receives_mail_at_is_406_so_mailgun_stops(m
     ("message-headers", "{not json", "not JSON"),
     ("message-headers", json.dumps({"From": "x"}), "list of [name, value]"),
     ("attachment-count", "two", "whole number"),
+    ("attachment-count", "\u00b2", "whole number"),  # '²'.isdigit() is True, int('²') raises
+    pytest.param("message-headers", "[" * 5000 + "]" * 5000, "not JSON", id="deep-message-headers"),  # RecursionError
 ])
 async def test_malformed_fields_are_400_with_the_reason_and_no_turn(make_channels, spine, field, value, reason):
     ch = await make_channels(ScriptedPool())
