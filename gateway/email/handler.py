@@ -9,7 +9,6 @@ InboundMessage and answered with an apology.
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable, Callable
 
 import spine.keys as keys
 from actors.turn_types import TurnResult
@@ -80,22 +79,15 @@ class EmailHandler:
         self.inbound, self.turns, self.delivery = log_, turns, delivery
         self.spine = log_.spine
 
-    async def handle(self, mail: InboundEmail, prop: Property, *,
-                     on_accepted: Callable[[], Awaitable[None]] | None = None) -> EmailResult:
+    async def handle(self, mail: InboundEmail, prop: Property) -> EmailResult:
         """InboundNotAccepted when the message could not be accepted (the route answers 503 so
-        Mailgun retries); otherwise the message is recorded and ends answered, ignored or failed.
-        `on_accepted` runs once the message is durably accepted, before anything else."""
+        Mailgun retries); otherwise the message is recorded and ends answered, ignored or failed."""
         record = InboundMessage(id=inbound_id(mail.message_id), channel=Channel.EMAIL, from_address=mail.from_address,
                                 to_address=prop.email or mail.recipients[0], body=clara_reads(mail),
                                 interaction_id=new_interaction_id())
 
-        async def process() -> EmailResult:
-            if on_accepted is not None:
-                await on_accepted()
-            return await self._process(record, mail, prop)
-
         return await self.inbound.handle_once(
-            record, process, apologise=lambda text: self._reply(record, mail, prop, text),
+            record, lambda: self._process(record, mail, prop), apologise=lambda text: self._reply(record, mail, prop, text),
             ended=lambda end, interaction_id: EmailResult(outcome=end, interaction_id=interaction_id))
 
     async def _process(self, record: InboundMessage, mail: InboundEmail, prop: Property) -> EmailResult:

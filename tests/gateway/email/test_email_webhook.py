@@ -69,6 +69,43 @@ async def test_a_replayed_token_with_another_body_is_refused(make_channels):
     assert [e.body for e in ch.pool.submitted] == ["is the gym open?"]
 
 
+async def test_a_token_first_seen_on_a_refused_post_can_carry_no_other_message(make_channels, spine):
+    """The 406 (an address no property receives at) bound the token to its Message-Id: the same
+    signature cannot then carry a message to a real address."""
+    ch = await make_channels(ScriptedPool())
+    refused = _form(ch, recipient="nobody@clara.example")
+    assert (await ch.post_form(refused)).status_code == 406
+    assert (await ch.post_form(refused)).status_code == 406  # Mailgun never retries a 406, but it is no replay
+    forged = route_form(signing_key=ch.mailgun.signing_key, from_="marcus@example.com", to="yale@clara.example",
+                        text="cancel my lease", timestamp=refused["timestamp"], token=refused["token"])
+    r = await ch.post_form(forged)
+    assert r.status_code == 403 and "another message" in r.text
+    assert ch.pool.submitted == [] and await spine.inbound_with_status(InboundStatus.ACCEPTED) == []
+
+
+async def test_a_token_first_seen_on_a_malformed_post_can_carry_no_message(make_channels):
+    ch = await make_channels(ScriptedPool())
+    malformed = _form(ch, **{"attachment-count": "two"})
+    assert (await ch.post_form(malformed)).status_code == 400
+    forged = route_form(signing_key=ch.mailgun.signing_key, from_="marcus@example.com", to="yale@clara.example",
+                        text="cancel my lease", timestamp=malformed["timestamp"], token=malformed["token"])
+    assert (await ch.post_form(forged)).status_code == 403 and ch.pool.submitted == []
+
+
+async def test_the_same_token_with_the_same_message_id_is_a_retry_not_a_replay(make_channels):
+    """Mailgun re-posting one message under one token (the first answer lost): deduplicated by
+    the Message-Id, never refused, even with the body re-encoded."""
+    ch = await make_channels(ScriptedPool())
+    first = _form(ch)
+    assert (await ch.post_form(first)).json()["outcome"] == "answered"
+    again = route_form(signing_key=ch.mailgun.signing_key, from_="marcus@example.com", to="yale@clara.example",
+                       text="is the gym open?", message_id=first["Message-Id"].strip("<>"),
+                       timestamp=first["timestamp"], token=first["token"])
+    r = await ch.post_form(again)
+    assert r.status_code == 200 and r.json()["outcome"] == "duplicate"
+    assert len(ch.pool.submitted) == 1
+
+
 async def test_a_redelivered_message_id_runs_one_turn(make_channels):
     ch = await make_channels(ScriptedPool())
     same = _form(ch)
