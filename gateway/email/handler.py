@@ -1,8 +1,9 @@
 """One inbound email, from a verified Mailgun form to a threaded reply through the messages API.
 
 Accept the message durably first (create-if-absent on its Message-Id, so a redelivery never runs
-a second turn), handle "unsubscribe"/"subscribe" without a turn, judge the sender (SPF or DKIM
-aligned with the From domain, else an unknown address), then run the turn on the actor pool
+a second turn), judge the sender (SPF or DKIM aligned with the From domain, else an unknown
+address), handle "unsubscribe"/"subscribe" without a turn (only for a verified sender: from any
+other they change nothing), then run the turn on the actor pool
 and send Clara's reply in the same thread. Any failure after acceptance is recorded on the
 InboundMessage and answered with an apology.
 """
@@ -91,24 +92,16 @@ class EmailHandler:
             ended=lambda end, interaction_id: EmailResult(outcome=end, interaction_id=interaction_id))
 
     async def _process(self, record: InboundMessage, mail: InboundEmail, prop: Property) -> EmailResult:
+        verdict = judge_sender(mail)  # first: a keyword acts only for the address's verified owner
         word = keyword(mail)
-        if word in OPT_OUT_WORDS:
-            await self.spine.set_opt_out(OptOut(address=mail.from_address, opted_out=True, keyword=word))
-            await self._event(EventKind.EMAIL_OPT_OUT, word, record, prop)
-            await self.inbound.blocked(record)
-            return EmailResult(outcome=InboundOutcome.OPTED_OUT)
-        if word in OPT_IN_WORDS:
-            await self.spine.set_opt_out(OptOut(address=mail.from_address, opted_out=False, keyword=word))
-            await self._event(EventKind.EMAIL_OPT_IN, word, record, prop)
-            text = f"You're subscribed again to email from {prop.name}. Reply \"unsubscribe\" to stop."
-            await self.inbound.answered(record, text)
-            await self._reply(record, mail, prop, text)
-            return EmailResult(outcome=InboundOutcome.OPTED_IN)
+        if word is not None and verdict.verified:
+            return await self._keyword(record, mail, prop, word)
         if await self.spine.is_opted_out(mail.from_address):
             await self._event(EventKind.OPTED_OUT_INBOUND, "sender_unsubscribed", record, prop)
             await self.inbound.blocked(record)
             return EmailResult(outcome=InboundOutcome.BLOCKED)
-        verdict = judge_sender(mail)
+        if word is not None:
+            return await self._unverified_keyword(record, mail, prop, word, verdict)
         envelope = await self._envelope(record, mail, prop, verdict)
 
         async def on_end(result: TurnResult | None, error: BaseException | None) -> None:
@@ -121,6 +114,33 @@ class EmailHandler:
             outcome = InboundOutcome.DEFERRED
         return EmailResult(outcome=outcome, interaction_id=record.interaction_id, sender_verified=verdict.verified,
                            sender_check=verdict.reason, reply=record.reply)
+
+    async def _keyword(self, record: InboundMessage, mail: InboundEmail, prop: Property, word: str) -> EmailResult:
+        """"unsubscribe" / "subscribe" from the verified owner of the address: no turn."""
+        opted_out = word in OPT_OUT_WORDS
+        await self.spine.set_opt_out(OptOut(address=mail.from_address, opted_out=opted_out, keyword=word))
+        await self._event(EventKind.EMAIL_OPT_OUT if opted_out else EventKind.EMAIL_OPT_IN, word, record, prop)
+        if opted_out:
+            await self.inbound.blocked(record)
+            return EmailResult(outcome=InboundOutcome.OPTED_OUT, sender_verified=True)
+        text = f"You're subscribed again to email from {prop.name}. Reply \"unsubscribe\" to stop."
+        await self.inbound.answered(record, text)
+        await self._reply(record, mail, prop, text)
+        return EmailResult(outcome=InboundOutcome.OPTED_IN, sender_verified=True)
+
+    async def _unverified_keyword(self, record: InboundMessage, mail: InboundEmail, prop: Property, word: str,
+                                  verdict: SenderVerdict) -> EmailResult:
+        """A keyword from a From nobody authenticated changes nothing (a forged "unsubscribe" would
+        silence the owner's real mail). The address is told so, in a fixed text that repeats
+        nothing the sender wrote: no turn runs."""
+        await self.inbound.emit(EventKind.SENDER_UNVERIFIED, f"{word}_not_applied", record.from_address, prop.id, None,
+                                {"message_id": record.id, "sender_check": verdict.reason})
+        text = (f"We could not confirm that this \"{word}\" came from {mail.from_address}, so nothing was changed. "
+                f"To change what {prop.name} sends you, write from your own mail account or ask the office.")
+        await self.inbound.answered(record, text)
+        await self._reply(record, mail, prop, text)
+        return EmailResult(outcome=InboundOutcome.ANSWERED, sender_verified=False, sender_check=verdict.reason,
+                           reply=text)
 
     async def _envelope(self, record: InboundMessage, mail: InboundEmail, prop: Property,
                         verdict: SenderVerdict) -> MessageEnvelope:

@@ -10,7 +10,7 @@ import pytest
 
 from gateway.email.route_form import route_form
 from gateway.email.signature import sign, signature_valid
-from spine.records import InboundStatus
+from spine.records import EventKind, InboundStatus
 from tests.support.gateway_helpers import ScriptedPool
 
 
@@ -224,3 +224,25 @@ async def test_unsubscribe_opts_the_address_out_and_subscribe_back_in(make_chann
     [confirmation] = ch.mailgun.wait_for_sends(1)
     assert "subscribed again" in confirmation.form["text"]
     assert (await ch.email("marcus@example.com", "is the gym open?")).json()["outcome"] == "answered"
+
+
+async def test_a_forged_unsubscribe_changes_nothing_and_the_owners_real_mail_gets_through(make_channels, spine):
+    ch = await make_channels(ScriptedPool())
+    forged = await ch.email("marcus@example.com", "unsubscribe", sender="mallory@evil.example", spf="fail", dkim="none")
+    assert forged.status_code == 200 and forged.json()["sender_verified"] is False
+    assert not await spine.is_opted_out("marcus@example.com") and ch.pool.submitted == []
+    [notice] = ch.mailgun.wait_for_sends(1)
+    assert "could not confirm" in notice.form["text"] and "nothing was changed" in notice.form["text"]
+    [event] = [e for e in await spine.events(EventKind.SENDER_UNVERIFIED) if e.reason == "unsubscribe_not_applied"]
+    assert "evil.example" in event.detail["sender_check"]
+    real = await ch.email("marcus@example.com", "my toilet is overflowing!")
+    assert real.json()["outcome"] == "answered" and [e.body for e in ch.pool.submitted] == ["my toilet is overflowing!"]
+
+
+async def test_a_forged_subscribe_never_resubscribes_an_opted_out_address(make_channels, spine):
+    ch = await make_channels(ScriptedPool())
+    assert (await ch.email("marcus@example.com", "unsubscribe")).json()["outcome"] == "opted_out"
+    forged = await ch.email("marcus@example.com", "", subject="subscribe", sender="mallory@evil.example",
+                            spf="fail", dkim="fail")
+    assert forged.json()["outcome"] == "blocked"
+    assert await spine.is_opted_out("marcus@example.com") and ch.mailgun.sent == []
