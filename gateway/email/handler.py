@@ -17,7 +17,7 @@ from gateway.api_turns import ApiTurns
 from gateway.channel_inbound import ChannelInbound, InboundOutcome, InboundResult, new_interaction_id, turn_outcome
 from gateway.email.authentication import SenderVerdict, judge_sender
 from gateway.email.delivery import EmailDelivery
-from gateway.email.inbound import InboundEmail
+from gateway.email.inbound import InboundEmail, clean_subject
 from spine.context import Channel
 from spine.envelope import MessageEnvelope
 from spine.participants import resolve_participant
@@ -40,8 +40,13 @@ def inbound_id(message_id: str) -> str:
     return f"email:{message_id}"
 
 
-def reply_subject(subject: str) -> str:
-    subject = subject.strip() or "Your message"
+def reply_subject(mail: InboundEmail, prop: Property) -> str:
+    """"Re: <their subject>" to a verified sender. To anyone else a fixed subject: the reply goes
+    from the property's address to whatever From was written, so a stranger's words never ride
+    on it (a forged From would receive them as the property's)."""
+    if not judge_sender(mail).verified:
+        return f"Re: your message to {prop.name}"
+    subject = clean_subject(mail.subject) or "Your message"
     return subject if subject.lower().startswith("re:") else f"Re: {subject}"
 
 
@@ -162,7 +167,7 @@ class EmailHandler:
     async def _reply(self, record: InboundMessage, mail: InboundEmail, prop: Property, text: str) -> None:
         try:
             await self.delivery.send(key=keys.reply_delivery(record.id), to=mail.from_address, from_=record.to_address,
-                                     body=text, subject=reply_subject(mail.subject),
+                                     body=text, subject=reply_subject(mail, prop),
                                      headers=thread_headers(mail, prop))
         except Exception:
             log.exception("email %s: the reply could not be queued", mail.message_id)

@@ -10,6 +10,7 @@ list of [name, value] pairs, in order, topmost first), `Message-Id`, and the sig
 """
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Mapping
 from email.utils import getaddresses
 
@@ -21,6 +22,7 @@ from gateway.untrusted import json_value, whole_number
 
 MAX_EMAIL_BYTES = 25 * 1024 * 1024  # Mailgun accepts messages up to 25 MB, attachments included
 MAX_TEXT_CHARS = 8000  # what Clara reads of one message; a longer body is cut, never refused
+MAX_SUBJECT_CHARS = 200  # RFC 5322 suggests 78 per line; a longer subject is cut, never refused
 
 
 class MalformedEmail(MalformedInput):
@@ -51,6 +53,14 @@ class InboundEmail(BaseModel):
     def all_headers(self, name: str) -> list[str]:
         wanted = name.lower()
         return [value for key, value in self.headers if key.lower() == wanted]
+
+
+def clean_subject(raw: str | None) -> str:
+    """A subject safe to read and to send back: control and format characters (CR, LF, NUL, bidi
+    overrides, zero-width marks) become spaces, runs of space one, at most MAX_SUBJECT_CHARS.
+    Where a sender's CR/LF could end a header and start another, there is none left."""
+    text = "".join(" " if unicodedata.category(ch).startswith("C") else ch for ch in raw or "")
+    return " ".join(text.split())[:MAX_SUBJECT_CHARS].strip()
 
 
 def single_address(raw: str, field: str) -> tuple[str, str]:
@@ -96,7 +106,7 @@ def _message_id(form: Mapping[str, str], headers: list[tuple[str, str]]) -> str:
     raw = form.get("Message-Id") or form.get("message-id") or next(
         (v for k, v in headers if k.lower() == "message-id"), "")
     message_id = raw.strip().strip("<>").strip()
-    if not message_id or any(ch.isspace() for ch in message_id):
+    if not message_id or any(ch.isspace() or unicodedata.category(ch) == "Cc" for ch in message_id):
         raise MalformedEmail(f"missing or unreadable Message-Id ({raw[:80]!r}); Mailgun always sends one")
     return message_id
 
@@ -126,10 +136,12 @@ def parse_inbound(form: Mapping[str, str]) -> InboundEmail:
         raise MalformedEmail("missing recipient: a Mailgun route always names the address it received mail for")
     sender = form.get("sender") or ""
     _, envelope_sender = single_address(sender, "sender") if sender.strip() else ("", "")
-    references = (form.get("References") or next((v for k, v in headers if k.lower() == "references"), "")).split()
+    references = [r for r in (form.get("References") or next(
+        (v for k, v in headers if k.lower() == "references"), "")).split()
+        if r.startswith("<") and r.endswith(">") and r.isprintable()]  # they go back out in References
     return InboundEmail(
         message_id=_message_id(form, headers), from_address=address, from_name=name,
-        envelope_sender=envelope_sender, recipients=recipients, subject=(form.get("subject") or "").strip(),
+        envelope_sender=envelope_sender, recipients=recipients, subject=clean_subject(form.get("subject")),
         text=readable_text(form.get("stripped-text"), form.get("body-plain") or ""),
         references=references, headers=headers, attachment_count=_attachment_count(form),
     )
