@@ -14,6 +14,7 @@ from typing import Any
 import httpx
 
 from gateway.errors import ProviderError
+from gateway.untrusted import json_value
 
 RATE_LIMITED = frozenset({429})
 
@@ -55,7 +56,7 @@ class FormSender:
         except httpx.HTTPError as exc:
             raise self.error(f"{self.provider} request failed: {type(exc).__name__}: {exc}") from exc
         try:
-            payload = response.json()
+            payload = json_value(response.content)
         except ValueError:
             payload = {}
         return response, payload if isinstance(payload, dict) else {}

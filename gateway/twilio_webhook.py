@@ -15,14 +15,15 @@ from gateway.settings import Settings
 from gateway.sms.inbound import MAX_FORM_BYTES, MalformedWebhook, decode_form
 from gateway.sms.signature import SETTINGS_HEADER, SIGNATURE_HEADER, public_url, signature_valid
 from gateway.sms.twilio_params import RecutWebhook, TwilioWebhook, check_form
+from gateway.untrusted import whole_number
 
 log = logging.getLogger("clara.twilio")
 
 
 async def read_limited(request: Request, limit: int = MAX_FORM_BYTES) -> bytes:
     """The body, refusing (413) anything over `limit` without buffering it all."""
-    declared = request.headers.get("content-length", "")
-    if declared.isdigit() and int(declared) > limit:
+    declared = whole_number(request.headers.get("content-length"))
+    if declared is not None and declared > limit:
         raise WebhookRejected(413, f"body of {declared} bytes is over the {limit}-byte limit")
     body = bytearray()
     async for chunk in request.stream():

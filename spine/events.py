@@ -64,6 +64,16 @@ def mask_phones(text: str) -> str:
     return _PHONE_LIKE.sub(_mask, text)
 
 
+# A local part (no separators an address key or a header puts around it) and a dotted domain.
+_EMAIL_LIKE = re.compile(r"([^\s:;,<>\"'@]+)@([A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+)")
+
+
+def mask_addresses(text: str) -> str:
+    """What a staff page or list may show of a wire address: phones as `…1234`, email addresses
+    as their first character and domain (`m…@example.com`), as phones keep their last four."""
+    return _EMAIL_LIKE.sub(lambda m: f"{m.group(1)[0]}…@{m.group(2)}", mask_phones(text))
+
+
 def snippet(message: str, limit: int = SNIPPET_CHARS) -> str:
     """A first-message snippet that is safe to log: phone numbers masked, one line, bounded."""
     text = " ".join(mask_phones(message or "").split())

@@ -230,7 +230,8 @@ def twilio_status_marker(idempotency_token: str) -> str:
 
 
 def mailgun_token_marker(token: str) -> str:
-    """A Mailgun webhook token used (a replayed signed webhook is refused)."""
+    """A Mailgun webhook token, bound (Spine.bind_once) to the Message-Id of the first POST that
+    carried it: the same signature can carry no other message."""
     return f"mailgun-token#{token}"
 
 

@@ -6,9 +6,10 @@ from __future__ import annotations
 from datetime import datetime
 
 import spine.keys as keys
+from spine.identity import utcnow
 from spine.records import AgentTrace, Event, InboundMessage, InboundStatus, OptOut, OutboxMessage, OutboxStatus
 from spine.repo_base import RepoBase
-from spine.store.base import ConditionFailed, Item
+from spine.store.base import ABSENT, ConditionFailed, Item
 
 
 class InteractionRecords(RepoBase):
@@ -57,6 +58,18 @@ class InteractionRecords(RepoBase):
     async def is_marked(self, key: str) -> bool:
         """Whether `mark_once(key)` has happened (read-only)."""
         return await self.store.get(keys.once(key)) is not None
+
+    async def bind_once(self, key: str, value: str) -> str:
+        """A create-if-absent marker that holds `value`: the value it holds after the call, so
+        `value` the first time and the first caller's value on every later call (a marker made
+        by `mark_once` holds "")."""
+        try:
+            await self.store.put(Item(pk=keys.once(key), data={"at": utcnow().isoformat(), "value": value}),
+                                 expect_version=ABSENT)
+            return value
+        except ConditionFailed:
+            item = await self.store.get(keys.once(key))
+            return str(item.data.get("value", "")) if item else ""
 
     async def set_opt_out(self, opt: OptOut) -> None:
         await self._put(opt, keys.opt_out(opt.address))

@@ -10,7 +10,7 @@ from fastapi import APIRouter, Depends, Response
 import gateway.admin.html as html
 from gateway.admin.auth import AdminPageRoute, require_admin_page
 from gateway.context import GatewayContext
-from spine.events import mask_phones
+from spine.events import mask_addresses
 
 log = logging.getLogger("clara.admin")
 router = APIRouter(route_class=AdminPageRoute)
@@ -47,8 +47,9 @@ async def actors_page(ctx: GatewayContext = Depends(require_admin_page)) -> Resp
         return html.page("Active PersonActors", html.tag("div", f"Could not list actors: {type(exc).__name__}: {exc}",
                                                          class_="alarm"), status_code=503)
     per_host = Counter(a.get("host") for a in actors)
-    # An unknown caller's actor is keyed by its number; the page shows only the last four digits.
-    rows = [(mask_phones(str(a.get("key"))),
+    # An unknown caller's actor is keyed by its address; the page shows a number's last four digits
+    # and an email address's first character and domain.
+    rows = [(mask_addresses(str(a.get("key"))),
              html.link("/admin/traces/view?" + html.query(participant_id=a["person_id"]), a["person_id"])
              if a.get("person_id") else "—",
              a.get("host"), html.join(html.pill(r) for r in a.get("roles") or []), a.get("turns"), a.get("queued", 0),

@@ -19,7 +19,7 @@ from gateway.admin.auth import require_admin
 from gateway.admin.trace_query import find_traces
 from gateway.context import GatewayContext
 from spine.context import Channel
-from spine.events import mask_phones
+from spine.events import mask_addresses
 from spine.records import EventKind
 
 api = APIRouter()
@@ -46,9 +46,9 @@ async def get_trace(interaction_id: str, ctx: GatewayContext = Depends(require_a
 @api.get("/actors")
 async def list_actors(ctx: GatewayContext = Depends(require_admin)) -> dict[str, Any]:
     infos = [i.model_dump(mode="json") if hasattr(i, "model_dump") else dict(i) for i in await ctx.pool.actors()]
-    # As on the page: an unknown caller's actor is keyed by its number; JSON shows the last four only.
+    # As on the page: an unknown caller's actor is keyed by its address, shown masked.
     return {"hosts": await ctx.pool.host_names(),  # the hosts taking people now: exactly the configured ones
-            "actors": [{**i, "key": mask_phones(str(i.get("key", "")))} for i in infos]}
+            "actors": [{**i, "key": mask_addresses(str(i.get("key", "")))} for i in infos]}
 
 
 @api.get("/events")

@@ -2,15 +2,19 @@
 owner's only when the receiving side saw SPF or DKIM pass for a domain aligned with the From
 domain (DMARC's relaxed alignment: the same organizational domain, by the Public Suffix List).
 
-Where the verdicts come from, in this order:
-  1. Mailgun's own checks, which it writes on every inbound message: `X-Mailgun-Spf` (SPF of the
-     SMTP MAIL FROM, the form's `sender`) and `X-Mailgun-Dkim-Check-Result` (with the `d=` of
-     the message's DKIM-Signature headers; every signature must be aligned, since the verdict
-     does not say which one passed).
-  2. Otherwise the topmost `Authentication-Results` header (RFC 8601): the receiving MTA
-     prepends it, so anything a sender forged sits below it. `spf=pass` counts with the domain
-     of `smtp.mailfrom`, `dkim=pass` with `header.d` (or `header.i`).
-Only the topmost header of each name is read, for the same reason.
+Only what the receiving side provably wrote is read: the headers above the first `Received`
+(`InboundEmail.receiver_headers`). Every MTA prepends its own Received, so anything a sender
+wrote, verdicts included, sits below the one Mailgun added when it took the message; a verdict
+Mailgun did not write (an unsigned message gets no DKIM result) is missing, never looked for
+lower down. From that block, in this order:
+  1. Mailgun's own checks: `X-Mailgun-Spf` (SPF of the SMTP MAIL FROM, the form's `sender`) and
+     `X-Mailgun-Dkim-Check-Result` (with the `d=` of the message's DKIM-Signature headers; every
+     signature must be aligned, since the verdict does not say which one passed).
+  2. Otherwise an `Authentication-Results` header (RFC 8601) whose authserv-id is the receiving
+     domain (a recipient's domain, or a host under it), as RFC 8601 section 5 asks: one naming
+     any other authority is ignored. `spf=pass` counts with the domain of `smtp.mailfrom`,
+     `dkim=pass` with `header.d` (or `header.i`).
+Nothing there: an unknown address.
 """
 from __future__ import annotations
 
@@ -54,8 +58,13 @@ def _dkim_domains(mail: InboundEmail) -> list[str]:
     return domains
 
 
-def _mailgun_verdict(mail: InboundEmail, from_domain: str) -> SenderVerdict | None:
-    spf, dkim = mail.header("X-Mailgun-Spf"), mail.header("X-Mailgun-Dkim-Check-Result")
+def _first(block: list[tuple[str, str]], name: str) -> str | None:
+    wanted = name.lower()
+    return next((value for key, value in block if key.lower() == wanted), None)
+
+
+def _mailgun_verdict(mail: InboundEmail, block: list[tuple[str, str]], from_domain: str) -> SenderVerdict | None:
+    spf, dkim = _first(block, "X-Mailgun-Spf"), _first(block, "X-Mailgun-Dkim-Check-Result")
     if spf is None and dkim is None:
         return None
     spf, dkim = (spf or "none").strip().lower(), (dkim or "none").strip().lower()
@@ -74,14 +83,31 @@ def _property(result, ptype: str, name: str) -> str:
     return next((p.value for p in result.properties if p.type == ptype and p.name == name), "") or ""
 
 
-def _results_verdict(mail: InboundEmail, from_domain: str) -> SenderVerdict | None:
-    raw = mail.header("Authentication-Results")
-    if raw is None:
+def _ours(authserv_id: str, receiving: set[str]) -> bool:
+    authserv_id = authserv_id.strip().strip(".").lower()
+    return any(authserv_id == domain or authserv_id.endswith("." + domain) for domain in receiving if domain)
+
+
+def _receivers_results(mail: InboundEmail, block: list[tuple[str, str]]) -> authres.AuthenticationResultsHeader | None:
+    """The first Authentication-Results in the block that the receiving domain wrote; an
+    unreadable one is skipped (it verifies nothing)."""
+    receiving = {domain_of(address) for address in mail.recipients}
+    for key, raw in block:
+        if key.lower() != "authentication-results":
+            continue
+        try:
+            parsed = authres.AuthenticationResultsHeader.parse(f"Authentication-Results: {raw}")
+        except Exception:  # noqa: BLE001 - authres raises its own syntax errors; an unreadable one verifies nothing
+            continue
+        if _ours(str(parsed.authserv_id or ""), receiving):
+            return parsed
+    return None
+
+
+def _results_verdict(mail: InboundEmail, block: list[tuple[str, str]], from_domain: str) -> SenderVerdict | None:
+    parsed = _receivers_results(mail, block)
+    if parsed is None:
         return None
-    try:
-        parsed = authres.AuthenticationResultsHeader.parse(f"Authentication-Results: {raw}")
-    except Exception as exc:  # noqa: BLE001 - authres raises its own syntax errors; an unreadable header verifies nothing
-        return SenderVerdict(verified=False, reason=f"Authentication-Results unreadable ({type(exc).__name__})")
     seen = []
     for result in parsed.results:
         method, verdict = str(result.method).lower(), str(result.result).lower()
@@ -100,7 +126,7 @@ def _results_verdict(mail: InboundEmail, from_domain: str) -> SenderVerdict | No
 
 
 def judge_sender(mail: InboundEmail) -> SenderVerdict:
-    from_domain = domain_of(mail.from_address)
-    verdict = _mailgun_verdict(mail, from_domain) or _results_verdict(mail, from_domain)
+    from_domain, block = domain_of(mail.from_address), mail.receiver_headers()
+    verdict = _mailgun_verdict(mail, block, from_domain) or _results_verdict(mail, block, from_domain)
     return verdict or SenderVerdict(verified=False, reason=f"no authentication results for {from_domain}: "
                                                            "treated as an unknown address")

@@ -1,15 +1,15 @@
 """One inbound email, from a verified Mailgun form to a threaded reply through the messages API.
 
 Accept the message durably first (create-if-absent on its Message-Id, so a redelivery never runs
-a second turn), handle "unsubscribe"/"subscribe" without a turn, judge the sender (SPF or DKIM
-aligned with the From domain, else an unknown address), then run the turn on the actor pool
+a second turn), judge the sender (SPF or DKIM aligned with the From domain, else an unknown
+address), handle "unsubscribe"/"subscribe" without a turn (only for a verified sender: from any
+other they change nothing), then run the turn on the actor pool
 and send Clara's reply in the same thread. Any failure after acceptance is recorded on the
 InboundMessage and answered with an apology.
 """
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable, Callable
 
 import spine.keys as keys
 from actors.turn_types import TurnResult
@@ -17,7 +17,7 @@ from gateway.api_turns import ApiTurns
 from gateway.channel_inbound import ChannelInbound, InboundOutcome, InboundResult, new_interaction_id, turn_outcome
 from gateway.email.authentication import SenderVerdict, judge_sender
 from gateway.email.delivery import EmailDelivery
-from gateway.email.inbound import InboundEmail
+from gateway.email.inbound import InboundEmail, clean_subject
 from spine.context import Channel
 from spine.envelope import MessageEnvelope
 from spine.participants import resolve_participant
@@ -40,8 +40,13 @@ def inbound_id(message_id: str) -> str:
     return f"email:{message_id}"
 
 
-def reply_subject(subject: str) -> str:
-    subject = subject.strip() or "Your message"
+def reply_subject(mail: InboundEmail, prop: Property) -> str:
+    """"Re: <their subject>" to a verified sender. To anyone else a fixed subject: the reply goes
+    from the property's address to whatever From was written, so a stranger's words never ride
+    on it (a forged From would receive them as the property's)."""
+    if not judge_sender(mail).verified:
+        return f"Re: your message to {prop.name}"
+    subject = clean_subject(mail.subject) or "Your message"
     return subject if subject.lower().startswith("re:") else f"Re: {subject}"
 
 
@@ -80,43 +85,28 @@ class EmailHandler:
         self.inbound, self.turns, self.delivery = log_, turns, delivery
         self.spine = log_.spine
 
-    async def handle(self, mail: InboundEmail, prop: Property, *,
-                     on_accepted: Callable[[], Awaitable[None]] | None = None) -> EmailResult:
+    async def handle(self, mail: InboundEmail, prop: Property) -> EmailResult:
         """InboundNotAccepted when the message could not be accepted (the route answers 503 so
-        Mailgun retries); otherwise the message is recorded and ends answered, ignored or failed.
-        `on_accepted` runs once the message is durably accepted, before anything else."""
+        Mailgun retries); otherwise the message is recorded and ends answered, ignored or failed."""
         record = InboundMessage(id=inbound_id(mail.message_id), channel=Channel.EMAIL, from_address=mail.from_address,
                                 to_address=prop.email or mail.recipients[0], body=clara_reads(mail),
                                 interaction_id=new_interaction_id())
 
-        async def process() -> EmailResult:
-            if on_accepted is not None:
-                await on_accepted()
-            return await self._process(record, mail, prop)
-
         return await self.inbound.handle_once(
-            record, process, apologise=lambda text: self._reply(record, mail, prop, text),
+            record, lambda: self._process(record, mail, prop), apologise=lambda text: self._reply(record, mail, prop, text),
             ended=lambda end, interaction_id: EmailResult(outcome=end, interaction_id=interaction_id))
 
     async def _process(self, record: InboundMessage, mail: InboundEmail, prop: Property) -> EmailResult:
+        verdict = judge_sender(mail)  # first: a keyword acts only for the address's verified owner
         word = keyword(mail)
-        if word in OPT_OUT_WORDS:
-            await self.spine.set_opt_out(OptOut(address=mail.from_address, opted_out=True, keyword=word))
-            await self._event(EventKind.EMAIL_OPT_OUT, word, record, prop)
-            await self.inbound.blocked(record)
-            return EmailResult(outcome=InboundOutcome.OPTED_OUT)
-        if word in OPT_IN_WORDS:
-            await self.spine.set_opt_out(OptOut(address=mail.from_address, opted_out=False, keyword=word))
-            await self._event(EventKind.EMAIL_OPT_IN, word, record, prop)
-            text = f"You're subscribed again to email from {prop.name}. Reply \"unsubscribe\" to stop."
-            await self.inbound.answered(record, text)
-            await self._reply(record, mail, prop, text)
-            return EmailResult(outcome=InboundOutcome.OPTED_IN)
+        if word is not None and verdict.verified:
+            return await self._keyword(record, mail, prop, word)
         if await self.spine.is_opted_out(mail.from_address):
             await self._event(EventKind.OPTED_OUT_INBOUND, "sender_unsubscribed", record, prop)
             await self.inbound.blocked(record)
             return EmailResult(outcome=InboundOutcome.BLOCKED)
-        verdict = judge_sender(mail)
+        if word is not None:
+            return await self._unverified_keyword(record, mail, prop, word, verdict)
         envelope = await self._envelope(record, mail, prop, verdict)
 
         async def on_end(result: TurnResult | None, error: BaseException | None) -> None:
@@ -129,6 +119,33 @@ class EmailHandler:
             outcome = InboundOutcome.DEFERRED
         return EmailResult(outcome=outcome, interaction_id=record.interaction_id, sender_verified=verdict.verified,
                            sender_check=verdict.reason, reply=record.reply)
+
+    async def _keyword(self, record: InboundMessage, mail: InboundEmail, prop: Property, word: str) -> EmailResult:
+        """"unsubscribe" / "subscribe" from the verified owner of the address: no turn."""
+        opted_out = word in OPT_OUT_WORDS
+        await self.spine.set_opt_out(OptOut(address=mail.from_address, opted_out=opted_out, keyword=word))
+        await self._event(EventKind.EMAIL_OPT_OUT if opted_out else EventKind.EMAIL_OPT_IN, word, record, prop)
+        if opted_out:
+            await self.inbound.blocked(record)
+            return EmailResult(outcome=InboundOutcome.OPTED_OUT, sender_verified=True)
+        text = f"You're subscribed again to email from {prop.name}. Reply \"unsubscribe\" to stop."
+        await self.inbound.answered(record, text)
+        await self._reply(record, mail, prop, text)
+        return EmailResult(outcome=InboundOutcome.OPTED_IN, sender_verified=True)
+
+    async def _unverified_keyword(self, record: InboundMessage, mail: InboundEmail, prop: Property, word: str,
+                                  verdict: SenderVerdict) -> EmailResult:
+        """A keyword from a From nobody authenticated changes nothing (a forged "unsubscribe" would
+        silence the owner's real mail). The address is told so, in a fixed text that repeats
+        nothing the sender wrote: no turn runs."""
+        await self.inbound.emit(EventKind.SENDER_UNVERIFIED, f"{word}_not_applied", record.from_address, prop.id, None,
+                                {"message_id": record.id, "sender_check": verdict.reason})
+        text = (f"We could not confirm that this \"{word}\" came from {mail.from_address}, so nothing was changed. "
+                f"To change what {prop.name} sends you, write from your own mail account or ask the office.")
+        await self.inbound.answered(record, text)
+        await self._reply(record, mail, prop, text)
+        return EmailResult(outcome=InboundOutcome.ANSWERED, sender_verified=False, sender_check=verdict.reason,
+                           reply=text)
 
     async def _envelope(self, record: InboundMessage, mail: InboundEmail, prop: Property,
                         verdict: SenderVerdict) -> MessageEnvelope:
@@ -150,7 +167,7 @@ class EmailHandler:
     async def _reply(self, record: InboundMessage, mail: InboundEmail, prop: Property, text: str) -> None:
         try:
             await self.delivery.send(key=keys.reply_delivery(record.id), to=mail.from_address, from_=record.to_address,
-                                     body=text, subject=reply_subject(mail.subject),
+                                     body=text, subject=reply_subject(mail, prop),
                                      headers=thread_headers(mail, prop))
         except Exception:
             log.exception("email %s: the reply could not be queued", mail.message_id)

@@ -10,7 +10,7 @@ list of [name, value] pairs, in order, topmost first), `Message-Id`, and the sig
 """
 from __future__ import annotations
 
-import json
+import unicodedata
 from collections.abc import Mapping
 from email.utils import getaddresses
 
@@ -18,9 +18,11 @@ from mailparser_reply import EmailReplyParser
 from pydantic import BaseModel, Field
 
 from gateway.errors import MalformedInput
+from gateway.untrusted import json_value, whole_number
 
 MAX_EMAIL_BYTES = 25 * 1024 * 1024  # Mailgun accepts messages up to 25 MB, attachments included
 MAX_TEXT_CHARS = 8000  # what Clara reads of one message; a longer body is cut, never refused
+MAX_SUBJECT_CHARS = 200  # RFC 5322 suggests 78 per line; a longer subject is cut, never refused
 
 
 class MalformedEmail(MalformedInput):
@@ -39,14 +41,26 @@ class InboundEmail(BaseModel):
     headers: list[tuple[str, str]] = Field(default_factory=list)
     attachment_count: int = 0
 
-    def header(self, name: str) -> str | None:
-        """The topmost header of that name (the one the last hop, Mailgun, wrote or saw first)."""
-        wanted = name.lower()
-        return next((value for key, value in self.headers if key.lower() == wanted), None)
+    def receiver_headers(self) -> list[tuple[str, str]]:
+        """The headers above the first `Received`: the block the receiving MTA (Mailgun) wrote.
+        Every hop prepends, so each header a sender or a relay wrote sits below a Received some
+        MTA added on the way; without any Received nothing is provably the receiver's."""
+        for index, (key, _) in enumerate(self.headers):
+            if key.lower() == "received":
+                return self.headers[:index]
+        return []
 
     def all_headers(self, name: str) -> list[str]:
         wanted = name.lower()
         return [value for key, value in self.headers if key.lower() == wanted]
+
+
+def clean_subject(raw: str | None) -> str:
+    """A subject safe to read and to send back: control and format characters (CR, LF, NUL, bidi
+    overrides, zero-width marks) become spaces, runs of space one, at most MAX_SUBJECT_CHARS.
+    Where a sender's CR/LF could end a header and start another, there is none left."""
+    text = "".join(" " if unicodedata.category(ch).startswith("C") else ch for ch in raw or "")
+    return " ".join(text.split())[:MAX_SUBJECT_CHARS].strip()
 
 
 def single_address(raw: str, field: str) -> tuple[str, str]:
@@ -66,7 +80,7 @@ def _headers(raw: str | None) -> list[tuple[str, str]]:
     if not raw:
         return []
     try:
-        pairs = json.loads(raw)
+        pairs = json_value(raw)
     except ValueError as exc:
         raise MalformedEmail(f"message-headers is not JSON: {exc}") from exc
     if not isinstance(pairs, list) or not all(
@@ -76,10 +90,10 @@ def _headers(raw: str | None) -> list[tuple[str, str]]:
     return [(name, value) for name, value in pairs]
 
 
-# Headers the gateway reads. Mailgun posts every header as its own field too; those fields are
-# read only when `message-headers` (which keeps the order, so the topmost is known) is absent.
-_READ_HEADERS = ("X-Mailgun-Spf", "X-Mailgun-Dkim-Check-Result", "DKIM-Signature", "Authentication-Results",
-                 "Message-Id", "References")
+# Headers the gateway reads from their own fields when `message-headers` is absent. Mailgun posts
+# every header as its own field too, but without their order no verdict there is provably
+# Mailgun's (a sender can write `X-Mailgun-Spf` themselves), so only the thread's ids are read.
+_READ_HEADERS = ("Message-Id", "References")
 
 
 def _header_fields(form: Mapping[str, str]) -> list[tuple[str, str]]:
@@ -92,16 +106,17 @@ def _message_id(form: Mapping[str, str], headers: list[tuple[str, str]]) -> str:
     raw = form.get("Message-Id") or form.get("message-id") or next(
         (v for k, v in headers if k.lower() == "message-id"), "")
     message_id = raw.strip().strip("<>").strip()
-    if not message_id or any(ch.isspace() for ch in message_id):
+    if not message_id or any(ch.isspace() or unicodedata.category(ch) == "Cc" for ch in message_id):
         raise MalformedEmail(f"missing or unreadable Message-Id ({raw[:80]!r}); Mailgun always sends one")
     return message_id
 
 
 def _attachment_count(form: Mapping[str, str]) -> int:
     raw = (form.get("attachment-count") or "0").strip()
-    if not raw.isdigit():
+    count = whole_number(raw)
+    if count is None:
         raise MalformedEmail(f"attachment-count must be a whole number, got {raw[:20]!r}")
-    return int(raw)
+    return count
 
 
 def readable_text(stripped: str | None, body_plain: str) -> str:
@@ -121,10 +136,12 @@ def parse_inbound(form: Mapping[str, str]) -> InboundEmail:
         raise MalformedEmail("missing recipient: a Mailgun route always names the address it received mail for")
     sender = form.get("sender") or ""
     _, envelope_sender = single_address(sender, "sender") if sender.strip() else ("", "")
-    references = (form.get("References") or next((v for k, v in headers if k.lower() == "references"), "")).split()
+    references = [r for r in (form.get("References") or next(
+        (v for k, v in headers if k.lower() == "references"), "")).split()
+        if r.startswith("<") and r.endswith(">") and r.isprintable()]  # they go back out in References
     return InboundEmail(
         message_id=_message_id(form, headers), from_address=address, from_name=name,
-        envelope_sender=envelope_sender, recipients=recipients, subject=(form.get("subject") or "").strip(),
+        envelope_sender=envelope_sender, recipients=recipients, subject=clean_subject(form.get("subject")),
         text=readable_text(form.get("stripped-text"), form.get("body-plain") or ""),
         references=references, headers=headers, attachment_count=_attachment_count(form),
     )

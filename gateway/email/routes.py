@@ -16,8 +16,7 @@ from fastapi.responses import JSONResponse
 import spine.keys as keys
 from gateway.channel_inbound import INTERACTION_HEADER
 from gateway.context import GatewayContext, get_context
-from gateway.email.handler import inbound_id
-from gateway.email.inbound import MAX_EMAIL_BYTES, InboundEmail, MalformedEmail, parse_inbound
+from gateway.email.inbound import MAX_EMAIL_BYTES, MalformedEmail, parse_inbound
 from gateway.email.signature import signature_valid, stale
 from gateway.errors import InboundNotAccepted, WebhookRejected
 
@@ -53,28 +52,22 @@ def _verify(form: dict[str, str], signing_key: str | None) -> None:
         raise WebhookRejected(403, f"timestamp {timestamp[:20]} is too far from now: a replay, or a clock off")
 
 
-async def _replayed(ctx: GatewayContext, token: str, mail: InboundEmail) -> bool:
-    """False for a token not used yet; True for a redelivery of a message already accepted under
-    it (answered as a duplicate); WebhookRejected for a replay carrying another message. Read
-    only: the token is marked used once the message is accepted (`_mark_used`), so a failure
-    before that (a 503) leaves Mailgun's redelivery its way in."""
+async def _bind_token(ctx: GatewayContext, token: str, message_id: str) -> None:
+    """Bind the token to the Message-Id of the first POST that carried it, whatever that POST's
+    answer (200, 406, 400, 503). The same token with the same Message-Id is Mailgun retrying
+    (the Message-Id dedupe answers it); with another, a captured signature carrying another
+    message: 403. A store that cannot bind is a 503 (Mailgun retries, nothing was accepted)."""
     try:
-        if not await ctx.spine.is_marked(keys.mailgun_token_marker(token)):
-            return False
-        if await ctx.spine.get_inbound(inbound_id(mail.message_id)) is not None:
-            return True
+        bound = await ctx.spine.bind_once(keys.mailgun_token_marker(token), message_id)
     except Exception as exc:
         raise InboundNotAccepted(str(exc)) from exc
-    raise WebhookRejected(403, "token already used: a replayed Mailgun signature")
+    if bound != message_id:
+        raise WebhookRejected(403, "token already used for another message: a replayed Mailgun signature")
 
 
-async def _mark_used(ctx: GatewayContext, token: str, mail: InboundEmail) -> None:
-    """After the message is accepted. A mark that fails is logged: the message itself is safe
-    (Message-Id dedupe); only a replay of its token would go unrefused."""
-    try:
-        await ctx.spine.mark_once(keys.mailgun_token_marker(token))
-    except Exception:
-        log.exception("email %s: its Mailgun token could not be marked used", mail.message_id)
+def _unparsed_id(form: dict[str, str]) -> str:
+    """What a malformed POST's token is bound to: it can carry no other message either."""
+    return "malformed:" + (form.get("Message-Id") or form.get("message-id") or "").strip()[:200]
 
 
 def _rejected(exc: WebhookRejected) -> Response:
@@ -87,17 +80,17 @@ async def mailgun_inbound(request: Request, ctx: GatewayContext = Depends(get_co
     try:
         form = await _form(request)
         _verify(form, ctx.settings.mailgun_signing_key)
+        token = form["token"].strip()
         try:
             mail = parse_inbound(form)
         except MalformedEmail as exc:
+            await _bind_token(ctx, token, _unparsed_id(form))
             raise WebhookRejected(400, str(exc)) from exc
-        token = form["token"].strip()
-        if await _replayed(ctx, token, mail):
-            return JSONResponse({"outcome": "duplicate"})
+        await _bind_token(ctx, token, mail.message_id)
         prop = await ctx.email.property_for(mail.recipients)
         if prop is None:
             return _rejected(WebhookRejected(406, f"no property receives mail at {', '.join(mail.recipients)}"))
-        result = await ctx.email.handler.handle(mail, prop, on_accepted=lambda: _mark_used(ctx, token, mail))
+        result = await ctx.email.handler.handle(mail, prop)
     except WebhookRejected as exc:
         return _rejected(exc)
     except InboundNotAccepted as exc:

@@ -1,7 +1,7 @@
 """Mailgun's webhook signature: the hex HMAC-SHA256 of `timestamp + token` (no separator) keyed
 with the account's HTTP webhook signing key (MAILGUN_SIGNING_KEY). The signature does not
 cover the body, so a captured (timestamp, token, signature) could carry any body: the gateway
-refuses stale timestamps and any token it has seen before."""
+refuses stale timestamps and any token it has seen with another Message-Id."""
 from __future__ import annotations
 
 import hashlib
@@ -9,7 +9,7 @@ import hmac
 import time
 
 # How far a timestamp may be from our clock. Mailgun signs each POST (retries included) when it
-# sends it; a token is refused a second time whatever its age, so the window only bounds clocks.
+# sends it; a token cannot carry a second message whatever its age, so the window only bounds clocks.
 MAX_SKEW_S = 15 * 60
 
 

@@ -73,7 +73,8 @@ class Lines:
         passed = f"mx.clara.example; spf=pass smtp.mailfrom={domain}; dkim=pass header.d={domain}"
         mail = InboundEmail(message_id=f"eval-{next(self._ids)}@clara.example", from_address=address,
                             recipients=[prop.email], subject="Message for Clara", text=say,
-                            headers=[("Authentication-Results", passed)])
+                            headers=[("Authentication-Results", passed),  # the receiver's, above its Received
+                                     ("Received", f"from mail.{domain} by mx.clara.example with ESMTP")])
         result = await self.email.handle(mail, prop)
         return Exchange(reply=result.reply or "", interaction_id=result.interaction_id)
 

@@ -13,6 +13,7 @@ from pydantic import BaseModel, Field
 from starlette.datastructures import ImmutableMultiDict
 
 from gateway.errors import MalformedInput
+from gateway.untrusted import whole_number
 from spine.events import mask_phones
 from spine.phone import InvalidPhoneNumber, normalize_phone
 
@@ -69,9 +70,10 @@ def _phone(form: Mapping[str, str], name: str) -> str:
 
 def _num_media(form: Mapping[str, str]) -> int:
     raw = (form.get("NumMedia") or "0").strip()
-    if not raw.isdigit():
-        raise MalformedWebhook(f"NumMedia must be a whole number, got {raw!r}")
-    return min(int(raw), MAX_MEDIA)
+    count = whole_number(raw)
+    if count is None:
+        raise MalformedWebhook(f"NumMedia must be a whole number, got {raw[:20]!r}")
+    return min(count, MAX_MEDIA)
 
 
 def parse_inbound(form: Mapping[str, str]) -> InboundSms:

@@ -10,6 +10,7 @@ import httpx
 
 from gateway.errors import ProviderError
 from gateway.telegram.wire import ALLOWED_UPDATES
+from gateway.untrusted import json_value, whole_number
 
 _ATTEMPTS = 3
 _MAX_RETRY_AFTER_S = 5.0  # a longer flood wait is a failure for this reply, not a stall
@@ -22,7 +23,7 @@ class TelegramError(ProviderError):
 def bot_id(token: str | None) -> str | None:
     """The bot's numeric id: the part of its token before the colon."""
     head = (token or "").split(":", 1)[0]
-    return head if head.isdigit() else None
+    return head if whole_number(head) is not None else None
 
 
 class TelegramBotApi:
@@ -38,7 +39,7 @@ class TelegramBotApi:
             except httpx.HTTPError as exc:  # the token is in the URL: never put the URL in the error
                 raise TelegramError(f"Telegram {method} failed: {type(exc).__name__}") from exc
             try:
-                body = response.json()
+                body = json_value(response.content)
             except ValueError:
                 body = {}
             if isinstance(body, dict) and body.get("ok") is True:
@@ -54,7 +55,8 @@ class TelegramBotApi:
         raise AssertionError("unreachable")
 
     async def send_message(self, chat_id: str | int, text: str, reply_markup: dict | None = None) -> str:
-        chat = int(chat_id) if str(chat_id).lstrip("-").isdigit() else chat_id  # Integer, or @channel
+        digits = whole_number(str(chat_id).removeprefix("-")) is not None
+        chat = int(chat_id) if digits else chat_id  # Integer (ASCII digits, so int() takes it), or @channel
         payload: dict[str, Any] = {"chat_id": chat, "text": text}
         if reply_markup:
             payload["reply_markup"] = reply_markup

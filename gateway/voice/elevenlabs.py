@@ -10,6 +10,7 @@ import httpx
 from pydantic import BaseModel, ValidationError
 
 from gateway.errors import ProviderError
+from gateway.untrusted import json_value
 
 
 class ElevenLabsError(ProviderError):
@@ -40,7 +41,7 @@ class ElevenLabsApi:
         if response.status_code >= 400:
             raise ElevenLabsError(f"{method} {path} answered {response.status_code}: {response.text[:300]}")
         try:
-            return response.json()
+            return json_value(response.content)
         except ValueError as exc:
             raise ElevenLabsError(f"{method} {path} answered non-JSON: {response.text[:120]!r}") from exc
 

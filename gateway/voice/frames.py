@@ -2,11 +2,10 @@
 parsing of one JSON frame into the model its type names."""
 from __future__ import annotations
 
-import json
-
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from gateway.errors import MalformedInput
+from gateway.untrusted import json_value
 
 
 class Lenient(BaseModel):
@@ -30,7 +29,7 @@ class MalformedMessage(UnknownMessage):
 def parse_frame(raw: str | bytes, key: str, table: dict[str, type[BaseModel]]) -> BaseModel:
     """The model `table` names for the frame's `key` field (`type` or `event`), validated."""
     try:
-        data = json.loads(raw)
+        data = json_value(raw)
     except (TypeError, ValueError) as exc:
         raise UnknownMessage(f"not JSON: {str(raw)[:60]!r}") from exc
     kind = data.get(key) if isinstance(data, dict) else None

@@ -24,6 +24,7 @@ from gateway.errors import WebhookRejected
 from gateway.sms.signature import SETTINGS_HEADER, SIGNATURE_HEADER, signature_valid
 from gateway.sms.twilio_params import TwilioWebhook
 from gateway.twilio_webhook import signed_form
+from gateway.untrusted import json_value
 from gateway.voice.bridge import CallBridge
 from gateway.voice.elevenlabs_wire import PersonalizationRequest, PostCallWebhook, ToolWebhookAnswer
 from gateway.voice.payload import initiation_data
@@ -125,7 +126,8 @@ async def server_tool(tool_name: str, request: Request) -> Response:
     if why := _token_ok(voice, request):
         return _error(401, why)
     try:
-        body: Any = (await request.json()) if await request.body() else {}
+        raw = await request.body()
+        body: Any = json_value(raw) if raw else {}
     except ValueError:
         return _error(400, "tool webhook body must be a JSON object")
     if not isinstance(body, dict):

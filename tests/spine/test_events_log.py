@@ -9,7 +9,7 @@ import re
 import pytest
 
 from spine.context import Channel
-from spine.events import ContextBuildReason, GracefulDegradeReason, emit_event, graceful_degrade
+from spine.events import ContextBuildReason, GracefulDegradeReason, emit_event, graceful_degrade, mask_addresses
 from spine.records import EventKind
 from spine.repo import Spine
 from spine.store.base import Item, StoreUnavailable
@@ -86,3 +86,10 @@ async def test_a_store_outage_still_logs_and_never_raises(caplog):
     assert (line["persisted"], line["phone_last4"], line["persist_error"]) == (
         False, "0199", "StoreUnavailable")
     assert not re.search(r"8885550199", caplog.text)
+
+
+def test_mask_addresses_keeps_a_first_character_and_domain_of_emails_and_four_digits_of_phones():
+    assert mask_addresses("addr:email:marcus@example.com") == "addr:email:m…@example.com"
+    assert mask_addresses("addr:sms:+14155559876") == "addr:sms:…9876"
+    assert mask_addresses("person:p_marcus") == "person:p_marcus"
+    assert mask_addresses("Marcus <marcus.j+x@mail.example.co.uk>") == "Marcus <m…@mail.example.co.uk>"

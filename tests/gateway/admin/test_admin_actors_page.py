@@ -59,3 +59,15 @@ async def test_actors_json_masks_numbers_as_the_page_does(make_admin, spine):
     listed = (await client.get("/admin/actors", headers=AUTH)).json()["actors"]
     assert [a["key"] for a in listed] == ["person:p_marcus", "addr:…9876"]
     assert "4155559876" not in str(listed)
+
+
+async def test_email_addresses_are_masked_on_the_page_and_in_json_as_numbers_are(make_admin, spine):
+    infos = [info("addr:email:marcus@example.com", None, "clara-host-0", []),
+             info("addr:sms:+14155559876", None, "clara-host-1", [])]
+    client, _ = await make_admin(ListingPool(spine, infos))
+    listed = (await client.get("/admin/actors", headers=AUTH)).json()["actors"]
+    assert [a["key"] for a in listed] == ["addr:email:m…@example.com", "addr:sms:…9876"]
+    page = (await client.get("/admin/actors/view", headers=AUTH)).text
+    assert "addr:email:m…@example.com" in page
+    for shown in (str(listed), page):
+        assert "marcus@example.com" not in shown and "4155559876" not in shown

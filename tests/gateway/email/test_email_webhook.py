@@ -10,7 +10,7 @@ import pytest
 
 from gateway.email.route_form import route_form
 from gateway.email.signature import sign, signature_valid
-from spine.records import InboundStatus
+from spine.records import EventKind, InboundStatus
 from tests.support.gateway_helpers import ScriptedPool
 
 
@@ -69,6 +69,43 @@ async def test_a_replayed_token_with_another_body_is_refused(make_channels):
     assert [e.body for e in ch.pool.submitted] == ["is the gym open?"]
 
 
+async def test_a_token_first_seen_on_a_refused_post_can_carry_no_other_message(make_channels, spine):
+    """The 406 (an address no property receives at) bound the token to its Message-Id: the same
+    signature cannot then carry a message to a real address."""
+    ch = await make_channels(ScriptedPool())
+    refused = _form(ch, recipient="nobody@clara.example")
+    assert (await ch.post_form(refused)).status_code == 406
+    assert (await ch.post_form(refused)).status_code == 406  # Mailgun never retries a 406, but it is no replay
+    forged = route_form(signing_key=ch.mailgun.signing_key, from_="marcus@example.com", to="yale@clara.example",
+                        text="cancel my lease", timestamp=refused["timestamp"], token=refused["token"])
+    r = await ch.post_form(forged)
+    assert r.status_code == 403 and "another message" in r.text
+    assert ch.pool.submitted == [] and await spine.inbound_with_status(InboundStatus.ACCEPTED) == []
+
+
+async def test_a_token_first_seen_on_a_malformed_post_can_carry_no_message(make_channels):
+    ch = await make_channels(ScriptedPool())
+    malformed = _form(ch, **{"attachment-count": "two"})
+    assert (await ch.post_form(malformed)).status_code == 400
+    forged = route_form(signing_key=ch.mailgun.signing_key, from_="marcus@example.com", to="yale@clara.example",
+                        text="cancel my lease", timestamp=malformed["timestamp"], token=malformed["token"])
+    assert (await ch.post_form(forged)).status_code == 403 and ch.pool.submitted == []
+
+
+async def test_the_same_token_with_the_same_message_id_is_a_retry_not_a_replay(make_channels):
+    """Mailgun re-posting one message under one token (the first answer lost): deduplicated by
+    the Message-Id, never refused, even with the body re-encoded."""
+    ch = await make_channels(ScriptedPool())
+    first = _form(ch)
+    assert (await ch.post_form(first)).json()["outcome"] == "answered"
+    again = route_form(signing_key=ch.mailgun.signing_key, from_="marcus@example.com", to="yale@clara.example",
+                       text="is the gym open?", message_id=first["Message-Id"].strip("<>"),
+                       timestamp=first["timestamp"], token=first["token"])
+    r = await ch.post_form(again)
+    assert r.status_code == 200 and r.json()["outcome"] == "duplicate"
+    assert len(ch.pool.submitted) == 1
+
+
 async def test_a_redelivered_message_id_runs_one_turn(make_channels):
     ch = await make_channels(ScriptedPool())
     same = _form(ch)
@@ -94,6 +131,8 @@ async def test_an_address_no_property_receives_mail_at_is_406_so_mailgun_stops(m
     ("message-headers", "{not json", "not JSON"),
     ("message-headers", json.dumps({"From": "x"}), "list of [name, value]"),
     ("attachment-count", "two", "whole number"),
+    ("attachment-count", "\u00b2", "whole number"),  # '²'.isdigit() is True, int('²') raises
+    pytest.param("message-headers", "[" * 5000 + "]" * 5000, "not JSON", id="deep-message-headers"),  # RecursionError
 ])
 async def test_malformed_fields_are_400_with_the_reason_and_no_turn(make_channels, spine, field, value, reason):
     ch = await make_channels(ScriptedPool())
@@ -185,3 +224,25 @@ async def test_unsubscribe_opts_the_address_out_and_subscribe_back_in(make_chann
     [confirmation] = ch.mailgun.wait_for_sends(1)
     assert "subscribed again" in confirmation.form["text"]
     assert (await ch.email("marcus@example.com", "is the gym open?")).json()["outcome"] == "answered"
+
+
+async def test_a_forged_unsubscribe_changes_nothing_and_the_owners_real_mail_gets_through(make_channels, spine):
+    ch = await make_channels(ScriptedPool())
+    forged = await ch.email("marcus@example.com", "unsubscribe", sender="mallory@evil.example", spf="fail", dkim="none")
+    assert forged.status_code == 200 and forged.json()["sender_verified"] is False
+    assert not await spine.is_opted_out("marcus@example.com") and ch.pool.submitted == []
+    [notice] = ch.mailgun.wait_for_sends(1)
+    assert "could not confirm" in notice.form["text"] and "nothing was changed" in notice.form["text"]
+    [event] = [e for e in await spine.events(EventKind.SENDER_UNVERIFIED) if e.reason == "unsubscribe_not_applied"]
+    assert "evil.example" in event.detail["sender_check"]
+    real = await ch.email("marcus@example.com", "my toilet is overflowing!")
+    assert real.json()["outcome"] == "answered" and [e.body for e in ch.pool.submitted] == ["my toilet is overflowing!"]
+
+
+async def test_a_forged_subscribe_never_resubscribes_an_opted_out_address(make_channels, spine):
+    ch = await make_channels(ScriptedPool())
+    assert (await ch.email("marcus@example.com", "unsubscribe")).json()["outcome"] == "opted_out"
+    forged = await ch.email("marcus@example.com", "", subject="subscribe", sender="mallory@evil.example",
+                            spf="fail", dkim="fail")
+    assert forged.json()["outcome"] == "blocked"
+    assert await spine.is_opted_out("marcus@example.com") and ch.mailgun.sent == []

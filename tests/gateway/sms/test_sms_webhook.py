@@ -105,6 +105,16 @@ async def test_malformed_form_is_400_with_the_reason(make_gateway, missing):
     assert response.status_code == 400 and f"missing {missing}" in response.text and pool.submitted == []
 
 
+@pytest.mark.parametrize("count", ["\u00b2", "\u0663", "-1", "1e3"])  # '²'.isdigit() is True, int('²') raises
+async def test_a_signed_num_media_that_is_no_ascii_count_is_400_not_500(make_gateway, spine, count):
+    pool = ScriptedPool()
+    client, _ = await make_gateway(pool)
+    values = form(NumMedia=count)
+    response = await post_form(client, values)
+    assert response.status_code == 400 and "NumMedia must be a whole number" in response.text, response.text
+    assert pool.submitted == [] and await spine.get_inbound(values["MessageSid"]) is None
+
+
 async def test_a_redelivered_message_sid_gets_the_same_answer_without_a_second_turn(make_gateway, spine):
     pool = ScriptedPool(reply=lambda e: f"turn {len(pool.submitted)}")
     client, _ = await make_gateway(pool)

@@ -36,6 +36,7 @@ async def test_without_a_configured_secret_nothing_is_accepted(make_channels):
     (b"{not json", "not a Telegram Update"),
     (b'{"message": {"text": "hi"}}', "update_id"),
     (b'{"update_id": 1, "message": {"message_id": 1, "date": 0}}', "message.chat"),
+    pytest.param(b'{"update_id": 1, "x": ' + b"[" * 5000 + b"]" * 5000 + b"}", "not a Telegram Update", id="deep"),
 ])
 async def test_a_body_that_is_not_an_update_is_400_with_the_reason(make_channels, body, reason):
     ch = await make_channels(ScriptedPool())

@@ -118,6 +118,15 @@ async def test_server_tool_runs_with_the_calls_authority(client, spine):
                                                                ("pm_close_work_order", "refused")]
 
 
+@pytest.mark.parametrize("body", [b"[" * 5000 + b"]" * 5000,  # json.loads would raise RecursionError
+                                  b'{"interaction_id": "voice-CA_deep", "notes": ' + b"[" * 5000 + b"]" * 5000 + b"}",
+                                  b"{not json", b"[1, 2]"], ids=["deep", "deep-field", "not-json", "a-list"])
+async def test_a_tool_body_that_is_no_json_object_is_400_not_500(client, body):
+    r = await client.post("/voice/tools/create_work_order", content=body,
+                          headers={**AUTH, "Content-Type": "application/json"})
+    assert r.status_code == 400 and "JSON object" in r.json()["error"]
+
+
 async def test_identity_never_comes_from_the_models_parameters(client):
     await client.post("/voice/personalization", json=_personalization(UNKNOWN, "CA_t2"), headers=AUTH)
     r = await client.post("/voice/tools/get_work_order_detail", headers=AUTH,

@@ -295,3 +295,7 @@ async def test_spine_repository_end_to_end(store):
     assert await spine.next_sequence("work_order") == 801
     assert await spine.mark_once("turn#1") is True
     assert await spine.mark_once("turn#1") is False
+    assert await spine.bind_once("token#1", "m1@x") == "m1@x"
+    assert await spine.bind_once("token#1", "m1@x") == "m1@x"  # the same value again: still bound to it
+    assert await spine.bind_once("token#1", "m2@x") == "m1@x"  # another: the first binder's value
+    assert await spine.bind_once("turn#1", "m3@x") == ""       # a plain mark binds nothing
