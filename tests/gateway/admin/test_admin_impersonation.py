@@ -3,7 +3,10 @@ more than the impersonator may (the tool gate derives both authorities from the 
 only what both may), and impersonating a person outside one's scope is refused with 403.
 
 The review's three attacks, run through the real router, agent turn (offline model) and
-DispatcherActor gate in-process, each against what the store holds afterwards."""
+DispatcherActor gate in-process, each against what the store holds afterwards. The turn is offered
+only the tools both may call; the gate's own cap on each call is tested where the model names a
+tool the impersonator's role holds but not for that target (Nora, below) and on the wire
+(tests/actors/test_dispatcher_wire.py)."""
 from __future__ import annotations
 
 from spine.work import RenewalStatus
@@ -25,8 +28,10 @@ async def test_a_viewer_acting_as_a_pm_cannot_close_a_work_order(make_admin, spi
     answer = (await client.post("/admin/api/ask", json=ask("p_priya", "close WO-7, the toilet is fixed"),
                                 headers=sam)).json()
     assert answer["impersonated_by"] == "p_sam"
-    (call,) = [c for c in await calls(spine, answer) if c.name == "pm_close_work_order"]
-    assert call.decision == "refused" and call.reason.startswith("impersonation: p_sam may not: role:")
+    trace = await spine.get_trace(answer["interaction_id"])
+    assert "pm_list_open_work_orders" in trace.tools_offered  # what a viewer may call too
+    assert "pm_close_work_order" not in trace.tools_offered  # what Sam may not: never offered
+    assert [c for c in trace.tool_calls if c.name == "pm_close_work_order"] == []
     assert (await spine.get_work_order("wo_7")).status == "in_progress"
     # The same words from the operator (not capped) close it: the refusal above was the cap.
     closed = (await client.post("/admin/api/ask", json=ask("p_priya", "close WO-7, the toilet is fixed"),
@@ -54,11 +59,16 @@ async def test_a_property_scoped_pm_acting_as_an_org_wide_pm_stays_in_her_proper
 async def test_a_leasing_agent_acting_as_a_tenant_cannot_accept_his_renewal(make_admin, spine):
     client, _ = await make_admin(OfflinePool(spine))
     lena = await person_auth(spine, "p_lena")
-    answer = (await client.post("/admin/api/ask", json=ask("p_marcus", "I accept the renewal, 12 months"),
-                                headers=lena)).json()
-    (call,) = [c for c in await calls(spine, answer) if c.name == "respond_to_renewal"]
-    assert call.decision == "refused" and call.reason.startswith("impersonation: p_lena may not")
+    accept = ask("p_marcus", "I accept the renewal, 12 months")
+    answer = (await client.post("/admin/api/ask", json=accept, headers=lena)).json()
+    trace = await spine.get_trace(answer["interaction_id"])
+    assert trace.routing.roles == ["tenant"] and "respond_to_renewal" not in trace.tools_offered
+    assert [c for c in trace.tool_calls if c.name == "respond_to_renewal"] == []
     assert (await spine.get_renewal("rw_yale_204_2027")).status == RenewalStatus.OFFERED
+    # The operator's turn as Marcus (not capped) records it: the words would have.
+    done = (await client.post("/admin/api/ask", json=accept, headers=AUTH)).json()
+    assert [c.decision for c in await calls(spine, done) if c.name == "respond_to_renewal"] == ["allowed"]
+    assert (await spine.get_renewal("rw_yale_204_2027")).status != RenewalStatus.OFFERED
 
 
 async def test_impersonating_someone_outside_ones_scope_is_403(make_admin, spine):
