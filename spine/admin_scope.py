@@ -51,7 +51,12 @@ class AdminScope(BaseModel):
             return True
         if person_id is None or not self.roles_at:
             return False
-        return not (await person_reach(spine, person_id)).isdisjoint(self.roles_at)
+        roles = await spine.roles_of(person_id)
+        for property_id in sorted(self.roles_at) if roles else []:
+            prop = await spine.get_property(property_id)  # reference data: cached
+            if prop is not None and any([await role_applies_at(spine, r, prop) for r in roles]):
+                return True
+        return False
 
     async def covers_person(self, spine: Spine, person_id: str) -> bool:
         """Whether everything a Person's roles reach is within scope, so that acting as them
