@@ -107,14 +107,13 @@ async def test_slow_store_still_answers_in_bounded_time(spine):
 # -- server tools ----------------------------------------------------------------------------
 async def test_server_tool_runs_with_the_calls_authority(client, spine):
     await client.post("/voice/personalization", json=_personalization(MARCUS, "CA_t1"), headers=AUTH)
-    r = await client.post("/voice/tools/get_work_order_detail", headers=AUTH,
-                          json={"work_order_id": "WO-7", "interaction_id": "voice-CA_t1"})
-    assert r.status_code == 200 and r.json()["is_error"] is False and "WO-7" in r.json()["result"]
+    r = await client.post("/voice/tools/get_unit_appliances", headers=AUTH, json={"interaction_id": "voice-CA_t1"})
+    assert r.status_code == 200 and r.json()["is_error"] is False and '"unit": "204"' in r.json()["result"]
     refused = await client.post("/voice/tools/pm_close_work_order", headers=AUTH,
                                 json={"work_order_id": "WO-7", "call_sid": "CA_t1"})
     assert refused.status_code == 200 and refused.json()["is_error"] is True
     trace = await spine.get_trace("voice-CA_t1")
-    assert [(c.name, c.decision) for c in trace.tool_calls] == [("get_work_order_detail", "allowed"),
+    assert [(c.name, c.decision) for c in trace.tool_calls] == [("get_unit_appliances", "allowed"),
                                                                ("pm_close_work_order", "refused")]
 
 
