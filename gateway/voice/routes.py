@@ -202,26 +202,27 @@ async def twiml(request: Request) -> Response:
     public = voice.settings.public_url
     if ended:
         return Response(call_ended(await voice.calls.failed(interaction_id_for(call_sid))), media_type=TWIML)
-    await _record_verdict(voice, call_sid, form.get("From", ""), form.get("StirVerstat", ""))
+    verified = await _record_verdict(voice, call_sid, form.get("From", ""), form.get("StirVerstat", ""))
     secret = voice.settings.twilio_auth_token
     assert secret is not None  # signed_form refuses every request while it is unset
-    params = stream_parameters(secret, call_sid, form.get("From", ""), form.get("To", ""))
+    params = stream_parameters(secret, call_sid, form.get("From", ""), form.get("To", ""), verified)
     return Response(connect_stream(public, f"{public}/voice/twiml?{ENDED_QUERY}", params), media_type=TWIML)
 
 
-async def _record_verdict(voice: VoiceServices, call_sid: str, caller: str, verstat: str) -> None:
+async def _record_verdict(voice: VoiceServices, call_sid: str, caller: str, verstat: str) -> bool:
     """Twilio's STIR/SHAKEN verdict, from its signed webhook: only A-level attestation that
-    passed verifies the caller, and only the Person the number resolves to now."""
+    passed verifies the caller, and only the Person the number resolves to now. True when it did."""
     if verstat != STIR_VERIFIED:
         log.info("voice call %s: StirVerstat %r, caller unverified", call_sid, verstat[:40] or None)
-        return
+        return False
     try:
         person_id = await resolve_participant(voice.calls.spine, Channel.VOICE, caller)
     except InvalidPhoneNumber:
-        return
+        return False
     await voice.calls.spine.put_call_verification(CallVerification(
         interaction_id=interaction_id_for(call_sid), person_id=person_id, method=VerificationMethod.STIR_SHAKEN,
         evidence=verstat))
+    return True
 
 
 def _upgrade_signed(voice: VoiceServices, websocket: WebSocket) -> bool:

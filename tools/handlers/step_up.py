@@ -129,7 +129,10 @@ async def check_verification_code(ctx: HandlerContext, args: CheckCodeIn) -> Che
     await spine.put_call_verification(CallVerification(
         interaction_id=caller.interaction_id, person_id=caller.person_id, method=VerificationMethod.STEP_UP,
         evidence=f"one-time code to …{challenge.sent_to_last4}"))
-    return CheckCodeOut(message="The caller is verified for the rest of this call; try the request again.")
+    person = await spine.get_person(caller.person_id) if caller.person_id else None
+    who = f" as {person.display_name}" if person else ""
+    # Verified, the caller may now be named (the call's [CONTEXT] withheld it: actors/voice_opening.py).
+    return CheckCodeOut(message=f"The caller is verified{who} for the rest of this call; try the request again.")
 
 
 TOOLS = [

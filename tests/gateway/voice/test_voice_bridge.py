@@ -63,7 +63,9 @@ async def test_audio_crosses_untouched_both_ways(calls, spine):
 
 
 async def test_initiation_data_is_the_callers_personalization(calls):
-    outcome, _, convo = await _call(calls, standard_script(Close()))
+    # STIR/SHAKEN A on the signed voice webhook: a verified call gets the caller's whole context.
+    outcome, _, convo = await _call(calls, standard_script(Close()),
+                                    parameters=start_parameters("CA_bridge_1", MARCUS, verified=True))
     first = convo.received[0]
     assert first["type"] == "conversation_initiation_client_data"
     assert first["dynamic_variables"]["caller_name"] == "Marcus Johnson"

@@ -130,7 +130,7 @@ async def test_an_elevenlabs_native_tenant_steps_up_then_hears_the_balance(clien
         wrong = await _tool(client, iid, "check_verification_code", code=f"{(int(code) + 1) % 10**6:06d}")
         assert wrong["is_error"] and "2 tries left" in wrong["result"]
         ok = await _tool(client, iid, "check_verification_code", code=code)
-        assert ok["is_error"] is False and "verified" in ok["result"]
+        assert ok["is_error"] is False and "verified as Marcus Johnson" in ok["result"]
         balance = await _tool(client, iid, "get_balance")
     assert balance["is_error"] is False and "balance" in balance["result"]
     # The code is never kept or logged in full: not in the trace, the outbox or any log line.

@@ -45,10 +45,12 @@ async def test_personalization_routes_the_caller(client):
     assert r.status_code == 200
     body = r.json()
     assert body["type"] == "conversation_initiation_client_data"
-    assert body["dynamic_variables"]["person_id"] == "p_marcus"
+    assert body["dynamic_variables"]["roles"] == "tenant"
+    # An ElevenLabs-native call is unverified (no STIR/SHAKEN verdict reaches us): routed, but no one named.
+    assert body["dynamic_variables"]["person_id"] == "none"
     agent = body["conversation_config_override"]["agent"]
-    assert "[CONTEXT]" in agent["prompt"]["prompt"] and "Marcus Johnson" in agent["prompt"]["prompt"]
-    assert agent["first_message"].startswith("Hi Marcus")
+    assert "[CONTEXT]" in agent["prompt"]["prompt"] and "Marcus" not in agent["prompt"]["prompt"]
+    assert not agent["first_message"].startswith("Hi Marcus")
 
 
 async def test_unknown_caller_gets_defaults(client):
@@ -218,7 +220,8 @@ async def test_twiml_connects_the_stream_with_signed_parameters(client):
     stream = connect.find("Stream")
     assert stream.get("url") == "wss://clara.example.test/voice/twilio/stream"
     params = {p.get("name"): p.get("value") for p in stream.findall("Parameter")}
-    assert params == {"caller": MARCUS, "called": YALE_LINE, "call_token": call_token(SECRET, sid, MARCUS, YALE_LINE)}
+    assert params == {"caller": MARCUS, "called": YALE_LINE, "verified": "0",
+                      "call_token": call_token(SECRET, sid, MARCUS, YALE_LINE)}
 
 
 async def test_unsigned_twiml_request_is_refused(client):
