@@ -221,9 +221,11 @@ class VoiceCalls:
         caller = await load_caller(self.spine, trace.participant_id, trace.property_id, interaction_id, Channel.VOICE)
         return not_on_the_phone(inv) or await self.tools.run(inv, caller)
 
-    async def run_webhook_tool(self, interaction_id: str, name: str, parameters: dict[str, Any]) -> ToolResult | None:
-        """A server-tool webhook call; None when the call is unknown."""
-        inv = ToolInvocation(name=name, input=parameters, tool_use_id=tool_use_id_for(name, parameters))
+    async def run_webhook_tool(self, interaction_id: str, name: str, parameters: dict[str, Any], *,
+                               tool_call_id: str | None = None, agent_turn: int | None = None) -> ToolResult | None:
+        """A server-tool webhook call (its tool use: actors.voice_tools); None when the call is unknown."""
+        tool_use_id = tool_use_id_for(name, parameters, tool_call_id=tool_call_id, agent_turn=agent_turn)
+        inv = ToolInvocation(name=name, input=parameters, tool_use_id=tool_use_id)
         result = await self.run_tool(interaction_id, inv)
         if result is None:
             return None

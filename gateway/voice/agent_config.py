@@ -16,6 +16,10 @@ from spine.toolspec import ToolSpec
 ToolMode = Literal["webhook", "client"]
 TOOLS_PATH = "/voice/tools/"
 CALL_REFERENCE = "interaction_id"  # the dynamic variable personalization sets for every call
+# ElevenLabs' count of the agent's turns: the same tool with the same input within one turn is a
+# retry, in a later turn a new call (actors.voice_tools.tool_use_id_for).
+AGENT_TURN = "agent_turn"
+AGENT_TURNS_VARIABLE = "system__agent_turns"
 RESPONSE_TIMEOUT_S = 20
 DEFAULT_FIRST_MESSAGE = "Hi, this is Clara. How can I help?"
 
@@ -46,6 +50,8 @@ def webhook_tool(spec: ToolSpec, public_url: str, voice_token: str | None) -> di
     body = agent_schema(spec.input_schema, spec.name)
     body.setdefault("properties", {})[CALL_REFERENCE] = {
         "type": "string", "description": "the call reference (filled by the platform)", "dynamic_variable": CALL_REFERENCE}
+    body["properties"][AGENT_TURN] = {"type": "integer", "description": "the agent's turn (filled by the platform)",
+                                      "dynamic_variable": AGENT_TURNS_VARIABLE}
     body["required"] = [*body.get("required", []), CALL_REFERENCE]
     api_schema: dict[str, Any] = {"url": public_url.rstrip("/") + TOOLS_PATH + spec.name, "method": "POST",
                                   "request_body_schema": body}

@@ -25,7 +25,7 @@ from gateway.sms.signature import SETTINGS_HEADER, SIGNATURE_HEADER, signature_v
 from gateway.sms.twilio_params import TwilioWebhook
 from gateway.twilio_webhook import signed_form
 from gateway.voice.bridge import CallBridge
-from gateway.voice.elevenlabs_wire import PersonalizationRequest, PostCallWebhook, ToolWebhookAnswer
+from gateway.voice.elevenlabs_wire import PersonalizationRequest, PostCallWebhook, ToolCallKey, ToolWebhookAnswer
 from gateway.voice.payload import initiation_data
 from gateway.voice.services import VoiceServices
 from gateway.voice.sockets import StarletteTextSocket
@@ -135,9 +135,14 @@ async def server_tool(tool_name: str, request: Request) -> Response:
         interaction_id_for(reference["call_sid"]) if reference.get("call_sid") else None)
     if not interaction_id:
         return _error(400, "tool webhook needs the call reference (interaction_id or call_sid dynamic variable)")
+    try:
+        which = ToolCallKey.model_validate({k: body.pop(k) for k in ToolCallKey.model_fields if k in body})
+    except ValidationError as exc:
+        return _error(400, f"tool webhook {exc.errors()[0]['loc'][0]}: {exc.errors()[0]['msg']}")
     if tool_name not in ALLOWED_TOOLS and (refusal := await _suppressed_tool(voice, interaction_id)):
         return JSONResponse(refusal.model_dump())
-    result = await voice.calls.run_webhook_tool(interaction_id, tool_name, body)
+    result = await voice.calls.run_webhook_tool(interaction_id, tool_name, body, tool_call_id=which.tool_call_id,
+                                                agent_turn=which.agent_turn)
     if result is None:
         return _error(403, f"no voice call {interaction_id!r} is on record")
     result = await get_texts(request).deliver(result)

@@ -128,7 +128,8 @@ async def test_identity_never_comes_from_the_models_parameters(client):
 
 async def test_side_effecting_webhook_retry_is_idempotent(client, spine):
     await client.post("/voice/personalization", json=_personalization(MARCUS, "CA_t3"), headers=AUTH)
-    body = {"description": "Kitchen faucet drips all night", "interaction_id": "voice-CA_t3"}
+    # A true retry: the same request in the same agent turn (the pushed body carries system__agent_turns).
+    body = {"description": "Kitchen faucet drips all night", "interaction_id": "voice-CA_t3", "agent_turn": 2}
     first = await client.post("/voice/tools/create_work_order", headers=AUTH, json=body)
     again = await client.post("/voice/tools/create_work_order", headers=AUTH, json=body)
     assert first.json() == again.json() and first.json()["is_error"] is False
