@@ -67,12 +67,23 @@ def voice_tools(catalog: list[ToolSpec], mode: ToolMode, public_url: str, voice_
     return [webhook_tool(t, public_url, voice_token) for t in catalog]
 
 
+# ElevenLabs' built-in `end_call` system tool: the agent can hang up. A spam number's call is told to
+# use it at once (gateway/voice/suppression.py); any call may use it once the caller said goodbye.
+END_CALL_TOOL: dict[str, Any] = {
+    "type": "system", "name": "end_call", "params": {"system_tool_type": "end_call"},
+    "description": "End the call: after the caller has said goodbye and needs nothing more, or at once "
+                   "when the prompt says this line does not serve the caller.",
+}
+
+
 def agent_update(prompt: str, tools: list[dict[str, Any]], first_message: str = DEFAULT_FIRST_MESSAGE) -> dict:
-    """The PATCH /v1/convai/agents/{agent_id} body: prompt and tools, mu-law 8 kHz both ways
-    (what Twilio carries), and the per-call overrides personalization needs enabled."""
+    """The PATCH /v1/convai/agents/{agent_id} body: prompt, tools and the `end_call` system tool,
+    mu-law 8 kHz both ways (what Twilio carries), and the per-call overrides personalization needs
+    enabled."""
     return {
         "conversation_config": {
-            "agent": {"first_message": first_message, "prompt": {"prompt": prompt, "tools": tools}},
+            "agent": {"first_message": first_message, "prompt": {
+                "prompt": prompt, "tools": tools, "built_in_tools": {"end_call": END_CALL_TOOL}}},
             "asr": {"user_input_audio_format": ULAW_8000},
             "tts": {"agent_output_audio_format": ULAW_8000},
         },

@@ -115,7 +115,7 @@ async def personalization(request: Request) -> Response:
     if start.suppressed:  # spam: a person-free goodbye, as SMS sends no reply
         await suppressed_event(voice.calls.spine, "voice_personalization", property_id=start.property_id,
                                interaction_id=start.interaction_id)
-        return Response(suppressed_initiation(start, voice.calls.voice_prompt).model_dump_json(exclude_none=True), media_type=JSON)
+        return Response(suppressed_initiation(start).model_dump_json(exclude_none=True), media_type=JSON)
     return Response(initiation_data(start).model_dump_json(exclude_none=True), media_type=JSON)
 
 

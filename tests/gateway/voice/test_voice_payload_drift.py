@@ -65,7 +65,10 @@ def test_every_prompt_variable_has_a_scalar_value(payloads):
 
 
 def test_override_is_the_voice_prompt_then_one_context_block(payloads):
+    """Every caller but spam: a spam number's prompt only ends the call (test_voice_hardening.py)."""
     for who, payload in _each(payloads):
+        if who == "spam":
+            continue
         prompt = payload["conversation_config_override"]["agent"]["prompt"]["prompt"]
         assert prompt.startswith(payloads["_voice_prompt"]), who
         tail = prompt[len(payloads["_voice_prompt"]):].strip()
