@@ -164,7 +164,8 @@ async def _opened(spine: Spine, voice_prompt: str, iid: str, prop: Property, dec
         caller_name=person.display_name if person else None, person_id=pid, known=bool(person and caller.roles),
         l1=decision.l1, features=_voice_features(decision.l1.roles), property_name=prop.name,
         units=await _units_of(spine, caller), context=context, tool_names=_voice_tools_for(caller),
-        withheld=frozenset() if verified else withheld_until_verified())
+        # Withheld only where there is something of the number's owner to withhold.
+        withheld=withheld_until_verified() if person and caller.roles and not verified else frozenset())
     # Every value below is built by our own typed code, so it is not validated a second time.
     start = VoiceCallStart.model_construct(
         interaction_id=iid, person_id=pid, property_id=prop.id, dynamic_variables=call_variables(view, iid),
