@@ -27,8 +27,9 @@ class VerificationRecords(RepoBase):
         while True:
             item = await self.store.get(pk)
             old = StepUpChallenge.model_validate(item.data) if item else StepUpChallenge(person_id=person_id)
-            added = StepUpChallenge(person_id=person_id, codes=[*old.valid(now), code][-keep:],
-                                    tries={**old.tries, code.requested_by: 0}, total_tries=0)
+            valid = old.valid(now)  # with none left, the old tries go too
+            added = StepUpChallenge(person_id=person_id, codes=[*valid, code][-keep:],
+                                    tries={**(old.tries if valid else {}), code.requested_by: 0}, total_tries=0)
             try:
                 await self.store.put(Item(pk=pk, data=added.model_dump(mode="json")),
                                      expect_version=item.version if item else ABSENT)
