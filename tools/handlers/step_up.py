@@ -12,12 +12,16 @@ The budget, and why it cannot lock the real person out. Codes are texted to the 
 never to the caller ID, so the one thing a spoofer lacks is that phone. The budget protects it
 from being flooded: at most SEND_LIMITS codes per Person in any sliding window (a few per 15
 minutes, a daily cap), however the requests are spread across calls or window edges. A spoofer
-can use the budget up, but not the code: the latest code is the Person's (not the asking call's),
-so the real person, calling from their own phone, reads back the code the spoofer's request sent
-them, and `send_...` with the budget spent answers "a code is already on its way, read that one"
-rather than "try later" while that code is valid. Wrong answers on the spoofer's call spend only
-that call's tries (MAX_TRIES); MAX_TRIES_PER_CODE bounds guessing across many calls (at most that
-many guesses per code, SEND_LIMITS codes a day).
+can use the budget up, but not the codes: a code is the Person's (not the asking call's) and stays
+valid when more are sent (the KEEP_CODES newest), so the real person, calling from their own phone,
+reads back any code in their texts (the spoofer's requests sent them), and `send_...` with the
+budget spent answers "read the code already sent" rather than "try later" while one is valid.
+Wrong answers on the spoofer's call spend that call's tries (MAX_TRIES), not the real caller's.
+MAX_TRIES_TOTAL bounds guessing across many calls: each code sent allows that many guesses at the
+valid codes, at most 10 codes a day, so about 1 in 5,000 a day for a guesser who also needs a
+call per MAX_TRIES guesses (and texts the real phone each time). A spoofer who spends those
+guesses voids the codes: the real person then gets a new one once the window has room, or a
+person from the team.
 """
 from __future__ import annotations
 
