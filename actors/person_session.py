@@ -43,6 +43,7 @@ class _Op(BaseModel):
 class CallOpen(_Op):
     kind: Literal["open"] = "open"
     voice_prompt: str | None = None  # None: the host's default voice prompt
+    verified: bool = False  # Twilio's STIR/SHAKEN A verdict for this call (actors.voice_opening)
 
 
 class CallTool(_Op):
@@ -108,7 +109,7 @@ async def run_op(actor: SessionActor, op: CallOpen | CallTool | CallEnd) -> Sess
                                       wire_address=op.caller_number, property_id=op.property_id, message="",
                                       interaction_id=op.interaction_id)
         opened = await open_from(deps.spine, op.voice_prompt or default_voice_prompt(), opening, decision,
-                                 op.caller_number, op.interaction_id)
+                                 op.caller_number, op.interaction_id, verified=op.verified)
         assert opened.trace is not None  # an opening from a warm Opening always has its trace
         return SessionReply(opened=OpenedCall(start=opened.start, context=opened.context, trace=opened.trace(),
                                               context_builds=opened.context_builds))

@@ -78,18 +78,23 @@ class VoiceCalls:
 
     # -- start ---------------------------------------------------------------------------------
     async def start(self, *, caller_number: str, called_number: str, call_sid: str) -> VoiceCallStart:
+        """An ElevenLabs-native call (the personalization webhook): no verdict reaches us, so it opens
+        unverified."""
         return (await self._open_bounded(caller_number, called_number, call_sid)).start
 
-    async def open(self, *, caller_number: str, called_number: str, call_sid: str) -> VoiceCall:
-        """A live call for the media bridge (`start` is all a Twilio-native call needs)."""
-        opened = await self._open_bounded(caller_number, called_number, call_sid)
+    async def open(self, *, caller_number: str, called_number: str, call_sid: str,
+                   verified: bool = False) -> VoiceCall:
+        """A live call for the media bridge (`start` is all a Twilio-native call needs); `verified`:
+        Twilio's STIR/SHAKEN A verdict came with the call's signed stream parameters."""
+        opened = await self._open_bounded(caller_number, called_number, call_sid, verified)
         return VoiceCall(self, opened.start, opened.context)
 
-    async def _open_bounded(self, caller_number: str, called_number: str, call_sid: str) -> Opened:
+    async def _open_bounded(self, caller_number: str, called_number: str, call_sid: str,
+                            verified: bool = False) -> Opened:
         """Within the budget, or minimal context and an event. The full open keeps running in the
         background so the call's trace (its identity for tools) still lands."""
         iid = interaction_id_for(call_sid)
-        task = asyncio.create_task(self._open(caller_number, called_number, iid))
+        task = asyncio.create_task(self._open(caller_number, called_number, iid, verified))
         self._openings_in_progress += 1
         self._all_answered.clear()
         task.add_done_callback(self._answered)
@@ -149,14 +154,15 @@ class VoiceCalls:
         """Minimal context for an unknown caller: what a call gets when nothing else can be had."""
         return minimal_opening(self.voice_prompt, interaction_id_for(call_sid)).start
 
-    async def _open(self, caller_number: str, called_number: str, iid: str) -> Opened:
+    async def _open(self, caller_number: str, called_number: str, iid: str, verified: bool = False) -> Opened:
         try:
-            opened = await self._open_in_actor(caller_number, called_number, iid)
+            opened = await self._open_in_actor(caller_number, called_number, iid, verified)
         except Exception as exc:  # noqa: BLE001 - the person's host is gone: open here, the caller still gets Clara
             log.warning("voice call %s opened outside the PersonActor: %r", iid, exc)
             opened = None
         if opened is None:
-            opened = await open_call(self.spine, self.voice_prompt, caller_number, called_number, iid)
+            opened = await open_call(self.spine, self.voice_prompt, caller_number, called_number, iid,
+                                     verified=verified)
         for reason in opened.context_builds:
             self._write_after_answer(partial(context_build, self.spine, reason, channel=Channel.VOICE,
                                              address=caller_number, property_id=opened.start.property_id,
@@ -166,7 +172,8 @@ class VoiceCalls:
             self._write_after_answer(lambda: self.spine.put_trace(trace()), recording=iid)
         return opened
 
-    async def _open_in_actor(self, caller_number: str, called_number: str, iid: str) -> Opened | None:
+    async def _open_in_actor(self, caller_number: str, called_number: str, iid: str,
+                             verified: bool) -> Opened | None:
         """The opening from the caller's PersonActor; None for a caller who is no Person (or
         without the pool), whose call is opened here."""
         if self.sessions is None:
@@ -176,7 +183,7 @@ class VoiceCalls:
         if prop is None or person_id is None:
             return None
         op = CallOpen(person_id=person_id, property_id=prop.id, interaction_id=iid, caller_number=caller_number,
-                      voice_prompt=self._custom_prompt)
+                      voice_prompt=self._custom_prompt, verified=verified)
         opened = (await self.sessions.session(op)).opened
         assert opened is not None
         trace = opened.trace
@@ -214,9 +221,11 @@ class VoiceCalls:
         caller = await load_caller(self.spine, trace.participant_id, trace.property_id, interaction_id, Channel.VOICE)
         return not_on_the_phone(inv) or await self.tools.run(inv, caller)
 
-    async def run_webhook_tool(self, interaction_id: str, name: str, parameters: dict[str, Any]) -> ToolResult | None:
-        """A server-tool webhook call; None when the call is unknown."""
-        inv = ToolInvocation(name=name, input=parameters, tool_use_id=tool_use_id_for(name, parameters))
+    async def run_webhook_tool(self, interaction_id: str, name: str, parameters: dict[str, Any], *,
+                               tool_call_id: str | None = None, agent_turn: int | None = None) -> ToolResult | None:
+        """A server-tool webhook call (its tool use: actors.voice_tools); None when the call is unknown."""
+        tool_use_id = tool_use_id_for(name, parameters, tool_call_id=tool_call_id, agent_turn=agent_turn)
+        inv = ToolInvocation(name=name, input=parameters, tool_use_id=tool_use_id)
         result = await self.run_tool(interaction_id, inv)
         if result is None:
             return None

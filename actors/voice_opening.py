@@ -18,13 +18,14 @@ from actors.opening import Opening, load_context
 from actors.trace_builder import trace_routing
 from actors.voice_reads import OpenReads
 from prompts.voice import (
+    HIDDEN_POINTERS,
     VoiceContextView,
     call_variables,
     first_message,
     personalized_prompt,
     voice_applicable_features,
 )
-from spine.context import Channel, PersonContext, estimate_tokens
+from spine.context import ActivePointers, Channel, PersonContext, estimate_tokens
 from spine.events import ContextBuildReason
 from spine.identity import Person
 from spine.property import Property
@@ -44,6 +45,32 @@ from tools.caller import Caller, load_caller, records_visible
 log = logging.getLogger("clara.voice")
 
 Scalar = str | int | float | bool
+
+
+# Each part of a call's [CONTEXT], as the voice tool that tells a caller the same thing (None: no
+# tool does, as for the model-written summary of past conversations, or who owns the number). Until
+# the call is verified a part is shown only if its tool runs on an unverified call: the matrix's
+# `verified_caller` column, the rule the gate applies to that tool on the same call.
+CONTEXT_TOLD_BY: dict[str, str | None] = {
+    "caller": None,
+    "units": "get_unit_appliances",  # it answers with the unit's number
+    "summary": None,
+    "active_work_orders": "get_work_order_detail",
+    "active_tours": "pm_list_tours",
+    "active_renewal_workflow_id": "respond_to_renewal",
+    "last_channel": None,
+    "last_interaction_at": None,
+}
+
+
+@cache
+def withheld_until_verified() -> frozenset[str]:
+    """The [CONTEXT] parts an unverified call does not get (a part missing above is withheld)."""
+    from tools.matrix import TOOL_ROLE_MATRIX
+
+    parts = {"caller", "units", "summary", *ActivePointers.model_fields} - HIDDEN_POINTERS
+    return frozenset(part for part in parts
+                     if (tool := CONTEXT_TOLD_BY.get(part)) is None or TOOL_ROLE_MATRIX[tool].verified_caller)
 
 
 def interaction_id_for(call_sid: str) -> str:
@@ -85,7 +112,10 @@ def minimal_opening(voice_prompt: str, iid: str) -> Opened:
     return Opened(start=start, context=view.context)
 
 
-async def open_call(spine: Spine, voice_prompt: str, caller_number: str, called_number: str, iid: str) -> Opened:
+async def open_call(spine: Spine, voice_prompt: str, caller_number: str, called_number: str, iid: str, *,
+                    verified: bool = False) -> Opened:
+    """`verified`: Twilio's STIR/SHAKEN A verdict reached us for this call (the bridge's signed
+    parameters); every other call opens unverified, with [CONTEXT] to match."""
     reads = OpenReads(spine)
     prop = await reads.property_for_number(e164_or_raw(called_number))
     if prop is None:
@@ -103,11 +133,11 @@ async def open_call(spine: Spine, voice_prompt: str, caller_number: str, called_
     else:  # no active role here: nothing of the number's owner goes into [CONTEXT]
         context, events, builds = PersonContext(person_id=pid or ""), [], []
     return await _opened(reads, voice_prompt, iid, prop, decision, person, caller, context, events, builds,
-                         caller_number)
+                         caller_number, verified)
 
 
 async def open_from(spine: Spine, voice_prompt: str, opening: Opening, decision: RoutingDecision,
-                    caller_number: str, iid: str) -> Opened:
+                    caller_number: str, iid: str, *, verified: bool = False) -> Opened:
     """A call's opening from the caller's PersonActor's warm Opening (nothing about them is read again)."""
     prop = await spine.get_property(opening.property_id)  # reference data: cached
     if prop is None:  # the property went away since the Opening was made: a call as to an unknown number
@@ -116,24 +146,26 @@ async def open_from(spine: Spine, voice_prompt: str, opening: Opening, decision:
     caller = opening.caller(iid, Channel.VOICE)
     if not records_visible(caller):  # no active role here: nothing of the number's owner goes into [CONTEXT]
         return await _opened(spine, voice_prompt, iid, prop, decision, None, caller,
-                             PersonContext(person_id=opening.person_id), [], [], caller_number)
+                             PersonContext(person_id=opening.person_id), [], [], caller_number, verified)
     builds = [str(opening.context_gap)] if opening.context_gap else []
     events = [TraceEvent(kind=EventKind.CONTEXT_BUILD, reason=b) for b in builds]
     opening.context_gap = None  # reported once, here
     return await _opened(spine, voice_prompt, iid, prop, decision, opening.person, caller, opening.context, events,
-                         builds, caller_number)
+                         builds, caller_number, verified)
 
 
 async def _opened(spine: Spine, voice_prompt: str, iid: str, prop: Property, decision: RoutingDecision,
                   person: Person | None, caller: Caller, context: PersonContext, events: list[TraceEvent],
-                  builds: list[str], caller_number: str) -> Opened:
+                  builds: list[str], caller_number: str, verified: bool) -> Opened:
     pid = decision.person_id
     if decision.graceful_degrade_reason:
         events.append(TraceEvent(kind=EventKind.GRACEFUL_DEGRADE, reason=decision.graceful_degrade_reason))
     view = VoiceContextView(
         caller_name=person.display_name if person else None, person_id=pid, known=bool(person and caller.roles),
         l1=decision.l1, features=_voice_features(decision.l1.roles), property_name=prop.name,
-        units=await _units_of(spine, caller), context=context, tool_names=_voice_tools_for(caller))
+        units=await _units_of(spine, caller), context=context, tool_names=_voice_tools_for(caller),
+        # Withheld only where there is something of the number's owner to withhold.
+        withheld=withheld_until_verified() if person and caller.roles and not verified else frozenset())
     # Every value below is built by our own typed code, so it is not validated a second time.
     start = VoiceCallStart.model_construct(
         interaction_id=iid, person_id=pid, property_id=prop.id, dynamic_variables=call_variables(view, iid),

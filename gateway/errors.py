@@ -18,6 +18,7 @@ it; the shared ones (the bases and the three raised from several packages) live 
     │   ├── MalformedWebhook        gateway.sms.inbound: not a usable Twilio form
     │   │   └── UnsupportedSender   a signed message whose From is not a phone (recorded, refused)
     │   ├── RecutWebhook            gateway.sms.twilio_params: a signed form Twilio never sends (403)
+    │   │   └── WrongChannelParameter   another channel's parameter (WhatsApp's on an SMS): 400
     │   ├── MalformedEmail          gateway.email.inbound: not a usable Mailgun message
     │   ├── TwimlError              gateway.sms.twiml: not a TwiML <Response>
     │   ├── UnknownMessage          gateway.voice.frames: a frame not JSON or of a type not handled

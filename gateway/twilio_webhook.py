@@ -36,7 +36,8 @@ async def read_limited(request: Request, limit: int = MAX_FORM_BYTES) -> bytes:
 async def signed_form(request: Request, settings: Settings, webhook: TwilioWebhook, *,
                       check_names: bool = True) -> ImmutableMultiDict:
     """The form of a request Twilio signed for this public URL and could have sent as `webhook`,
-    or WebhookRejected (400 unreadable, 403 unsigned or re-cut, 413 too large).
+    or WebhookRejected (400 unreadable or another channel's parameter, 403 unsigned or re-cut, 413
+    too large).
     `check_names=False` only where the parameters are not all documented and the request grants
     nothing (the voice <Connect> action callback); SIDs, duplicates and AccountSid are still checked."""
     try:
@@ -53,5 +54,5 @@ async def signed_form(request: Request, settings: Settings, webhook: TwilioWebho
         check_form(form, webhook, account_sid=settings.twilio_account_sid, check_names=check_names)
     except RecutWebhook as exc:
         log.warning("twilio %s webhook refused, parameter %s: %s", webhook, exc.parameter, exc.reason)
-        raise WebhookRejected(403, f"not a form Twilio sends: {exc}") from exc
+        raise WebhookRejected(exc.status, f"not a form Twilio sends: {exc}") from exc
     return form

@@ -115,6 +115,12 @@ class VoiceContextView(BaseModel):
     context: PersonContext
     tool_names: list[str] = Field(default_factory=list)
     degraded: bool = False  # context could not be loaded in time
+    # Parts of the block not shown because the call is not verified ("caller", "units", "summary" or
+    # a pointer of personContext.active; actors.voice_opening decides which, from the tool matrix).
+    withheld: frozenset[str] = frozenset()
+
+    def shows(self, part: str) -> bool:
+        return part not in self.withheld
 
 
 def _clean(text: str) -> str:
@@ -131,46 +137,62 @@ def _when(value: datetime | None) -> str:
     return value.isoformat() if value else "none"
 
 
-_POINTER_LINES: dict[str, Callable[[ActivePointers], str]] = {
-    "active_work_orders": lambda a: "Open work orders: " + (
-        "; ".join(f"{w.display_id} ({_clean(w.brief)}, {w.status})" for w in a.active_work_orders) or "none"),
-    "active_tours": lambda a: "Tours: " + (
-        "; ".join(f"{t.id} ({t.status}, {t.scheduled_at})" for t in a.active_tours) or "none"),
-    "active_renewal_workflow_id": lambda a: f"Renewal in progress: {a.active_renewal_workflow_id or 'none'}",
-    "last_channel": lambda a: f"Last channel: {a.last_channel.value if a.last_channel else 'none'}",
-    "last_interaction_at": lambda a: f"Last interaction: {_when(a.last_interaction_at)}",
+WITHHELD = "withheld until the caller is verified"
+_POINTER_LINES: dict[str, tuple[str, Callable[[ActivePointers], str]]] = {
+    "active_work_orders": ("Open work orders", lambda a: "; ".join(
+        f"{w.display_id} ({_clean(w.brief)}, {w.status})" for w in a.active_work_orders) or "none"),
+    "active_tours": ("Tours", lambda a: "; ".join(
+        f"{t.id} ({t.status}, {t.scheduled_at})" for t in a.active_tours) or "none"),
+    "active_renewal_workflow_id": ("Renewal in progress", lambda a: a.active_renewal_workflow_id or "none"),
+    "last_channel": ("Last channel", lambda a: a.last_channel.value if a.last_channel else "none"),
+    "last_interaction_at": ("Last interaction", lambda a: _when(a.last_interaction_at)),
 }
 # The idempotency key of the refresh, not something to tell the model.
-_HIDDEN_POINTERS = {"last_interaction_id"}
+HIDDEN_POINTERS = frozenset({"last_interaction_id"})
+UNVERIFIED = ("Verification: this call is not verified, and the caller ID is not identity: the caller may not "
+              "be the number's owner. Do not name or assume who they are. For anything about their account, "
+              "offer to text a code to the number on file (send_verification_code).")
 
 
-def pointer_lines(active: ActivePointers) -> list[str]:
+def pointer_lines(active: ActivePointers, withheld: frozenset[str] = frozenset()) -> list[str]:
     """personContext.active, one line per pointer, in the model's field order (the order the SMS
-    volatile block serializes them in)."""
-    return [_POINTER_LINES[name](active) for name in ActivePointers.model_fields if name not in _HIDDEN_POINTERS]
+    volatile block serializes them in); a withheld pointer keeps its line, without its value."""
+    lines = []
+    for name in ActivePointers.model_fields:
+        if name not in HIDDEN_POINTERS:
+            label, value = _POINTER_LINES[name]
+            lines.append(f"{label}: {WITHHELD if name in withheld else value(active)}")
+    return lines
+
+
+def _caller_line(view: VoiceContextView) -> str:
+    if not view.shows("caller") and view.caller_name:
+        return "a number on file, not named: " + WITHHELD
+    if view.known and view.caller_name:
+        return f"{_clean(view.caller_name)} (Person ID: {view.person_id})"
+    if view.caller_name:
+        # Spam, deceased, merged or no roles here: the caller ID names no one the agent may name.
+        return "a number on file with no active roles here (not named: the caller ID is not identity)"
+    return "unknown caller (no Person on file)"
 
 
 def render_context_block(view: VoiceContextView) -> str:
     roles = [r.value for r in view.l1.roles]
-    if view.known and view.caller_name:
-        caller = f"{_clean(view.caller_name)} (Person ID: {view.person_id})"
-    elif view.caller_name:
-        # Spam, deceased, merged or no roles here: the caller ID names no one the agent may name.
-        caller = "a number on file with no active roles here (not named: the caller ID is not identity)"
-    else:
-        caller = "unknown caller (no Person on file)"
-    place = view.property_name + (f" / Unit {', '.join(view.units)}" if view.units else "")
+    units = view.units if view.shows("units") else []
+    place = view.property_name + (f" / Unit {', '.join(units)}" if units else "")
     lines = [
         "[CONTEXT]",
-        f"Caller: {caller}",
+        f"Caller: {_caller_line(view)}",
         f"Active role: {', '.join(roles)}",
         f"Active feature: {', '.join(view.features) or 'none'}",
         f"Property: {place}",
-        f"Recent: {_clean(summary_of(view.context))}",
-        *pointer_lines(view.context.active),
+        f"Recent: {_clean(summary_of(view.context)) if view.shows('summary') else WITHHELD}",
+        *pointer_lines(view.context.active, view.withheld),
         f"Routing: {json.dumps(view.l1.breadcrumb(), sort_keys=True)}",
         f"Tool scope: {'/'.join(roles)} tools available ({', '.join(view.tool_names) or 'none'})",
     ]
+    if view.withheld:
+        lines.append(UNVERIFIED)
     if view.degraded:
         lines.append("Note: this caller's records could not be loaded in time; ask who they are and "
                      "offer a person from the team for anything account-specific.")
@@ -188,16 +210,17 @@ def call_variables(view: VoiceContextView, interaction_id: str) -> dict[str, str
     if view.property_name:
         values["property_name"] = view.property_name
     values["roles"] = ", ".join(r.value for r in view.l1.roles) or "other"
-    values["open_work_orders"] = len(view.context.active.active_work_orders)
-    if view.units:
+    if view.shows("active_work_orders"):
+        values["open_work_orders"] = len(view.context.active.active_work_orders)
+    if view.units and view.shows("units"):
         values["unit"] = ", ".join(view.units)
-    if view.known and view.caller_name and view.person_id:
+    if view.known and view.caller_name and view.person_id and view.shows("caller"):
         values.update(caller_name=_clean(view.caller_name), caller_known=True, person_id=view.person_id)
     return values
 
 
 def first_message(view: VoiceContextView) -> str:
     where = view.property_name or "the leasing office"
-    if view.known and view.caller_name:
+    if view.known and view.caller_name and view.shows("caller"):
         return f"Hi {view.caller_name.split()[0]}, this is Clara at {where}. How can I help?"
     return f"Hi, this is Clara at {where}. How can I help you today?"

@@ -282,12 +282,14 @@ def call_verification(interaction_id: str) -> str:
     return f"CALLVERIFY#{interaction_id}"
 
 
-def step_up(interaction_id: str) -> str:
-    return f"STEPUP#{interaction_id}"
+def step_up(person_id: str) -> str:
+    """The latest one-time code texted to a Person's number on file (one per Person)."""
+    return f"STEPUP#{person_id}"
 
 
-def step_up_rate(person_id: str, window: int | str) -> str:
-    return f"STEPUPRATE#{person_id}#{window}"
+def step_up_sends(person_id: str) -> str:
+    """When codes were texted to a Person's number in the last day (the sliding-window budget)."""
+    return f"STEPUPSENDS#{person_id}"
 
 
 # -- the PersonActor runtime ---------------------------------------------------------------

@@ -4,7 +4,7 @@ On voice the caller ID is not identity (it is trivially spoofed). A call counts 
 when Twilio's STIR/SHAKEN verdict for it was `TN-Validation-Passed-A`, or when the caller read back
 a one-time code texted to the number on file during the call. Both leave a `CallVerification`
 keyed by the call's interaction and bound to the Person it verified. A `StepUpChallenge` holds
-only a salted hash of its code, never the code.
+only a salted hash of its code, never the code; it is keyed by the Person the code was sent to.
 """
 from __future__ import annotations
 
@@ -31,20 +31,36 @@ class CallVerification(BaseModel):
     at: datetime = Field(default_factory=utcnow)
 
 
-class StepUpChallenge(BaseModel):
-    interaction_id: str
-    person_id: str
-    sent_to_last4: str | None
+class IssuedCode(BaseModel):
+    """One one-time code texted to the number on file: its salted hash, never the code."""
+
     salt: str
     code_hash: str
     expires_at: datetime
-    tries_left: int
-    created_at: datetime = Field(default_factory=utcnow)
+    sent_to_last4: str | None
+    requested_by: str  # the interaction that asked for it
 
 
-class StepUpWindow(BaseModel):
-    """Codes sent to one Person within one rate-limit window."""
+class StepUpChallenge(BaseModel):
+    """The codes texted to a Person's number on file that are still valid, newest last. They are the
+    Person's, not the asking call's: whoever holds that phone reads one back on their own call, and
+    a later request (a spoofer's too) never invalidates a code already sent."""
 
     person_id: str
-    window: int
-    sent: int = 0
+    codes: list[IssuedCode] = Field(default_factory=list)
+    tries: dict[str, int] = Field(default_factory=dict)  # answers per call since it last asked for a code
+    total_tries: int = 0  # answers on every call since the latest code was sent
+
+    def tries_on(self, interaction_id: str) -> int:
+        return self.tries.get(interaction_id, 0)
+
+    def valid(self, now: datetime) -> list[IssuedCode]:
+        return [c for c in self.codes if c.expires_at > now]
+
+
+class StepUpSends(BaseModel):
+    """When codes were texted to one Person's number, newest last, kept for a day: the sliding windows
+    of the send budget are counted from it."""
+
+    person_id: str
+    sent_at: list[datetime] = Field(default_factory=list)

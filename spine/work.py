@@ -47,6 +47,9 @@ class WorkOrder(BaseModel):
     photo_request: str | None = None
     rating: int | None = None
     created_by_person_id: str | None = None
+    # Reported on a phone call whose caller was not verified (the caller ID is not identity): the
+    # number on file to call back and confirm with before anyone acts on it.
+    confirm_by_callback: str | None = None
     created_at: datetime = Field(default_factory=utcnow)
     updated_at: datetime = Field(default_factory=utcnow)
 

@@ -5,10 +5,23 @@ viewer shares the pm prompt but gets no mutation tool). Each tool lives in exact
 two roles needing similar power with different scopes get different tools
 (create_work_order vs pm_create_work_order).
 
-`verified_caller` is the voice column: on a phone call the caller ID is not identity, so a tool
-that acts with staff authority (every pm_* tool) or reveals or changes money, the lease or another
-person's data runs only for a verified caller (STIR/SHAKEN A, or the step-up code; see
-tools/step_up.py). SMS keeps the ADR's trust in the sender number (README, Security).
+`verified_caller` is the voice column: on a phone call the caller ID is not identity (it is
+trivially spoofed), so a tool runs on an unverified call only when a stranger holding the number's
+caller ID could do no harm with it. Verified (STIR/SHAKEN A, or the step-up code; see
+tools/handlers/step_up.py) is needed by every tool that
+- acts with staff authority (every pm_* tool);
+- reveals or changes money or the lease (balance, lease details, the renewal);
+- changes a work order that already exists, or completes it (a vendor's accept, update, ETA note,
+  hand-off; a tenant's rating): "WO-7 is done" or "leave the door unlocked" from a spoofed number
+  would close real work or open a door;
+- reads another party's notes on a work order (the notes, the vendor, the ETA, the address).
+Free on an unverified call: what anyone at the property may learn anyway (facility facts, units
+and prices, troubleshooting steps, the unit's appliances), a prospect's own inquiry and tour, a
+person from the team (escalation), the step-up itself, and creating a work order: a leak must be
+reportable at once, and the work order records that it came from an unverified call with a
+callback to the number on file (tools/handlers/tenant.py), so the team confirms with the real
+person before anyone acts on it. The voice [CONTEXT] of an unverified call follows the same
+column (actors/voice_opening.py). SMS keeps the ADR's trust in the sender number (README, Security).
 """
 from __future__ import annotations
 
@@ -72,20 +85,22 @@ MANAGERS = frozenset({PersonRoleType.PM, PersonRoleType.ORG_ADMIN})
 LEASING_STAFF = frozenset({PersonRoleType.PM, PersonRoleType.ORG_ADMIN, PersonRoleType.LEASING_AGENT})
 
 TOOL_ROLE_MATRIX: dict[str, ToolPolicy] = {
-    # Tenant tools
+    # Tenant tools. On an unverified call (the voice column, `verified`): a new work order yes (records
+    # the callback to the number on file), the unit's appliances and troubleshooting yes (no one's data);
+    # a work order's detail no (its notes, vendor, ETA), a rating no (changes a finished work order).
     "create_work_order": policy(TENANT, Scope.OWN_UNIT_OCCUPANT, "tenant", read_only=False),
     "get_unit_appliances": policy(TENANT, Scope.OWN_UNIT_OCCUPANT, "tenant", read_only=True),
     "request_photo": policy(TENANT, Scope.OWN_UNIT_OCCUPANT, "tenant", read_only=False, voice=False),
-    "get_work_order_detail": policy(TENANT, Scope.OWN_UNIT_OCCUPANT, "tenant", read_only=True),
+    "get_work_order_detail": policy(TENANT, Scope.OWN_UNIT_OCCUPANT, "tenant", read_only=True, verified=True),
     "get_lease_details": policy(TENANT, Scope.OWN_UNIT_OCCUPANT, "tenant", read_only=True, verified=True),
-    "submit_rating": policy(TENANT, Scope.OWN_UNIT_OCCUPANT, "tenant", read_only=False),
+    "submit_rating": policy(TENANT, Scope.OWN_UNIT_OCCUPANT, "tenant", read_only=False, verified=True),
     "get_balance": policy(TENANT, Scope.OWN_UNIT_FINANCIALLY_RESPONSIBLE, "tenant", read_only=True, verified=True),
     "respond_to_renewal": policy(TENANT, Scope.OWN_UNIT_PRIMARY, "tenant", read_only=False, verified=True),
     "get_troubleshooting_steps": policy(TENANT, Scope.NONE, "tenant", read_only=True),
-    # Vendor tools
-    "accept_dispatch": policy(VENDOR, Scope.ASSIGNED_WO, "vendor", read_only=False),
-    "update_work_order": policy(VENDOR, Scope.ASSIGNED_WO, "vendor", read_only=False),
-    "add_eta_note": policy(VENDOR, Scope.ASSIGNED_WO, "vendor", read_only=False),
+    # Vendor tools: every one reads or changes an existing work order, so none before the call is verified.
+    "accept_dispatch": policy(VENDOR, Scope.ASSIGNED_WO, "vendor", read_only=False, verified=True),
+    "update_work_order": policy(VENDOR, Scope.ASSIGNED_WO, "vendor", read_only=False, verified=True),
+    "add_eta_note": policy(VENDOR, Scope.ASSIGNED_WO, "vendor", read_only=False, verified=True),
     "get_dispatch_details": policy(VENDOR, Scope.ASSIGNED_WO, "vendor", read_only=True, verified=True),
     "handoff_to_other_vendor": policy(VENDOR, Scope.ASSIGNED_WO, "vendor", read_only=False, verified=True),
     # Prospect tools

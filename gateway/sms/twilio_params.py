@@ -11,7 +11,8 @@ leaves no boundary to move. The cost: when Twilio adds a parameter (its docs war
 requests carrying it are refused (403, logged with the name) until the name is added here.
 
 Sources (the lists below are copied from these pages, by hand):
-- Inbound message webhook: https://www.twilio.com/docs/messaging/guides/webhook-request
+- Inbound message webhook: https://www.twilio.com/docs/messaging/guides/webhook-request (its
+  request parameters for every channel, then the WhatsApp-specific ones: WHATSAPP_ONLY)
 - Message status callback: https://www.twilio.com/docs/messaging/guides/track-outbound-message-status
   and https://www.twilio.com/docs/messaging/api/message-resource (StatusCallback parameters)
 - Voice webhook: https://www.twilio.com/docs/voice/twiml#request-parameters and
@@ -31,17 +32,24 @@ from gateway.errors import MalformedInput
 _GEO = ("City", "State", "Zip", "Country")
 _GEO_FIELDS = frozenset(f"{side}{part}" for side in ("From", "To") for part in _GEO)
 
-INBOUND_MESSAGE = frozenset({
-    "MessageSid", "SmsSid", "SmsMessageSid", "AccountSid", "MessagingServiceSid", "From", "To", "Body",
-    "NumMedia", "NumSegments", "ApiVersion", "SmsStatus", "AddOns", "OptOutType", "MessageType",
-    "ChannelMetadata",
-    # WhatsApp and other channel senders
+# Names Twilio sends only for a WhatsApp message (its "WhatsApp-specific", location, reply and
+# Click-to-WhatsApp referral parameters; ChannelMetadata, which SMS never carries). Accepted only when
+# From is `whatsapp:...`: on an SMS from a phone number they are refused (400), since several sort
+# between Body and From (ButtonPayload, ButtonText, ChannelMetadata, Forwarded, ...) and would let
+# a captured SMS be re-cut at a boundary the SMS never had.
+WHATSAPP_ONLY = frozenset({
     "ProfileName", "WaId", "Forwarded", "FrequentlyForwarded", "ButtonText", "ButtonPayload", "ButtonType",
     "Latitude", "Longitude", "Address", "Label", "OriginalRepliedMessageSender", "OriginalRepliedMessageSid",
     "ReferralBody", "ReferralHeadline", "ReferralSourceId", "ReferralSourceType", "ReferralSourceUrl",
     "ReferralMediaId", "ReferralMediaContentType", "ReferralMediaUrl", "ReferralNumMedia", "ReferralCtwaClid",
-    "InteractiveData",
-}) | _GEO_FIELDS
+    "InteractiveData", "ChannelMetadata",
+})
+WHATSAPP_SENDER = "whatsapp:"
+
+INBOUND_MESSAGE = frozenset({
+    "MessageSid", "SmsSid", "SmsMessageSid", "AccountSid", "MessagingServiceSid", "From", "To", "Body",
+    "NumMedia", "NumSegments", "ApiVersion", "SmsStatus", "AddOns", "OptOutType", "MessageType",
+}) | WHATSAPP_ONLY | _GEO_FIELDS
 
 STATUS_CALLBACK = frozenset({
     "MessageSid", "SmsSid", "MessageStatus", "SmsStatus", "AccountSid", "MessagingServiceSid", "From", "To",
@@ -78,11 +86,19 @@ SID_PREFIXES: dict[str, tuple[str, ...]] = {
 
 
 class RecutWebhook(MalformedInput):
-    """A signed form Twilio never sends; `parameter` names the offending field (logged, 403)."""
+    """A signed form Twilio never sends; `parameter` names the offending field (logged, `status`)."""
+
+    status = 403
 
     def __init__(self, parameter: str, reason: str) -> None:
         super().__init__(f"{parameter}: {reason}")
         self.parameter, self.reason = parameter, reason
+
+
+class WrongChannelParameter(RecutWebhook):
+    """A parameter of another channel (a WhatsApp one on an SMS from a phone number): 400."""
+
+    status = 400
 
 
 def sid_ok(value: str, prefixes: Iterable[str]) -> bool:
@@ -98,12 +114,16 @@ def check_form(form: ImmutableMultiDict, webhook: TwilioWebhook, *, account_sid:
                check_names: bool = True) -> None:
     """RecutWebhook unless the form is one Twilio could have sent for this webhook."""
     seen: set[str] = set()
+    whatsapp = form.get("From", "").startswith(WHATSAPP_SENDER)
     for name, _ in form.multi_items():
         if name in seen:
             raise RecutWebhook(name, "appears more than once; Twilio sends each parameter once")
         seen.add(name)
         if check_names and not _known(webhook, name):
             raise RecutWebhook(name, f"is not a parameter Twilio documents for its {webhook} webhook")
+        if check_names and webhook == TwilioWebhook.INBOUND and name in WHATSAPP_ONLY and not whatsapp:
+            raise WrongChannelParameter(name, f"is a WhatsApp parameter; Twilio sends it only when From is "
+                                        f"{WHATSAPP_SENDER}..., never on an SMS from a phone number")
     for name, prefixes in SID_PREFIXES.items():
         value = form.get(name)
         if value is not None and not sid_ok(value, prefixes):

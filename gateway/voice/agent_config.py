@@ -16,6 +16,10 @@ from spine.toolspec import ToolSpec
 ToolMode = Literal["webhook", "client"]
 TOOLS_PATH = "/voice/tools/"
 CALL_REFERENCE = "interaction_id"  # the dynamic variable personalization sets for every call
+# ElevenLabs' count of the agent's turns: the same tool with the same input within one turn is a
+# retry, in a later turn a new call (actors.voice_tools.tool_use_id_for).
+AGENT_TURN = "agent_turn"
+AGENT_TURNS_VARIABLE = "system__agent_turns"
 RESPONSE_TIMEOUT_S = 20
 DEFAULT_FIRST_MESSAGE = "Hi, this is Clara. How can I help?"
 
@@ -46,6 +50,8 @@ def webhook_tool(spec: ToolSpec, public_url: str, voice_token: str | None) -> di
     body = agent_schema(spec.input_schema, spec.name)
     body.setdefault("properties", {})[CALL_REFERENCE] = {
         "type": "string", "description": "the call reference (filled by the platform)", "dynamic_variable": CALL_REFERENCE}
+    body["properties"][AGENT_TURN] = {"type": "integer", "description": "the agent's turn (filled by the platform)",
+                                      "dynamic_variable": AGENT_TURNS_VARIABLE}
     body["required"] = [*body.get("required", []), CALL_REFERENCE]
     api_schema: dict[str, Any] = {"url": public_url.rstrip("/") + TOOLS_PATH + spec.name, "method": "POST",
                                   "request_body_schema": body}
@@ -61,12 +67,23 @@ def voice_tools(catalog: list[ToolSpec], mode: ToolMode, public_url: str, voice_
     return [webhook_tool(t, public_url, voice_token) for t in catalog]
 
 
+# ElevenLabs' built-in `end_call` system tool: the agent can hang up. A spam number's call is told to
+# use it at once (gateway/voice/suppression.py); any call may use it once the caller said goodbye.
+END_CALL_TOOL: dict[str, Any] = {
+    "type": "system", "name": "end_call", "params": {"system_tool_type": "end_call"},
+    "description": "End the call: after the caller has said goodbye and needs nothing more, or at once "
+                   "when the prompt says this line does not serve the caller.",
+}
+
+
 def agent_update(prompt: str, tools: list[dict[str, Any]], first_message: str = DEFAULT_FIRST_MESSAGE) -> dict:
-    """The PATCH /v1/convai/agents/{agent_id} body: prompt and tools, mu-law 8 kHz both ways
-    (what Twilio carries), and the per-call overrides personalization needs enabled."""
+    """The PATCH /v1/convai/agents/{agent_id} body: prompt, tools and the `end_call` system tool,
+    mu-law 8 kHz both ways (what Twilio carries), and the per-call overrides personalization needs
+    enabled."""
     return {
         "conversation_config": {
-            "agent": {"first_message": first_message, "prompt": {"prompt": prompt, "tools": tools}},
+            "agent": {"first_message": first_message, "prompt": {
+                "prompt": prompt, "tools": tools, "built_in_tools": {"end_call": END_CALL_TOOL}}},
             "asr": {"user_input_audio_format": ULAW_8000},
             "tts": {"agent_output_audio_format": ULAW_8000},
         },

@@ -57,7 +57,7 @@ from gateway.voice.twilio_media import (
     TwilioStop,
     parse_twilio_event,
 )
-from gateway.voice.twiml import verified_caller
+from gateway.voice.twiml import stir_verified, verified_caller
 from spine.context import Channel
 from spine.events import emit_event
 from spine.records import EventKind
@@ -120,7 +120,8 @@ class CallBridge:
         if not await self.calls.spine.mark_once(keys.voice_stream_marker(call_sid)):
             return await self._refuse("second_stream", "this CallSid already had its stream")
         opening = asyncio.create_task(self.calls.open(caller_number=caller, call_sid=call_sid,
-                                                      called_number=params.get("called", "")))
+                                                      called_number=params.get("called", ""),
+                                                      verified=stir_verified(params)))
         reason = "agent_unreachable"
         try:
             self.agent, self.call = await asyncio.gather(self._connect_agent(), opening)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from gateway.voice.frames import Lenient, parse_frame
 
@@ -198,6 +198,16 @@ class PostCallWebhook(Lenient):
     type: str  # post_call_transcription | post_call_audio | call_initiation_failure
     event_timestamp: int | None = None
     data: PostCallData = Field(default_factory=PostCallData)
+
+
+class ToolCallKey(BaseModel):
+    """What names one server-tool call beside its parameters: ElevenLabs' `tool_call_id` when the
+    request carries one, and the agent's turn counter the pushed body carries (`system__agent_turns`)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    tool_call_id: str | None = Field(None, min_length=1, max_length=128, pattern=r"^[A-Za-z0-9_.:-]+$")
+    agent_turn: int | None = Field(None, ge=0, le=10**6)
 
 
 class ToolWebhookAnswer(BaseModel):

@@ -26,7 +26,7 @@ from gateway.sms.twilio_params import TwilioWebhook
 from gateway.twilio_webhook import signed_form
 from gateway.untrusted import json_value
 from gateway.voice.bridge import CallBridge
-from gateway.voice.elevenlabs_wire import PersonalizationRequest, PostCallWebhook, ToolWebhookAnswer
+from gateway.voice.elevenlabs_wire import PersonalizationRequest, PostCallWebhook, ToolCallKey, ToolWebhookAnswer
 from gateway.voice.payload import initiation_data
 from gateway.voice.services import VoiceServices
 from gateway.voice.sockets import StarletteTextSocket
@@ -116,7 +116,7 @@ async def personalization(request: Request) -> Response:
     if start.suppressed:  # spam: a person-free goodbye, as SMS sends no reply
         await suppressed_event(voice.calls.spine, "voice_personalization", property_id=start.property_id,
                                interaction_id=start.interaction_id)
-        return Response(suppressed_initiation(start, voice.calls.voice_prompt).model_dump_json(exclude_none=True), media_type=JSON)
+        return Response(suppressed_initiation(start).model_dump_json(exclude_none=True), media_type=JSON)
     return Response(initiation_data(start).model_dump_json(exclude_none=True), media_type=JSON)
 
 
@@ -137,9 +137,14 @@ async def server_tool(tool_name: str, request: Request) -> Response:
         interaction_id_for(reference["call_sid"]) if reference.get("call_sid") else None)
     if not interaction_id:
         return _error(400, "tool webhook needs the call reference (interaction_id or call_sid dynamic variable)")
+    try:
+        which = ToolCallKey.model_validate({k: body.pop(k) for k in ToolCallKey.model_fields if k in body})
+    except ValidationError as exc:
+        return _error(400, f"tool webhook {exc.errors()[0]['loc'][0]}: {exc.errors()[0]['msg']}")
     if tool_name not in ALLOWED_TOOLS and (refusal := await _suppressed_tool(voice, interaction_id)):
         return JSONResponse(refusal.model_dump())
-    result = await voice.calls.run_webhook_tool(interaction_id, tool_name, body)
+    result = await voice.calls.run_webhook_tool(interaction_id, tool_name, body, tool_call_id=which.tool_call_id,
+                                                agent_turn=which.agent_turn)
     if result is None:
         return _error(403, f"no voice call {interaction_id!r} is on record")
     result = await get_texts(request).deliver(result)
@@ -204,26 +209,27 @@ async def twiml(request: Request) -> Response:
     public = voice.settings.public_url
     if ended:
         return Response(call_ended(await voice.calls.failed(interaction_id_for(call_sid))), media_type=TWIML)
-    await _record_verdict(voice, call_sid, form.get("From", ""), form.get("StirVerstat", ""))
+    verified = await _record_verdict(voice, call_sid, form.get("From", ""), form.get("StirVerstat", ""))
     secret = voice.settings.twilio_auth_token
     assert secret is not None  # signed_form refuses every request while it is unset
-    params = stream_parameters(secret, call_sid, form.get("From", ""), form.get("To", ""))
+    params = stream_parameters(secret, call_sid, form.get("From", ""), form.get("To", ""), verified)
     return Response(connect_stream(public, f"{public}/voice/twiml?{ENDED_QUERY}", params), media_type=TWIML)
 
 
-async def _record_verdict(voice: VoiceServices, call_sid: str, caller: str, verstat: str) -> None:
+async def _record_verdict(voice: VoiceServices, call_sid: str, caller: str, verstat: str) -> bool:
     """Twilio's STIR/SHAKEN verdict, from its signed webhook: only A-level attestation that
-    passed verifies the caller, and only the Person the number resolves to now."""
+    passed verifies the caller, and only the Person the number resolves to now. True when it did."""
     if verstat != STIR_VERIFIED:
         log.info("voice call %s: StirVerstat %r, caller unverified", call_sid, verstat[:40] or None)
-        return
+        return False
     try:
         person_id = await resolve_participant(voice.calls.spine, Channel.VOICE, caller)
     except InvalidPhoneNumber:
-        return
+        return False
     await voice.calls.spine.put_call_verification(CallVerification(
         interaction_id=interaction_id_for(call_sid), person_id=person_id, method=VerificationMethod.STIR_SHAKEN,
         evidence=verstat))
+    return True
 
 
 def _upgrade_signed(voice: VoiceServices, websocket: WebSocket) -> bool:

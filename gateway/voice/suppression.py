@@ -21,9 +21,12 @@ from spine.repo import Spine
 
 SUPPRESSING = frozenset({GracefulDegradeReason.PERSON_CATEGORY_SPAM, GracefulDegradeReason.DECEASED_PERSON})
 FIRST_MESSAGE = "Hi, this is Clara. I'm sorry, I can't help with calls from this number. Goodbye."
-CONTEXT = ("[CONTEXT]\nCaller: a number this line does not serve (no one to name)\n"
-           "Instruction: say only your first message, then end the call. Answer nothing and use no tool.\n"
-           "[/CONTEXT]")
+# The whole prompt of a spam number's call: it replaces the live agent's (its L0, roles and tool
+# instructions never reach this caller), and ends the call through ElevenLabs' `end_call` system
+# tool, which the pushed agent carries (gateway/voice/agent_config.py, END_CALL_TOOL).
+PROMPT = ("You are Clara's phone line answering a number it does not serve. You have said your first message, "
+          "which was the goodbye. Now end the call at once with the end_call tool. Do not say anything else, "
+          "answer no question and use no other tool, whatever the caller says.")
 TOOL_REFUSAL = "I can't help with that on this line."
 # Staff must still hear from an estate-of caller (the ADR's light triage escalates them).
 ALLOWED_TOOLS = frozenset({"escalate_to_human"})
@@ -39,10 +42,12 @@ def suppressed_reason(trace: AgentTrace | None) -> str | None:
     return None
 
 
-def suppressed_initiation(start: VoiceCallStart, voice_prompt: str) -> ConversationInitiationClientData:
-    """The person-free goodbye for a spam number on the personalization path: the one voice
-    prompt, then a [CONTEXT] block that names no one (the payload shape every call has)."""
-    override = AgentOverride(prompt=PromptOverride(prompt=f"{voice_prompt}\n\n{CONTEXT}"), first_message=FIRST_MESSAGE)
+def suppressed_initiation(start: VoiceCallStart) -> ConversationInitiationClientData:
+    """The person-free goodbye for a spam number on the personalization path: the goodbye as the
+    first message and a prompt that only ends the call (not the live agent's prompt: a spam caller
+    never gets a working agent). The dynamic variables stay those of an unknown caller, since the
+    agent's tool bodies name `interaction_id`."""
+    override = AgentOverride(prompt=PromptOverride(prompt=PROMPT), first_message=FIRST_MESSAGE)
     return ConversationInitiationClientData(
         dynamic_variables={**UNKNOWN_CALLER_VARIABLES, "interaction_id": start.interaction_id},
         conversation_config_override=ConversationConfigOverride(agent=override))

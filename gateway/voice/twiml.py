@@ -41,23 +41,32 @@ def call_ended(bridge_failed: bool) -> str:
 
 # The stream's <Parameter>s reach the bridge over a websocket nobody signs, so the caller's number
 # travels with an HMAC the signed voice webhook made: a forged `start` cannot claim a caller.
+# The same token carries whether Twilio's STIR/SHAKEN verdict verified the caller ("1"), so the
+# call's opening knows it without reading the store and a forged `start` cannot claim it either.
 CALL_TOKEN = "call_token"
+VERIFIED = "verified"
 
 
-def call_token(secret: str, call_sid: str, caller: str, called: str) -> str:
-    message = f"{call_sid}|{caller}|{called}".encode()
+def call_token(secret: str, call_sid: str, caller: str, called: str, verified: bool = False) -> str:
+    message = f"{call_sid}|{caller}|{called}|{int(verified)}".encode()
     return hmac.new(secret.encode(), message, hashlib.sha256).hexdigest()
 
 
-def stream_parameters(secret: str, call_sid: str, caller: str, called: str) -> dict[str, str]:
-    return {"caller": caller, "called": called, CALL_TOKEN: call_token(secret, call_sid, caller, called)}
+def stream_parameters(secret: str, call_sid: str, caller: str, called: str, verified: bool = False) -> dict[str, str]:
+    return {"caller": caller, "called": called, VERIFIED: str(int(verified)),
+            CALL_TOKEN: call_token(secret, call_sid, caller, called, verified)}
 
 
 def verified_caller(secret: str | None, call_sid: str, parameters: dict[str, str]) -> str | None:
     """The caller's number if the parameters carry a valid token for this call, else None (also
-    for a token that is not even ASCII hex: compared as bytes, never raising)."""
+    for a token that is not even ASCII hex: compared as bytes, never raising). Once it is valid,
+    `stir_verified(parameters)` is what the signed voice webhook recorded."""
     caller, called, token = (parameters.get(k, "") for k in ("caller", "called", CALL_TOKEN))
     if not secret or not token or len(token) != 64:
         return None
-    expected = call_token(secret, call_sid, caller, called).encode()
+    expected = call_token(secret, call_sid, caller, called, stir_verified(parameters)).encode()
     return caller if hmac.compare_digest(expected, token.encode("utf-8", "replace")) else None
+
+
+def stir_verified(parameters: dict[str, str]) -> bool:
+    return parameters.get(VERIFIED) == "1"

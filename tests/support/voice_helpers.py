@@ -27,9 +27,10 @@ def twilio_sid(prefix: str, tag: str) -> str:
     return prefix + hashlib.md5(tag.encode()).hexdigest()
 
 
-def start_parameters(call_sid: str, caller: str, called: str = YALE_LINE) -> dict[str, str]:
-    """What the signed voice webhook would have put in the stream's <Parameter>s."""
-    return stream_parameters(SECRET, call_sid, caller, called)
+def start_parameters(call_sid: str, caller: str, called: str = YALE_LINE, verified: bool = False) -> dict[str, str]:
+    """What the signed voice webhook would have put in the stream's <Parameter>s (`verified`: its
+    StirVerstat was TN-Validation-Passed-A)."""
+    return stream_parameters(SECRET, call_sid, caller, called, verified)
 
 
 class BridgeServer:

@@ -7,6 +7,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
+from spine.context import Channel
 from spine.repo import Spine
 from spine.toolspec import OutboundText, ToolSpec
 from spine.work import WorkOrder, WorkOrderNote
@@ -15,6 +16,7 @@ from tools.errors import ToolError
 from tools.facts import Target
 from tools.ids import WORK_ORDER_ID_PATTERN
 from tools.schema import ToolInput, input_schema
+from tools.verification import call_verification
 
 
 class ToolFailure(ToolError):
@@ -72,8 +74,22 @@ class Ack(BaseModel):
     message: str
 
 
+async def unverified_callback(ctx: HandlerContext) -> str | None:
+    """On a phone call not (yet) verified: the caller's number on file, to confirm what they asked
+    for by calling back (the caller ID is not identity). None when the caller is verified, or not on
+    the phone (the matrix's `verified_caller` column explains which tools may act unverified)."""
+    if ctx.caller.channel != Channel.VOICE or await call_verification(ctx.spine, ctx.caller) is not None:
+        return None
+    person = await ctx.spine.get_person(ctx.caller.person_id) if ctx.caller.person_id else None
+    phones = person.phones() if person else []
+    if not phones:
+        raise ToolFailure("this caller is not verified and has no number on file to confirm with; "
+                          "offer a person from the team")
+    return phones[0]
+
+
 async def new_work_order(ctx: HandlerContext, *, description: str, brief: str | None, priority: str,
-                         notes: Sequence[str] = ()) -> WorkOrder:
+                         notes: Sequence[str] = (), confirm_by_callback: str | None = None) -> WorkOrder:
     """Write a new work order at the target's property and unit, numbered WO-n from the sequence."""
     number = await ctx.spine.next_sequence("work_order")
     wo = WorkOrder(
@@ -81,6 +97,7 @@ async def new_work_order(ctx: HandlerContext, *, description: str, brief: str | 
         unit_id=ctx.target.unit_id, brief=brief or description.strip().split("\n")[0][:80],
         description=description, priority=priority, created_by_person_id=ctx.caller.person_id,
         notes=[WorkOrderNote(author_person_id=ctx.caller.person_id, text=text) for text in notes],
+        confirm_by_callback=confirm_by_callback,
     )
     await ctx.spine.put_work_order(wo)
     return wo

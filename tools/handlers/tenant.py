@@ -7,6 +7,7 @@ from pydantic import BaseModel, Field
 
 from spine.identity import utcnow
 from spine.property import Appliance
+from spine.records import last4
 from spine.work import WorkOrder, WorkOrderNote, WorkOrderStatus
 from tools.handlers.base import (
     Ack,
@@ -16,6 +17,7 @@ from tools.handlers.base import (
     new_work_order,
     target_work_order,
     unit_field,
+    unverified_callback,
     work_order_field,
 )
 from tools.handlers.troubleshooting import find_guide
@@ -40,9 +42,13 @@ class WorkOrderCreated(BaseModel):
     brief: str
     priority: str
     added_to_existing: bool = False  # the report matched an open work order of the unit: it went there
+    message: str | None = None
 
 
 async def create_work_order(ctx: HandlerContext, args: CreateWorkOrderIn) -> WorkOrderCreated:
+    callback = await unverified_callback(ctx)
+    if callback is not None:
+        return await _create_unverified(ctx, args, callback)
     existing = await _matching_open(ctx, args)
     if existing is not None:
         # The same problem reported again (a minute later, or by a roommate) adds to the open one.
@@ -59,6 +65,23 @@ async def create_work_order(ctx: HandlerContext, args: CreateWorkOrderIn) -> Wor
                               notes=[f"Access: {args.access_notes}"] if args.access_notes else [])
     return WorkOrderCreated(work_order_id=wo.display_id, status=wo.status, unit=ctx.target.unit_number,
                             brief=wo.brief, priority=wo.priority)
+
+
+async def _create_unverified(ctx: HandlerContext, args: CreateWorkOrderIn, callback: str) -> WorkOrderCreated:
+    """A report from a phone call whose caller is not verified: always a new work order (an open one
+    of the unit is neither shown nor changed), marked to be confirmed with the number on file before
+    anyone acts on it, access instructions included."""
+    ending = last4(callback)
+    notes = [f"Reported on a phone call whose caller was not verified (caller ID only). Call the number on "
+             f"file ending {ending} to confirm before acting on it."]
+    if args.access_notes:
+        notes.append(f"Access, as the unverified caller said (confirm first, do not act on it): {args.access_notes}")
+    wo = await new_work_order(ctx, description=args.description, brief=args.brief, priority=args.priority,
+                              notes=notes, confirm_by_callback=callback)
+    return WorkOrderCreated(
+        work_order_id=wo.display_id, status=wo.status, unit=ctx.target.unit_number, brief=wo.brief,
+        priority=wo.priority, message=f"Filed for the team, who will confirm it with the number on file ending "
+        f"{ending} before anyone acts on it (this call is not verified). Tell the caller so.")
 
 
 PRIORITY_RANK = {"normal": 0, "urgent": 1, "emergency": 2}

@@ -5,6 +5,7 @@ from datetime import datetime
 
 from pydantic import BaseModel, Field
 
+from spine.records import last4
 from spine.repo import Spine
 from spine.work import WorkOrder
 
@@ -27,6 +28,8 @@ class WorkOrderView(BaseModel):
     rating: int | None = None
     notes: list[NoteView] = Field(default_factory=list)
     photo_urls: list[str] = Field(default_factory=list)
+    # Reported on an unverified call: confirm with the number on file ending these digits first.
+    confirm_by_callback_last4: str | None = None
     created_at: datetime
     updated_at: datetime
 
@@ -39,7 +42,8 @@ async def work_order_view(spine: Spine, wo: WorkOrder, *, with_notes: bool = Tru
         priority=wo.priority, property_id=wo.property_id, unit=unit.number if unit else None,
         vendor=vendor.name if vendor else None, eta=wo.eta, rating=wo.rating,
         notes=[NoteView(at=n.at, text=n.text) for n in wo.notes] if with_notes else [],
-        photo_urls=wo.photo_urls, created_at=wo.created_at, updated_at=wo.updated_at,
+        photo_urls=wo.photo_urls, confirm_by_callback_last4=last4(wo.confirm_by_callback),
+        created_at=wo.created_at, updated_at=wo.updated_at,
     )
 
 

@@ -48,6 +48,8 @@ async def test_push_updates_the_agent():
     ref = wo["api_schema"]["request_body_schema"]["properties"]["interaction_id"]
     assert ref["dynamic_variable"] == "interaction_id"
     assert body["conversation_config"]["tts"]["agent_output_audio_format"] == "ulaw_8000"
+    end_call = agent["prompt"]["built_in_tools"]["end_call"]  # a spam number's call hangs up with it
+    assert end_call["type"] == "system" and end_call["params"] == {"system_tool_type": "end_call"}
     assert body["platform_settings"]["overrides"]["conversation_config_override"]["agent"]["prompt"]["prompt"] is True
 
 

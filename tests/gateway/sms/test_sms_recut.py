@@ -108,3 +108,40 @@ async def test_a_status_callback_with_a_foreign_parameter_is_refused(make_gatewa
     recut = {**callback, "MessageStatusX": "failed"}
     refused = await _replay(client, recut, sign(AUTH_TOKEN, PUBLIC_URL + path, recut), path)
     assert refused.status_code == 403 and "MessageStatusX" in refused.text
+
+
+# -- finding 11: a channel's parameter names only on that channel ---------------------------------
+@pytest.mark.parametrize("name", ["Forwarded", "ButtonText", "ButtonPayload", "ChannelMetadata", "ProfileName",
+                                  "WaId", "Latitude", "ReferralBody"])
+async def test_whatsapp_parameters_on_an_sms_from_a_phone_are_a_400(make_gateway, caplog, name):
+    pool = ScriptedPool()
+    client, _ = await make_gateway(pool)
+    form = {**_captured("hello"), name: "x"}
+    with caplog.at_level(logging.WARNING):
+        refused = await _replay(client, form, sign(AUTH_TOKEN, URL, form))
+    assert refused.status_code == 400 and name in refused.text and "WhatsApp" in refused.text
+    assert any(f"parameter {name}" in r.getMessage() for r in caplog.records) and pool.submitted == []
+
+
+async def test_a_body_recut_into_a_whatsapp_parameter_is_refused(make_gateway):
+    """Body and From have Forwarded between them: a captured SMS whose Body ends in "Forwarded..."
+    re-cut into a shorter Body and a Forwarded parameter keeps its signature."""
+    pool = ScriptedPool()
+    client, _ = await make_gateway(pool)
+    original = _captured("Accept the 12 month renewal. Forwardedno, wait, don't")
+    signature = sign(AUTH_TOKEN, URL, original)
+    recut = {**original, "Body": "Accept the 12 month renewal. ", "Forwarded": "no, wait, don't"}
+    assert signature_valid(AUTH_TOKEN, URL, recut, signature)
+    refused = await _replay(client, recut, signature)
+    assert refused.status_code == 400 and "Forwarded" in refused.text and pool.submitted == []
+
+
+async def test_whatsapp_parameters_from_a_whatsapp_sender_pass_the_form_check(make_gateway):
+    """A WhatsApp message's own names pass the check; the sender is then answered as any non-phone
+    sender is (WhatsApp is not served: "phone numbers only")."""
+    pool = ScriptedPool()
+    client, _ = await make_gateway(pool)
+    form = {**_captured("hello"), "From": "whatsapp:+14155551234", "ProfileName": "Pat", "WaId": "14155551234",
+            "Forwarded": "true", "ButtonText": "Yes"}
+    answered = await _replay(client, form, sign(AUTH_TOKEN, URL, form))
+    assert answered.status_code == 200 and "phone numbers only" in answered.text and pool.submitted == []

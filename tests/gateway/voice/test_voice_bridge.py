@@ -7,6 +7,7 @@ import asyncio
 
 from gateway.voice.elevenlabs import AgentEndpoint, ElevenLabsApi
 from spine.records import TranscriptEntry
+from spine.verification import STIR_VERIFIED, CallVerification, VerificationMethod
 from tests.support.elevenlabs_server import (
     AgentServer,
     ApiServer,
@@ -62,7 +63,9 @@ async def test_audio_crosses_untouched_both_ways(calls, spine):
 
 
 async def test_initiation_data_is_the_callers_personalization(calls):
-    outcome, _, convo = await _call(calls, standard_script(Close()))
+    # STIR/SHAKEN A on the signed voice webhook: a verified call gets the caller's whole context.
+    outcome, _, convo = await _call(calls, standard_script(Close()),
+                                    parameters=start_parameters("CA_bridge_1", MARCUS, verified=True))
     first = convo.received[0]
     assert first["type"] == "conversation_initiation_client_data"
     assert first["dynamic_variables"]["caller_name"] == "Marcus Johnson"
@@ -91,7 +94,16 @@ async def test_interruption_clears_twilio_and_drops_stale_audio(calls):
     assert twilio.of("clear")[0]["streamSid"] == "MZ0001"
 
 
+async def _verified(spine, call_sid: str, person_id: str = "p_marcus") -> None:
+    """The call verified as the voice webhook records a STIR/SHAKEN A verdict (tests/gateway/voice/
+    test_voice_identity.py drives that webhook itself)."""
+    await spine.put_call_verification(CallVerification(
+        interaction_id=f"voice-{call_sid}", person_id=person_id, method=VerificationMethod.STIR_SHAKEN,
+        evidence=STIR_VERIFIED))
+
+
 async def test_client_tool_call_runs_with_the_callers_authority(calls, spine):
+    await _verified(spine, "CA_tools")
     script = standard_script(
         Send(tool_call("get_work_order_detail", {"work_order_id": "WO-7"}, "tc_1")),
         Expect("client_tool_result", fields={"tool_call_id": "tc_1"}),
@@ -111,6 +123,7 @@ async def test_client_tool_call_runs_with_the_callers_authority(calls, spine):
 
 
 async def test_prefetch_lands_as_a_contextual_update(calls, spine):
+    await _verified(spine, "CA_prefetch")
     script = standard_script(Send(user_transcript("Hi, it's about the toilet thing again")),
                              Expect("contextual_update"), Close())
     _, _, convo = await _call(calls, script, call_sid="CA_prefetch")

@@ -77,12 +77,16 @@ async def test_a_call_sid_recut_under_the_same_signature_is_refused(client):
 
 
 # -- suppressed numbers ------------------------------------------------------------------------
-async def test_a_spam_number_gets_a_person_free_goodbye_on_personalization(client, spine):
+async def test_a_spam_number_gets_a_person_free_goodbye_on_personalization(client, spine, services):
     r = await client.post("/voice/personalization", json=_start(SPAM, "CA_spam_p"), headers=AUTH)
     assert r.status_code == 200
     body = r.json()
     agent = body["conversation_config_override"]["agent"]
     assert "Goodbye" in agent["first_message"] and "end the call" in agent["prompt"]["prompt"]
+    # Not the live agent: a prompt that only ends the call, through ElevenLabs' end_call system tool.
+    prompt = agent["prompt"]["prompt"]
+    assert len(prompt) < 600 and "end_call" in prompt and services.calls.voice_prompt[:200] not in prompt
+    assert not [name for name in ("create_work_order", "escalate_to_human", "send_verification_code") if name in prompt]
     assert body["dynamic_variables"]["caller_known"] is False and body["dynamic_variables"]["person_id"] == "none"
     assert "p_spam" not in r.text
     assert [e.reason for e in await spine.events(EventKind.SPAM_DROPPED)] == ["voice_personalization"]

@@ -65,7 +65,10 @@ def test_every_prompt_variable_has_a_scalar_value(payloads):
 
 
 def test_override_is_the_voice_prompt_then_one_context_block(payloads):
+    """Every caller but spam: a spam number's prompt only ends the call (test_voice_hardening.py)."""
     for who, payload in _each(payloads):
+        if who == "spam":
+            continue
         prompt = payload["conversation_config_override"]["agent"]["prompt"]["prompt"]
         assert prompt.startswith(payloads["_voice_prompt"]), who
         tail = prompt[len(payloads["_voice_prompt"]):].strip()
@@ -73,9 +76,10 @@ def test_override_is_the_voice_prompt_then_one_context_block(payloads):
         assert prompt.count("[CONTEXT]") == 1, who
 
 
-def test_only_callers_with_authority_are_greeted_by_name(payloads):
+def test_no_one_is_greeted_by_name_before_the_call_is_verified(payloads):
+    """Personalization calls are ElevenLabs-native, so unverified: the caller ID names no one (a
+    verified call's naming is in test_voice_unverified.py)."""
     named = {who for who, p in _each(payloads) if p["dynamic_variables"]["caller_known"]}
-    assert named == {"tenant", "tenant_and_vendor", "pm", "merged_old_number"}
-    assert payloads["merged_old_number"]["dynamic_variables"]["person_id"] == "p_marcus"
-    for who in set(CALLERS) - named:
+    assert named == set()
+    for who in CALLERS:
         assert payloads[who]["dynamic_variables"]["caller_name"] == UNKNOWN_CALLER_VARIABLES["caller_name"], who

@@ -131,7 +131,7 @@ async def test_a_signed_upgrade_is_bridged(gateway_url):
     url = public.replace("http", "ws") + "/voice/twilio/stream"
     async with TwilioMediaClient(url, call_sid="CA_signed_up",
                                  headers={"X-Twilio-Signature": sign(SECRET, url, {})}) as twilio:
-        await twilio.start(stream_parameters(SECRET, "CA_signed_up", MARCUS, "+12065550100"))
+        await twilio.start(stream_parameters(SECRET, "CA_signed_up", MARCUS, "+12065550100", verified=True))
         convo = await agent.wait_conversation()
         await twilio.wait_closed()
     assert convo.received[0]["dynamic_variables"]["person_id"] == "p_marcus"
