@@ -209,13 +209,24 @@ async def test_status_question_without_open_work_orders_invents_nothing(model):
     assert only.tool_uses() == [] and "don't see any open work orders" in only.text()
 
 
-async def test_gas_smell_escalates_and_opens_an_emergency_work_order(model):
+PAGING = {"status": "paging", "paged": ["Mike Torres"], "levels": 2, "message": "paged"}
+NO_PLAN = {"status": "none", "paged": [], "levels": 0, "message": "no plan"}
+
+
+@pytest.mark.parametrize("page", [PAGING, NO_PLAN])
+async def test_gas_smell_escalates_and_opens_an_emergency_work_order(model, page):
     req = request("I smell gas in my kitchen", FACILITY + TENANT + UNIVERSAL, ["tenant"])
     (first, final), _ = await answer(model, req, {"create_work_order": {
-        "work_order_id": "WO-813", "status": "open", "unit": "204", "brief": "possible gas leak", "priority": "emergency"}})
+        "work_order_id": "WO-813", "status": "open", "unit": "204", "brief": "possible gas leak", "priority": "emergency",
+        "on_call": page}, "escalate_to_human": {"escalation_id": "esc_1", "status": "open", "message": "m",
+                                                "on_call": page}})
     assert calls(first)["escalate_to_human"]["urgency"] == "emergency"
     assert calls(first)["create_work_order"]["priority"] == "emergency"
-    assert "call 911" in final.text() and "I've alerted the on-call team" in final.text() and "WO-813" in final.text()
+    assert "call 911" in final.text() and "WO-813" in final.text()
+    alerted = final.text().count("I've alerted the on-call team")
+    assert alerted == (1 if page is PAGING else 0)
+    assert ("Mike Torres is being texted and called" in final.text()) == (page is PAGING)
+    assert ("could not reach the on-call team" in final.text()) == (page is NO_PLAN)
 
 
 async def test_emergency_from_an_unknown_caller_still_escalates(model):
