@@ -35,6 +35,7 @@ class OutboundRequest(BaseModel):
     subject: str | None = None  # email
     channel: Channel | None = None  # None: the person's last channel (SMS, email, Telegram), else SMS
     urgent: bool = False  # an emergency: ignores the contact window (never an opt-out)
+    page_id: str | None = None  # a page's text or call: not sent once the page has stopped
     # The earliest send (a coalescing hold); the contact window may move it later, never earlier.
     not_before: datetime | None = None
     # A row already under `key` and not yet sent takes this body (changes coalesced into one message).

@@ -43,7 +43,7 @@ async def queue_outbound(spine: Spine, request: OutboundRequest) -> Notification
     row = OutboxMessage(id=request.key, channel=channel, to_address=address or "", from_address=_sender(prop, channel),
                         body=request.body, subject=_subject(request, prop, channel), kind=request.kind,
                         recipient_person_id=request.recipient_person_id, property_id=request.property_id,
-                        created_at=spine.clock())
+                        page_id=request.page_id, created_at=spine.clock())
     blocked = await _blocked_by(spine, person, channel, address, row)
     now = spine.clock()
     if blocked is not None:
@@ -113,8 +113,10 @@ async def _blocked_by(spine: Spine, person: Person | None, channel: Channel, add
 def _sender(prop: Property | None, channel: Channel) -> str:
     if prop is None:
         return ""
-    if channel in (Channel.SMS, Channel.VOICE):
+    if channel == Channel.SMS:
         return prop.sms_number or prop.voice_number or ""
+    if channel == Channel.VOICE:
+        return prop.voice_number or prop.sms_number or ""
     if channel == Channel.EMAIL:
         return prop.email or ""
     if channel == Channel.TELEGRAM:
@@ -141,8 +143,9 @@ def _status(row: OutboxMessage, now: datetime, prop: Property | None) -> Notific
 
 def _notification(row: OutboxMessage, status: NotificationStatus, reason: str | None = None) -> Notification:
     assert row.kind is not None and row.recipient_person_id is not None  # rows queue_outbound wrote
-    return Notification(kind=row.kind, recipient_person_id=row.recipient_person_id, channel=row.channel, status=status,
-                        outbox_id=row.id, not_before=row.not_before if status == NotificationStatus.DEFERRED else None,
+    return Notification(kind=NotificationKind(row.kind), recipient_person_id=row.recipient_person_id,
+                        channel=row.channel, status=status, outbox_id=row.id,
+                        not_before=row.not_before if status == NotificationStatus.DEFERRED else None,
                         reason=reason if status == NotificationStatus.BLOCKED else None)
 
 
