@@ -112,3 +112,11 @@ async def test_the_person_is_reached_on_their_last_channel(spine, clock):
 async def test_people_who_may_not_be_reached_are_blocked(spine, clock, person, reason):
     blocked = await queue_outbound(spine, notice(person=person))
     assert (blocked.status, blocked.reason) == (NotificationStatus.BLOCKED, reason)
+
+
+async def test_the_window_is_the_propertys_own_zone(spine, clock):
+    denver = ZoneInfo("America/Denver")  # Capitol Flats: 09:30 there is 08:30 in Seattle
+    clock["t"] = datetime(2026, 12, 2, 9, 30, tzinfo=denver).astimezone(UTC)
+    capitol = notice().model_copy(update={"property_id": "pf_capitol"})
+    assert (await queue_outbound(spine, capitol)).status == NotificationStatus.QUEUED
+    assert (await queue_outbound(spine, notice(key="notify:yale"))).status == NotificationStatus.DEFERRED
