@@ -8,6 +8,7 @@ from zoneinfo import ZoneInfo
 from pydantic import BaseModel, Field
 
 from spine.identity import utcnow
+from spine.outbound import Notification
 from spine.work import RenewalOffer, RenewalStatus, RenewalWorkflow, Tour, TourStatus, WorkOrderNote, WorkOrderStatus
 from tools.handlers.base import (
     Ack,
@@ -19,6 +20,7 @@ from tools.handlers.base import (
     work_order_field,
 )
 from tools.handlers.views import WorkOrderSummary, summarize, work_order_view
+from tools.paging import PAGING_PRIORITY, OnCall, notifications_of, on_call, page_work_order
 from tools.people import PersonMatch, lookup_people
 from tools.schema import ToolInput
 
@@ -65,9 +67,17 @@ class PmCreateIn(ToolInput):
     property_id: str | None = Field(None, max_length=60, description="Defaults to the inbound property")
 
 
-async def pm_create_work_order(ctx: HandlerContext, args: PmCreateIn) -> WorkOrderSummary:
+class PmCreated(WorkOrderSummary):
+    on_call: OnCall | None = None  # the page an emergency started (None: no page was needed)
+    notifications: list[Notification] = Field(default_factory=list)
+
+
+async def pm_create_work_order(ctx: HandlerContext, args: PmCreateIn) -> PmCreated:
     wo = await new_work_order(ctx, description=args.description, brief=args.brief, priority=args.priority)
-    return summarize(await work_order_view(ctx.spine, wo, with_notes=False))
+    page = await page_work_order(ctx, wo, words=args.description) if wo.priority == PAGING_PRIORITY else None
+    summary = summarize(await work_order_view(ctx.spine, wo, with_notes=False))
+    return PmCreated(**summary.model_dump(), on_call=on_call(page) if page else None,
+                     notifications=notifications_of(page))
 
 
 class AssignIn(ToolInput):

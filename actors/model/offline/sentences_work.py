@@ -61,9 +61,10 @@ def _reached(out: Any, kind: str) -> bool:
 
 
 def escalated(out: Any, call: ToolCall, e: Entities, lang: Language) -> str:
-    """What the escalation did, no more: a page started, staff messaged, or only recorded."""
-    if _reached(out, "page"):
-        return pick(lang, "I've alerted the on-call team.", "Ya avisé al equipo de guardia.")
+    """What the escalation did, no more: a page (said once, by on_call_sentence), a staff message,
+    or only recorded."""
+    if getattr(out, "on_call", None) is not None:
+        return ""
     if _reached(out, "staff"):
         return pick(lang, "I've passed this to the team, and someone will follow up.",
                     "Le pasé esto al equipo y alguien le dará seguimiento.")
@@ -83,6 +84,28 @@ def tenant_told(out: Any, lang: Language) -> str | None:
                     "Se le avisará al inquilino a las 9:00 am, cuando se reanudan los mensajes a residentes.")
     return pick(lang, "The tenant has opted out of messages, so they weren't told.",
                 "El inquilino no recibe mensajes, así que no se le avisó.")
+
+
+def on_call_sentence(outputs: list[Any], lang: Language) -> str:
+    """What the turn's pages did, said once (a work order and an escalation of one emergency share
+    one page): "I've alerted the on-call team" only when a page is running."""
+    pages = [o.on_call for o in outputs if getattr(o, "on_call", None) is not None]
+    if not pages:
+        return ""
+    page = next((p for p in pages if p.status == "paging"), pages[0])
+    if page.status in ("paging", "exhausted"):
+        names = " and ".join(page.paged) or pick(lang, "the first person on call", "la primera persona de guardia")
+        return pick(lang, f"I've alerted the on-call team: {names} is being texted and called now, and I'll let you "
+                          f"know when someone has it.",
+                    f"Ya avisé al equipo de guardia: le estamos enviando un mensaje y llamando a {names}, y le "
+                    f"avisaré cuando alguien se encargue.")
+    if page.status == "acknowledged":
+        return pick(lang, "Someone on the on-call team already has this.",
+                    "Alguien del equipo de guardia ya se está encargando.")
+    return pick(lang, "I could not reach the on-call team automatically: no on-call plan is set up for this property. "
+                      "Your report is recorded for the property team.",
+                "No pude avisar al equipo de guardia automáticamente: esta propiedad no tiene un plan de guardia. "
+                "Su reporte quedó registrado para el equipo de la propiedad.")
 
 
 def work_order_updated(out: Any, call: ToolCall, e: Entities, lang: Language) -> str:

@@ -37,8 +37,6 @@ DEFAULT_RESULTS = {"escalate_to_human": {"escalation_id": "esc_1", "status": "op
                                          "message": "The property team has been notified and will follow up.",
                                          "notifications": [{"kind": "staff", "recipient_person_id": "p_priya",
                                                             "channel": "sms", "status": "queued"}]}}
-PAGED = {"escalation_id": "esc_1", "status": "open", "message": "The property team has been notified and will follow up.",
-         "notifications": [{"kind": "page", "recipient_person_id": "p_mike", "channel": "sms", "status": "queued"}]}
 
 
 def api_tool(name: str) -> dict[str, Any]:
@@ -233,23 +231,31 @@ async def test_status_question_without_open_work_orders_invents_nothing(model):
     assert only.tool_uses() == [] and "don't see any open work orders" in only.text()
 
 
-async def test_gas_smell_escalates_and_opens_an_emergency_work_order(model):
+PAGING = {"status": "paging", "paged": ["Mike Torres"], "levels": 2, "message": "paged"}
+NO_PLAN = {"status": "none", "paged": [], "levels": 0, "message": "no plan"}
+
+
+@pytest.mark.parametrize("page", [PAGING, NO_PLAN])
+async def test_gas_smell_escalates_and_opens_an_emergency_work_order(model, page):
     req = request("I smell gas in my kitchen", FACILITY + TENANT + UNIVERSAL, ["tenant"])
     (first, final), _ = await answer(model, req, {"create_work_order": {
-        "work_order_id": "WO-813", "status": "open", "unit": "204", "brief": "possible gas leak", "priority": "emergency"},
-        "escalate_to_human": PAGED})
+        "work_order_id": "WO-813", "status": "open", "unit": "204", "brief": "possible gas leak", "priority": "emergency",
+        "on_call": page}, "escalate_to_human": {"escalation_id": "esc_1", "status": "open", "message": "m",
+                                                "on_call": page}})
     assert calls(first)["escalate_to_human"]["urgency"] == "emergency"
     assert calls(first)["create_work_order"]["priority"] == "emergency"
-    assert "call 911" in final.text() and "I've alerted the on-call team" in final.text() and "WO-813" in final.text()
+    assert "call 911" in final.text() and "WO-813" in final.text()
+    alerted = final.text().count("I've alerted the on-call team")
+    assert alerted == (1 if page is PAGING else 0)
+    assert ("Mike Torres is being texted and called" in final.text()) == (page is PAGING)
+    assert ("could not reach the on-call team" in final.text()) == (page is NO_PLAN)
 
 
-async def test_an_escalation_that_reached_nobody_promises_nobody(model):
-    req = request("I smell gas in my kitchen", FACILITY + TENANT + UNIVERSAL, ["tenant"])
+async def test_an_escalation_that_messaged_nobody_promises_nobody(model):
+    req = request("I want to talk to a person", FACILITY + TENANT + UNIVERSAL, ["tenant"])
     recorded = {"escalation_id": "esc_1", "status": "open", "message": "recorded", "notifications": []}
-    (_, final), _ = await answer(model, req, {"create_work_order": {
-        "work_order_id": "WO-813", "status": "open", "unit": "204", "brief": "possible gas leak", "priority": "emergency"},
-        "escalate_to_human": recorded})
-    assert "call 911" in final.text() and "I've recorded this for the property team" in final.text()
+    (_, final), _ = await answer(model, req, {"escalate_to_human": recorded})
+    assert "I've recorded this for the property team" in final.text()
     assert "alerted" not in final.text() and "passed this to the team" not in final.text()
 
 
