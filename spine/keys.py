@@ -16,6 +16,7 @@ ITEM = "_"  # the sort key of a record that is alone in its partition
 ROLE_PREFIX = "ROLE#"  # sort keys of a Person's role rows
 APPLINK_PREFIX = "APPLINK#"  # sort keys of a Person's application links
 CONTEXT = "CONTEXT"  # the sort key of a Person's personContext
+LAST_CONTACT = "LASTCONTACT"  # the sort key of the channel and address a Person last wrote from
 
 
 def person(person_id: str) -> str:
@@ -172,7 +173,14 @@ def outbox_provider_id(provider_id: str) -> str:
     return f"OUTBOXSID#{provider_id}"
 
 
-def opt_out(address: str) -> str:
+def opt_out(channel: str, address: str) -> str:
+    """An opt-out on one channel (STOP by SMS does not silence email)."""
+    return f"OPTOUT#{channel}#{address}"
+
+
+def legacy_opt_out(address: str) -> str:
+    """Where opt-outs were kept before they named their channel: still read, never written, so a
+    STOP recorded then still holds."""
     return f"OPTOUT#{address}"
 
 
@@ -243,6 +251,23 @@ def reply_delivery(inbound_id: str) -> str:
 def apology_delivery(inbound_id: str) -> str:
     """The apology for an inbound message abandoned mid-turn."""
     return f"abandoned-{inbound_id}"
+
+
+# -- what the gateway starts: the outbox row ids of spine.outbound.queue_outbound -----------
+def work_order_notice(work_order_id: str, person_id: str, slot: str) -> str:
+    """A tenant's notice of a change to a work order; changes in one slot (a minute, or the night
+    before the contact window) are one message."""
+    return f"notify:{work_order_id}:{person_id}:{slot}"
+
+
+def dispatch_notice(work_order_id: str, vendor_id: str, person_id: str) -> str:
+    """A dispatch of a work order to one contact of a vendor."""
+    return f"dispatch:{work_order_id}:{vendor_id}:{person_id}"
+
+
+def dispatch_reply_notice(work_order_id: str, vendor_id: str, person_id: str, what: str) -> str:
+    """What staff (or the tenant) are told of a vendor's answer to a dispatch, or of its silence."""
+    return f"dispatch-{what}:{work_order_id}:{vendor_id}:{person_id}"
 
 
 # -- tool runs, escalations --------------------------------------------------------------

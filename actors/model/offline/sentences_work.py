@@ -56,11 +56,34 @@ def troubleshooting(out: Any, call: ToolCall, e: Entities, lang: Language) -> st
     return (first + f" If {out.stop_and_report_if}").strip()
 
 
+def _reached(out: Any, kind: str) -> bool:
+    return any(n.kind == kind and n.status in ("queued", "sent") for n in getattr(out, "notifications", []))
+
+
 def escalated(out: Any, call: ToolCall, e: Entities, lang: Language) -> str:
+    """What the escalation did, no more: a page (said once, by on_call_sentence), a staff message,
+    or only recorded."""
     if getattr(out, "on_call", None) is not None:
-        return ""  # the page is said once, by on_call_sentence
-    return pick(lang, "I've passed this to the team, and someone will follow up.",
-                "Le pasé esto al equipo y alguien le dará seguimiento.")
+        return ""
+    if _reached(out, "staff"):
+        return pick(lang, "I've passed this to the team, and someone will follow up.",
+                    "Le pasé esto al equipo y alguien le dará seguimiento.")
+    return pick(lang, "I've recorded this for the property team to follow up.",
+                "Dejé esto registrado para que el equipo de la propiedad le dé seguimiento.")
+
+
+def tenant_told(out: Any, lang: Language) -> str | None:
+    """What became of the tenant's notice, exactly: queued, waiting for the morning, or not sent."""
+    notices = [n for n in getattr(out, "notifications", []) if n.kind == "notify"]
+    if not notices:
+        return None
+    if any(n.status in ("queued", "sent") for n in notices):
+        return pick(lang, "Tenant has been notified.", "Ya le avisé al inquilino.")
+    if any(n.status == "deferred" for n in notices):
+        return pick(lang, "The tenant will be told at 9:00 am, when messages to residents resume.",
+                    "Se le avisará al inquilino a las 9:00 am, cuando se reanudan los mensajes a residentes.")
+    return pick(lang, "The tenant has opted out of messages, so they weren't told.",
+                "El inquilino no recibe mensajes, así que no se le avisó.")
 
 
 def on_call_sentence(outputs: list[Any], lang: Language) -> str:
@@ -86,11 +109,15 @@ def on_call_sentence(outputs: list[Any], lang: Language) -> str:
 
 
 def work_order_updated(out: Any, call: ToolCall, e: Entities, lang: Language) -> str:
-    wo = out.work_order_id
+    wo, told = out.work_order_id, tenant_told(out, lang)
     if call.input.get("status") == "completed":
-        return pick(lang, f"I've marked {wo} as completed.", f"Marqué {wo} como completada.")
+        done = pick(lang, f"I've marked {wo} as completed.", f"Marqué {wo} como completada.")
+        return f"{done} {told}" if told else done
     if call.input.get("eta"):
-        return pick(lang, f"I've noted your ETA on {wo}.", f"Anoté su hora de llegada en {wo}.")
+        if told and told.startswith(("Tenant", "Ya")):
+            return told  # the ADR's K-2: "Got it Mike, see you at 3pm. Tenant has been notified."
+        noted = pick(lang, f"I've noted your ETA on {wo}.", f"Anoté su hora de llegada en {wo}.")
+        return f"{noted} {told}" if told else noted
     if call.input.get("note"):
         return pick(lang, f"I've added your note to {wo} ({out.brief}) so the team sees it.",
                     f"Agregué su nota a {wo} para que el equipo la vea.")
@@ -132,7 +159,9 @@ def vendor_assigned(out: Any, call: ToolCall, e: Entities, lang: Language) -> st
 
 def dispatch_accepted(out: Any, call: ToolCall, e: Entities, lang: Language) -> str:
     eta = pick(lang, f", ETA {out.eta}", f", llegada {out.eta}") if out.eta else ""
-    return pick(lang, f"You're confirmed on {out.work_order_id}{eta}.", f"Quedó confirmado en {out.work_order_id}{eta}.")
+    text = pick(lang, f"You're confirmed on {out.work_order_id}{eta}.", f"Quedó confirmado en {out.work_order_id}{eta}.")
+    told = tenant_told(out, lang)
+    return f"{text} {told}" if told else text
 
 
 def work_order_closed(out: Any, call: ToolCall, e: Entities, lang: Language) -> str:
