@@ -34,6 +34,7 @@ from gateway.voice.calls import TwilioCalls
 from spine.context import Channel
 from spine.identity import utcnow
 from spine.oncall import PageStatus
+from spine.outbound import may_still_send
 from spine.records import OutboxMessage, OutboxStatus
 from spine.repo import Spine
 
@@ -90,6 +91,8 @@ class OutboxSender:
         now = now or utcnow()
         if row.page_id and (page := await self.spine.get_page(row.page_id)) and page.status == PageStatus.ACKNOWLEDGED:
             return await self._end(row, OutboxStatus.SUPPRESSED, "the page was acknowledged before this left")
+        if (refused := await may_still_send(self.spine, row)) is not None:  # e.g. a STOP since it was queued
+            return await self._end(row, OutboxStatus.SUPPRESSED, refused)
         if await self.spine.is_marked(keys.outbox_send_marker(row.id)):
             if row.created_at <= now - timedelta(seconds=INTERRUPTED_AFTER_S):
                 return await self._end(row, OutboxStatus.FAILED, "its send was interrupted; not sent again "

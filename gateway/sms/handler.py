@@ -22,6 +22,7 @@ from actors.turn_types import TurnResult
 from gateway.channel_inbound import APOLOGY, ChannelInbound, TurnSubmitter, new_interaction_id
 from gateway.sms.ack import page_ack
 from gateway.sms.delivery import Delivery
+from gateway.sms.dispatch_reply import dispatch_reply
 from gateway.sms.inbound import InboundSms
 from gateway.sms.keywords import Keyword, classify_keyword, help_text, opt_in_text
 from gateway.sms.splitting import split_body
@@ -46,6 +47,7 @@ class Outcome(StrEnum):
     SUPPRESSED = "suppressed"
     FAILED = "failed"
     ACKNOWLEDGED = "acknowledged"  # an on-call page's ACK (gateway.sms.ack), answered without a turn
+    DISPATCH_ANSWERED = "dispatch_answered"  # a vendor's YES/NO to a dispatch (gateway.sms.dispatch_reply)
 
 
 class SmsReply(BaseModel):
@@ -122,6 +124,8 @@ class SmsHandler:
             await self._event(EventKind.OPTED_OUT_INBOUND, "sender_opted_out", sms, prop,
                               {"hint": "the sender must text START before Clara may answer"})
             return await self._without_turn(record, None, Outcome.BLOCKED)
+        if (answer := await dispatch_reply(self.spine, sms.from_address, sms.body)) is not None:
+            return await self._without_turn(record, answer.reply, Outcome.DISPATCH_ANSWERED)
         if keyword is Keyword.HELP:
             return await self._without_turn(record, help_text(prop.name if prop else None), Outcome.HELP)
         if prop is None:

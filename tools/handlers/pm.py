@@ -7,6 +7,7 @@ from zoneinfo import ZoneInfo
 
 from pydantic import BaseModel, Field
 
+from spine.dispatch import start_dispatch
 from spine.identity import utcnow
 from spine.outbound import Notification
 from spine.work import RenewalOffer, RenewalStatus, RenewalWorkflow, Tour, TourStatus, WorkOrderNote, WorkOrderStatus
@@ -19,7 +20,7 @@ from tools.handlers.base import (
     target_work_order,
     work_order_field,
 )
-from tools.handlers.views import WorkOrderSummary, summarize, work_order_view
+from tools.handlers.views import WorkOrderChange, WorkOrderSummary, summarize, work_order_view
 from tools.paging import PAGING_PRIORITY, OnCall, notifications_of, on_call, page_work_order
 from tools.people import PersonMatch, lookup_people
 from tools.schema import ToolInput
@@ -85,7 +86,7 @@ class AssignIn(ToolInput):
     vendor_id: str = Field(max_length=60, description="Vendor id, e.g. v_carlos")
 
 
-async def pm_assign_vendor(ctx: HandlerContext, args: AssignIn) -> WorkOrderSummary:
+async def pm_assign_vendor(ctx: HandlerContext, args: AssignIn) -> WorkOrderChange:
     wo = await target_work_order(ctx)
     if not wo.is_open:
         raise ToolFailure(f"{wo.display_id} is {wo.status}; reopen it before assigning")
@@ -97,7 +98,9 @@ async def pm_assign_vendor(ctx: HandlerContext, args: AssignIn) -> WorkOrderSumm
     wo.assigned_vendor_id, wo.status, wo.updated_at = vendor.id, WorkOrderStatus.DISPATCHED, utcnow()
     wo.notes.append(WorkOrderNote(author_person_id=ctx.caller.person_id, text=f"Assigned to {vendor.name}"))
     await ctx.spine.put_work_order(wo)
-    return summarize(await work_order_view(ctx.spine, wo, with_notes=False))
+    sent = await start_dispatch(ctx.spine, wo, vendor.id, by_person_id=ctx.caller.person_id)
+    summary = summarize(await work_order_view(ctx.spine, wo, with_notes=False))
+    return WorkOrderChange(**summary.model_dump(), notifications=sent)
 
 
 class CloseIn(ToolInput):

@@ -5,6 +5,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
+from spine.dispatch import settle_by_tool
 from spine.identity import utcnow
 from spine.notices import notify_work_order_change, worth_a_notice
 from spine.work import WorkOrder, WorkOrderNote, WorkOrderStatus
@@ -45,6 +46,7 @@ async def accept_dispatch(ctx: HandlerContext, args: AcceptIn) -> WorkOrderChang
         wo.status = WorkOrderStatus.SCHEDULED
     if args.eta:
         wo.eta = args.eta
+    await settle_by_tool(ctx.spine, wo, wo.assigned_vendor_id, ctx.caller.person_id)  # the YES it stands for
     return await _save(ctx, wo, "Dispatch accepted" + (f", ETA {args.eta}" if args.eta else ""), before)
 
 

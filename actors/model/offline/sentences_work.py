@@ -152,9 +152,22 @@ def open_work_orders(out: Any, call: ToolCall, e: Entities, lang: Language) -> s
 
 
 def vendor_assigned(out: Any, call: ToolCall, e: Entities, lang: Language) -> str:
-    return pick(lang, f"Done — {out.work_order_id} is assigned to {out.vendor or call.input.get('vendor_id')} "
+    text = pick(lang, f"Done — {out.work_order_id} is assigned to {out.vendor or call.input.get('vendor_id')} "
                       f"({status_words(out.status, lang)}).",
                 f"Listo — {out.work_order_id} quedó asignada a {out.vendor or call.input.get('vendor_id')}.")
+    return f"{text} {_dispatch_told(out, lang)}"
+
+
+def _dispatch_told(out: Any, lang: Language) -> str:
+    """What became of the dispatch texts to the vendor's contacts, exactly."""
+    sent = [n for n in getattr(out, "notifications", []) if n.kind == "dispatch"]
+    if any(n.status in ("queued", "sent") for n in sent):
+        return pick(lang, "I've texted them the dispatch; they accept with YES or pass with NO.",
+                    "Les envié la orden por mensaje; aceptan con YES o la rechazan con NO.")
+    if any(n.status == "deferred" for n in sent):
+        return pick(lang, "They'll get the dispatch text at 9:00 am.", "Recibirán la orden por mensaje a las 9:00 am.")
+    return pick(lang, "I couldn't text them the dispatch, so please contact them directly.",
+                "No pude enviarles la orden por mensaje; contáctelos directamente.")
 
 
 def dispatch_accepted(out: Any, call: ToolCall, e: Entities, lang: Language) -> str:
