@@ -33,7 +33,7 @@ def check_turn(expect: TurnExpectation, trace: AgentTrace | None, reply: str, su
     if not suppressed and not reply.strip():
         failures.append("Clara went silent: empty reply")
     if trace is None:
-        return failures + ["no trace was written for the turn"]
+        return failures + ([] if expect.without_turn else ["no trace was written for the turn"])
     routing = trace.routing
     if expect.roles is not None and sorted(routing.roles) != sorted(expect.roles):
         failures.append(f"roles: wanted {sorted(expect.roles)}, routed {sorted(routing.roles)}")
