@@ -81,6 +81,7 @@ async def test_a_work_order_and_an_escalation_in_one_turn_page_once(make_gateway
     assert len(await spine.events("oncall/paged")) == 1
     assert page.reporter_person_id == "p_marcus" and page.unit == "204"
     assert page.escalation_id is not None and page.work_order_display_id is not None  # one page for both
+    assert (await spine.page_for_escalation(page.escalation_id)).id == page.id  # what the staff console reads
 
 
 async def test_no_plan_is_said_honestly(make_gateway, spine):
