@@ -60,6 +60,12 @@ async def queue_outbound(spine: Spine, request: OutboundRequest) -> Notification
     return notification
 
 
+async def row_notification(spine: Spine, row: OutboxMessage) -> Notification:
+    """What a row queue_outbound wrote stands as now (queued, sent, deferred, blocked)."""
+    prop = await spine.get_property(row.property_id) if row.property_id else None
+    return _notification(row, _status(row, spine.clock(), prop), row.error)
+
+
 async def _again(spine: Spine, request: OutboundRequest, row: OutboxMessage) -> Notification:
     """The key was queued before: the same row answers, its body renewed while it still waits."""
     prop = await spine.get_property(row.property_id) if row.property_id else None

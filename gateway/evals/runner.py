@@ -26,8 +26,12 @@ from actors.person_actor import PersonRuntime
 from actors.turn_types import TurnDeps
 from gateway.evals.channels import Lines
 from gateway.evals.checks import check_turn
+from gateway.evals.clock import EvalClock
 from gateway.evals.scenario import Scenario, Turn
 from spine.demo import seed
+from spine.notification import Notification
+from spine.outbound import row_notification
+from spine.records import OutboxMessage, OutboxStatus
 from spine.repo import Spine
 from spine.store.sqlite import SqliteStore
 
@@ -97,6 +101,10 @@ class Runner:
         path = self.workdir / f"scenario_{next(self._ids)}.db"
         shutil.copyfile(self._template, path)
         spine = Spine(SqliteStore(path))
+        prop = await spine.property_for_number(scenario.line)
+        clock = EvalClock(prop.timezone if prop else "America/Los_Angeles")
+        clock.set(scenario.at)
+        spine.clock = clock
         # As a host process builds its turns (actors.host.build_runtime): the configured model also
         # gives the intent second opinion on unknown senders the classifier is unsure of.
         deps = TurnDeps(spine=spine, model=self.model, tools=Dispatcher(spine), confirmer=model_confirmer(self.model))
@@ -105,6 +113,8 @@ class Runner:
         lines = Lines(spine, host)
         try:
             for turn in scenario.turns:
+                if turn.at:
+                    clock.set(turn.at)
                 outcome.turns.append(await self._turn(spine, lines, scenario, turn))
         except Exception as exc:  # noqa: BLE001 - a crashing scenario is a failed scenario, the suite goes on
             outcome.error = f"{type(exc).__name__}: {exc}"
@@ -118,11 +128,14 @@ class Runner:
 
     async def _turn(self, spine: Spine, lines: Lines, scenario: Scenario, turn: Turn) -> TurnOutcome:
         channel = turn.channel or scenario.channel
+        before = await _outbox(spine)
         sent = await lines.send(channel, turn.sender or scenario.sender, scenario.line, turn.say)
         reply = sent.reply
         trace = await spine.get_trace(sent.interaction_id) if sent.interaction_id else None
         suppressed = trace is not None and not trace.reply and not reply
-        result = TurnOutcome(say=turn.say, reply=reply, failures=check_turn(turn.expect, trace, reply, suppressed))
+        queued = await _queued_since(spine, before)
+        result = TurnOutcome(say=turn.say, reply=reply,
+                             failures=check_turn(turn.expect, trace, reply, suppressed, queued))
         for criterion in turn.judge:
             if self.judge.model is None:
                 result.judge_skipped += 1
@@ -131,6 +144,17 @@ class Runner:
             if (why := await self.judge.score(criterion, turn.say, reply)) is not None:
                 result.failures.append(why)
         return result
+
+
+async def _outbox(spine: Spine) -> dict[str, OutboxMessage]:
+    return {row.id: row for status in OutboxStatus for row in await spine.outbox(status, limit=1000)}
+
+
+async def _queued_since(spine: Spine, before: dict[str, OutboxMessage]) -> list[tuple[Notification, str]]:
+    """What the turn queued for people (outbox rows new or changed since `before`, replies left
+    out), each with its message."""
+    changed = [row for row_id, row in (await _outbox(spine)).items() if row.kind and before.get(row_id) != row]
+    return [(await row_notification(spine, row), row.body) for row in changed]
 
 
 async def run_scenarios(scenarios: list[Scenario], model: ModelBackend, judge_model: ModelBackend | None,

@@ -8,25 +8,32 @@
         sender: p_marcus         # a demo Person id, or any E.164 number (a new sender)
         line: "+12065550100"     # the property number texted (default JP Yale Station)
         channel: sms             # sms (default), email (SPF/DKIM passing) or telegram (contact shared first)
+        at: "15:00"              # the property's wall clock when the scenario starts (default 12:00)
         turns:
           - say: "my toilet is overflowing!"
-            sender: p_marcus     # optional: another sender for this turn
+            sender: p_marcus     # optional: another sender for this turn (a second, a third participant)
             channel: email       # optional: this turn on another channel
+            at: "22:30"          # optional: the clock moves to this local time first ("tomorrow 09:05")
             expect:
               roles: [tenant]
               tools: [{name: create_work_order, input: {priority: urgent}}]
               reply_contains: ["WO-"]
+              agent_turn: false  # answered before any agent turn (YES/NO, ACK, STOP): no trace
+              notifications:     # what the turn queued for other people (their outbox rows)
+                - {to: p_marcus, kind: notify, status: queued, channel: sms, says: ["10 minutes"]}
+              no_notifications: false  # true: nobody else was messaged
             judge: ["Clara says what happens next"]   # scored by the fast model; skipped offline
 
 Every expectation is optional; a turn with none only has to produce a reply.
 """
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any, Literal
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from gateway.errors import MalformedInput
 
@@ -40,6 +47,27 @@ class ToolExpectation(BaseModel):
     name: str
     input: dict[str, Any] = Field(default_factory=dict)  # key inputs; strings match case-insensitively as substrings
     decision: Literal["allowed", "refused"] | None = None
+
+
+WALL_CLOCK = re.compile(r"^(?:tomorrow )?([01]\d|2[0-3]):[0-5]\d$")
+
+
+def _wall_clock(value: str | None) -> str | None:
+    if value is not None and not WALL_CLOCK.match(value):
+        raise ValueError(f"at: {value!r} is not HH:MM (or 'tomorrow HH:MM'), the property's local time")
+    return value
+
+
+class NotificationExpectation(BaseModel):
+    """One message the turn queued for another participant, as their outbox row shows it."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    to: str  # the recipient's Person id
+    kind: Literal["page", "notify", "dispatch", "staff"] | None = None
+    status: Literal["queued", "sent", "deferred", "blocked"] | None = None
+    channel: EvalChannel | Literal["voice"] | None = None
+    says: list[str] = Field(default_factory=list)  # in the message, case-insensitive
 
 
 class TurnExpectation(BaseModel):
@@ -58,6 +86,9 @@ class TurnExpectation(BaseModel):
     language: Literal["en", "es"] | None = None  # the reply's language
     events: list[str] = Field(default_factory=list)  # trace event kinds, e.g. agent/safety-net
     suppressed: bool | None = None
+    agent_turn: bool | None = None  # False: answered before any turn (a keyword), so no trace
+    notifications: list[NotificationExpectation] = Field(default_factory=list)
+    no_notifications: bool = False  # nobody else was messaged by this turn
 
 
 class Turn(BaseModel):
@@ -66,8 +97,14 @@ class Turn(BaseModel):
     say: str
     sender: str | None = None  # someone else speaks this turn (a PM after a tenant's report)
     channel: EvalChannel | None = None  # this turn on another channel than the scenario's
+    at: str | None = None  # the property's local time this turn happens at (HH:MM, or "tomorrow HH:MM")
     expect: TurnExpectation = Field(default_factory=TurnExpectation)
     judge: list[str] = Field(default_factory=list)
+
+    @field_validator("at")
+    @classmethod
+    def _local_time(cls, value: str | None) -> str | None:
+        return _wall_clock(value)
 
 
 class Scenario(BaseModel):
@@ -79,9 +116,15 @@ class Scenario(BaseModel):
     sender: str
     line: str = YALE_LINE
     channel: EvalChannel = "sms"
+    at: str = "12:00"  # the property's wall clock when the scenario starts (the contact window is 09:00-19:00)
     tags: list[str] = Field(default_factory=list)
     turns: list[Turn] = Field(min_length=1)
     source: str = ""  # the file it came from
+
+    @field_validator("at")
+    @classmethod
+    def _local_time(cls, value: str | None) -> str | None:
+        return _wall_clock(value)
 
     @property
     def feature_key(self) -> str:
@@ -99,7 +142,7 @@ def load_file(path: Path) -> list[Scenario]:
         raise ScenarioError(f"{path}: not valid YAML: {exc}") from exc
     if not isinstance(document, dict) or not isinstance(document.get("scenarios"), list):
         raise ScenarioError(f"{path}: expected a mapping with a 'scenarios' list")
-    defaults = {k: document[k] for k in ("role", "feature", "line", "sender", "channel") if k in document}
+    defaults = {k: document[k] for k in ("role", "feature", "line", "sender", "channel", "at") if k in document}
     scenarios = []
     for index, raw in enumerate(document["scenarios"]):
         try:
