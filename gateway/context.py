@@ -28,7 +28,8 @@ from spine.repo import Spine
 from spine.store.url import open_store
 
 OUTBOX_GAUGE_S = 15.0
-OUTBOX_GAUGE_LIMIT = 1000  # the gauge saturates here: past it, the outbox is the incident anyway
+OUTBOX_GAUGE_LIMIT = 1000
+SCHEDULER_START_S = 30.0  # the gauge saturates here: past it, the outbox is the incident anyway
 
 log = logging.getLogger("clara.gateway")
 
@@ -76,8 +77,13 @@ class GatewayContext:
         spine = Spine(open_store(settings.store_url, timeout_s=config.store_timeout_s))
         pool = await HostPool.start(config, spine)
         context = cls(settings, spine, pool, sms_options=args.sms)
-        # The one scheduler of the namespace: every replica asks, the first creates it.
+        # The one scheduler of the namespace: every replica asks, the first creates it; the replica
+        # is ready once it answers (a page queued before then would wait for its first tick).
         context.scheduler = start_scheduler(config, OutboxSenderFactory(settings=settings))
+        try:
+            await asyncio.wait_for(context.scheduler.ping.remote(), SCHEDULER_START_S)
+        except Exception as exc:  # noqa: BLE001 - Ray keeps starting it; pages wait in the store meanwhile
+            log.warning("the paging scheduler did not answer within %.0f s: %s", SCHEDULER_START_S, exc)
         context._sweeping = asyncio.create_task(context.abandoned.run())  # every replica sweeps
         context._gauging = asyncio.create_task(context.gauge_outbox())
         return context
