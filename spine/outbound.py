@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
+import spine.keys as keys
 from spine.contact_window import in_window, next_window
 from spine.context import Channel
 from spine.events import emit_event
@@ -97,6 +98,8 @@ async def may_still_send(spine: Spine, row: OutboxMessage) -> str | None:
     no longer go (a STOP since, a person marked deceased), or None. Replies have their own check."""
     if row.kind is None or row.recipient_person_id is None:
         return None
+    if row.id.startswith(keys.STEP_UP_TEXT_PREFIX):  # its body is masked: only the call's gateway has the code
+        return "a verification code is sent by the call's gateway, not the outbox sender"
     person = await spine.get_person(row.recipient_person_id)
     return await _blocked_by(spine, person, row.channel, row.to_address or None, row)
 
