@@ -64,7 +64,8 @@ async def _after_ack(spine: Spine, page: Page) -> AckOutcome:
         notifications.append(await queue_outbound(spine, OutboundRequest(
             key=f"page-{page.id}-acknowledged-reporter", kind=NotificationKind.NOTIFY,
             recipient_person_id=page.reporter_person_id, property_id=page.property_id, urgent=True,
-            body=texts.reporter_has_it(name, await team_of(spine, page.acknowledged_by or ""), page.language))))
+            body=texts.reporter_has_it(name, await team_of(spine, page.acknowledged_by or "", page.language),
+                                       page.language))))
     await _note(spine, page, name)
     await emit_event(spine, EventKind.ONCALL_ACKNOWLEDGED, str(page.acknowledged_via), channel=None, address=None,
                      property_id=page.property_id, interaction_id=None,
@@ -86,13 +87,13 @@ async def _note(spine: Spine, page: Page, name: str) -> None:
         await spine.put_escalation(esc.model_copy(update={"status": EscalationStatus.ACKNOWLEDGED}))
 
 
-async def team_of(spine: Spine, person_id: str) -> str:
+async def team_of(spine: Spine, person_id: str, language: str = "en") -> str:
     """'maintenance', the vendor's name, or 'the property team': who the reporter hears has it."""
     roles = await spine.roles_of(person_id)
     vendor_role = next((r for r in roles if r.role_type == PersonRoleType.VENDOR_CONTACT and r.scope.vendor_id), None)
     vendor = await spine.get_vendor(vendor_role.scope.vendor_id or "") if vendor_role else None
     return texts.team_label({str(r.role_type) for r in roles}, vendor.name if vendor else None,
-                            bool(vendor and vendor.in_house))
+                            bool(vendor and vendor.in_house), language)
 
 
 async def pass_page(spine: Spine, page_id: str, person_id: str, *, now: datetime | None = None) -> bool:

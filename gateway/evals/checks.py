@@ -52,9 +52,9 @@ def check_turn(expect: TurnExpectation, trace: AgentTrace | None, reply: str, su
     failures: list[str] = check_notifications(expect, queued or [])
     if expect.suppressed is not None and suppressed != expect.suppressed:
         failures.append(f"suppressed: wanted {expect.suppressed}, got {suppressed}")
-    if not suppressed and not reply.strip() and expect.agent_turn is not False:  # STOP is answered by Twilio
+    if not suppressed and not reply.strip() and not expect.without_turn:  # a STOP is confirmed by Twilio
         failures.append("Clara went silent: empty reply")
-    if expect.agent_turn is False:  # a keyword's answer: only the reply and the others' side are scored
+    if expect.without_turn:  # a keyword's answer: only the reply and the others' side are scored
         lowered = reply.lower()
         failures += [f"reply lacks {p!r}" for p in expect.reply_contains if p.lower() not in lowered]
         failures += [f"reply must not contain {p!r}" for p in expect.reply_not_contains if p.lower() in lowered]

@@ -22,5 +22,9 @@ class EvalClock:
         self._base = datetime(day.year, day.month, day.day, hour, minute, tzinfo=self.zone).astimezone(UTC)
         self._since = time.monotonic()
 
+    def shift(self, seconds: float) -> None:
+        """Time passes at once (a turn's `after_s`, as the on-call ladder's clock moves)."""
+        self._base += timedelta(seconds=seconds)
+
     def __call__(self) -> datetime:
         return self._base + timedelta(seconds=time.monotonic() - self._since)

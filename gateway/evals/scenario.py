@@ -12,16 +12,20 @@
         turns:
           - say: "my toilet is overflowing!"
             sender: p_marcus     # optional: another sender for this turn (a second, a third participant)
+            after_s: 0           # optional: the on-call ladder runs this long first (a shifted clock)
+            press: "1"           # optional, instead of say: a key on the paging call the sender got
             channel: email       # optional: this turn on another channel
             at: "22:30"          # optional: the clock moves to this local time first ("tomorrow 09:05")
             expect:
               roles: [tenant]
               tools: [{name: create_work_order, input: {priority: urgent}}]
               reply_contains: ["WO-"]
-              agent_turn: false  # answered before any agent turn (YES/NO, ACK, STOP): no trace
+              without_turn: true # answered before any agent turn (YES/NO, ACK, STOP): no trace
               notifications:     # what the turn queued for other people (their outbox rows)
                 - {to: p_marcus, kind: notify, status: queued, channel: sms, says: ["10 minutes"]}
               no_notifications: false  # true: nobody else was messaged
+              page: {status: paging, paged: [p_mike]}      # the latest on-call page
+              outbox: [{to: p_mike, contains: "Reply ACK"}]  # rows that must exist
             judge: ["Clara says what happens next"]   # scored by the fast model; skipped offline
 
 Every expectation is optional; a turn with none only has to produce a reply.
@@ -70,6 +74,27 @@ class NotificationExpectation(BaseModel):
     says: list[str] = Field(default_factory=list)  # in the message, case-insensitive
 
 
+class PageExpectation(BaseModel):
+    """The scenario's latest on-call page, as the store holds it after the turn."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    status: Literal["paging", "acknowledged", "exhausted", "none"]  # none: no page was started
+    paged: list[str] | None = None  # the Person ids paged so far, in order
+    acknowledged_by: str | None = None
+    acknowledged_via: Literal["sms", "call"] | None = None
+
+
+class OutboxExpectation(BaseModel):
+    """An outbox row that must exist (queued, sent or held) for this Person, holding this text."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    to: str  # a Person id
+    contains: str = ""  # case-insensitive
+    channel: Literal["sms", "voice", "email", "telegram"] | None = None
+
+
 class TurnExpectation(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
@@ -86,15 +111,20 @@ class TurnExpectation(BaseModel):
     language: Literal["en", "es"] | None = None  # the reply's language
     events: list[str] = Field(default_factory=list)  # trace event kinds, e.g. agent/safety-net
     suppressed: bool | None = None
-    agent_turn: bool | None = None  # False: answered before any turn (a keyword), so no trace
+    without_turn: bool = False  # answered before any agent turn (YES/NO, an ACK, STOP): no trace is written
     notifications: list[NotificationExpectation] = Field(default_factory=list)
     no_notifications: bool = False  # nobody else was messaged by this turn
+    page: PageExpectation | None = None
+    outbox: list[OutboxExpectation] = Field(default_factory=list)
+    no_outbox: list[str] = Field(default_factory=list)  # Person ids with no row at all
 
 
 class Turn(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    say: str
+    say: str = ""  # empty: nobody writes this turn (with after_s: only time passes, then the checks)
+    press: str | None = None  # a key pressed on the paging call the sender got, instead of a text
+    after_s: float = Field(0.0, ge=0, le=86400)  # the on-call ladder runs this long first (a shifted clock)
     sender: str | None = None  # someone else speaks this turn (a PM after a tenant's report)
     channel: EvalChannel | None = None  # this turn on another channel than the scenario's
     at: str | None = None  # the property's local time this turn happens at (HH:MM, or "tomorrow HH:MM")
@@ -118,6 +148,7 @@ class Scenario(BaseModel):
     channel: EvalChannel = "sms"
     at: str = "12:00"  # the property's wall clock when the scenario starts (the contact window is 09:00-19:00)
     tags: list[str] = Field(default_factory=list)
+    no_oncall_plan: list[str] = Field(default_factory=list)  # property ids whose on-call plan is cleared first
     turns: list[Turn] = Field(min_length=1)
     source: str = ""  # the file it came from
 
