@@ -260,6 +260,13 @@ def work_order_notice(work_order_id: str, person_id: str, slot: str) -> str:
     return f"notify:{work_order_id}:{person_id}:{slot}"
 
 
+STEP_UP_TEXT_PREFIX = "stepup-"  # a verification code's text: sent by the call's gateway only, never swept
+
+
+def step_up_text(token: str) -> str:
+    return f"{STEP_UP_TEXT_PREFIX}{token}"
+
+
 def dispatch_notice(dispatch_id: str, person_id: str) -> str:
     """A dispatch sent to one contact of the vendor."""
     return f"dispatch:{dispatch_id}:{person_id}"
