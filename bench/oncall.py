@@ -205,7 +205,10 @@ async def audit(store: Path, twilio, run: Run) -> dict:
                             after_turn_ms.append((at_by_sid[row.provider_id] - run.answered_at[phone]) * 1000)
     # Twilio requests whose sid no row holds: a send whose answer was lost (also a duplicate risk)
     known = {r.provider_id for r in rows.values() if r.provider_id}
-    counts["orphan_sends"] = sum(1 for sid in by_sid if sid not in known)
+    orphans = [r for r in twilio.accepted() + twilio.calls if r.sid not in known]
+    counts["orphan_sends"] = len(orphans)
+    for r in orphans[:5]:
+        print(f"  orphan: to …{r.to[-4:]} {r.form.get('Body', r.form.get('Url', ''))[:90]!r}", flush=True)
     await spine.store.close()
     return {**counts, "first_page_ms": first_page_ms, "after_turn_ms": after_turn_ms}
 

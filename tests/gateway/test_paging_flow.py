@@ -107,3 +107,16 @@ async def test_an_sms_opt_out_is_still_called(make_gateway, spine, twilio):
     await _gas(client, spine)
     await context.pool.drain()
     assert [c.to for c in twilio.calls] == [MIKE] and not [s for s in twilio.accepted() if s.to == MIKE]
+
+
+async def test_a_sender_that_read_a_row_before_it_was_sent_never_overwrites_it(make_gateway, spine, twilio):
+    client, context = await make_gateway(OfflinePool(spine), with_twilio=False)
+    _, _, page = await _gas(client, spine)
+    stale = await spine.get_outbox(f"page-{page.id}-0-p_mike-sms")  # as a second sender read it
+    sender = OutboxSender(spine, settings_for(spine, twilio), context.http)
+    assert (await sender.send(stale)).status == OutboxStatus.SENT
+    await text(client, "ACK", from_=MIKE)
+    await sender.send(stale)  # the stale read again, now that the page is acknowledged
+    row = await spine.get_outbox(stale.id)
+    assert row.status == OutboxStatus.SENT and row.provider_id is not None
+    assert len([s for s in twilio.accepted() if s.to == MIKE and "Reply ACK" in s.body]) == 1
