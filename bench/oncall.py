@@ -12,6 +12,8 @@ stand-in are audited:
   * duplicated: a page row (text or call) that reached Twilio more than once;
   * skipped: a step the ladder took (or had to take) whose text or call never reached Twilio, and
     an unacknowledged ladder that did not run to exhaustion;
+  * interrupted but delivered: a row Twilio got once whose sender was killed before it wrote the sid
+    back (the row ends failed, "may have reached the person", and is never sent again);
   * late stops: a send of an acknowledged page claimed more than one tick (0.5 s) after the ACK
     (a send claimed before the ACK that reached Twilio after it is counted apart, in flight).
 
@@ -129,7 +131,7 @@ class Run:
         if page_code:
             await self.text(level1, self.lines[tenant], f"ACK {page_code}")
 
-    async def _code_for(self, tenant: str, level1: str, timeout_s: float = 30.0) -> str | None:
+    async def _code_for(self, tenant: str, level1: str, timeout_s: float = 60.0) -> str | None:
         deadline = time.monotonic() + timeout_s
         unit = str(100 + of_tenant(tenant)[1])
         while time.monotonic() < deadline:
@@ -169,8 +171,10 @@ async def audit(store: Path, twilio, run: Run) -> dict:
     for record in twilio.accepted() + twilio.calls:
         by_sid[record.sid] = by_sid.get(record.sid, 0) + 1
     at_by_sid = {r.sid: r.at for r in twilio.accepted() + twilio.calls}
+    known = {r.provider_id for r in rows.values() if r.provider_id}
+    orphans = [r for r in twilio.accepted() + twilio.calls if r.sid not in known]  # sends no row recorded
     counts = dict(pages=len(pages), acknowledged=0, exhausted=0, steps=0, duplicated=0, skipped=0, late_stops=0,
-                  in_flight_at_ack=0)
+                  in_flight_at_ack=0, interrupted_but_delivered=0)
     first_page_ms, after_turn_ms = [], []
     tenants = {f"p_bt_{of_tenant(phone)[0]:02d}_{of_tenant(phone)[1]}": phone for phone in run.lines}
     for page in pages:
@@ -186,31 +190,49 @@ async def audit(store: Path, twilio, run: Run) -> dict:
                 for channel in ("sms", "call"):
                     row = rows.get(f"page-{page.id}-{step}-{person}-{channel}")
                     suppressed = row is not None and row.status == OutboxStatus.SUPPRESSED
+                    if row is not None and row.status == OutboxStatus.FAILED and _reached(row, orphans):
+                        counts["interrupted_but_delivered"] += 1  # sent once; the sender died before recording it
+                        continue
                     if row is None or (row.status != OutboxStatus.SENT and not suppressed):
                         counts["skipped"] += 1
                         continue
                     if row.status == OutboxStatus.SENT:
                         counts["duplicated"] += max(0, by_sid.get(row.provider_id or "", 0) - 1)
-                        if page.acknowledged_at is not None and row.provider_id in at_by_sid:
-                            lag = at_by_sid[row.provider_id] - _mono(page.acknowledged_at)
-                            if lag > TICK_S:  # after the ACK: claimed more than a tick after it (late), or in flight
-                                claim = await spine.store.get(keys.once(keys.outbox_send_marker(row.id)))
-                                claimed = datetime.fromisoformat(claim.data["at"]) if claim else None
-                                late = claimed is None or (claimed - page.acknowledged_at).total_seconds() > TICK_S
-                                counts["late_stops" if late else "in_flight_at_ack"] += 1
+                        if (kind := await _after_ack(spine, page, row, at_by_sid)) is not None:
+                            counts[kind] += 1
                     if step == 0 and channel == "sms" and row.provider_id in at_by_sid:
                         phone = tenants.get(page.reporter_person_id or "")
                         if phone in run.sent_at:
                             first_page_ms.append((at_by_sid[row.provider_id] - run.sent_at[phone]) * 1000)
                             after_turn_ms.append((at_by_sid[row.provider_id] - run.answered_at[phone]) * 1000)
     # Twilio requests whose sid no row holds: a send whose answer was lost (also a duplicate risk)
-    known = {r.provider_id for r in rows.values() if r.provider_id}
-    orphans = [r for r in twilio.accepted() + twilio.calls if r.sid not in known]
     counts["orphan_sends"] = len(orphans)
     for r in orphans[:5]:
         print(f"  orphan: to …{r.to[-4:]} {r.form.get('Body', r.form.get('Url', ''))[:90]!r}", flush=True)
     await spine.store.close()
     return {**counts, "first_page_ms": first_page_ms, "after_turn_ms": after_turn_ms}
+
+
+async def _after_ack(spine, page, row, at_by_sid: dict[str, float]) -> str | None:
+    """A send of an acknowledged page that reached Twilio over a tick after the ACK: claimed more
+    than a tick after it (late_stops) or before it (in_flight_at_ack); None otherwise."""
+    import spine.keys as keys
+
+    if page.acknowledged_at is None or row.provider_id not in at_by_sid:
+        return None
+    if at_by_sid[row.provider_id] - _mono(page.acknowledged_at) <= TICK_S:
+        return None
+    claim = await spine.store.get(keys.once(keys.outbox_send_marker(row.id)))
+    claimed = datetime.fromisoformat(claim.data["at"]) if claim else None
+    late = claimed is None or (claimed - page.acknowledged_at).total_seconds() > TICK_S
+    return "late_stops" if late else "in_flight_at_ack"
+
+
+def _reached(row, orphans) -> bool:
+    """Whether Twilio got this row although no sid was written back (its sender was killed mid-send)."""
+    if row.channel == "voice":
+        return any(o.to == row.to_address and f"/voice/oncall/{row.page_id}?" in o.form.get("Url", "") for o in orphans)
+    return any(o.to == row.to_address and o.body == row.body for o in orphans)
 
 
 _CLOCK_SKEW: list[float] = []
@@ -284,7 +306,7 @@ def report(result: dict, stats) -> None:
     first, after = result.pop("first_page_ms"), result.pop("after_turn_ms")
     print("\nresults (the machine is shared: figures under contention)")
     for name in ("pages", "acknowledged", "exhausted", "steps", "duplicated", "skipped", "late_stops",
-                 "in_flight_at_ack", "orphan_sends"):
+                 "in_flight_at_ack", "interrupted_but_delivered", "orphan_sends"):
         print(f"  {name:14} {result[name]}")
     if first:
         print(f"  inbound -> first page text: p50 {pct(first, 50):.0f} ms, p99 {pct(first, 99):.0f} ms (n={len(first)})")
