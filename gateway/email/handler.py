@@ -101,7 +101,7 @@ class EmailHandler:
         word = keyword(mail)
         if word is not None and verdict.verified:
             return await self._keyword(record, mail, prop, word)
-        if await self.spine.is_opted_out(mail.from_address):
+        if await self.spine.is_opted_out(mail.from_address, Channel.EMAIL):
             await self._event(EventKind.OPTED_OUT_INBOUND, "sender_unsubscribed", record, prop)
             await self.inbound.blocked(record)
             return EmailResult(outcome=InboundOutcome.BLOCKED)
@@ -123,7 +123,8 @@ class EmailHandler:
     async def _keyword(self, record: InboundMessage, mail: InboundEmail, prop: Property, word: str) -> EmailResult:
         """"unsubscribe" / "subscribe" from the verified owner of the address: no turn."""
         opted_out = word in OPT_OUT_WORDS
-        await self.spine.set_opt_out(OptOut(address=mail.from_address, opted_out=opted_out, keyword=word))
+        await self.spine.set_opt_out(OptOut(address=mail.from_address, opted_out=opted_out, keyword=word,
+                                             channel=Channel.EMAIL))
         await self._event(EventKind.EMAIL_OPT_OUT if opted_out else EventKind.EMAIL_OPT_IN, word, record, prop)
         if opted_out:
             await self.inbound.blocked(record)
