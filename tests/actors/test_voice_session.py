@@ -67,9 +67,16 @@ async def test_a_call_that_sets_an_eta_lists_the_tenants_notice_in_its_trace(spi
     from datetime import UTC, datetime
     from zoneinfo import ZoneInfo
 
+    from spine.verification import CallVerification, VerificationMethod
+
     spine.clock = lambda: datetime(2026, 12, 2, 15, tzinfo=ZoneInfo("America/Los_Angeles")).astimezone(UTC)
     _, calls = pool_and_calls(spine, clock, RecordingRefresh())
-    await calls.start(caller_number="+13035551500", called_number=YALE, call_sid="CA_eta")  # Mike
+    # Mike's call verified (as the voice webhook records a STIR/SHAKEN A verdict): an ETA is not
+    # taken from a caller ID alone.
+    await spine.put_call_verification(CallVerification(
+        interaction_id=interaction_id_for("CA_eta"), person_id="p_mike", method=VerificationMethod.STIR_SHAKEN,
+        evidence="TN-Validation-Passed-A"))
+    await calls.start(caller_number="+13035551500", called_number=YALE, call_sid="CA_eta")
     done = await calls.run_webhook_tool(interaction_id_for("CA_eta"), "add_eta_note",
                                         {"work_order_id": "WO-7", "eta": "4pm"})
     assert done is not None and not done.is_error, done
