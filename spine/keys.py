@@ -325,6 +325,11 @@ def pages_held(person_id: str) -> str:
     return f"PAGESHELD#{person_id}"
 
 
+def escalation_page(escalation_id: str) -> str:
+    """The page an escalation is part of (what the staff console shows beside it)."""
+    return f"ESCPAGE#{escalation_id}"
+
+
 def interaction_page(interaction_id: str) -> str:
     """The page an interaction started (a work order and an escalation in one turn page once)."""
     return f"PAGEOF#{interaction_id}"
