@@ -9,7 +9,7 @@ dispatch nobody accepted within `accept_within_s`. Every change is compare-and-s
 """
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from pydantic import BaseModel, Field
 
@@ -169,10 +169,11 @@ async def _tell_managers(spine: Spine, about: str, wo: WorkOrder, what: str, bod
         for manager in managers]
 
 
-async def due_dispatch_reminders(spine: Spine, *, accept_within_s: float = DEFAULT_ACCEPT_WITHIN_S) -> list[Notification]:
+async def due_dispatch_reminders(spine: Spine, *, accept_within_s: float = DEFAULT_ACCEPT_WITHIN_S,
+                                 now: datetime | None = None) -> list[Notification]:
     """Tell the managers of every dispatch still not accepted `accept_within_s` after it was sent
     (once: the dispatch becomes overdue, and a YES still takes it). The scheduler's tick calls it."""
-    now, told = spine.clock(), []
+    now, told = now or spine.clock(), []
     for dispatch in await spine.dispatches(DispatchStatus.PENDING):
         if dispatch.sent_at + timedelta(seconds=accept_within_s) > now:
             break  # oldest first: the rest are younger
