@@ -11,6 +11,8 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from spine.context import Channel
+from spine.dispatch import start_dispatch
+from spine.dispatch_record import DispatchStatus
 from spine.records import EventKind, OptOut, OutboxStatus
 from spine.toolspec import ToolInvocation
 from tools.dispatch import dispatch
@@ -91,3 +93,26 @@ async def test_an_opted_out_tenant_gets_nothing(spine, callers, clock):
 async def test_a_note_alone_tells_nobody_and_the_reporter_is_never_told_of_their_own_change(spine, callers, clock):
     _, out = await run(spine, callers["mike"], "update_work_order", work_order_id="WO-7", note="parts ordered")
     assert out["notifications"] == [] and await spine.outbox() == []
+
+
+async def test_a_vendor_handing_a_job_back_through_clara_tells_the_managers(spine, callers, clock):
+    wo = await spine.get_work_order("wo_42")
+    await start_dispatch(spine, wo, "v_carlos", by_person_id="p_priya")
+    _, out = await run(spine, callers["carlos"], "handoff_to_other_vendor", work_order_id="WO-42",
+                       reason="needs an electrician")
+    assert "the managers have been told" in out["message"]
+    told = {n["recipient_person_id"]: n for n in out["notifications"]}
+    assert {who: (n["kind"], n["status"]) for who, n in told.items()} == {
+        "p_priya": ("staff", "queued"), "p_olga": ("staff", "blocked")}  # Olga, org_admin, has no number on file
+    assert "Reason: needs an electrician" in (await spine.get_outbox(told["p_priya"]["outbox_id"])).body
+    assert [d.vendor_id for d in await spine.dispatches(DispatchStatus.WITHDRAWN)] == ["v_carlos"]
+
+
+async def test_a_tenant_who_writes_in_spanish_is_told_in_spanish(spine, callers, clock):
+    from spine.records import LastContact
+
+    await spine.note_last_contact(LastContact(person_id="p_marcus", channel=Channel.SMS, address=MARCUS, language="es"))
+    _, out = await run(spine, callers["mike"], "add_eta_note", work_order_id="WO-7", eta="10 minutes")
+    row = await spine.get_outbox(out["notifications"][0]["outbox_id"])
+    assert row.body.startswith("JP Yale Station: novedades de WO-7")
+    assert "Mike de JP Yale in-house maintenance llegará: 10 minutes." in row.body
