@@ -300,6 +300,18 @@ def handoff(actor_key: str) -> str:
     return f"HANDOFF#{actor_key}"
 
 
+# -- portfolio imports (spine/portfolio) ----------------------------------------------------
+def import_rows(source: str, kind: str) -> str:
+    """One source's rows of one file kind (`people`, `residents`, ...), sort key `import_row`: an
+    import reads a file kind's every row with one query."""
+    return f"IMPORT#{source}#{kind}"
+
+
+def import_row(external_id: str) -> str:
+    """The sort key of one imported row: the source system's external id."""
+    return f"ROW#{external_id}"
+
+
 # -- health probes (never written: a read of a missing item proves the store answers) ------
 HEALTH_READY = "HEALTH#ready"
 HEALTH_CHECK = "HEALTH#check"

@@ -1,0 +1,60 @@
+"""ImportRecord: what one source row became, kept in the store under (source, file kind, external id).
+
+It is how a second import knows a row (its internal id is stable: the one written the first time),
+whether it changed (the row's cells as last imported), which store items it owns (to update or end
+them), and what `gateway export` writes back."""
+from __future__ import annotations
+
+import hashlib
+import re
+from datetime import datetime
+
+from pydantic import BaseModel, Field
+
+import spine.keys as keys
+from spine.errors import SpineError
+from spine.identity import utcnow
+from spine.store.base import Item, Store
+
+_SOURCE = re.compile(r"^[a-z0-9][a-z0-9-]{0,31}$")
+_SAFE_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
+
+
+class InvalidSource(SpineError, ValueError):
+    """A --source name that cannot be part of an internal id."""
+
+
+def check_source(source: str) -> str:
+    if not _SOURCE.match(source):
+        raise InvalidSource(f"source {source!r}: lower-case letters, digits and '-', at most 32 (e.g. pms, appfolio)")
+    return source
+
+
+def internal_id(prefix: str, source: str, external_id: str) -> str:
+    """`p_pms_1042`: stable for (source, external id), and never the same for two of them (a source
+    has no '_'; an external id that is not a plain word is spelled by its digest, after '~')."""
+    tail = external_id if _SAFE_ID.match(external_id) else "~" + hashlib.sha256(external_id.encode()).hexdigest()[:20]
+    return f"{prefix}_{source}_{tail}"
+
+
+class ImportRecord(BaseModel):
+    source: str
+    kind: str
+    external_id: str
+    internal_id: str
+    cells: dict[str, str]  # the row as last imported, in its normalised spelling
+    item_keys: list[tuple[str, str]] = Field(default_factory=list)  # the (pk, sk) of the store items it owns
+    ended: bool = False  # --sync or a past move-out ended what it made
+    created_at: datetime = Field(default_factory=utcnow)
+    updated_at: datetime = Field(default_factory=utcnow)
+
+    def item(self) -> Item:
+        return Item(pk=keys.import_rows(self.source, self.kind), sk=keys.import_row(self.external_id),
+                    data=self.model_dump(mode="json"))
+
+
+async def records_of(store: Store, source: str, kind: str) -> dict[str, ImportRecord]:
+    """Every row `source` imported of one file kind, by external id: one query."""
+    items = await store.query(keys.import_rows(source, kind), keys.import_row(""))
+    records = [ImportRecord.model_validate(i.data) for i in items]
+    return {r.external_id: r for r in records}
