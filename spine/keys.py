@@ -259,6 +259,44 @@ def org_escalations(org_id: str) -> str:
     return f"ESCALATIONS#{org_id}"
 
 
+# -- on-call plans and pages -------------------------------------------------------------
+def oncall_plan(property_id: str) -> str:
+    return f"ONCALL#{property_id}"
+
+
+def page(page_id: str) -> str:
+    return f"PAGE#{page_id}"
+
+
+def pages_with_status(status: str) -> str:
+    """The pages index by status, sorted by next_due: the `paging` partition is the scheduler's work."""
+    return f"PAGES#{status}"
+
+
+def page_due(next_due_iso: str, page_id: str) -> str:
+    return f"{next_due_iso}#{page_id}"
+
+
+def pages_held(person_id: str) -> str:
+    """The pages a Person was paged by (sort key: the page id): what an `ACK` from them may name."""
+    return f"PAGESHELD#{person_id}"
+
+
+def interaction_page(interaction_id: str) -> str:
+    """The page an interaction started (a work order and an escalation in one turn page once)."""
+    return f"PAGEOF#{interaction_id}"
+
+
+def page_step_marker(page_id: str, pass_number: int, level: int) -> str:
+    """One ladder step taken (its oncall/paged event emitted), whoever drove it."""
+    return f"page-step#{page_id}#{pass_number}#{level}"
+
+
+def outbox_send_marker(outbox_id: str) -> str:
+    """An outbox row handed to its provider: whoever marks it first sends it, once."""
+    return f"outbox-send#{outbox_id}"
+
+
 # -- admin tokens and sessions -----------------------------------------------------------
 def admin_token(token_hash: str) -> str:
     return f"ADMINTOKEN#{token_hash}"

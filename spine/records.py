@@ -69,6 +69,20 @@ class OutboxMessage(BaseModel):
     status: OutboxStatus = OutboxStatus.PENDING
     provider_id: str | None = None
     error: str | None = None
+    # Rows the gateway starts (spine.outbound.queue_outbound), not replies: what they are (a
+    # NotificationKind value), for whom, from which property, and when they may leave. A row of
+    # channel `voice` is a phone call (a page): placed through Twilio's Calls API, its TwiML
+    # served by /voice/oncall/{page_id}. A row of a page is not sent once the page has stopped.
+    kind: str | None = None
+    recipient_person_id: str | None = None
+    property_id: str | None = None
+    page_id: str | None = None
+    not_before: datetime | None = None  # a PENDING row waits until then (its contact window)
+
+    @property
+    def due_at(self) -> datetime:
+        """When the row may leave: what the pending index is sorted by, so the sweep reads the due ones first."""
+        return self.not_before or self.created_at
 
 
 class OptOut(BaseModel):

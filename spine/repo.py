@@ -3,8 +3,8 @@
 Every key layout is spelled in spine/keys.py; the records live here (with the mixins: `repo_records`
 for the inbound log, outbox, events and traces; `repo_tools` for tool runs and escalations;
 `repo_tours` for tours and their per-property index; `repo_admin` for admin tokens and sessions;
-`repo_verification` for voice caller verification), so the SQLite and DynamoDB backends stay dumb
-item stores.
+`repo_verification` for voice caller verification; `repo_oncall` for on-call plans and pages),
+so the SQLite and DynamoDB backends stay dumb item stores.
 """
 from __future__ import annotations
 
@@ -26,6 +26,7 @@ from spine.repo_items import (
     vendor_item,
     work_order_item,
 )
+from spine.repo_oncall import OnCallRecords
 from spine.repo_records import InteractionRecords
 from spine.repo_tools import ToolRecords
 from spine.repo_tours import TourRecords
@@ -34,7 +35,7 @@ from spine.store.base import ABSENT, ConditionFailed, Item
 from spine.work import Prospect, RenewalWorkflow, WorkOrder
 
 
-class Spine(InteractionRecords, ToolRecords, TourRecords, AdminRecords, VerificationRecords):
+class Spine(InteractionRecords, ToolRecords, TourRecords, AdminRecords, VerificationRecords, OnCallRecords):
     """Typed reads and writes of the domain (the mixins add the interaction records, tool runs,
     tours, admin tokens and caller verification; RepoBase holds the store and the item helpers)."""
 

@@ -37,9 +37,15 @@ class InteractionRecords(RepoBase):
 
     async def put_outbox(self, message: OutboxMessage) -> None:
         await self._put(message, keys.outbox(message.id), gsi1pk=keys.outbox_status(message.status),
-                        gsi1sk=message.created_at.isoformat())
+                        gsi1sk=f"{message.due_at.isoformat()}#{message.id}")
+
+    async def create_outbox(self, message: OutboxMessage) -> bool:
+        """Write a row only if no row has its id (the same key queues once); False when one has."""
+        return await self._create(message, keys.outbox(message.id), gsi1pk=keys.outbox_status(message.status),
+                                  gsi1sk=f"{message.due_at.isoformat()}#{message.id}")
 
     async def outbox(self, status: OutboxStatus = OutboxStatus.PENDING, limit: int = 100) -> list[OutboxMessage]:
+        """Oldest first (by when each row may leave, see OutboxMessage.due_at)."""
         return await self._index(OutboxMessage, keys.outbox_status(status), limit=limit)
 
     async def get_outbox(self, outbox_id: str) -> OutboxMessage | None:
