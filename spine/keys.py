@@ -26,9 +26,12 @@ def role(role_id: str) -> str:
     return f"{ROLE_PREFIX}{role_id}"
 
 
+CLAIM_PREFIX = "CLAIM#"
+
+
 def claim(kind: str, value: str) -> str:
     """A wire address (phone, email, Telegram user) claimed by one Person."""
-    return f"CLAIM#{kind}#{value}"
+    return f"{CLAIM_PREFIX}{kind}#{value}"
 
 
 def unit_roles(unit_id: str) -> str:
