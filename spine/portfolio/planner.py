@@ -60,6 +60,10 @@ async def plan_import(store: Store, files: dict[FileKind, ParsedFile], *, source
         numbered = records[FileKind.WORK_ORDERS].get(row.row.external_id)
         if numbered is not None and not row.cells["display_id"]:  # numbered by the gateway on first import
             row.cells["display_id"] = numbered.cells["display_id"]
+    for kind, parsed in files.items():  # a row that failed to parse fails the rows naming it, by line
+        for error, raw in parsed.failed_raw:
+            if raw.get("external_id") and raw["external_id"] not in records[kind]:
+                known.failed[kind].setdefault(raw["external_id"], error.line)
     await read_up_front(store, files, known, sync)
     plan = Plan()
     for kind in FileKind:

@@ -78,10 +78,11 @@ def sample_portfolio() -> dict[FileKind, Rows]:
 
 
 def write_portfolio(folder: Path, files: dict[FileKind, Rows]) -> Path:
-    """Each file with its spec's columns in order (and any extra column a row has, after them)."""
+    """Each file with its spec's columns in order, less those no row has (all of them for no rows),
+    and any extra column a row has, after them."""
     folder.mkdir(parents=True, exist_ok=True)
     for kind, rows in files.items():
-        columns = list(SPECS[kind].names)
+        columns = [c for c in SPECS[kind].names if not rows or any(c in row for row in rows)]
         for row in rows:
             columns += [c for c in row if c not in columns]
         with (folder / kind.filename).open("w", newline="", encoding="utf-8") as handle:
