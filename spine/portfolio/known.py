@@ -40,7 +40,7 @@ class Known:
     source: str
     today: date
     now: datetime
-    records: dict[FileKind, dict[str, ImportRecord]]
+    records: dict[FileKind, dict[str, ImportRecord]] = field(default_factory=dict)  # the kind being planned
     stored: dict[Key, Item] = field(default_factory=dict)  # items read in bulk before planning
     ids: dict[FileKind, dict[str, str]] = field(default_factory=lambda: defaultdict(dict))
     cells: dict[FileKind, dict[str, dict[str, str]]] = field(default_factory=lambda: defaultdict(dict))
@@ -50,7 +50,8 @@ class Known:
 
     def know(self, kind: FileKind, external_id: str, internal_id: str, cells: dict[str, str]) -> None:
         self.ids[kind][external_id] = internal_id
-        self.cells[kind][external_id] = cells
+        if kind in (FileKind.UNITS, FileKind.PROPERTIES):  # what a reference to them resolves through
+            self.cells[kind][external_id] = cells
 
     def resolve(self, kind: FileKind, external_id: str, column: str) -> str:
         """The internal id a reference names: a row of this run, or one the source imported before."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import date, datetime
+from datetime import date
 
 from spine.identity import PersonRole
 from spine.oncall import OnCallPlan
@@ -16,7 +16,7 @@ from spine.portfolio.plan_people import plan_person, plan_resident, plan_staff, 
 from spine.portfolio.plan_places import plan_organization, plan_property, plan_unit, plan_vendor
 from spine.portfolio.plan_work import plan_oncall, plan_work_order, work_order_id, work_order_number
 from spine.portfolio.prefetch import needs_plan, read_up_front, to_end
-from spine.portfolio.record import ImportRecord, internal_id, records_of
+from spine.portfolio.record import ImportRecord, internal_id
 from spine.portfolio.report import FileReport, RowError
 from spine.property import Unit, Vendor
 from spine.repo_items import role_item, unit_item, vendor_item
@@ -49,38 +49,42 @@ class Plan:
         return len(self.items) + len(self.records) + len(self.deletes) + len(self.numbered_later) + len(self.oncall)
 
 
-async def plan_import(store: Store, files: dict[FileKind, ParsedFile], *, source: str, sync: bool,
-                      today: date, now: datetime) -> Plan:
-    records = {kind: await records_of(store, source, kind) for kind in FileKind}
-    known = Known(source=source, today=today, now=now, records=records)
-    for kind, recs in records.items():  # a reference may name a row imported before
-        for ext, rec in recs.items():
-            known.know(kind, ext, rec.internal_id, rec.cells)
-    for row in files[FileKind.WORK_ORDERS].rows if FileKind.WORK_ORDERS in files else []:
-        numbered = records[FileKind.WORK_ORDERS].get(row.row.external_id)
+def unparsed_if(kind: FileKind, records: dict[str, ImportRecord], today: date) -> dict[str, str]:
+    """The digest each row may be read with to count as unchanged without a parse: rows not
+    ended, and residents whose move-out has not passed since (those are planned again)."""
+    return {ext: rec.digest for ext, rec in records.items() if rec.digest and not rec.ended
+            and not (kind == FileKind.RESIDENTS and _moved_out(rec.cells, today))}
+
+
+def _moved_out(cells: dict[str, str], today: date) -> bool:
+    return bool(cells.get("move_out")) and cells["move_out"] < today.isoformat()
+
+
+async def plan_file(store: Store, kind: FileKind, parsed: ParsedFile, known: Known, *, sync: bool) -> Plan:
+    """The plan of one file, against `known.records[kind]` (the rows the source imported of its kind)."""
+    records = known.records[kind]
+    for row in parsed.rows if kind == FileKind.WORK_ORDERS else []:
+        numbered = records.get(row.row.external_id)
         if numbered is not None and not row.cells["display_id"]:  # numbered by the gateway on first import
             row.cells["display_id"] = numbered.cells["display_id"]
-    for kind, parsed in files.items():  # a row that failed to parse fails the rows naming it, by line
-        for error, raw in parsed.failed_raw:
-            if raw.get("external_id") and raw["external_id"] not in records[kind]:
-                known.failed[kind].setdefault(raw["external_id"], error.line)
-    await read_up_front(store, files, known, sync)
-    plan = Plan()
-    for kind in FileKind:
-        if kind in files:
-            report = FileReport(file=kind.filename, errors=list(files[kind].errors))
-            plan.failed += files[kind].failed_raw
-            _plan_file(kind, files[kind], known, plan, report)
-            if sync:
-                _plan_ends(kind, files[kind], known, plan, report)
-            plan.reports.append(report)
-    if FileKind.ONCALL in files:
-        touched = [r for r in plan.records if r.kind == FileKind.ONCALL]
-        plan.oncall, plan.oncall_cleared = oncall_plans(known, touched)
+    for error, raw in parsed.failed_raw:  # a row that failed to parse fails the rows naming it, by line
+        if raw.get("external_id") and raw["external_id"] not in records:
+            known.failed[kind].setdefault(raw["external_id"], error.line)
+    await read_up_front(store, kind, parsed, known, sync)
+    plan = Plan(failed=list(parsed.failed_raw))
+    report = FileReport(file=kind.filename, errors=list(parsed.errors))
+    _plan_file(kind, parsed, known, plan, report)
+    if sync:
+        _plan_ends(kind, parsed, known, plan, report)
+    plan.reports.append(report)
+    if kind == FileKind.ONCALL:
+        plan.oncall, plan.oncall_cleared = oncall_plans(known, plan.records)
+    known.stored = {}
     return plan
 
 
 def _plan_file(kind: FileKind, parsed: ParsedFile, known: Known, plan: Plan, report: FileReport) -> None:
+    report.unchanged += len(parsed.same)
     for row in parsed.rows:
         ext = row.row.external_id
         rec = known.records[kind].get(ext)
@@ -107,7 +111,7 @@ def _plan_file(kind: FileKind, parsed: ParsedFile, known: Known, plan: Plan, rep
         else:
             report.updated += 1
         record = ImportRecord(source=known.source, kind=kind.value, external_id=ext, internal_id=iid, cells=row.cells,
-                              item_keys=rp.owned, ended=rp.ended, created_at=rec.created_at if rec else known.now,
+                              digest=row.digest, item_keys=rp.owned, ended=rp.ended, created_at=rec.created_at if rec else known.now,
                               updated_at=known.now)
         known.know(kind, ext, iid, row.cells)
         plan.deletes += rp.deletes

@@ -24,12 +24,12 @@ def needs_plan(kind: FileKind, row: ParsedRow, rec: ImportRecord | None, known: 
     if kind == FileKind.RESIDENTS:  # a move-out date that has passed since ends the role now
         move_out = row.cells["move_out"]
         return rec.ended != bool(move_out and move_out < known.today.isoformat())
-    return rec.ended  # listed again after --sync ended it
+    return rec.ended  # listed again after --sync ended it  # listed again after --sync ended it
 
 
 def listed(parsed: ParsedFile) -> set[str]:
     """External ids the file names, counting rows that failed to parse (a bad row is not a removal)."""
-    names = {r.row.external_id for r in parsed.rows}
+    names = {r.row.external_id for r in parsed.rows} | {ext for _, ext in parsed.same}
     return names | {raw.get("external_id", "") for _, raw in parsed.failed_raw}
 
 
@@ -57,18 +57,19 @@ def _row_keys(kind: FileKind, row: ParsedRow, rec: ImportRecord | None, source: 
     return found
 
 
-async def read_up_front(store: Store, files: dict[FileKind, ParsedFile], known: Known, sync: bool) -> None:
+async def read_up_front(store: Store, kind: FileKind, parsed: ParsedFile, known: Known, sync: bool) -> None:
+    """Everything planning `parsed` reads from the store, in two batched reads."""
     wanted: list[Key] = []
-    for kind, parsed in files.items():
-        for row in parsed.rows:
-            rec = known.records[kind].get(row.row.external_id)
-            if needs_plan(kind, row, rec, known):
-                wanted += _row_keys(kind, row, rec, known.source)
-        for rec in to_end(kind, parsed, known) if sync else []:
-            wanted += rec.item_keys
+    for row in parsed.rows:
+        rec = known.records[kind].get(row.row.external_id)
+        if needs_plan(kind, row, rec, known):
+            wanted += _row_keys(kind, row, rec, known.source)
+    for rec in to_end(kind, parsed, known) if sync else []:
+        wanted += rec.item_keys
     known.stored = await store.get_many(wanted)
+    if kind != FileKind.PEOPLE:
+        return
     # Who holds a phone or email a row wants, by name, for the row error that names both.
-    people = files.get(FileKind.PEOPLE)
-    ours = {internal_id(PREFIX[FileKind.PEOPLE], known.source, r.row.external_id) for r in people.rows} if people else set()
+    ours = {internal_id(PREFIX[FileKind.PEOPLE], known.source, r.row.external_id) for r in parsed.rows}
     holders = {item.data["person_id"] for (pk, _), item in known.stored.items() if pk.startswith(keys.CLAIM_PREFIX)}
     known.stored.update(await store.get_many([(keys.person(p), keys.ITEM) for p in sorted(holders - ours)]))

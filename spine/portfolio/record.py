@@ -43,6 +43,7 @@ class ImportRecord(BaseModel):
     external_id: str
     internal_id: str
     cells: dict[str, str]  # the row as last imported, in its normalised spelling
+    digest: str = ""  # of the row as read (spine.portfolio.files.digest): equal means unchanged, unparsed
     item_keys: list[tuple[str, str]] = Field(default_factory=list)  # the (pk, sk) of the store items it owns
     ended: bool = False  # --sync or a past move-out ended what it made
     created_at: datetime = Field(default_factory=utcnow)

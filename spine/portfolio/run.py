@@ -10,9 +10,10 @@ from pydantic import BaseModel
 
 from spine.errors import SpineError
 from spine.portfolio.apply import apply_plan
-from spine.portfolio.files import SPECS, FileKind, ParsedFile, read_rows
-from spine.portfolio.planner import plan_import
-from spine.portfolio.record import check_source
+from spine.portfolio.files import SPECS, FileKind, read_rows
+from spine.portfolio.known import Known
+from spine.portfolio.planner import plan_file, unparsed_if
+from spine.portfolio.record import check_source, records_of
 from spine.portfolio.report import ImportReport, RowError
 from spine.repo import Spine
 
@@ -35,28 +36,49 @@ class ImportResult(BaseModel):
     writes: int  # store writes the plan holds (made unless dry-run or strict refused)
 
 
-def read_folder(folder: Path, region: str) -> dict[FileKind, ParsedFile]:
+def portfolio_files(folder: Path) -> list[FileKind]:
     if not folder.is_dir():
         raise PortfolioError(f"{folder} is not a folder")
-    files = {kind: read_rows(folder / kind.filename, SPECS[kind], region) for kind in FileKind
-             if (folder / kind.filename).is_file()}
-    if not files:
+    kinds = [kind for kind in FileKind if (folder / kind.filename).is_file()]
+    if not kinds:
         raise PortfolioError(f"no portfolio files in {folder} (any of {', '.join(k.filename for k in FileKind)})")
-    return files
+    return kinds
 
 
 async def import_portfolio(spine: Spine, folder: Path, options: ImportOptions | None = None, *,
                            today: date | None = None, now: datetime | None = None) -> ImportResult:
+    """File by file, in dependency order, each applied once planned (so only one file's rows are
+    held at a time); --strict plans every file first and applies in a second pass only if none failed."""
     options = options or ImportOptions()
-    source = check_source(options.source)
+    check_source(options.source)
     region = options.default_region.upper()
     if region not in phonenumbers.SUPPORTED_REGIONS:
         raise PortfolioError(f"--default-region {options.default_region!r} is not a region code (US, GB, MX ...)")
     now = now or datetime.now(UTC)
-    files = read_folder(folder, region)
-    plan = await plan_import(spine.store, files, source=source, sync=options.sync, today=today or now.date(), now=now)
-    report = ImportReport(files=plan.reports)
-    report.applied = not options.dry_run and not (options.strict and report.failed)
-    if report.applied:
-        await apply_plan(spine, plan)
-    return ImportResult(report=report, failed_rows=plan.failed, writes=plan.writes)
+    kinds = portfolio_files(folder)
+    if options.strict and not options.dry_run:
+        checked = await _run(spine, folder, kinds, options, region, today or now.date(), now, apply=False)
+        if checked.report.failed:
+            return checked
+    return await _run(spine, folder, kinds, options, region, today or now.date(), now, apply=not options.dry_run)
+
+
+async def _run(spine: Spine, folder: Path, kinds: list[FileKind], options: ImportOptions, region: str, today: date,
+               now: datetime, *, apply: bool) -> ImportResult:
+    known = Known(source=options.source, today=today, now=now)
+    result = ImportResult(report=ImportReport(applied=apply), failed_rows=[], writes=0)
+    for kind in FileKind:
+        records = await records_of(spine.store, options.source, kind)
+        for ext, rec in records.items():  # a reference may name a row imported before
+            known.know(kind, ext, rec.internal_id, rec.cells)
+        if kind not in kinds:
+            continue
+        known.records = {kind: records}
+        parsed = read_rows(folder / kind.filename, SPECS[kind], region, unparsed_if(kind, records, today))
+        plan = await plan_file(spine.store, kind, parsed, known, sync=options.sync)
+        if apply:
+            await apply_plan(spine, plan)
+        result.report.files += plan.reports
+        result.failed_rows += plan.failed
+        result.writes += plan.writes
+    return result
