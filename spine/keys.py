@@ -342,10 +342,14 @@ def handoff(actor_key: str) -> str:
 
 
 # -- portfolio imports (spine/portfolio) ----------------------------------------------------
-def import_rows(source: str, kind: str) -> str:
-    """One source's rows of one file kind (`people`, `residents`, ...), sort key `import_row`: an
-    import reads a file kind's every row with one query."""
-    return f"IMPORT#{source}#{kind}"
+IMPORT_BUCKETS = 16  # partitions per (source, file kind): each a query of its own, none too large
+
+
+def import_rows(source: str, kind: str, bucket: int) -> str:
+    """One source's rows of one file kind (`people`, `residents`, ...) in one of IMPORT_BUCKETS
+    partitions (spine.portfolio.record picks it from the external id), sort key `import_row`: an
+    import reads a file kind's rows with one query per bucket, and no partition holds them all."""
+    return f"IMPORT#{source}#{kind}#{bucket:02d}"
 
 
 def import_row(external_id: str) -> str:

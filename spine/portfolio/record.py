@@ -5,6 +5,7 @@ whether it changed (the row's cells as last imported), which store items it owns
 them), and what `gateway export` writes back."""
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import re
 from datetime import datetime
@@ -50,12 +51,17 @@ class ImportRecord(BaseModel):
     updated_at: datetime = Field(default_factory=utcnow)
 
     def item(self) -> Item:
-        return Item(pk=keys.import_rows(self.source, self.kind), sk=keys.import_row(self.external_id),
-                    data=self.model_dump(mode="json"))
+        return Item(pk=keys.import_rows(self.source, self.kind, bucket(self.external_id)),
+                    sk=keys.import_row(self.external_id), data=self.model_dump(mode="json"))
+
+
+def bucket(external_id: str) -> int:
+    return hashlib.blake2b(external_id.encode(), digest_size=2).digest()[0] % keys.IMPORT_BUCKETS
 
 
 async def records_of(store: Store, source: str, kind: str) -> dict[str, ImportRecord]:
-    """Every row `source` imported of one file kind, by external id: one query."""
-    items = await store.query(keys.import_rows(source, kind), keys.import_row(""))
-    records = [ImportRecord.model_validate(i.data) for i in items]
+    """Every row `source` imported of one file kind, by external id: one query per bucket."""
+    pages = await asyncio.gather(*(store.query(keys.import_rows(source, kind, n), keys.import_row(""))
+                                   for n in range(keys.IMPORT_BUCKETS)))
+    records = [ImportRecord.model_validate(i.data) for items in pages for i in items]
     return {r.external_id: r for r in records}
