@@ -10,6 +10,7 @@ from gateway.cli.common import open_spine, open_spine_for_writing
 from gateway.settings import Settings
 from spine.portfolio.export import export_portfolio
 from spine.portfolio.files import SPECS, FileKind
+from spine.portfolio.record import InvalidSource
 from spine.portfolio.report import write_errors_csv
 from spine.portfolio.run import ImportOptions, PortfolioError, import_portfolio
 
@@ -53,7 +54,7 @@ async def run_import(args) -> int:
     spine = open_spine(settings) if args.dry_run else await open_spine_for_writing(settings)
     try:
         result = await import_portfolio(spine, args.dir, options)
-    except PortfolioError as exc:
+    except (PortfolioError, InvalidSource) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     finally:
@@ -75,6 +76,9 @@ async def run_export(args) -> int:
     spine = open_spine(settings, read_only=True)
     try:
         written = await export_portfolio(spine.store, args.dir, args.source)
+    except InvalidSource as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
     finally:
         await spine.store.close()
     for kind, count in written.items():

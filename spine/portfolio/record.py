@@ -9,6 +9,7 @@ import asyncio
 import hashlib
 import re
 from datetime import datetime
+from typing import Any
 
 from pydantic import BaseModel, Field
 
@@ -63,5 +64,14 @@ async def records_of(store: Store, source: str, kind: str) -> dict[str, ImportRe
     """Every row `source` imported of one file kind, by external id: one query per bucket."""
     pages = await asyncio.gather(*(store.query(keys.import_rows(source, kind, n), keys.import_row(""))
                                    for n in range(keys.IMPORT_BUCKETS)))
-    records = [ImportRecord.model_validate(i.data) for items in pages for i in items]
+    records = [_stored(i.data) for items in pages for i in items]
     return {r.external_id: r for r in records}
+
+
+def _stored(data: dict[str, Any]) -> ImportRecord:
+    """A record as this module wrote it, without validating it again (a second import reads every
+    row's record, and validation was most of that); its tuples and times restored by hand."""
+    return ImportRecord.model_construct(
+        **{**data, "item_keys": [(pk, sk) for pk, sk in data["item_keys"]],
+           "created_at": datetime.fromisoformat(data["created_at"]),
+           "updated_at": datetime.fromisoformat(data["updated_at"])})
