@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 from gateway.cli.common import open_spine, open_spine_for_writing
+from gateway.cli.progress import file_progress
 from gateway.settings import Settings
 from spine.portfolio.export import export_portfolio
 from spine.portfolio.files import SPECS, FileKind
@@ -53,7 +54,8 @@ async def run_import(args) -> int:
     settings = Settings.from_env()
     spine = open_spine(settings) if args.dry_run else await open_spine_for_writing(settings)
     try:
-        result = await import_portfolio(spine, args.dir, options)
+        with file_progress() as progress:
+            result = await import_portfolio(spine, args.dir, options, progress=progress)
     except (PortfolioError, InvalidSource) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

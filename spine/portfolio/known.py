@@ -4,6 +4,7 @@ addresses this run hands out (two rows may not claim one phone)."""
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date, datetime
 
@@ -13,6 +14,11 @@ from spine.portfolio.record import ImportRecord
 from spine.store.base import Item
 
 Key = tuple[str, str]
+Progress = Callable[[FileKind, int, int], None]  # (file, rows done, rows in the file)
+
+
+def _no_progress(kind: FileKind, done: int, total: int) -> None:
+    pass
 
 PREFIX: dict[FileKind, str] = {
     FileKind.ORGANIZATIONS: "org", FileKind.PROPERTIES: "prop", FileKind.UNITS: "u", FileKind.PEOPLE: "p",
@@ -47,6 +53,7 @@ class Known:
     failed: dict[FileKind, dict[str, int]] = field(default_factory=lambda: defaultdict(dict))
     handed_out: dict[str, tuple[str, str]] = field(default_factory=dict)  # address key -> (owner id, "file:line")
     oncall_settings: dict[str, dict[str, tuple[int, int]]] = field(default_factory=dict)  # property -> column -> (value, line)
+    progress: Progress = _no_progress
 
     def know(self, kind: FileKind, external_id: str, internal_id: str, cells: dict[str, str]) -> None:
         self.ids[kind][external_id] = internal_id

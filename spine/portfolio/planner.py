@@ -83,9 +83,15 @@ async def plan_file(store: Store, kind: FileKind, parsed: ParsedFile, known: Kno
     return plan
 
 
+PROGRESS_EVERY = 500  # rows between two progress reports
+
+
 def _plan_file(kind: FileKind, parsed: ParsedFile, known: Known, plan: Plan, report: FileReport) -> None:
     report.unchanged += len(parsed.same)
-    for row in parsed.rows:
+    total = len(parsed.same) + len(parsed.rows)
+    for done, row in enumerate(parsed.rows, start=len(parsed.same)):
+        if done % PROGRESS_EVERY == 0:
+            known.progress(kind, done, total)
         ext = row.row.external_id
         rec = known.records[kind].get(ext)
         if not needs_plan(kind, row, rec, known):

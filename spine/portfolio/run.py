@@ -11,7 +11,7 @@ from pydantic import BaseModel
 from spine.errors import SpineError
 from spine.portfolio.apply import apply_plan
 from spine.portfolio.files import SPECS, FileKind, read_rows
-from spine.portfolio.known import Known
+from spine.portfolio.known import Known, Progress
 from spine.portfolio.planner import plan_file, unparsed_if
 from spine.portfolio.record import check_source, records_of
 from spine.portfolio.report import ImportReport, RowError
@@ -46,7 +46,8 @@ def portfolio_files(folder: Path) -> list[FileKind]:
 
 
 async def import_portfolio(spine: Spine, folder: Path, options: ImportOptions | None = None, *,
-                           today: date | None = None, now: datetime | None = None) -> ImportResult:
+                           today: date | None = None, now: datetime | None = None,
+                           progress: Progress | None = None) -> ImportResult:
     """File by file, in dependency order, each applied once planned (so only one file's rows are
     held at a time); --strict plans every file first and applies in a second pass only if none failed."""
     options = options or ImportOptions()
@@ -57,15 +58,18 @@ async def import_portfolio(spine: Spine, folder: Path, options: ImportOptions | 
     now = now or datetime.now(UTC)
     kinds = portfolio_files(folder)
     if options.strict and not options.dry_run:
-        checked = await _run(spine, folder, kinds, options, region, today or now.date(), now, apply=False)
+        checked = await _run(spine, folder, kinds, options, region, Known(options.source, today or now.date(), now),
+                             apply=False)
         if checked.report.failed:
             return checked
-    return await _run(spine, folder, kinds, options, region, today or now.date(), now, apply=not options.dry_run)
+    known = Known(options.source, today or now.date(), now)
+    if progress is not None:
+        known.progress = progress
+    return await _run(spine, folder, kinds, options, region, known, apply=not options.dry_run)
 
 
-async def _run(spine: Spine, folder: Path, kinds: list[FileKind], options: ImportOptions, region: str, today: date,
-               now: datetime, *, apply: bool) -> ImportResult:
-    known = Known(source=options.source, today=today, now=now)
+async def _run(spine: Spine, folder: Path, kinds: list[FileKind], options: ImportOptions, region: str, known: Known,
+               *, apply: bool) -> ImportResult:
     result = ImportResult(report=ImportReport(applied=apply), failed_rows=[], writes=0)
     for kind in FileKind:
         records = await records_of(spine.store, options.source, kind)
@@ -74,10 +78,11 @@ async def _run(spine: Spine, folder: Path, kinds: list[FileKind], options: Impor
         if kind not in kinds:
             continue
         known.records = {kind: records}
-        parsed = read_rows(folder / kind.filename, SPECS[kind], region, unparsed_if(kind, records, today))
+        parsed = read_rows(folder / kind.filename, SPECS[kind], region, unparsed_if(kind, records, known.today))
         plan = await plan_file(spine.store, kind, parsed, known, sync=options.sync)
         if apply:
             await apply_plan(spine, plan)
+        known.progress(kind, len(parsed.rows) + len(parsed.same), len(parsed.rows) + len(parsed.same))
         result.report.files += plan.reports
         result.failed_rows += plan.failed
         result.writes += plan.writes

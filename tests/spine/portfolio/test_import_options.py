@@ -105,3 +105,12 @@ async def test_sync_ends_what_the_source_no_longer_lists_and_deletes_nothing(sto
     assert unit is not None and not unit.active and not unit.available
     assert (await spine.get_oncall_plan("prop_pms_P1")).levels == [["p_pms_S2"]]
     assert _summary(await _import(spine, folder, sync=True))["residents.csv"] == (0, 0, 3, 0, 0)
+
+
+async def test_progress_is_reported_per_file_up_to_its_row_count(store, tmp_path):
+    seen: dict[FileKind, list[tuple[int, int]]] = {}
+    files = sample_portfolio()
+    await import_portfolio(Spine(store), write_portfolio(tmp_path / "pf", files), today=TODAY,
+                           progress=lambda kind, done, total: seen.setdefault(kind, []).append((done, total)))
+    assert {kind: calls[-1] for kind, calls in seen.items()} == {kind: (len(rows), len(rows)) for kind, rows in files.items()}
+    assert all(calls[0][0] == 0 for calls in seen.values())
