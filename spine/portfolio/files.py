@@ -152,40 +152,57 @@ def oncall_key(property_ref: str, level: int | str, person_ref: str) -> str:
     return f"{property_ref}|{level}|{person_ref}"
 
 
-def read_rows(path: Path, spec: FileSpec, region: str, unchanged: dict[str, str] | None = None) -> ParsedFile:
-    """Every data row of `path`, parsed, except those whose digest is `unchanged[external id]` (read as
-    they were last imported, so listed in `same`); a missing required column fails the whole file in
-    one line."""
-    unchanged = unchanged or {}
-    name = spec.kind.filename
+@dataclass
+class RawFile:
+    """A CSV file as read: its header (lower-cased) and its data rows by line, cells stripped."""
+
+    header: list[str]
+    rows: list[tuple[int, dict[str, str]]]
+
+
+def read_raw(path: Path) -> RawFile:
     with path.open(newline="", encoding="utf-8-sig") as handle:
         reader = csv.reader(handle)
         header = [h.strip().lower() for h in next(reader, [])]
-        missing = [c.name for c in spec.columns if c.required and c.name not in header]
-        result = ParsedFile(spec.kind, [], [], [], header)
-        if missing:
-            result.errors.append(RowError(file=name, line=1, column=missing[0], reason="required column is missing"))
-            return result
-        seen: dict[str, int] = {}
-        line = reader.line_num
+        rows, line = [], reader.line_num
         for values in reader:
             start, line = line + 1, reader.line_num
-            if not any(v.strip() for v in values):
-                continue  # a blank line is not a row
-            raw = {h: (values[i].strip() if i < len(values) else "") for i, h in enumerate(header) if h}
-            signed = digest(spec, raw, region)
-            key = oncall_key(raw.get("property", ""), raw.get("level", ""), raw.get("person", "")) \
-                if spec.kind == FileKind.ONCALL else raw.get("external_id", "")
-            if unchanged.get(key) == signed and key not in seen:
-                seen[key] = start
-                result.same.append((start, key))
-                continue
-            parsed = _parse(spec, start, raw, region, seen, signed)
-            if isinstance(parsed, RowError):
-                result.errors.append(parsed)
-                result.failed_raw.append((parsed, raw))
-            else:
-                result.rows.append(parsed)
+            if any(v.strip() for v in values):  # a blank line is not a row
+                rows.append((start, {h: (values[i].strip() if i < len(values) else "") for i, h in enumerate(header)
+                                     if h}))
+    return RawFile(header, rows)
+
+
+def row_key(kind: FileKind, raw: dict[str, str]) -> str:
+    """A row's key before it is parsed: its external id (on-call rows: property, level, person)."""
+    if kind == FileKind.ONCALL:
+        return oncall_key(raw.get("property", ""), raw.get("level", ""), raw.get("person", ""))
+    return raw.get("external_id", "")
+
+
+def parse_rows(raw_file: RawFile, spec: FileSpec, region: str, unchanged: dict[str, str]) -> ParsedFile:
+    """Every row parsed, except those whose digest is `unchanged[key]` (read as they were last
+    imported, so listed in `same`); a missing required column fails the whole file in one line."""
+    name = spec.kind.filename
+    result = ParsedFile(spec.kind, [], [], [], raw_file.header)
+    missing = [c.name for c in spec.columns if c.required and c.name not in raw_file.header]
+    if missing:
+        result.errors.append(RowError(file=name, line=1, column=missing[0], reason="required column is missing"))
+        return result
+    seen: dict[str, int] = {}
+    for start, raw in raw_file.rows:
+        signed = digest(spec, raw, region)
+        key = row_key(spec.kind, raw)
+        if unchanged.get(key) == signed and key not in seen:
+            seen[key] = start
+            result.same.append((start, key))
+            continue
+        parsed = _parse(spec, start, raw, region, seen, signed)
+        if isinstance(parsed, RowError):
+            result.errors.append(parsed)
+            result.failed_raw.append((parsed, raw))
+        else:
+            result.rows.append(parsed)
     return result
 
 

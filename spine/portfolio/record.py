@@ -52,8 +52,9 @@ class ImportRecord(BaseModel):
     updated_at: datetime = Field(default_factory=utcnow)
 
     def item(self) -> Item:
-        return Item(pk=keys.import_rows(self.source, self.kind, bucket(self.external_id)),
-                    sk=keys.import_row(self.external_id), data=self.model_dump(mode="json"))
+        return Item.model_construct(pk=keys.import_rows(self.source, self.kind, bucket(self.external_id)),
+                                    sk=keys.import_row(self.external_id), data=self.model_dump(mode="json"),
+                                    version=0, gsi1pk=None, gsi1sk=None)
 
 
 def bucket(external_id: str) -> int:
@@ -64,7 +65,11 @@ async def records_of(store: Store, source: str, kind: str) -> dict[str, ImportRe
     """Every row `source` imported of one file kind, by external id: one query per bucket."""
     pages = await asyncio.gather(*(store.query(keys.import_rows(source, kind, n), keys.import_row(""))
                                    for n in range(keys.IMPORT_BUCKETS)))
-    records = [_stored(i.data) for items in pages for i in items]
+    return records_from([i for items in pages for i in items])
+
+
+def records_from(items: list[Item]) -> dict[str, ImportRecord]:
+    records = [_stored(i.data) for i in items]
     return {r.external_id: r for r in records}
 
 

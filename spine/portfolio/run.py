@@ -10,10 +10,11 @@ from pydantic import BaseModel
 
 from spine.errors import SpineError
 from spine.portfolio.apply import apply_plan
-from spine.portfolio.files import SPECS, FileKind, read_rows
+from spine.portfolio.files import SPECS, FileKind, RawFile, parse_rows, read_raw
 from spine.portfolio.known import Known, Progress
+from spine.portfolio.lookup import learn_references, records_for
 from spine.portfolio.planner import plan_file, unparsed_if
-from spine.portfolio.record import check_source, records_of
+from spine.portfolio.record import check_source
 from spine.portfolio.report import ImportReport, RowError
 from spine.repo import Spine
 
@@ -71,14 +72,17 @@ async def import_portfolio(spine: Spine, folder: Path, options: ImportOptions | 
 async def _run(spine: Spine, folder: Path, kinds: list[FileKind], options: ImportOptions, region: str, known: Known,
                *, apply: bool) -> ImportResult:
     result = ImportResult(report=ImportReport(applied=apply), failed_rows=[], writes=0)
-    for kind in FileKind:
-        records = await records_of(spine.store, options.source, kind)
-        for ext, rec in records.items():  # a reference may name a row imported before
+    for kind in kinds:
+        raw = read_raw(folder / kind.filename)
+        records = await records_for(spine.store, options.source, kind, raw, sync=options.sync)
+        for ext, rec in records.items():
             known.know(kind, ext, rec.internal_id, rec.cells)
-        if kind not in kinds:
-            continue
         known.records = {kind: records}
-        parsed = read_rows(folder / kind.filename, SPECS[kind], region, unparsed_if(kind, records, known.today))
+        # A reference may name a row imported before; an on-call plan is rebuilt from all its rows.
+        named = RawFile(raw.header, raw.rows + [(0, r.cells) for r in records.values()]) if kind == FileKind.ONCALL else raw
+        await learn_references(spine.store, known, kind, named)
+        parsed = parse_rows(raw, SPECS[kind], region, unparsed_if(kind, records, known.today))
+        del raw
         plan = await plan_file(spine.store, kind, parsed, known, sync=options.sync)
         if apply:
             await apply_plan(spine, plan)

@@ -165,3 +165,14 @@ async def test_a_bad_row_is_reported_by_file_and_line_and_the_good_rows_apply(st
         assert errors[1:] == [f"residents.csv:3: person: person 'T2' did not import (people.csv:{line} failed)"]
     if case == "phone held by another person":
         assert await resolve_participant(spine, Channel.SMS, "+12065551001") == "p_marcus"  # never merged
+
+
+async def test_references_resolve_to_rows_imported_before_in_another_run(store, tmp_path):
+    spine = Spine(store)
+    files = sample_portfolio()
+    await _import(spine, write_portfolio(tmp_path / "pf", files))
+    later = {FileKind.RESIDENTS: [{"external_id": "OCC9", "person": "S2", "unit": "U202", "kind": "primary"}]}
+    result = await _import(spine, write_portfolio(tmp_path / "later", later))
+    assert _summary(result) == {"residents.csv": (1, 0, 0, 0, 0)}
+    role = next(r for r in await spine.roles_of("p_pms_S2") if r.role_type == PersonRoleType.TENANT)
+    assert (role.scope.unit_id, role.scope.property_id, role.scope.org_id) == ("u_pms_U202", "prop_pms_P2", "org_pms_ORG1")
