@@ -140,6 +140,8 @@ BAD_ROWS = {
     "phone held by another person": (FileKind.PEOPLE, "T2", "phone", "(206) 555-1001",
                                      "phone ending 1001 already belongs to Person p_marcus (Marcus Johnson), "
                                      "not to this row's p_pms_T2"),
+    "phone of another row": (FileKind.PEOPLE, "T2", "phone", "206 555 0710",
+                             "phone ending 0710 is also people.csv:2's (p_pms_T1)"),
     "unknown role": (FileKind.STAFF, "ST2", "role", "janitor", "unknown role 'janitor'"),
 }
 
