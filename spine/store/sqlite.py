@@ -212,7 +212,11 @@ class SqliteStore:
         wanted = list(dict.fromkeys(keys))
         for start in range(0, len(wanted), MANY_CHUNK):
             chunk = wanted[start:start + MANY_CHUNK]
-            sql = f"SELECT {_COLUMNS} FROM items WHERE (pk, sk) IN (VALUES {', '.join(['(?, ?)'] * len(chunk))})"
+            # The keys as the outer loop (CROSS JOIN keeps that order), each a primary-key search:
+            # `(pk, sk) IN (VALUES ...)` would scan the whole table once per chunk.
+            sql = (f"SELECT {', '.join('items.' + c for c in _COLUMNS.split(', '))} FROM "
+                   f"(VALUES {', '.join(['(?, ?)'] * len(chunk))}) AS k CROSS JOIN items "
+                   "ON items.pk = k.column1 AND items.sk = k.column2")
             params = [part for key in chunk for part in key]
 
             def op(conn: sqlite3.Connection, sql: str = sql, params: list[str] = params) -> list[Item]:
