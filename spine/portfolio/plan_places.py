@@ -3,7 +3,9 @@ updates only the columns that changed on the record as stored (what the gateway 
 import, such as facility facts, appliances or a Telegram bot, stays)."""
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypeVar
+
+from pydantic import BaseModel
 
 import spine.keys as keys
 from spine.portfolio.files import FileKind, ParsedRow
@@ -19,6 +21,9 @@ from spine.repo_items import (
     unit_item,
     vendor_item,
 )
+from spine.store.base import Item
+
+M = TypeVar("M", bound=BaseModel)
 
 
 def changed(row: ParsedRow, rec: ImportRecord | None) -> set[str]:
@@ -28,7 +33,8 @@ def changed(row: ParsedRow, rec: ImportRecord | None) -> set[str]:
     return {c for c, v in row.cells.items() if rec.cells.get(c) != v}
 
 
-def _update(stored: Any, model: type[Any], fields: dict[str, Any], cols: set[str], by_col: dict[str, str]) -> Any:
+def updated_record(stored: Item | None, model: type[M], fields: dict[str, Any], cols: set[str],
+                   by_col: dict[str, str]) -> M:
     """The stored record with only the changed columns' fields replaced; a new record if none is stored."""
     if stored is None:
         return model.model_validate(fields)
@@ -52,7 +58,7 @@ def plan_property(row: ParsedRow, rec: ImportRecord | None, known: Known, intern
                   email=r.email, timezone=r.timezone, address=r.address)
     by_col = {"organization": "org_id", "name": "name", "phone": "sms_number", "email": "email",
               "timezone": "timezone", "address": "address"}
-    prop: Property = _update(current(known, rec), Property, fields, changed(row, rec), by_col)
+    prop: Property = updated_record(current(known, rec), Property, fields, changed(row, rec), by_col)
     if "phone" in changed(row, rec):
         prop = prop.model_copy(update={"voice_number": r.phone})
     plan = RowPlan(internal_id)
@@ -77,7 +83,7 @@ def plan_unit(row: ParsedRow, rec: ImportRecord | None, known: Known, internal_i
                   monthly_rent_usd=r.rent_usd, available_from=r.available_on, active=True)
     by_col = {"property": "property_id", "name": "number", "bedrooms": "bedrooms", "bathrooms": "bathrooms",
               "rent_usd": "monthly_rent_usd", "available_on": "available_from"}
-    unit: Unit = _update(current(known, rec), Unit, fields, changed(row, rec), by_col)
+    unit: Unit = updated_record(current(known, rec), Unit, fields, changed(row, rec), by_col)
     plan = RowPlan(internal_id)
     plan.write(unit_item(unit.model_copy(update={"active": True})))
     return plan
@@ -91,7 +97,7 @@ def plan_vendor(row: ParsedRow, rec: ImportRecord | None, known: Known, internal
                   services_property_ids=served, active=True)
     by_col = {"name": "name", "trades": "trade", "phone": "phone", "email": "email",
               "properties": "services_property_ids"}
-    vendor: Vendor = _update(current(known, rec), Vendor, fields, changed(row, rec), by_col)
+    vendor: Vendor = updated_record(current(known, rec), Vendor, fields, changed(row, rec), by_col)
     plan = RowPlan(internal_id)
     plan.write(vendor_item(vendor.model_copy(update={"active": True})))
     return plan

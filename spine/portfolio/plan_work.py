@@ -12,7 +12,7 @@ import spine.keys as keys
 from spine.oncall import ACK_TIMEOUT_RANGE, REPEATS_RANGE
 from spine.portfolio.files import FileKind, ParsedRow
 from spine.portfolio.known import Known, RowFailure, RowPlan, current
-from spine.portfolio.plan_places import _update, changed
+from spine.portfolio.plan_places import changed, updated_record
 from spine.portfolio.record import ImportRecord
 from spine.portfolio.rows import OnCallRow, WorkOrderRow
 from spine.repo_items import work_order_item
@@ -53,7 +53,7 @@ def plan_work_order(row: ParsedRow, rec: ImportRecord | None, known: Known, inte
     by_col = {"property": "property_id", "unit": "unit_id", "brief": "brief", "description": "description",
               "status": "status", "priority": "priority", "vendor": "assigned_vendor_id",
               "reporter": "created_by_person_id"}
-    wo: WorkOrder = _update(current(known, rec), WorkOrder, fields, changed(row, rec), by_col)
+    wo: WorkOrder = updated_record(current(known, rec), WorkOrder, fields, changed(row, rec), by_col)
     if rec is not None:
         wo = wo.model_copy(update={"updated_at": known.now})
     plan = RowPlan(internal_id)
