@@ -32,8 +32,9 @@ async def by_key(store: Store, source: str, kind: FileKind, external_ids: set[st
 
 async def records_for(store: Store, source: str, kind: FileKind, raw: RawFile, *, sync: bool) -> dict[str, ImportRecord]:
     """The records a file's planning compares against: the whole kind under --sync (what is not
-    listed ends) and for on-call rows (a plan is all its rows), else those of the rows it names."""
-    if sync or kind == FileKind.ONCALL:
+    listed ends), else those of the rows it names (the import reads on-call plans whole only when a
+    row changed)."""
+    if sync:
         return await records_of(store, source, kind.value)
     return await by_key(store, source, kind, {row_key(kind, cells) for _, cells in raw.rows})
 

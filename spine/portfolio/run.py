@@ -14,7 +14,7 @@ from spine.portfolio.files import SPECS, FileKind, RawFile, parse_rows, read_raw
 from spine.portfolio.known import Known, Progress
 from spine.portfolio.lookup import learn_references, records_for
 from spine.portfolio.planner import plan_file, unparsed_if
-from spine.portfolio.record import check_source
+from spine.portfolio.record import ImportRecord, check_source, records_of
 from spine.portfolio.report import ImportReport, RowError
 from spine.repo import Spine
 
@@ -69,19 +69,26 @@ async def import_portfolio(spine: Spine, folder: Path, options: ImportOptions | 
     return await _run(spine, folder, kinds, options, region, known, apply=not options.dry_run)
 
 
+async def _learn(spine: Spine, known: Known, kind: FileKind, raw: RawFile, records: dict[str, ImportRecord]) -> None:
+    """The file's records, and every row its rows (and on-call records) refer to, made known."""
+    for ext, rec in records.items():
+        known.know(kind, ext, rec.internal_id, rec.cells)
+    known.records = {kind: records}
+    named = RawFile(raw.header, raw.rows + [(0, r.cells) for r in records.values()]) if kind == FileKind.ONCALL else raw
+    await learn_references(spine.store, known, kind, named)  # a reference may name a row imported before
+
+
 async def _run(spine: Spine, folder: Path, kinds: list[FileKind], options: ImportOptions, region: str, known: Known,
                *, apply: bool) -> ImportResult:
     result = ImportResult(report=ImportReport(applied=apply), failed_rows=[], writes=0)
     for kind in kinds:
         raw = read_raw(folder / kind.filename)
         records = await records_for(spine.store, options.source, kind, raw, sync=options.sync)
-        for ext, rec in records.items():
-            known.know(kind, ext, rec.internal_id, rec.cells)
-        known.records = {kind: records}
-        # A reference may name a row imported before; an on-call plan is rebuilt from all its rows.
-        named = RawFile(raw.header, raw.rows + [(0, r.cells) for r in records.values()]) if kind == FileKind.ONCALL else raw
-        await learn_references(spine.store, known, kind, named)
+        await _learn(spine, known, kind, raw, records)
         parsed = parse_rows(raw, SPECS[kind], region, unparsed_if(kind, records, known.today))
+        if kind == FileKind.ONCALL and parsed.rows and not options.sync:
+            # A changed on-call row rewrites its property's plan, which is all of that plan's rows.
+            await _learn(spine, known, kind, raw, await records_of(spine.store, options.source, kind.value))
         del raw
         plan = await plan_file(spine.store, kind, parsed, known, sync=options.sync)
         if apply:

@@ -114,3 +114,16 @@ async def test_progress_is_reported_per_file_up_to_its_row_count(store, tmp_path
                            progress=lambda kind, done, total: seen.setdefault(kind, []).append((done, total)))
     assert {kind: calls[-1] for kind, calls in seen.items()} == {kind: (len(rows), len(rows)) for kind, rows in files.items()}
     assert all(calls[0][0] == 0 for calls in seen.values())
+
+
+async def test_a_changed_oncall_row_rewrites_its_propertys_plan_from_all_its_rows(store, tmp_path):
+    spine = Spine(store)
+    files = sample_portfolio()
+    folder = write_portfolio(tmp_path / "pf", files)
+    await _import(spine, folder)
+    files[FileKind.ONCALL][0]["ack_timeout_s"] = "60"
+    files[FileKind.ONCALL] = files[FileKind.ONCALL][:1]  # without --sync the other row stays in the plan
+    result = await _import(spine, write_portfolio(folder, files))
+    assert _summary(result)["oncall.csv"] == (0, 1, 0, 0, 0)
+    plan = await spine.get_oncall_plan("prop_pms_P1")
+    assert plan.levels == [["p_pms_S2"], ["p_pms_S1"]] and plan.ack_timeout_s == 60
