@@ -342,7 +342,7 @@ def handoff(actor_key: str) -> str:
 
 
 # -- portfolio imports (spine/portfolio) ----------------------------------------------------
-IMPORT_BUCKETS = 16  # partitions per (source, file kind): each a query of its own, none too large
+IMPORT_BUCKETS = 4  # partitions per (source, file kind): each a query of its own, none too large
 
 
 def import_rows(source: str, kind: str, bucket: int) -> str:
