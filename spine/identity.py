@@ -39,6 +39,7 @@ class Person(BaseModel):
     claims: list[Claim] = Field(default_factory=list)
     category: PersonCategory | None = None
     deceased: bool = False
+    language: str | None = None  # as the property-management system records it ("en", "es")
     merged_into_person_id: str | None = None
     created_at: datetime = Field(default_factory=utcnow)
 

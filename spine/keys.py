@@ -27,9 +27,12 @@ def role(role_id: str) -> str:
     return f"{ROLE_PREFIX}{role_id}"
 
 
+CLAIM_PREFIX = "CLAIM#"
+
+
 def claim(kind: str, value: str) -> str:
     """A wire address (phone, email, Telegram user) claimed by one Person."""
-    return f"CLAIM#{kind}#{value}"
+    return f"{CLAIM_PREFIX}{kind}#{value}"
 
 
 def unit_roles(unit_id: str) -> str:
@@ -387,6 +390,22 @@ def owner_lease(actor_key: str) -> str:
 def handoff(actor_key: str) -> str:
     """A conversation handed to a PersonActor (a merge, a minted Person)."""
     return f"HANDOFF#{actor_key}"
+
+
+# -- portfolio imports (spine/portfolio) ----------------------------------------------------
+IMPORT_BUCKETS = 4  # partitions per (source, file kind): each a query of its own, none too large
+
+
+def import_rows(source: str, kind: str, bucket: int) -> str:
+    """One source's rows of one file kind (`people`, `residents`, ...) in one of IMPORT_BUCKETS
+    partitions (spine.portfolio.record picks it from the external id), sort key `import_row`: an
+    import reads a file kind's rows with one query per bucket, and no partition holds them all."""
+    return f"IMPORT#{source}#{kind}#{bucket:02d}"
+
+
+def import_row(external_id: str) -> str:
+    """The sort key of one imported row: the source system's external id."""
+    return f"ROW#{external_id}"
 
 
 # -- health probes (never written: a read of a missing item proves the store answers) ------

@@ -76,11 +76,12 @@ class Unit(BaseModel):
     monthly_rent_usd: int
     available_from: date | None = None  # set only while the unit is on the market
     appliances: list[Appliance] = Field(default_factory=list)
+    active: bool = True  # False: the property-management system no longer lists it
 
     @property
     def available(self) -> bool:
         """On the market: the only units prospects may price, see or tour."""
-        return self.available_from is not None
+        return self.active and self.available_from is not None
 
 
 class Lease(BaseModel):
@@ -101,3 +102,6 @@ class Vendor(BaseModel):
     trade: str
     in_house: bool = False
     services_property_ids: list[str] = Field(default_factory=list)
+    phone: str | None = None  # the company's own number (E.164): not a Person's claim
+    email: str | None = None
+    active: bool = True  # False: the property-management system no longer lists it

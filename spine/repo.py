@@ -11,10 +11,23 @@ from __future__ import annotations
 
 import spine.keys as keys
 from spine.context import PersonContext
-from spine.identity import ClaimKind, Person, PersonRole, PersonRoleType, utcnow
+from spine.identity import ClaimKind, Person, PersonRole, utcnow
 from spine.property import Lease, Organization, Property, Unit, Vendor
 from spine.repo_admin import AdminRecords
 from spine.repo_dispatch import DispatchRecords
+from spine.repo_items import (
+    claim_item,
+    org_item,
+    person_item,
+    property_address_item,
+    property_address_keys,
+    property_item,
+    role_index_key,
+    role_item,
+    unit_item,
+    vendor_item,
+    work_order_item,
+)
 from spine.repo_oncall import OnCallRecords
 from spine.repo_records import InteractionRecords
 from spine.repo_tools import ToolRecords
@@ -22,29 +35,6 @@ from spine.repo_tours import TourRecords
 from spine.repo_verification import VerificationRecords
 from spine.store.base import ABSENT, ConditionFailed, Item
 from spine.work import Prospect, RenewalWorkflow, WorkOrder
-
-
-def _property_address_keys(prop: Property) -> list[str]:
-    """The wire addresses that reach a property: its numbers, its email, its Telegram bot."""
-    addresses = [keys.number(n) for n in sorted({n for n in (prop.sms_number, prop.voice_number) if n is not None})]
-    if prop.email:
-        addresses.append(keys.email(prop.email))
-    if prop.telegram_bot_id:
-        addresses.append(keys.telegram_bot(prop.telegram_bot_id))
-    return addresses
-
-
-def role_index_key(role: PersonRole) -> str:
-    """Roles are indexed by what they are scoped to, so 'who occupies unit 204' and
-    'who speaks for vendor v_carlos' are single index queries."""
-    s = role.scope
-    if role.role_type == PersonRoleType.TENANT and s.unit_id:
-        return keys.unit_roles(s.unit_id)
-    if role.role_type == PersonRoleType.VENDOR_CONTACT and s.vendor_id:
-        return keys.vendor_roles(s.vendor_id)
-    if role.role_type == PersonRoleType.PROSPECT and s.property_id:
-        return keys.property_roles(s.property_id)
-    return keys.org_roles(s.org_id)
 
 
 class Spine(InteractionRecords, ToolRecords, TourRecords, AdminRecords, VerificationRecords, OnCallRecords,
@@ -57,7 +47,7 @@ class Spine(InteractionRecords, ToolRecords, TourRecords, AdminRecords, Verifica
         return await self._get(Person, keys.person(person_id))
 
     async def put_person(self, person: Person) -> None:
-        await self._put(person, keys.person(person.id))
+        await self.store.put(person_item(person))
         for claim in person.claims:
             await self.claim(claim.kind, claim.value, person.id)
 
@@ -65,8 +55,7 @@ class Spine(InteractionRecords, ToolRecords, TourRecords, AdminRecords, Verifica
         """Point a wire address at a Person. With if_absent, only the first claimant wins
         (that is how racing mints from one unknown number end with one Person)."""
         try:
-            await self.store.put(Item(pk=keys.claim(kind, value), data={"person_id": person_id}),
-                                 expect_version=ABSENT if if_absent else None)
+            await self.store.put(claim_item(kind, value, person_id), expect_version=ABSENT if if_absent else None)
             return True
         except ConditionFailed:
             return False
@@ -90,8 +79,7 @@ class Spine(InteractionRecords, ToolRecords, TourRecords, AdminRecords, Verifica
         return item.data["person_id"] if item else None
 
     async def put_role(self, role: PersonRole) -> None:
-        await self._put(role, keys.person(role.person_id), keys.role(role.id), gsi1pk=role_index_key(role),
-                        gsi1sk=role.person_id)
+        await self.store.put(role_item(role))
 
     async def roles_of(self, person_id: str) -> list[PersonRole]:
         return [r for r in await self._query(PersonRole, keys.person(person_id), keys.ROLE_PREFIX) if r.active]
@@ -102,16 +90,15 @@ class Spine(InteractionRecords, ToolRecords, TourRecords, AdminRecords, Verifica
 
     # -- organizations, properties, units, leases, vendors ------------------------------
     async def put_org(self, org: Organization) -> None:
-        await self._put_reference(org, keys.org(org.id))
+        await self._put_reference_item(org_item(org))
 
     async def get_org(self, org_id: str) -> Organization | None:
         return await self._get_reference(Organization, keys.org(org_id))
 
     async def put_property(self, prop: Property) -> None:
-        await self._put_reference(prop, keys.property_(prop.id), gsi1pk=keys.PROPERTIES, gsi1sk=prop.id)
-        for key in _property_address_keys(prop):
-            self.reference.drop(key)
-            await self.store.put(Item(pk=key, data={"property_id": prop.id}))
+        await self._put_reference_item(property_item(prop))
+        for key in property_address_keys(prop):
+            await self._put_reference_item(property_address_item(key, prop.id))
 
     async def get_property(self, property_id: str) -> Property | None:
         return await self._get_reference(Property, keys.property_(property_id))
@@ -138,7 +125,7 @@ class Spine(InteractionRecords, ToolRecords, TourRecords, AdminRecords, Verifica
         return await self.get_property(data["property_id"]) if data else None
 
     async def put_unit(self, unit: Unit) -> None:
-        await self._put_reference(unit, keys.unit(unit.id), gsi1pk=keys.property_units(unit.property_id), gsi1sk=unit.number)
+        await self._put_reference_item(unit_item(unit))
 
     async def get_unit(self, unit_id: str) -> Unit | None:
         return await self._get_reference(Unit, keys.unit(unit_id))
@@ -154,7 +141,7 @@ class Spine(InteractionRecords, ToolRecords, TourRecords, AdminRecords, Verifica
         return leases[0] if leases else None
 
     async def put_vendor(self, vendor: Vendor) -> None:
-        await self._put_reference(vendor, keys.vendor(vendor.id), gsi1pk=keys.VENDORS, gsi1sk=vendor.id)
+        await self._put_reference_item(vendor_item(vendor))
 
     async def get_vendor(self, vendor_id: str) -> Vendor | None:
         return await self._get_reference(Vendor, keys.vendor(vendor_id))
@@ -164,9 +151,7 @@ class Spine(InteractionRecords, ToolRecords, TourRecords, AdminRecords, Verifica
 
     # -- work orders, prospects, renewals ----------------------------------------------
     async def put_work_order(self, wo: WorkOrder) -> None:
-        # Sorted by unit, so one unit's work orders are one prefix read (a tenant's first
-        # contact reads only theirs, not the whole property's).
-        await self._put(wo, keys.work_order(wo.id), gsi1pk=keys.property_work_orders(wo.property_id), gsi1sk=keys.work_order_position(wo.unit_id, wo.id))
+        await self.store.put(work_order_item(wo))
 
     async def get_work_order(self, wo_id: str) -> WorkOrder | None:
         return await self._get(WorkOrder, keys.work_order(wo_id))

@@ -42,10 +42,16 @@ class RepoBase:
             self.reference.put(pk, data)
         return model.model_validate(data) if data is not None else None
 
-    async def _put_reference(self, model: BaseModel, pk: str, *, gsi1pk: str | None = None,
-                             gsi1sk: str | None = None) -> None:
-        self.reference.drop(pk)
-        await self._put(model, pk, gsi1pk=gsi1pk, gsi1sk=gsi1sk)
+    async def _put_reference_item(self, item: Item) -> None:
+        self.reference.drop(item.pk)
+        await self.store.put(item)
+
+    async def put_items(self, items: list[Item]) -> None:
+        """Many items in as few writes as the store allows (spine.repo_items builds them); the
+        reference cache forgets each, as a put of one would."""
+        for item in items:
+            self.reference.drop(item.pk)
+        await self.store.put_many(items)
 
     async def _put(self, model: BaseModel, pk: str, sk: str = keys.ITEM, *, gsi1pk: str | None = None,
                    gsi1sk: str | None = None, if_absent: bool = False) -> None:

@@ -17,7 +17,7 @@ async def role_applies_at(spine: Spine, role: PersonRole, prop: Property) -> boo
     match role.role_type:
         case PersonRoleType.VENDOR_CONTACT:
             vendor = await spine.get_vendor(scope.vendor_id) if scope.vendor_id else None
-            return vendor is not None and prop.id in vendor.services_property_ids
+            return vendor is not None and vendor.active and prop.id in vendor.services_property_ids
         case PersonRoleType.TENANT:
             if scope.unit_id:
                 unit = await spine.get_unit(scope.unit_id)

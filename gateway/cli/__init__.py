@@ -12,6 +12,7 @@ __all__ = ["COMMANDS", "build_parser", "main"]
 # One module per subcommand, in the order `gateway --help` lists them.
 COMMANDS = [
     "gateway.cli.seed",
+    "gateway.cli.import_portfolio",
     "gateway.cli.whois",
     "gateway.cli.explain",
     "gateway.cli.voice_prompt",

@@ -57,6 +57,17 @@ class Store(Protocol):
         """
         ...
 
+    async def get_many(self, keys: list[tuple[str, str]]) -> dict[tuple[str, str], Item]:
+        """The items at these (pk, sk) keys that exist, in as few round trips as the backend allows."""
+        ...
+
+    async def put_many(self, items: list[Item]) -> None:
+        """Write every item unconditionally, in as few round trips as the backend allows (an import
+        writes tens of thousands). Each item's version becomes the stored one + 1 on SQLite and
+        `item.version + 1` on DynamoDB (BatchWriteItem cannot add): pass the version you read, 0
+        for a new item. Not atomic across items; a failure raises with some items written."""
+        ...
+
     async def delete(self, pk: str, sk: str = "_") -> None: ...
 
     async def close(self) -> None: ...

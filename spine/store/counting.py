@@ -91,6 +91,14 @@ class CountingStore:
     async def put(self, item: Item, *, expect_version: int | None = None) -> Item:
         return await self.inner.put(item, expect_version=expect_version)
 
+    async def get_many(self, keys: list[tuple[str, str]]) -> dict[tuple[str, str], Item]:
+        for pk, sk in keys:
+            _count(read_kind(pk, sk))
+        return await self.inner.get_many(keys)
+
+    async def put_many(self, items: list[Item]) -> None:
+        await self.inner.put_many(items)
+
     async def delete(self, pk: str, sk: str = "_") -> None:
         await self.inner.delete(pk, sk)
 

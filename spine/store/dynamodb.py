@@ -25,6 +25,9 @@ T = TypeVar("T")
 INDEX_NAME = "gsi1"
 # Creating a table on real DynamoDB takes seconds; on moto it is immediate.
 TABLE_ACTIVE_WAIT_S = 60.0
+# The service's limits per call: BatchGetItem 100 keys, BatchWriteItem 25 writes.
+BATCH_GET, BATCH_WRITE = 100, 25
+UNPROCESSED_PAUSE_S = 0.05
 
 # Error codes that mean "the service cannot take this right now", not "the request is wrong".
 _UNAVAILABLE_CODES = frozenset({
@@ -281,6 +284,47 @@ class DynamoStore:
             ExpressionAttributeNames=names, ExpressionAttributeValues=values, ReturnValues="UPDATED_NEW",
         )
         return item.model_copy(update={"version": int(resp["Attributes"]["version"]["N"])})
+
+    async def get_many(self, keys: list[tuple[str, str]]) -> dict[tuple[str, str], Item]:
+        wanted = list(dict.fromkeys(keys))
+        found: dict[tuple[str, str], Item] = {}
+        for start in range(0, len(wanted), BATCH_GET):
+            request = {self.table: {"Keys": [_key(pk, sk) for pk, sk in wanted[start:start + BATCH_GET]],
+                                    "ConsistentRead": True}}
+
+            async def op(client: Any, request: dict[str, Any] = request) -> list[Item]:
+                got: list[Item] = []
+                pending = request
+                while pending:
+                    resp = await client.batch_get_item(RequestItems=pending)
+                    got += [_to_item(a) for a in resp.get("Responses", {}).get(self.table, [])]
+                    pending = resp.get("UnprocessedKeys") or {}
+                    if pending:
+                        await asyncio.sleep(UNPROCESSED_PAUSE_S)
+                return got
+
+            found.update({(i.pk, i.sk): i for i in await self._run("batch_get", op)})
+        return found
+
+    async def put_many(self, items: list[Item]) -> None:
+        latest: dict[tuple[str, str], dict[str, Any]] = {}  # one batch may not name a key twice: the last wins
+        for item in items:
+            check_keys(item)
+            blob = pack_data(item.data, f"({item.pk}, {item.sk})")
+            latest[(item.pk, item.sk)] = {"PutRequest": {"Item": _full_attrs(item, blob, item.version + 1)}}
+        requests = list(latest.values())
+        for start in range(0, len(requests), BATCH_WRITE):
+            chunk = requests[start:start + BATCH_WRITE]
+
+            async def op(client: Any, chunk: list[dict[str, Any]] = chunk) -> None:
+                pending: dict[str, Any] = {self.table: chunk}
+                while pending:
+                    resp = await client.batch_write_item(RequestItems=pending)
+                    pending = resp.get("UnprocessedItems") or {}
+                    if pending:  # throttled: the rest goes again after a pause, as AWS advises
+                        await asyncio.sleep(UNPROCESSED_PAUSE_S)
+
+            await self._run("batch_write", op)
 
     async def delete(self, pk: str, sk: str = "_") -> None:
         await self._run("delete", lambda client: client.delete_item(TableName=self.table, Key=_key(pk, sk)))

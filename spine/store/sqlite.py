@@ -34,6 +34,12 @@ LOCK_RETRY_FIRST_S = 0.0005
 LOCK_RETRY_MAX_S = 0.004
 
 _COLUMNS = "pk, sk, data, version, gsi1pk, gsi1sk"
+_UPSERT = ("INSERT INTO items (pk, sk, data, version, gsi1pk, gsi1sk) VALUES (?, ?, ?, 1, ?, ?) "
+           "ON CONFLICT (pk, sk) DO UPDATE SET data=excluded.data, version=items.version + 1, "
+           "gsi1pk=excluded.gsi1pk, gsi1sk=excluded.gsi1sk")
+# get_many and put_many take this many items per statement / transaction (SQLite's default
+# limit is 32766 bound parameters; a transaction this size holds the write lock for milliseconds).
+MANY_CHUNK = 500
 
 
 def _database_path(path: Path, read_only: bool) -> tuple[str, bool]:
@@ -200,6 +206,45 @@ class SqliteStore:
             return item.model_copy(update={"version": row[0]})
 
         return await self._run("put", op)
+
+    async def get_many(self, keys: list[tuple[str, str]]) -> dict[tuple[str, str], Item]:
+        found: dict[tuple[str, str], Item] = {}
+        wanted = list(dict.fromkeys(keys))
+        for start in range(0, len(wanted), MANY_CHUNK):
+            chunk = wanted[start:start + MANY_CHUNK]
+            # The keys as the outer loop (CROSS JOIN keeps that order), each a primary-key search:
+            # `(pk, sk) IN (VALUES ...)` would scan the whole table once per chunk.
+            sql = (f"SELECT {', '.join('items.' + c for c in _COLUMNS.split(', '))} FROM "
+                   f"(VALUES {', '.join(['(?, ?)'] * len(chunk))}) AS k CROSS JOIN items "
+                   "ON items.pk = k.column1 AND items.sk = k.column2")
+            params = [part for key in chunk for part in key]
+
+            def op(conn: sqlite3.Connection, sql: str = sql, params: list[str] = params) -> list[Item]:
+                return [_row_to_item(r) for r in conn.execute(sql, params).fetchall()]
+
+            found.update({(i.pk, i.sk): i for i in await self._run("get_many", op)})
+        return found
+
+    async def put_many(self, items: list[Item]) -> None:
+        rows = []
+        for item in items:
+            check_keys(item)
+            rows.append((item.pk, item.sk, pack_data(item.data, f"({item.pk}, {item.sk})"), item.gsi1pk, item.gsi1sk))
+        for start in range(0, len(rows), MANY_CHUNK):
+            chunk = rows[start:start + MANY_CHUNK]
+
+            def op(conn: sqlite3.Connection, chunk: list[tuple[Any, ...]] = chunk) -> None:
+                # One transaction per chunk: one commit instead of one per item, and a chunk
+                # that meets a lock has not applied, so `_run` may run it again whole.
+                conn.execute("BEGIN IMMEDIATE")
+                try:
+                    conn.executemany(_UPSERT, chunk)
+                except BaseException:
+                    conn.execute("ROLLBACK")
+                    raise
+                conn.execute("COMMIT")
+
+            await self._run("put_many", op)
 
     async def delete(self, pk: str, sk: str = "_") -> None:
         await self._run("delete", lambda conn: conn.execute("DELETE FROM items WHERE pk=? AND sk=?", (pk, sk)))

@@ -19,3 +19,10 @@ def test_once_markers_keep_their_stored_layout():
 def test_delivery_keys_keep_their_stored_layout():
     assert keys.reply_delivery("email:a@example.com") == "email:a@example.com-reply"
     assert keys.apology_delivery("SM1") == "abandoned-SM1"
+
+
+def test_import_record_keys_keep_their_stored_layout():
+    """A second import finds the first one's rows under exactly these (else it would create them again)."""
+    assert keys.import_rows("pms", "people", 3) == "IMPORT#pms#people#03"
+    assert keys.import_row("T-1") == "ROW#T-1"
+    assert keys.claim("phone", "+12065551001") == "CLAIM#phone#+12065551001"

@@ -299,3 +299,15 @@ async def test_spine_repository_end_to_end(store):
     assert await spine.bind_once("token#1", "m1@x") == "m1@x"  # the same value again: still bound to it
     assert await spine.bind_once("token#1", "m2@x") == "m1@x"  # another: the first binder's value
     assert await spine.bind_once("turn#1", "m3@x") == ""       # a plain mark binds nothing
+
+
+async def test_put_many_writes_every_item_with_its_index_keys_and_get_many_reads_them_back(store):
+    await store.put(_item("P#0", n=0))  # overwritten by the batch: its version moves past 1
+    items = [Item(pk=f"P#{n}", data={"n": n}, gsi1pk="G#many", gsi1sk=f"{n:04d}") for n in range(130)]
+    await store.put_many(items + [Item(pk="P#5", data={"n": "last"}, gsi1pk="G#many", gsi1sk="0005")])
+    assert [i.data["n"] for i in await store.query_index("G#many")][:6] == [0, 1, 2, 3, 4, "last"]
+    found = await store.get_many([(f"P#{n}", "_") for n in range(0, 140, 7)] + [("P#7", "_")])
+    assert sorted(int(pk[2:]) for pk, _ in found) == list(range(0, 130, 7))
+    assert found[("P#0", "_")].version >= 1 and found[("P#0", "_")].data == {"n": 0}
+    assert await store.get_many([]) == {}
+    await store.put_many([])
