@@ -15,7 +15,7 @@ from actors.config import RuntimeConfig
 from actors.person_runtime import ActorInfo
 from gateway.channel_inbound import TurnSubmitter
 from gateway.email.channel import EmailChannel
-from gateway.settings import GatewayArgs, Settings
+from gateway.settings import GatewayArgs, Settings, TakeoverOptions
 from gateway.sms.abandoned import AbandonedInboundSweep, ApologySender
 from gateway.sms.delivery import Delivery
 from gateway.sms.handler import SmsHandler, SmsOptions
@@ -45,8 +45,9 @@ class ActorPool(TurnSubmitter, Protocol):
 
 class GatewayContext:
     def __init__(self, settings: Settings, spine: Spine, pool: ActorPool, *, sms_options: SmsOptions | None = None,
-                 http: httpx.AsyncClient | None = None) -> None:
+                 http: httpx.AsyncClient | None = None, takeover: TakeoverOptions | None = None) -> None:
         self.settings = settings
+        self.takeover = takeover or TakeoverOptions()
         self.spine = spine
         self.pool = pool
         self.http = http or httpx.AsyncClient(timeout=httpx.Timeout(10.0, connect=5.0))
@@ -73,7 +74,7 @@ class GatewayContext:
         config = args.runtime_config(settings) if runtime is None else RuntimeConfig.from_settings(settings, runtime)
         spine = Spine(open_store(settings.store_url, timeout_s=config.store_timeout_s))
         pool = await HostPool.start(config, spine)
-        context = cls(settings, spine, pool, sms_options=args.sms)
+        context = cls(settings, spine, pool, sms_options=args.sms, takeover=args.takeover)
         context._sweeping = asyncio.create_task(context.abandoned.run())  # every replica sweeps
         context._gauging = asyncio.create_task(context.gauge_outbox())
         return context

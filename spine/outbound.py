@@ -18,6 +18,9 @@ from enum import StrEnum
 from pydantic import BaseModel
 
 from spine.context import Channel
+from spine.identity import ClaimKind
+from spine.records import OutboxMessage
+from spine.repo import Spine
 
 
 class NotificationKind(StrEnum):
@@ -53,3 +56,28 @@ class Notification(BaseModel):
     channel: Channel | None
     status: NotificationStatus
     outbox_id: str | None = None
+
+
+# A provisional queue_outbound (the staff console's session wrote it before the notify session's
+# arrived, so staff messages already take the one outbox): the row is keyed by the request, goes
+# out on the request's channel (SMS when it names none) from the property's address, and is
+# blocked for a recipient without that address or opted out of it. notify's version replaces it.
+async def queue_outbound(spine: Spine, request: OutboundRequest) -> Notification:
+    channel = request.channel if request.channel in (Channel.SMS, Channel.EMAIL, Channel.TELEGRAM) else Channel.SMS
+    person = await spine.get_person(request.recipient_person_id)
+    prop = await spine.get_property(request.property_id) if request.property_id else None
+    kind = {Channel.SMS: ClaimKind.PHONE, Channel.EMAIL: ClaimKind.EMAIL}.get(channel, ClaimKind.TELEGRAM)
+    to = next((c.value for c in person.claims if c.kind == kind), None) if person and not person.deceased else None
+    sender = {Channel.SMS: prop.sms_number if prop else None, Channel.EMAIL: prop.email if prop else None,
+              Channel.TELEGRAM: prop.telegram_bot_id if prop else None}[channel]
+    blocked = Notification(kind=request.kind, recipient_person_id=request.recipient_person_id, channel=channel,
+                           status=NotificationStatus.BLOCKED)
+    if to is None or sender is None or await spine.is_opted_out(to):
+        return blocked
+    row = OutboxMessage(id=request.key, channel=channel, to_address=to, from_address=sender, body=request.body,
+                        subject=request.subject)
+    existing = await spine.get_outbox(row.id)
+    if existing is None:
+        await spine.put_outbox(row)
+    return Notification(kind=request.kind, recipient_person_id=request.recipient_person_id, channel=channel,
+                        status=NotificationStatus.QUEUED, outbox_id=row.id)

@@ -1,7 +1,8 @@
 """`Spine`: typed reads and writes of the domain over any Store.
 
 Every key layout is spelled in spine/keys.py; the records live here (with the mixins: `repo_records`
-for the inbound log, outbox, events and traces; `repo_tools` for tool runs and escalations;
+for the inbound log, outbox, events and traces; `repo_tools` for tool runs; `repo_escalations` for escalations and the console's queue;
+`repo_conversations` for conversations and their takeover state;
 `repo_tours` for tours and their per-property index; `repo_admin` for admin tokens and sessions;
 `repo_verification` for voice caller verification), so the SQLite and DynamoDB backends stay dumb
 item stores.
@@ -13,6 +14,8 @@ from spine.context import PersonContext
 from spine.identity import ClaimKind, Person, PersonRole, PersonRoleType, utcnow
 from spine.property import Lease, Organization, Property, Unit, Vendor
 from spine.repo_admin import AdminRecords
+from spine.repo_conversations import ConversationRecords
+from spine.repo_escalations import EscalationRecords
 from spine.repo_records import InteractionRecords
 from spine.repo_tools import ToolRecords
 from spine.repo_tours import TourRecords
@@ -44,7 +47,8 @@ def role_index_key(role: PersonRole) -> str:
     return keys.org_roles(s.org_id)
 
 
-class Spine(InteractionRecords, ToolRecords, TourRecords, AdminRecords, VerificationRecords):
+class Spine(InteractionRecords, ToolRecords, EscalationRecords, ConversationRecords, TourRecords, AdminRecords,
+            VerificationRecords):
     """Typed reads and writes of the domain (the mixins add the interaction records, tool runs,
     tours, admin tokens and caller verification; RepoBase holds the store and the item helpers)."""
 

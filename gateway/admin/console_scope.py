@@ -1,0 +1,92 @@
+"""What the signed-in identity may see and do in the staff console, derived from the store.
+
+The operator sees and acts on every property. A staff Person reads the properties their staff
+roles reach (an org-wide role: the whole org; a role limited to a property: that property) and
+acts (writes, takes over, acknowledges, resolves) only where a role other than `viewer` reaches.
+A person (tenant, vendor, prospect) is in reach when their conversation or one of their roles is
+at a property in reach.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from fastapi import HTTPException
+
+from gateway.admin.auth import AdminIdentity
+from spine.conversation import Conversation
+from spine.identity import STAFF_ROLE_TYPES, PersonRole, PersonRoleType
+from spine.repo import Spine
+
+NOT_FOUND = "no such person in your properties"
+READ_ONLY = "a viewer reads but never sends, resolves or takes over"
+
+
+@dataclass(frozen=True, slots=True)
+class ConsoleScope:
+    identity: AdminIdentity
+    reads: frozenset[str]  # property ids
+    acts: frozenset[str]
+    whole_orgs: frozenset[str]  # orgs read in full (their org-wide escalation queue serves them)
+
+    def check_read(self, property_id: str) -> None:
+        if property_id not in self.reads:
+            raise HTTPException(403, f"property {property_id!r} is not in your scope")
+
+    def check_act(self, property_ids: set[str]) -> None:
+        if not property_ids & self.acts:
+            raise HTTPException(403, READ_ONLY if property_ids & self.reads else NOT_FOUND)
+
+
+async def console_scope(spine: Spine, identity: AdminIdentity) -> ConsoleScope:
+    properties = await spine.list_properties()
+    by_org: dict[str, set[str]] = {}
+    for prop in properties:
+        by_org.setdefault(prop.org_id, set()).add(prop.id)
+    if identity.is_operator:
+        every = frozenset(p.id for p in properties)
+        return ConsoleScope(identity, every, every, frozenset(by_org))
+    reads: set[str] = set()
+    acts: set[str] = set()
+    whole: set[str] = set()
+    for role in await spine.roles_of(identity.id):
+        if role.role_type not in STAFF_ROLE_TYPES:
+            continue
+        reach = _reach(role, by_org)
+        reads |= reach
+        if role.role_type != PersonRoleType.VIEWER:
+            acts |= reach
+        if role.scope.property_id is None and role.scope.org_id:
+            whole.add(role.scope.org_id)
+    return ConsoleScope(identity, frozenset(reads), frozenset(acts), frozenset(whole))
+
+
+def _reach(role: PersonRole, by_org: dict[str, set[str]]) -> set[str]:
+    if role.scope.property_id:
+        return {role.scope.property_id}
+    return set(by_org.get(role.scope.org_id or "", set()))
+
+
+async def person_properties(spine: Spine, person_id: str, head: Conversation | None) -> set[str]:
+    """Where the person is known: their conversation's property and their roles' properties."""
+    found = {head.property_id} if head and head.property_id else set()
+    for role in await spine.roles_of(person_id):
+        scope = role.scope
+        if scope.property_id:
+            found.add(scope.property_id)
+        if scope.unit_id:
+            unit = await spine.get_unit(scope.unit_id)
+            if unit is not None:
+                found.add(unit.property_id)
+        if scope.vendor_id:
+            vendor = await spine.get_vendor(scope.vendor_id)
+            found |= set(vendor.services_property_ids) if vendor else set()
+    return found
+
+
+async def person_in_reach(spine: Spine, scope: ConsoleScope, person_id: str,
+                          head: Conversation | None) -> set[str]:
+    """The person's properties, when the identity may read at least one of them; else 404."""
+    where = await person_properties(spine, person_id, head)
+    if not where & scope.reads:
+        raise HTTPException(404, NOT_FOUND)
+    return where
