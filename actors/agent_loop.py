@@ -77,6 +77,7 @@ async def run_agent_loop(model: ModelBackend, runner: ToolRunner, caller: Caller
         ran = await run_tools(runner, caller, uses)
         out.tools_ms += (time.monotonic() - t1) * 1000
         out.tool_calls += [trace_call(inv, res) for inv, res in ran]
+        out.notifications += [n for _, res in ran for n in res.notifications]
         out.messages.append({"role": "user", "content": [res.to_api() for _, res in ran]})
         if facts is not None:  # the typed results ride along for backends that read values, not text
             facts = facts.model_copy(update={"results": [*facts.results, *(res for _, res in ran)]})

@@ -25,7 +25,8 @@ from spine.context import PersonContext
 from spine.envelope import MessageEnvelope
 from spine.events import emit_event
 from spine.language import detect_language
-from spine.records import EventKind, TraceEvent
+from spine.outbound import LAST_CHANNELS
+from spine.records import EventKind, LastContact, TraceEvent
 from spine.router import route_inbound, route_person
 from spine.routing_types import L1Result, MetaRole, RoutingDecision
 from spine.store import StoreError
@@ -74,6 +75,7 @@ async def safety_net(deps: TurnDeps, caller: Caller, env: MessageEnvelope, out: 
                                     "summary": env.body[:500]})
         result = await deps.tools.run(inv, caller)
         out.tool_calls.append(trace_call(inv, result))
+        out.notifications += result.notifications
     if "911" not in out.reply:  # the model may already have said it in its own words
         out.reply = f"{emergency_nudge(detect_language(env.body))} {out.reply}".strip()
     return [TraceEvent(kind=EventKind.SAFETY, reason=match.kind)]
@@ -91,7 +93,9 @@ async def _fail_safe(deps: TurnDeps, caller: Caller, env: MessageEnvelope, out: 
         inv = ToolInvocation(name="escalate_to_human", tool_use_id="model-fallback",
                              input={"reason": f"Clara could not answer: {reason}", "urgency": "urgent",
                                     "summary": env.body[:500]})
-        out.tool_calls.append(trace_call(inv, await deps.tools.run(inv, caller)))
+        result = await deps.tools.run(inv, caller)
+        out.tool_calls.append(trace_call(inv, result))
+        out.notifications += result.notifications
     out.reply = FALLBACK_REPLY
     return [TraceEvent(kind=EventKind.MODEL_FAILURE, reason=reason)]
 
@@ -175,7 +179,27 @@ async def _converse(deps: TurnDeps, env: MessageEnvelope, decision: RoutingDecis
     trace = build_trace(env, decision, prompt, out, started, events=events, prefetch=report,
                         cost=cost_usd(out.model, out.usage), store_reads=reads.as_dict())
     await deps.spine.put_trace(trace)
+    await _note_contact(deps, env, decision, opening)
     return TurnResult(interaction_id=env.interaction_id, person_id=decision.person_id, reply=out.reply, trace=trace)
+
+
+async def _note_contact(deps: TurnDeps, env: MessageEnvelope, decision: RoutingDecision,
+                        opening: Opening | None) -> None:
+    """Where the person last wrote from: what the gateway starts for them goes there (spine.outbound).
+    Written when it changes, not every turn; an admin's impersonation is not the person writing."""
+    if decision.person_id is None or env.channel not in LAST_CHANNELS or env.origin != "inbound":
+        return
+    noted = (str(env.channel), env.from_address)
+    if opening is not None and opening.contact_noted == noted:
+        return
+    try:
+        await deps.spine.note_last_contact(LastContact(person_id=decision.person_id, channel=env.channel,
+                                                       address=env.from_address, at=env.received_at))
+    except StoreError as exc:  # the reply matters more; the next turn writes it again
+        log.warning("last contact of interaction %s not written: %s", env.interaction_id, exc)
+        return
+    if opening is not None:
+        opening.contact_noted = noted
 
 
 def _sender_events(env: MessageEnvelope) -> list[TraceEvent]:

@@ -67,6 +67,7 @@ class Opening(BaseModel):
     checked_at: float = 0.0  # when the authority was last derived (wall clock)
     authority_stale: bool = False  # a tool wrote: re-derive before the next turn
     context_stale: bool = False  # a tool wrote: rebuild the active pointers before the next turn
+    contact_noted: tuple[str, str] | None = None  # the (channel, address) last written as the LastContact
 
     @property
     def person(self) -> Person | None:

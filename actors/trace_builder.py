@@ -52,5 +52,5 @@ def build_trace(env: MessageEnvelope, decision: RoutingDecision, prompt: Assembl
         prefetch=[TracePrefetch(**p) for p in prefetch or []],
         inbound=env.body, reply=out.reply, model=out.model, usage=out.usage, cost_usd=cost,
         latency_ms=TraceLatency(total=(time.monotonic() - started) * 1000, model=out.model_ms, tools=out.tools_ms),
-        events=events, started_at=env.received_at, store_reads=store_reads or {},
+        events=events, started_at=env.received_at, store_reads=store_reads or {}, notifications=out.notifications,
     )

@@ -9,6 +9,7 @@ from actors.authority import Authority
 from actors.model.base import ModelBackend
 from spine.codec import WireModel
 from spine.intent_hints import IntentConfirmer
+from spine.notification import Notification
 from spine.records import AgentTrace, TraceToolCall, Usage
 from spine.repo import Spine
 from spine.toolspec import ToolInvocation, ToolResult
@@ -53,6 +54,7 @@ class LoopOutcome:
     model: str = ""
     usage: Usage = field(default_factory=Usage)
     tool_calls: list[TraceToolCall] = field(default_factory=list)
+    notifications: list[Notification] = field(default_factory=list)  # what the tools queued (the trace's)
     model_ms: float = 0.0
     tools_ms: float = 0.0
     failure: str | None = None  # why the model could not finish, if it could not

@@ -10,6 +10,7 @@ from zoneinfo import ZoneInfo
 from spine.identity import Claim, ClaimKind, OccupancyKind, Person, PersonCategory, PersonRole, RoleScope
 from spine.identity import PersonRoleSource as Src
 from spine.identity import PersonRoleType as T
+from spine.oncall import OnCallPlan
 from spine.property import (
     Appliance,
     FacilityFacts,
@@ -219,6 +220,11 @@ def demo_tours(today: date, zone: str) -> list[Tour]:
                  scheduled_at=datetime.combine(today + timedelta(days=ahead), at, tzinfo=ZoneInfo(zone)))
             for ahead, at, unit in TOUR_SLOTS]
 
+# Who is paged for an emergency, level by level (ARCHITECTURE.md "People in the loop").
+ONCALL_PLANS = [OnCallPlan(property_id=YALE, levels=[["p_mike"], ["p_priya"]], updated_at=AT),
+                OnCallPlan(property_id=BEACON, levels=[["p_mike"], ["p_nora"]], updated_at=AT),
+                OnCallPlan(property_id=CAPITOL, levels=[["p_carlos"]], updated_at=AT)]
+
 # Unknown numbers the demo replays; no Person exists for them until the router mints one.
 UNKNOWN_PROSPECT = "+14155559876"
 WRONG_NUMBER = "+13105557777"
@@ -261,6 +267,9 @@ async def seed(spine: Spine, now: datetime | None = None) -> None:
         if await spine.get_work_order(wo.id) is None:
             await spine.put_work_order(wo)
     await spine.ensure_sequence_at_least("work_order", 800)
+    for plan in ONCALL_PLANS:  # only where none is set: a plan an operator set is kept
+        if await spine.get_oncall_plan(plan.property_id) is None:
+            await spine.put_oncall_plan(plan)
     for prospect in PROSPECTS:
         await spine.create_prospect(prospect)  # a prospect who moved on keeps her stage
     yale = next(p for p in PROPERTIES if p.id == YALE)

@@ -16,6 +16,7 @@ ITEM = "_"  # the sort key of a record that is alone in its partition
 ROLE_PREFIX = "ROLE#"  # sort keys of a Person's role rows
 APPLINK_PREFIX = "APPLINK#"  # sort keys of a Person's application links
 CONTEXT = "CONTEXT"  # the sort key of a Person's personContext
+LAST_CONTACT = "LASTCONTACT"  # the sort key of the channel and address a Person last wrote from
 
 
 def person(person_id: str) -> str:
@@ -172,7 +173,14 @@ def outbox_provider_id(provider_id: str) -> str:
     return f"OUTBOXSID#{provider_id}"
 
 
-def opt_out(address: str) -> str:
+def opt_out(channel: str, address: str) -> str:
+    """An opt-out on one channel (STOP by SMS does not silence email)."""
+    return f"OPTOUT#{channel}#{address}"
+
+
+def legacy_opt_out(address: str) -> str:
+    """Where opt-outs were kept before they named their channel: still read, never written, so a
+    STOP recorded then still holds."""
     return f"OPTOUT#{address}"
 
 
@@ -245,6 +253,23 @@ def apology_delivery(inbound_id: str) -> str:
     return f"abandoned-{inbound_id}"
 
 
+# -- what the gateway starts: the outbox row ids of spine.outbound.queue_outbound -----------
+def work_order_notice(work_order_id: str, person_id: str, slot: str) -> str:
+    """A tenant's notice of a change to a work order; changes in one slot (a minute, or the night
+    before the contact window) are one message."""
+    return f"notify:{work_order_id}:{person_id}:{slot}"
+
+
+def dispatch_notice(work_order_id: str, vendor_id: str, person_id: str) -> str:
+    """A dispatch of a work order to one contact of a vendor."""
+    return f"dispatch:{work_order_id}:{vendor_id}:{person_id}"
+
+
+def dispatch_reply_notice(work_order_id: str, vendor_id: str, person_id: str, what: str) -> str:
+    """What staff (or the tenant) are told of a vendor's answer to a dispatch, or of its silence."""
+    return f"dispatch-{what}:{work_order_id}:{vendor_id}:{person_id}"
+
+
 # -- tool runs, escalations --------------------------------------------------------------
 def tool_run(interaction_id: str, tool_use_id: str) -> str:
     """A side-effecting tool call, idempotent on (interaction_id, tool_use_id)."""
@@ -302,6 +327,44 @@ def property_conversations(property_id: str) -> str:
 
 def conversation_position(last_at: str, person_id: str) -> str:
     return f"{last_at}#{person_id}"
+
+
+# -- on-call plans and pages -------------------------------------------------------------
+def oncall_plan(property_id: str) -> str:
+    return f"ONCALL#{property_id}"
+
+
+def page(page_id: str) -> str:
+    return f"PAGE#{page_id}"
+
+
+def pages_with_status(status: str) -> str:
+    """The pages index by status, sorted by next_due: the `paging` partition is the scheduler's work."""
+    return f"PAGES#{status}"
+
+
+def page_due(next_due_iso: str, page_id: str) -> str:
+    return f"{next_due_iso}#{page_id}"
+
+
+def pages_held(person_id: str) -> str:
+    """The pages a Person was paged by (sort key: the page id): what an `ACK` from them may name."""
+    return f"PAGESHELD#{person_id}"
+
+
+def interaction_page(interaction_id: str) -> str:
+    """The page an interaction started (a work order and an escalation in one turn page once)."""
+    return f"PAGEOF#{interaction_id}"
+
+
+def page_step_marker(page_id: str, pass_number: int, level: int) -> str:
+    """One ladder step taken (its oncall/paged event emitted), whoever drove it."""
+    return f"page-step#{page_id}#{pass_number}#{level}"
+
+
+def outbox_send_marker(outbox_id: str) -> str:
+    """An outbox row handed to its provider: whoever marks it first sends it, once."""
+    return f"outbox-send#{outbox_id}"
 
 
 # -- admin tokens and sessions -----------------------------------------------------------

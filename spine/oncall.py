@@ -44,3 +44,56 @@ class PageStatus(StrEnum):
     ACKNOWLEDGED = "acknowledged"
     EXHAUSTED = "exhausted"
     NONE = "none"  # no plan for the property (oncall/no-plan)
+
+
+class PageVia(StrEnum):
+    SMS = "sms"  # ACK by text
+    CALL = "call"  # 1 on the paging call
+    STAFF = "staff"  # acknowledged in the staff console
+
+
+class Page(BaseModel):
+    """One ladder: the plan as it was when the page started, where it stands, and what it is about.
+
+    `step` counts the ladder's steps from 0: step s pages level `s % len(levels)` in pass
+    `s // len(levels)`; the ladder has `len(levels) * (repeats + 1)` steps. `step` is the last
+    step taken (-1 before the first) and `next_due` when the one after it (or exhaustion) is due."""
+
+    id: str
+    property_id: str
+    org_id: str | None = None
+    plan: OnCallPlan
+    step: int = -1
+    next_due: datetime = Field(default_factory=utcnow)
+    status: PageStatus = PageStatus.PAGING
+    code: str  # 4 digits, in the page's texts: `ACK <code>` names it when a person holds several
+    reason: str  # what the page is about, e.g. "gas smell"
+    unit: str | None = None  # the unit's number
+    work_order_id: str | None = None  # the store id (wo_7)
+    work_order_display_id: str | None = None  # WO-7
+    escalation_id: str | None = None
+    reporter_person_id: str | None = None
+    language: str = "en"  # the reporter's, for what they are told
+    paged_person_ids: list[str] = Field(default_factory=list)  # everyone paged so far, in order
+    acknowledged_by: str | None = None
+    acknowledged_via: PageVia | None = None
+    acknowledged_at: datetime | None = None
+    created_at: datetime = Field(default_factory=utcnow)
+
+    @property
+    def level(self) -> int:
+        """The level paged last, from 0."""
+        return self.step % len(self.plan.levels)
+
+    @property
+    def pass_number(self) -> int:
+        """The pass through the ladder, from 0 (the first run) to `repeats`."""
+        return self.step // len(self.plan.levels)
+
+    @property
+    def steps(self) -> int:
+        return len(self.plan.levels) * (self.plan.repeats + 1)
+
+    @property
+    def is_open(self) -> bool:
+        return self.status == PageStatus.PAGING

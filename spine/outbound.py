@@ -13,71 +13,156 @@ CONTRACT (written before the work was split between two sessions; keep the names
 """
 from __future__ import annotations
 
-from enum import StrEnum
+from datetime import datetime
 
-from pydantic import BaseModel
-
+from spine.contact_window import in_window, next_window
 from spine.context import Channel
-from spine.identity import ClaimKind
-from spine.records import OutboxMessage
+from spine.events import emit_event
+from spine.identity import ClaimKind, Person, PersonCategory
+from spine.notification import Notification, NotificationKind, NotificationStatus, OutboundRequest
+from spine.property import Property
+from spine.records import EventKind, OutboxMessage, OutboxStatus
 from spine.repo import Spine
 
+__all__ = ["Notification", "NotificationKind", "NotificationStatus", "OutboundRequest", "queue_outbound"]
 
-class NotificationKind(StrEnum):
-    PAGE = "page"
-    NOTIFY = "notify"
-    DISPATCH = "dispatch"
-    STAFF = "staff"
-
-
-class NotificationStatus(StrEnum):
-    QUEUED = "queued"      # written to the outbox, goes out at the next tick
-    SENT = "sent"          # the provider accepted it
-    DEFERRED = "deferred"  # waits for the recipient's next contact window (09:00-19:00 local)
-    BLOCKED = "blocked"    # may not be sent: opted out on that channel, no address, deceased, spam
+UNREACHABLE_CATEGORIES = frozenset({PersonCategory.SPAM, PersonCategory.ADVERTISER, PersonCategory.WRONG_NUMBER})
+LAST_CHANNELS = frozenset({Channel.SMS, Channel.EMAIL, Channel.TELEGRAM})  # what "their last channel" may be
+_CLAIM_OF = {Channel.SMS: ClaimKind.PHONE, Channel.VOICE: ClaimKind.PHONE, Channel.EMAIL: ClaimKind.EMAIL,
+             Channel.TELEGRAM: ClaimKind.TELEGRAM}
 
 
-class OutboundRequest(BaseModel):
-    key: str  # idempotency: one row per key, across retries, restarts and replicas
-    kind: NotificationKind
-    recipient_person_id: str
-    property_id: str | None = None  # whose number/address it goes out from, whose time zone applies
-    body: str
-    subject: str | None = None  # email
-    channel: Channel | None = None  # None: the person's last channel (SMS, email, Telegram), else SMS
-    urgent: bool = False  # an emergency: ignores the contact window (never an opt-out)
-
-
-class Notification(BaseModel):
-    """One entry of the trace's `notifications` and of a tool result: what was queued for whom."""
-
-    kind: NotificationKind
-    recipient_person_id: str
-    channel: Channel | None
-    status: NotificationStatus
-    outbox_id: str | None = None
-
-
-# A provisional queue_outbound (the staff console's session wrote it before the notify session's
-# arrived, so staff messages already take the one outbox): the row is keyed by the request, goes
-# out on the request's channel (SMS when it names none) from the property's address, and is
-# blocked for a recipient without that address or opted out of it. notify's version replaces it.
 async def queue_outbound(spine: Spine, request: OutboundRequest) -> Notification:
-    channel = request.channel if request.channel in (Channel.SMS, Channel.EMAIL, Channel.TELEGRAM) else Channel.SMS
+    """Write the request's outbox row once and say what became of it (see the module's contract)."""
+    existing = await spine.get_outbox(request.key)
+    if existing is not None:
+        return await _again(spine, request, existing)
     person = await spine.get_person(request.recipient_person_id)
     prop = await spine.get_property(request.property_id) if request.property_id else None
-    kind = {Channel.SMS: ClaimKind.PHONE, Channel.EMAIL: ClaimKind.EMAIL}.get(channel, ClaimKind.TELEGRAM)
-    to = next((c.value for c in person.claims if c.kind == kind), None) if person and not person.deceased else None
-    sender = {Channel.SMS: prop.sms_number if prop else None, Channel.EMAIL: prop.email if prop else None,
-              Channel.TELEGRAM: prop.telegram_bot_id if prop else None}[channel]
-    blocked = Notification(kind=request.kind, recipient_person_id=request.recipient_person_id, channel=channel,
-                           status=NotificationStatus.BLOCKED)
-    if to is None or sender is None or await spine.is_opted_out(to):
-        return blocked
-    row = OutboxMessage(id=request.key, channel=channel, to_address=to, from_address=sender, body=request.body,
-                        subject=request.subject)
-    existing = await spine.get_outbox(row.id)
-    if existing is None:
-        await spine.put_outbox(row)
-    return Notification(kind=request.kind, recipient_person_id=request.recipient_person_id, channel=channel,
-                        status=NotificationStatus.QUEUED, outbox_id=row.id)
+    channel, address = await _where(spine, request, person)
+    row = OutboxMessage(id=request.key, channel=channel, to_address=address or "", from_address=_sender(prop, channel),
+                        body=request.body, subject=_subject(request, prop, channel), kind=request.kind,
+                        recipient_person_id=request.recipient_person_id, property_id=request.property_id,
+                        page_id=request.page_id, created_at=spine.clock())
+    blocked = await _blocked_by(spine, person, channel, address, row)
+    now = spine.clock()
+    if blocked is not None:
+        row.status, row.error = OutboxStatus.SUPPRESSED, blocked
+    elif not request.urgent and prop is not None and not in_window(now, prop.timezone):
+        row.not_before = max(next_window(now, prop.timezone), request.not_before or now)
+    else:
+        row.not_before = request.not_before
+    if not await spine.create_outbox(row):  # another writer of this key won: its row is the answer
+        found = await spine.get_outbox(request.key)
+        return _notification(found or row, _status(found or row, now, prop))
+    notification = _notification(row, _status(row, now, prop), blocked)
+    await _emit(spine, row, notification)
+    return notification
+
+
+async def _again(spine: Spine, request: OutboundRequest, row: OutboxMessage) -> Notification:
+    """The key was queued before: the same row answers, its body renewed while it still waits."""
+    prop = await spine.get_property(row.property_id) if row.property_id else None
+    if request.replace_pending and row.status == OutboxStatus.PENDING and row.body != request.body:
+        renewed = row.model_copy(update={"body": request.body, "subject": _subject(request, prop, row.channel)})
+        replaced = await spine.replace_pending_outbox(renewed)
+        row = renewed if replaced else await spine.get_outbox(row.id) or row
+    return _notification(row, _status(row, spine.clock(), prop), row.error)
+
+
+async def _where(spine: Spine, request: OutboundRequest, person: Person | None) -> tuple[Channel, str | None]:
+    """The channel (the request's, else the person's last one, else SMS) and their address on it."""
+    if person is None:
+        return request.channel or Channel.SMS, None
+    last = await spine.last_contact(person.id)
+    if request.channel is None and last is not None and last.channel in LAST_CHANNELS \
+            and _owns(person, last.channel, last.address):
+        return last.channel, last.address
+    channel = request.channel or Channel.SMS
+    if last is not None and _CLAIM_OF.get(last.channel) == _CLAIM_OF.get(channel) and _owns(person, channel, last.address):
+        return channel, last.address  # the very number they last wrote from, of several
+    kind = _CLAIM_OF.get(channel)
+    return channel, next((c.value for c in person.claims if c.kind == kind), None)
+
+
+def _owns(person: Person, channel: Channel, address: str) -> bool:
+    kind = _CLAIM_OF.get(channel)
+    return any(c.kind == kind and c.value == address for c in person.claims)
+
+
+async def _blocked_by(spine: Spine, person: Person | None, channel: Channel, address: str | None,
+                      row: OutboxMessage) -> str | None:
+    """Why this person may not be reached on this channel, or None: the one check."""
+    if person is None:
+        return "no such person"
+    if person.deceased:
+        return "deceased"
+    if person.merged_into_person_id:
+        return f"merged into {person.merged_into_person_id}"
+    if person.category in UNREACHABLE_CATEGORIES:
+        return f"person marked {person.category}"
+    if not address:
+        return f"no {channel} address on file"
+    if not row.from_address:
+        return f"the property has no {channel} address to send from"
+    if await spine.is_opted_out(address, channel):
+        return f"opted out of {channel}"
+    return None
+
+
+def _sender(prop: Property | None, channel: Channel) -> str:
+    if prop is None:
+        return ""
+    if channel == Channel.SMS:
+        return prop.sms_number or prop.voice_number or ""
+    if channel == Channel.VOICE:
+        return prop.voice_number or prop.sms_number or ""
+    if channel == Channel.EMAIL:
+        return prop.email or ""
+    if channel == Channel.TELEGRAM:
+        return prop.telegram_bot_id or ""
+    return ""
+
+
+def _subject(request: OutboundRequest, prop: Property | None, channel: Channel) -> str | None:
+    if channel != Channel.EMAIL:
+        return None
+    return request.subject or (f"A message from {prop.name}" if prop else "A message from Clara")
+
+
+def _status(row: OutboxMessage, now: datetime, prop: Property | None) -> NotificationStatus:
+    if row.status == OutboxStatus.SENT:
+        return NotificationStatus.SENT
+    if row.status != OutboxStatus.PENDING:
+        return NotificationStatus.BLOCKED  # suppressed, or the provider refused it
+    waiting = row.not_before is not None and row.not_before > now
+    if waiting and prop is not None and not in_window(now, prop.timezone):
+        return NotificationStatus.DEFERRED
+    return NotificationStatus.QUEUED
+
+
+def _notification(row: OutboxMessage, status: NotificationStatus, reason: str | None = None) -> Notification:
+    assert row.kind is not None and row.recipient_person_id is not None  # rows queue_outbound wrote
+    return Notification(kind=NotificationKind(row.kind), recipient_person_id=row.recipient_person_id,
+                        channel=row.channel, status=status, outbox_id=row.id,
+                        not_before=row.not_before if status == NotificationStatus.DEFERRED else None,
+                        reason=reason if status == NotificationStatus.BLOCKED else None)
+
+
+_EVENT_OF = {NotificationStatus.DEFERRED: EventKind.NOTIFY_DEFERRED, NotificationStatus.BLOCKED: EventKind.NOTIFY_BLOCKED}
+
+
+async def _emit(spine: Spine, row: OutboxMessage, notification: Notification) -> None:
+    """notify/sent (dispatch/sent) when queued, notify/deferred or notify/blocked otherwise; a page
+    queued is the pager's to announce (oncall/paged)."""
+    kind = _EVENT_OF.get(notification.status)
+    if kind is None:
+        if notification.kind == NotificationKind.PAGE:
+            return
+        kind = EventKind.DISPATCH_SENT if notification.kind == NotificationKind.DISPATCH else EventKind.NOTIFY_SENT
+    detail = {"kind": notification.kind, "recipient_person_id": notification.recipient_person_id,
+              "outbox_id": row.id}
+    if notification.not_before is not None:
+        detail["not_before"] = notification.not_before.isoformat()
+    await emit_event(spine, kind, notification.reason or notification.status, channel=row.channel,
+                     address=row.to_address or None, property_id=row.property_id, interaction_id=None, detail=detail)

@@ -10,6 +10,7 @@ from pydantic import BaseModel, Field
 
 from spine.context import Channel
 from spine.identity import utcnow
+from spine.notification import Notification
 from spine.toolspec import CallDecision
 
 
@@ -69,12 +70,52 @@ class OutboxMessage(BaseModel):
     status: OutboxStatus = OutboxStatus.PENDING
     provider_id: str | None = None
     error: str | None = None
+    # Rows the gateway starts (spine.outbound.queue_outbound), not replies: what they are (a
+    # NotificationKind value), for whom, from which property, and when they may leave. A row of
+    # channel `voice` is a phone call (a page): placed through Twilio's Calls API, its TwiML
+    # served by /voice/oncall/{page_id}. A row of a page is not sent once the page has stopped.
+    kind: str | None = None
+    recipient_person_id: str | None = None
+    property_id: str | None = None
+    page_id: str | None = None
+    not_before: datetime | None = None  # a PENDING row waits until then (its contact window)
+
+    @property
+    def due_at(self) -> datetime:
+        """When the row may leave: what the pending index is sorted by, so the sweep reads the due ones first."""
+        return self.not_before or self.created_at
+
+
+def channel_of_address(address: str) -> Channel:
+    """The channel a bare wire address belongs to (opt-outs written before they named their
+    channel): an email has an @, a Telegram user id is all digits, a phone number starts with +."""
+    if "@" in address:
+        return Channel.EMAIL
+    return Channel.TELEGRAM if address.isdigit() else Channel.SMS
 
 
 class OptOut(BaseModel):
+    """STOP (SMS), unsubscribe (email) or /stop (Telegram): per channel, so a STOP by text does not
+    silence email. Without a channel, the address's own (channel_of_address)."""
+
     address: str
     opted_out: bool
     keyword: str
+    channel: Channel | None = None
+    at: datetime = Field(default_factory=utcnow)
+
+    def model_post_init(self, context: Any) -> None:
+        if self.channel is None:
+            self.channel = channel_of_address(self.address)
+
+
+class LastContact(BaseModel):
+    """The channel and address a Person last wrote from (SMS, email or Telegram): where what the
+    gateway starts for them goes when the request names no channel."""
+
+    person_id: str
+    channel: Channel
+    address: str
     at: datetime = Field(default_factory=utcnow)
 
 
@@ -260,4 +301,7 @@ class AgentTrace(BaseModel):
     # Store reads the turn made, by record kind (person, roles, context, ...), its tool calls'
     # reads in the DispatcherActor included (spine.store.counting).
     store_reads: dict[str, int] = Field(default_factory=dict)
+    # What the turn's tools queued for other people (pages, notifications, dispatches) and how it
+    # stood: queued, sent, deferred to the contact window or blocked (ARCHITECTURE.md).
+    notifications: list[Notification] = Field(default_factory=list)
     started_at: datetime = Field(default_factory=utcnow)

@@ -4,8 +4,8 @@ Every key layout is spelled in spine/keys.py; the records live here (with the mi
 for the inbound log, outbox, events and traces; `repo_tools` for tool runs; `repo_escalations` for escalations and the console's queue;
 `repo_conversations` for conversations and their takeover state;
 `repo_tours` for tours and their per-property index; `repo_admin` for admin tokens and sessions;
-`repo_verification` for voice caller verification), so the SQLite and DynamoDB backends stay dumb
-item stores.
+`repo_verification` for voice caller verification; `repo_oncall` for on-call plans and pages),
+so the SQLite and DynamoDB backends stay dumb item stores.
 """
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ from spine.property import Lease, Organization, Property, Unit, Vendor
 from spine.repo_admin import AdminRecords
 from spine.repo_conversations import ConversationRecords
 from spine.repo_escalations import EscalationRecords
+from spine.repo_oncall import OnCallRecords
 from spine.repo_records import InteractionRecords
 from spine.repo_tools import ToolRecords
 from spine.repo_tours import TourRecords
@@ -48,7 +49,7 @@ def role_index_key(role: PersonRole) -> str:
 
 
 class Spine(InteractionRecords, ToolRecords, EscalationRecords, ConversationRecords, TourRecords, AdminRecords,
-            VerificationRecords):
+            VerificationRecords, OnCallRecords):
     """Typed reads and writes of the domain (the mixins add the interaction records, tool runs,
     tours, admin tokens and caller verification; RepoBase holds the store and the item helpers)."""
 

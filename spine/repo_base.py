@@ -3,11 +3,14 @@
 each file type-checks on its own."""
 from __future__ import annotations
 
+from collections.abc import Callable
+from datetime import datetime
 from typing import Any, TypeVar
 
 from pydantic import BaseModel
 
 import spine.keys as keys
+from spine.identity import utcnow
 from spine.reference_cache import REFERENCE_TTL_S, ReferenceCache
 from spine.store.base import ABSENT, ConditionFailed, Item, Store
 
@@ -19,9 +22,13 @@ def _dump(model: BaseModel) -> dict[str, Any]:
 
 
 class RepoBase:
-    def __init__(self, store: Store, *, reference_ttl_s: float = REFERENCE_TTL_S) -> None:
+    def __init__(self, store: Store, *, reference_ttl_s: float = REFERENCE_TTL_S,
+                 clock: Callable[[], datetime] = utcnow) -> None:
         self.store = store
         self.reference = ReferenceCache(reference_ttl_s)
+        # What "now" is for the contact window and coalescing (spine.outbound); tests and evals
+        # inject one rather than waiting for 09:00.
+        self.clock = clock
 
     async def _get(self, model: type[M], pk: str, sk: str = keys.ITEM) -> M | None:
         item = await self.store.get(pk, sk)

@@ -6,7 +6,18 @@ from __future__ import annotations
 from datetime import datetime
 
 import spine.keys as keys
-from spine.records import AgentTrace, Event, InboundMessage, InboundStatus, OptOut, OutboxMessage, OutboxStatus
+from spine.context import Channel
+from spine.records import (
+    AgentTrace,
+    Event,
+    InboundMessage,
+    InboundStatus,
+    LastContact,
+    OptOut,
+    OutboxMessage,
+    OutboxStatus,
+    channel_of_address,
+)
 from spine.repo_base import RepoBase
 from spine.store.base import ConditionFailed, Item
 
@@ -37,9 +48,30 @@ class InteractionRecords(RepoBase):
 
     async def put_outbox(self, message: OutboxMessage) -> None:
         await self._put(message, keys.outbox(message.id), gsi1pk=keys.outbox_status(message.status),
-                        gsi1sk=message.created_at.isoformat())
+                        gsi1sk=f"{message.due_at.isoformat()}#{message.id}")
+
+    async def create_outbox(self, message: OutboxMessage) -> bool:
+        """Write a row only if no row has its id (the same key queues once); False when one has."""
+        return await self._create(message, keys.outbox(message.id), gsi1pk=keys.outbox_status(message.status),
+                                  gsi1sk=f"{message.due_at.isoformat()}#{message.id}")
+
+    async def replace_pending_outbox(self, message: OutboxMessage) -> bool:
+        """Overwrite the row with `message` only while it is still PENDING, on compare-and-set, so a
+        sender that took it in the meantime is never overwritten (and nothing goes out twice)."""
+        item = await self.store.get(keys.outbox(message.id))
+        if item is None or item.data.get("status") != OutboxStatus.PENDING:
+            return False
+        try:
+            await self.store.put(Item(pk=item.pk, sk=item.sk, data=message.model_dump(mode="json"),
+                                      gsi1pk=keys.outbox_status(message.status),
+                                      gsi1sk=f"{message.due_at.isoformat()}#{message.id}"),
+                                 expect_version=item.version)
+            return True
+        except ConditionFailed:
+            return False
 
     async def outbox(self, status: OutboxStatus = OutboxStatus.PENDING, limit: int = 100) -> list[OutboxMessage]:
+        """Oldest first (by when each row may leave, see OutboxMessage.due_at)."""
         return await self._index(OutboxMessage, keys.outbox_status(status), limit=limit)
 
     async def get_outbox(self, outbox_id: str) -> OutboxMessage | None:
@@ -59,11 +91,22 @@ class InteractionRecords(RepoBase):
         return await self.store.get(keys.once(key)) is not None
 
     async def set_opt_out(self, opt: OptOut) -> None:
-        await self._put(opt, keys.opt_out(opt.address))
+        assert opt.channel is not None  # OptOut fills it in from the address
+        await self._put(opt, keys.opt_out(opt.channel, opt.address))
 
-    async def is_opted_out(self, address: str) -> bool:
-        opt = await self._get(OptOut, keys.opt_out(address))
+    async def is_opted_out(self, address: str, channel: Channel | None = None) -> bool:
+        """Opted out on `channel` (by default the address's own): STOP by SMS does not silence email."""
+        channel = channel or channel_of_address(address)
+        opt = await self._get(OptOut, keys.opt_out(channel, address))
+        if opt is None and channel == channel_of_address(address):
+            opt = await self._get(OptOut, keys.legacy_opt_out(address))
         return bool(opt and opt.opted_out)
+
+    async def note_last_contact(self, contact: LastContact) -> None:
+        await self._put(contact, keys.person(contact.person_id), keys.LAST_CONTACT)
+
+    async def last_contact(self, person_id: str) -> LastContact | None:
+        return await self._get(LastContact, keys.person(person_id), keys.LAST_CONTACT)
 
     # -- events and traces --------------------------------------------------------------
     async def put_event(self, event: Event) -> None:

@@ -76,7 +76,7 @@ async def send_staff_message(spine: Spine, person_id: str, staff_id: str, text: 
     head = await take_over(spine, person_id, staff_id, release_after_s=release_after_s)
     notification = await queue_outbound(spine, OutboundRequest(
         key=f"staff-{person_id}-{request_id}", kind=NotificationKind.STAFF, recipient_person_id=person_id,
-        property_id=head.property_id, body=text, channel=head.last_channel, urgent=True))
+        property_id=head.property_id, body=text, urgent=True))  # their last channel: queue_outbound knows it
     message = ConversationMessage(id=f"staff-{request_id}", person_id=person_id, property_id=head.property_id,
                                   channel=notification.channel or head.last_channel or Channel.SMS, author=Author.STAFF,
                                   staff_person_id=staff_id, text=text)

@@ -5,6 +5,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
+from spine.notification import Notification
+
 
 class ToolSpec(BaseModel):
     """One tool as the Anthropic Messages API takes it (name, description, input_schema)."""
@@ -55,6 +57,8 @@ class ToolResult(BaseModel):
     latency_ms: float = 0.0
     store_reads: dict[str, int] = Field(default_factory=dict)  # what the dispatcher read for it
     texts: list[OutboundText] = Field(default_factory=list)
+    # What the call queued for other people (its output's `notifications`): the trace lists them.
+    notifications: list[Notification] = Field(default_factory=list)
 
     def to_api(self) -> dict[str, Any]:
         block: dict[str, Any] = {"type": "tool_result", "tool_use_id": self.tool_use_id, "content": self.content}

@@ -15,9 +15,10 @@ from typing import Any
 
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import relevance
-from pydantic import ValidationError
+from pydantic import BaseModel, TypeAdapter, ValidationError
 
 from spine.identity import utcnow
+from spine.notification import Notification
 from spine.repo import Spine
 from spine.store.base import StoreUnavailable
 from spine.toolrun import ToolRun, ToolRunState
@@ -65,9 +66,30 @@ def refusal(inv: ToolInvocation, decision: Decision) -> ToolResult:
     return _error(inv, content, reason=decision.reason, rule=decision.rule)
 
 
+_NOTIFICATIONS = TypeAdapter(list[Notification])
+
+
+def _notifications_of(output: BaseModel | str) -> list[Notification]:
+    """What a handler's output says it queued for other people (a replay reads it back from the
+    stored content), so the trace lists a call's notifications however it answered."""
+    if isinstance(output, BaseModel):
+        found = getattr(output, "notifications", None)
+        return list(found) if isinstance(found, list) else []
+    try:
+        document = json.loads(output)
+    except ValueError:
+        return []
+    listed = document.get("notifications") if isinstance(document, dict) else None
+    try:
+        return _NOTIFICATIONS.validate_python(listed) if isinstance(listed, list) else []
+    except ValidationError:
+        return []
+
+
 def _replayed(inv: ToolInvocation, run: ToolRun) -> ToolResult:
     return ToolResult(tool_use_id=inv.tool_use_id, name=inv.name, content=run.content, is_error=run.is_error,
-                      decision="allowed", reason="replayed: this call already ran", rule="idempotent-replay")
+                      decision="allowed", reason="replayed: this call already ran", rule="idempotent-replay",
+                      notifications=_notifications_of(run.content))
 
 
 async def dispatch(spine: Spine, invocation: ToolInvocation, caller: Caller) -> ToolResult:
@@ -142,7 +164,8 @@ async def _run(inv: ToolInvocation, tool: Tool, ctx: HandlerContext, args: Any, 
     except ToolFailure as exc:
         return _error(inv, f"Error: {exc}", reason=f"handler: {exc}", rule="handler-failure", decision="allowed")
     return ToolResult(tool_use_id=inv.tool_use_id, name=inv.name, content=json.dumps(output.model_dump(mode="json")),
-                      decision="allowed", reason=reason, rule="allowed", texts=list(ctx.texts))
+                      decision="allowed", reason=reason, rule="allowed", texts=list(ctx.texts),
+                      notifications=_notifications_of(output))
 
 
 async def _run_once(spine: Spine, inv: ToolInvocation, tool: Tool, ctx: HandlerContext, args: Any,

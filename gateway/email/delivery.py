@@ -21,7 +21,7 @@ class EmailDelivery:
         one email) however often it is retried."""
         message = OutboxMessage(id=key, channel=Channel.EMAIL, to_address=to, from_address=from_, body=body,
                                 subject=subject or "Your message", headers=dict(headers or {}))
-        if await self.spine.is_opted_out(to):
+        if await self.spine.is_opted_out(to, Channel.EMAIL):
             message.status, message.error = OutboxStatus.SUPPRESSED, "recipient unsubscribed"
         return await deliver_once(self.spine, message, self._post if self.mailgun else None, MailgunError)
 

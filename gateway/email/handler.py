@@ -101,18 +101,20 @@ class EmailHandler:
     async def _process(self, record: InboundMessage, mail: InboundEmail, prop: Property) -> EmailResult:
         word = keyword(mail)
         if word in OPT_OUT_WORDS:
-            await self.spine.set_opt_out(OptOut(address=mail.from_address, opted_out=True, keyword=word))
+            await self.spine.set_opt_out(OptOut(address=mail.from_address, opted_out=True, keyword=word,
+                                                 channel=Channel.EMAIL))
             await self._event(EventKind.EMAIL_OPT_OUT, word, record, prop)
             await self.inbound.blocked(record)
             return EmailResult(outcome=InboundOutcome.OPTED_OUT)
         if word in OPT_IN_WORDS:
-            await self.spine.set_opt_out(OptOut(address=mail.from_address, opted_out=False, keyword=word))
+            await self.spine.set_opt_out(OptOut(address=mail.from_address, opted_out=False, keyword=word,
+                                                 channel=Channel.EMAIL))
             await self._event(EventKind.EMAIL_OPT_IN, word, record, prop)
             text = f"You're subscribed again to email from {prop.name}. Reply \"unsubscribe\" to stop."
             await self.inbound.answered(record, text)
             await self._reply(record, mail, prop, text)
             return EmailResult(outcome=InboundOutcome.OPTED_IN)
-        if await self.spine.is_opted_out(mail.from_address):
+        if await self.spine.is_opted_out(mail.from_address, Channel.EMAIL):
             await self._event(EventKind.OPTED_OUT_INBOUND, "sender_unsubscribed", record, prop)
             await self.inbound.blocked(record)
             return EmailResult(outcome=InboundOutcome.BLOCKED)

@@ -6,6 +6,7 @@ from __future__ import annotations
 from gateway.outbox_delivery import deliver_once
 from gateway.sms.rest import TwilioRest, TwilioRestError
 from gateway.sms.splitting import split_body
+from spine.context import Channel
 from spine.records import OutboxMessage, OutboxStatus
 from spine.repo import Spine
 
@@ -20,7 +21,7 @@ class Delivery:
         """Whether we may text `to` now: the one check every sending path makes (the inline
         TwiML answer, the redelivery replay, the REST send and its outbox rows, the sweep's
         apology). A STOP recorded a moment ago counts: it is read at the moment of sending."""
-        return not await self.spine.is_opted_out(to)
+        return not await self.spine.is_opted_out(to, Channel.SMS)
 
     async def send(self, *, key: str, to: str, from_: str, body: str) -> list[OutboxMessage]:
         """Send `body` (split at 1600 characters) from `from_` to `to`. `key` names the outbox

@@ -129,7 +129,8 @@ class SmsHandler:
     async def _opt(self, record: InboundMessage, sms: InboundSms, *, opted_out: bool,
                    prop: Property | None = None) -> SmsReply:
         word = sms.body.strip().upper()
-        await self.spine.set_opt_out(OptOut(address=sms.from_address, opted_out=opted_out, keyword=word))
+        await self.spine.set_opt_out(OptOut(address=sms.from_address, opted_out=opted_out, keyword=word,
+                                             channel=Channel.SMS))
         await self._event(EventKind.OPT_OUT if opted_out else EventKind.OPT_IN, word.lower(), sms, prop, {})
         if opted_out:  # Twilio itself confirms a STOP; Clara sends nothing more
             return await self._without_turn(record, None, Outcome.OPTED_OUT)

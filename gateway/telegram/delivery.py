@@ -24,7 +24,7 @@ class TelegramDelivery:
                    reply_markup: dict | None = None) -> list[OutboxMessage]:
         """Send `body` to chat `to` (split at Telegram's 4096 characters; the keyboard rides on
         the last part). `key` names the outbox rows (`{key}-{n}`), so a retry sends nothing twice."""
-        opted_out = await self.spine.is_opted_out(to)
+        opted_out = await self.spine.is_opted_out(to, Channel.TELEGRAM)
         parts = split_body(body, MAX_TEXT_CHARS)
         sent = []
         for n, part in enumerate(parts):

@@ -75,13 +75,14 @@ class TelegramHandler:
             return await self._link(record, message, message.contact, prop)
         word = command(record.body)
         if word == "/stop":
-            await self.spine.set_opt_out(OptOut(address=record.from_address, opted_out=True, keyword=word))
+            await self.spine.set_opt_out(OptOut(address=record.from_address, opted_out=True, keyword=word,
+                                                 channel=Channel.TELEGRAM))
             await self._event(EventKind.OPT_OUT, "stop", record, prop)
             await self.inbound.blocked(record)
             return TelegramResult(outcome=InboundOutcome.OPTED_OUT)
         if word == "/start":
             return await self._start(record, message, prop)
-        if await self.spine.is_opted_out(record.from_address):
+        if await self.spine.is_opted_out(record.from_address, Channel.TELEGRAM):
             await self._event(EventKind.OPTED_OUT_INBOUND, "sender_sent_stop", record, prop)
             await self.inbound.blocked(record)
             return TelegramResult(outcome=InboundOutcome.BLOCKED)
@@ -93,7 +94,8 @@ class TelegramHandler:
         return await self._turn(record, message, prop)
 
     async def _start(self, record: InboundMessage, message: Message, prop: Property) -> TelegramResult:
-        await self.spine.set_opt_out(OptOut(address=record.from_address, opted_out=False, keyword="/start"))
+        await self.spine.set_opt_out(OptOut(address=record.from_address, opted_out=False, keyword="/start",
+                                             channel=Channel.TELEGRAM))
         await self._event(EventKind.OPT_IN, "start", record, prop)
         linked = await linked_person(self.spine, record.from_address)
         text = f"Hi, I'm Clara, the AI assistant at {prop.name}. Ask me anything, or send /stop to stop messages."

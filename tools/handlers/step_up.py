@@ -75,7 +75,7 @@ async def send_verification_code(ctx: HandlerContext, args: SendCodeIn) -> SendC
         raise ToolFailure("there is no account with a number on file for this caller, so no code can be sent; "
                           "offer a person from the team")
     to = phones[0]
-    if await spine.is_opted_out(to):
+    if await spine.is_opted_out(to, Channel.SMS):
         raise ToolFailure("the number on file has opted out of texts, so no code can be sent; offer a person")
     prop = await spine.get_property(caller.property_id)
     sender = prop.sms_number or prop.voice_number if prop else None

@@ -1,0 +1,54 @@
+"""The vocabulary of what the gateway starts (pages, notifications, dispatches, staff messages), as
+opposed to a reply to an inbound. A leaf module: the tool results (spine.toolspec) and the trace
+(spine.records) carry `Notification`s, and spine.outbound, which writes the outbox, re-exports all
+of it (the names of the contract are spine.outbound's)."""
+from __future__ import annotations
+
+from datetime import datetime
+from enum import StrEnum
+
+from pydantic import BaseModel
+
+from spine.context import Channel
+
+
+class NotificationKind(StrEnum):
+    PAGE = "page"
+    NOTIFY = "notify"
+    DISPATCH = "dispatch"
+    STAFF = "staff"
+
+
+class NotificationStatus(StrEnum):
+    QUEUED = "queued"      # written to the outbox, goes out at the next tick
+    SENT = "sent"          # the provider accepted it
+    DEFERRED = "deferred"  # waits for the recipient's next contact window (09:00-19:00 local)
+    BLOCKED = "blocked"    # may not be sent: opted out on that channel, no address, deceased, spam
+
+
+class OutboundRequest(BaseModel):
+    key: str  # idempotency: one row per key, across retries, restarts and replicas
+    kind: NotificationKind
+    recipient_person_id: str
+    property_id: str | None = None  # whose number/address it goes out from, whose time zone applies
+    body: str
+    subject: str | None = None  # email
+    channel: Channel | None = None  # None: the person's last channel (SMS, email, Telegram), else SMS
+    urgent: bool = False  # an emergency: ignores the contact window (never an opt-out)
+    page_id: str | None = None  # a page's text or call: not sent once the page has stopped
+    # The earliest send (a coalescing hold); the contact window may move it later, never earlier.
+    not_before: datetime | None = None
+    # A row already under `key` and not yet sent takes this body (changes coalesced into one message).
+    replace_pending: bool = False
+
+
+class Notification(BaseModel):
+    """One entry of the trace's `notifications` and of a tool result: what was queued for whom."""
+
+    kind: NotificationKind
+    recipient_person_id: str
+    channel: Channel | None
+    status: NotificationStatus
+    outbox_id: str | None = None
+    not_before: datetime | None = None  # deferred: when it goes out (UTC)
+    reason: str | None = None  # blocked: why (opted out of sms, no address, deceased, ...)
