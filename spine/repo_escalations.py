@@ -39,9 +39,17 @@ class EscalationRecords(RepoBase):
                 escalation = escalation.model_copy(update={
                     "name": person.display_name,
                     "wire_address_last4": escalation.wire_address_last4 or last4(phones[0] if phones else None)})
+        before = await self.get_escalation(escalation.id)  # a writer changing its status moves its copies
         await self._put(escalation, keys.escalation(escalation.id), gsi1pk=keys.org_escalations(escalation.org_id),
                         gsi1sk=f"{escalation.created_at.isoformat()}#{escalation.id}")
+        if before is not None:
+            await self._dequeue(before, escalation)
         await self._enqueue(escalation)
+
+    async def _dequeue(self, before: Escalation, after: Escalation) -> None:
+        if _position(before) != _position(after) or _queues(before) != _queues(after):
+            for queue in _queues(before):
+                await self.store.delete(queue, _position(before))
 
     async def _enqueue(self, escalation: Escalation) -> None:
         for queue in _queues(escalation):
@@ -71,9 +79,7 @@ class EscalationRecords(RepoBase):
                                      expect_version=item.version)
             except ConditionFailed:
                 continue
-            if after.status != before.status:
-                for queue in _queues(before):
-                    await self.store.delete(queue, _position(before))
+            await self._dequeue(before, after)
             await self._enqueue(after)
             return after
         raise ConditionFailed(f"escalation {escalation_id} kept changing under {CAS_TRIES} tries")

@@ -61,8 +61,15 @@ class StaffNote(BaseModel):
 
 
 async def page_view(spine: Spine, escalation: Escalation) -> PageView:
-    """The on-call page this escalation started, as the console shows it (none: no page)."""
-    return PageView()
+    """The on-call page this escalation's turn started (or joined), as the console shows it: its
+    status, the level paged last (from 1) and who acknowledged it; `none` when nothing paged."""
+    if escalation.urgency == "normal" or not escalation.interaction_id:
+        return PageView()  # only urgent and emergency escalations page
+    page = await spine.page_of_interaction(escalation.interaction_id)
+    if page is None:
+        return PageView()
+    return PageView(status=page.status, level=page.level + 1 if page.step >= 0 else None,
+                    acknowledged_by=page.acknowledged_by)
 
 
 async def view(spine: Spine, e: Escalation) -> EscalationView:

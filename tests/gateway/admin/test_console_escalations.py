@@ -98,3 +98,18 @@ async def test_the_page_lists_and_offers_actions(app, queue):
     assert "/admin/api/escalations/e_old_open/acknowledge" in page.text
     viewer = await app.get("/admin/escalations", headers=queue["p_sam"])
     assert "reason e_old_open" in viewer.text and "/acknowledge" not in viewer.text
+
+
+async def test_the_page_state_is_the_ladders(app, spine):
+    from spine.oncall import PageVia
+    from spine.paging import PageRequest, start_page
+    from spine.paging_ack import acknowledge
+
+    await escalation(spine, "e_paged", "pf_yale", urgency="emergency")
+    await start_page(spine, PageRequest(page_id="pg_e_paged", property_id="pf_yale", reason="fire",
+                                        escalation_id="e_paged", interaction_id="ix_e_paged"))
+    [paged] = (await app.get("/admin/api/escalations", headers=AUTH)).json()["escalations"]
+    assert paged["page"] == {"status": "paging", "level": 1, "acknowledged_by": None}  # demo plan: level 1 p_mike
+    await acknowledge(spine, "pg_e_paged", "p_mike", PageVia.SMS)
+    [acked] = (await app.get("/admin/api/escalations", headers=AUTH)).json()["escalations"]
+    assert acked["page"] == {"status": "acknowledged", "level": 1, "acknowledged_by": "p_mike"}
