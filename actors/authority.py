@@ -52,11 +52,12 @@ class Authority(BaseModel):
         fields = ("person_id", "property_id", "org_id", "person", "roles", "all_roles")
         return all(getattr(self, f) == getattr(other, f) for f in fields)
 
-    def caller(self, interaction_id: str, channel: Channel = Channel.SMS) -> Caller:
+    def caller(self, interaction_id: str, channel: Channel = Channel.SMS, impersonated_by: str | None = None) -> Caller:
         """The tool layer's Caller for this authority (roles marked as read from the store, so
-        the gate uses them without asking the store again)."""
+        the gate uses them without asking the store again); `impersonated_by` names the staff
+        Person asking as this one, whose authority the gate derives and applies as well."""
         return Caller.from_store(self.person_id, self.property_id, self.org_id, self.authoritative_roles,
-                                 interaction_id, channel)
+                                 interaction_id, channel, impersonated_by)
 
 
 async def derive_authority(spine: Spine, person_id: str | None, property_id: str, now: float) -> Authority:

@@ -57,7 +57,7 @@ class Dispatcher:
     clock: Callable[[], float] = time.time
     _cache: dict[str, dict[str, _Prefetched]] = field(default_factory=dict)
     _authority: dict[tuple[str | None, str], Authority] = field(default_factory=dict)
-    _callers: dict[tuple[str, str | None, str, str], tuple[float, Caller]] = field(default_factory=dict)
+    _callers: dict[tuple[str, str | None, str, str, str | None], tuple[float, Caller]] = field(default_factory=dict)
 
     # -- authority ------------------------------------------------------------------------
     async def authority(self, person_id: str | None, property_id: str, *, fresh: bool = False) -> Authority:
@@ -88,11 +88,12 @@ class Dispatcher:
         """Authority comes from our own derivation, not from the caller object we were handed;
         one Caller per interaction and derivation, so the gate's facts are loaded once."""
         authority = await self.authority(caller.person_id, caller.property_id)
-        key = (caller.interaction_id, caller.person_id, caller.property_id, str(caller.channel))
+        key = (caller.interaction_id, caller.person_id, caller.property_id, str(caller.channel), caller.impersonated_by)
         kept = self._callers.get(key)
         if kept is not None and kept[0] == authority.derived_at:
             return kept[1]
-        fresh = authority.caller(caller.interaction_id, Channel(caller.channel))
+        # Who impersonates is carried like who is spoken as; the gate derives that Person's authority too.
+        fresh = authority.caller(caller.interaction_id, Channel(caller.channel), caller.impersonated_by)
         if len(self._callers) > 10_000:
             self._callers.clear()
         self._callers[key] = (authority.derived_at, fresh)

@@ -143,7 +143,7 @@ async def _route(deps: TurnDeps, env: MessageEnvelope, opening: Opening | None) 
 async def _converse(deps: TurnDeps, env: MessageEnvelope, decision: RoutingDecision, opening: Opening | None,
                     history: list[dict[str, Any]], started: float, reads: ReadCount) -> TurnResult:
     if opening is not None:
-        caller = opening.caller(env.interaction_id, env.channel)
+        caller = opening.caller(env.interaction_id, env.channel, env.impersonated_by)
         if records_visible(caller):
             context, events = await _opening_context(deps, env, opening, in_session=bool(history))
             name = opening.person.display_name if opening.person else None
@@ -151,7 +151,8 @@ async def _converse(deps: TurnDeps, env: MessageEnvelope, decision: RoutingDecis
             context, events, name = PersonContext(person_id=opening.person_id), [], None
         prompt = await prompt_for(deps.spine, opening, caller, decision.l1, env.origin, context, name)
     else:
-        caller = await load_caller(deps.spine, None, env.property_id, env.interaction_id, env.channel)
+        caller = await load_caller(deps.spine, None, env.property_id, env.interaction_id, env.channel,
+                                   env.impersonated_by)
         context, events = await _no_person_context(deps, env)
         prompt = assemble_prompt(l1=decision.l1, property=await deps.spine.get_property(env.property_id),
                                  facility_tools=facility_tools(), role_tools=role_tools_for(caller), context=context,

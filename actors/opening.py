@@ -77,8 +77,8 @@ class Opening(BaseModel):
     def roles(self) -> list[PersonRole]:
         return self.authority.authoritative_roles
 
-    def caller(self, interaction_id: str, channel: Channel) -> Caller:
-        return self.authority.caller(interaction_id, channel)
+    def caller(self, interaction_id: str, channel: Channel, impersonated_by: str | None = None) -> Caller:
+        return self.authority.caller(interaction_id, channel, impersonated_by)
 
     def due(self, now: float) -> bool:
         return self.authority_stale or self.context_stale or now - self.checked_at >= STALE_AFTER_S

@@ -25,6 +25,7 @@ it; the shared ones (the bases and the three raised from several packages) live 
     │   └── ScenarioError           gateway.evals.scenario: a scenario file that cannot be read
     ├── SocketClosed                gateway.voice.bridge: a text socket's peer went away
     ├── AskRefused                  gateway.admin.ask: Ask Clara names what does not exist (400)
+    ├── AskForbidden                gateway.admin.ask: Ask Clara outside the signed-in scope (403)
     └── PageUnauthorized            gateway.admin.auth: an admin page without a valid session
 
 The layers below have their own bases (the store's StoreError, the actors' and tools' errors);

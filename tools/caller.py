@@ -5,6 +5,7 @@ from dataclasses import dataclass, field
 
 from pydantic import BaseModel, Field, PrivateAttr
 
+from spine.admin_access import OPERATOR
 from spine.context import Channel
 from spine.identity import OccupancyKind, PersonRole, PersonRoleType
 from spine.repo import Spine
@@ -57,20 +58,25 @@ class Caller(BaseModel):
     roles: list[PersonRole] = Field(default_factory=list)  # active at property_id
     interaction_id: str
     channel: Channel = Channel.SMS
+    # Ask Clara as someone else: the signed-in staff Person's id (or OPERATOR). Like person_id it
+    # names who, never what they may do: the gate derives this Person's authority from the store
+    # too and allows only what both may do (tools/gate.py); the operator adds no cap.
+    impersonated_by: str | None = None
 
     # Both private: never serialized, so a Caller that crossed a process boundary is re-derived
     # from the store, not trusted. `_store` is the authority it was built from (from_store);
     # `_facts` the gate's facts, loaded once per interaction (remember_facts).
     _store: StoreRoles | None = PrivateAttr(default=None)
     _facts: CallerFacts | None = PrivateAttr(default=None)
+    _impersonator: Caller | None = PrivateAttr(default=None)
 
     @classmethod
     def from_store(cls, person_id: str | None, property_id: str, org_id: str | None, roles: list[PersonRole],
-                   interaction_id: str, channel: Channel = Channel.SMS) -> Caller:
+                   interaction_id: str, channel: Channel = Channel.SMS, impersonated_by: str | None = None) -> Caller:
         """A Caller whose roles are what the store just said: the gate uses them without asking
         the store again."""
         caller = cls(person_id=person_id, property_id=property_id, org_id=org_id, roles=list(roles),
-                     interaction_id=interaction_id, channel=channel)
+                     interaction_id=interaction_id, channel=channel, impersonated_by=impersonated_by)
         caller._store = StoreRoles(person_id, property_id, tuple(roles))
         return caller
 
@@ -92,6 +98,20 @@ class Caller(BaseModel):
     def remember_facts(self, facts: CallerFacts) -> None:
         self._facts = facts
 
+    def impersonator(self) -> Caller | None:
+        """The impersonating staff Person as a caller at the same property, in the same
+        interaction: its roles are not given, so the gate derives them from the store (once per
+        interaction: the Caller is kept here). None when nobody impersonates, or the operator does."""
+        by = self.impersonated_by
+        if by is None or by == OPERATOR or by == self.person_id:
+            return None
+        kept = self._impersonator
+        if kept is None or (kept.person_id, kept.property_id, kept.interaction_id) != (by, self.property_id,
+                                                                                      self.interaction_id):
+            kept = self._impersonator = Caller(person_id=by, property_id=self.property_id, org_id=self.org_id,
+                                               interaction_id=self.interaction_id, channel=self.channel)
+        return kept
+
 
 async def authoritative_roles(spine: Spine, person_id: str | None, property_id: str) -> list[PersonRole]:
     """The roles that carry authority at the property. A deceased Person, a merged-away one, or
@@ -112,7 +132,8 @@ def records_visible(caller: Caller) -> bool:
 
 
 async def load_caller(spine: Spine, person_id: str | None, property_id: str, interaction_id: str,
-                      channel: Channel = Channel.SMS) -> Caller:
+                      channel: Channel = Channel.SMS, impersonated_by: str | None = None) -> Caller:
     prop = await spine.get_property(property_id)
     roles = await authoritative_roles(spine, person_id, property_id)
-    return Caller.from_store(person_id, property_id, prop.org_id if prop else None, roles, interaction_id, channel)
+    return Caller.from_store(person_id, property_id, prop.org_id if prop else None, roles, interaction_id, channel,
+                             impersonated_by)

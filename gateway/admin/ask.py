@@ -1,9 +1,11 @@
 """Ask Clara (ADR-0022 admin origin): a PM talks to Clara as themselves, or as another person
 (a tenant, say). Who is acting is the signed-in identity, never a field of the request: asking as
 anyone else is impersonation, recorded as `impersonated_by` = the signed-in identity (a staff
-Person's id, or `operator`), and only staff with a role at the property (or the operator) may
-impersonate. The message goes through the same router and agent turn as any inbound, on channel
-`admin` with origin `admin`, and its trace says so."""
+Person's id, or `operator`). Staff ask only at a property in their scope and act only as a person
+within it (403 otherwise); an impersonated turn can never do more than the impersonator may: the
+tool gate derives both authorities from the store and allows only what both may (tools/gate.py).
+The operator is not capped. The message goes through the same router and agent turn as any
+inbound, on channel `admin` with origin `admin`, and its trace says so."""
 from __future__ import annotations
 
 import logging
@@ -15,17 +17,23 @@ from pydantic import BaseModel, Field, ValidationError, field_validator
 
 import gateway.admin.html as html
 from actors.turn_types import TurnResult
-from gateway.admin.auth import AdminIdentity, AdminPageRoute, require_admin, require_admin_page, signed_in
+from gateway.admin.auth import (
+    AdminIdentity,
+    AdminPageRoute,
+    require_admin,
+    require_admin_page,
+    signed_in,
+    signed_in_scope,
+)
 from gateway.admin.trace_pages import trace_href
 from gateway.channel_inbound import new_interaction_id
 from gateway.context import GatewayContext
 from gateway.errors import GatewayError
+from spine.admin_scope import AdminScope
 from spine.context import Channel
 from spine.envelope import MessageEnvelope
-from spine.identity import STAFF_ROLE_TYPES
 from spine.participants import resolve_participant
 from spine.repo import Spine
-from tools.caller import authoritative_roles
 
 log = logging.getLogger("clara.admin.ask")
 router = APIRouter(route_class=AdminPageRoute)
@@ -64,28 +72,40 @@ class AskResponse(BaseModel):
 
 
 class AskRefused(GatewayError):
-    """The request names something that does not exist or may not impersonate (400)."""
+    """The request names something that does not exist, or an impersonator other than the signed-in identity (400)."""
 
 
-async def _impersonator(spine: Spine, ask: AskRequest, identity: AdminIdentity) -> str | None:
-    """None when the signed-in staff Person asks as themselves; else the signed-in identity, which
-    must be the operator or staff with a role at the property."""
+class AskForbidden(GatewayError):
+    """The signed-in identity may not ask at that property, or as that person: outside its scope (403)."""
+
+
+def _impersonator(ask: AskRequest, identity: AdminIdentity) -> str | None:
+    """None when the signed-in staff Person asks as themselves; else the signed-in identity."""
     if ask.impersonated_by is not None and ask.impersonated_by != identity.id:
         raise AskRefused(f"impersonated_by is always the signed-in identity ({identity.id}), "
                          f"not {ask.impersonated_by!r}")
     if not identity.is_operator and ask.as_person_id == identity.id:
         return None
-    if identity.is_operator:
-        return identity.id
-    roles = await authoritative_roles(spine, identity.id, ask.property_id)
-    if not any(r.role_type in STAFF_ROLE_TYPES for r in roles):
-        raise AskRefused(f"{identity.id} has no staff role at {ask.property_id}; only staff with a role there "
-                         "(or the operator) may act as someone else")
     return identity.id
 
 
-async def build_envelope(spine: Spine, ask: AskRequest, identity: AdminIdentity) -> MessageEnvelope:
-    """The admin-origin envelope: from the asking person's phone to the property's SMS number."""
+async def _in_scope(spine: Spine, ask: AskRequest, identity: AdminIdentity, scope: AdminScope) -> None:
+    """Staff ask only at a property in their scope, and act only as a person within it (someone
+    with a role in force at one of their properties). Checked before anything is looked up, so
+    a refusal reads the same whether the property or person exists or not."""
+    if not scope.sees(ask.property_id):
+        raise AskForbidden(f"{ask.property_id} is not a property within {identity.id}'s scope; staff ask Clara "
+                           "only at the properties their roles cover")
+    if ask.as_person_id != identity.id and not await scope.sees_person(spine, ask.as_person_id):
+        raise AskForbidden(f"{ask.as_person_id} is not a person within {identity.id}'s scope; staff may act only "
+                           "as people with a role at a property their roles cover")
+
+
+async def build_envelope(spine: Spine, ask: AskRequest, identity: AdminIdentity, scope: AdminScope) -> MessageEnvelope:
+    """The admin-origin envelope: from the asking person's phone to the property's SMS number.
+    An impersonated turn carries the impersonator, and the tool gate caps it by their authority."""
+    impersonator = _impersonator(ask, identity)
+    await _in_scope(spine, ask, identity, scope)
     prop = await spine.get_property(ask.property_id)
     if prop is None:
         raise AskRefused(f"no property {ask.property_id!r}")
@@ -95,7 +115,6 @@ async def build_envelope(spine: Spine, ask: AskRequest, identity: AdminIdentity)
     phones = person.phones()
     if not phones:
         raise AskRefused(f"{person.id} has no phone claim, so Clara cannot resolve them on the admin channel")
-    impersonator = await _impersonator(spine, ask, identity)
     return MessageEnvelope(
         message_id=f"admin_{uuid.uuid4().hex}", interaction_id=new_interaction_id(), channel=Channel.ADMIN,
         from_address=phones[0], to_address=prop.sms_number or prop.voice_number or "", body=ask.message,
@@ -104,9 +123,10 @@ async def build_envelope(spine: Spine, ask: AskRequest, identity: AdminIdentity)
     )
 
 
-async def ask_clara(ctx: GatewayContext, ask: AskRequest, identity: AdminIdentity) -> AskResponse:
-    """Run one admin-origin turn. Raises AskRefused (400) or HTTPException 503 when no reply came."""
-    envelope = await build_envelope(ctx.spine, ask, identity)
+async def ask_clara(ctx: GatewayContext, ask: AskRequest, identity: AdminIdentity, scope: AdminScope) -> AskResponse:
+    """Run one admin-origin turn. Raises AskRefused (400), AskForbidden (403) or HTTPException 503
+    when no reply came."""
+    envelope = await build_envelope(ctx.spine, ask, identity, scope)
     try:
         result: TurnResult = await ctx.pool.submit(envelope)
     except Exception as exc:  # any runtime failure is reported, never a 500
@@ -122,19 +142,22 @@ async def ask_clara(ctx: GatewayContext, ask: AskRequest, identity: AdminIdentit
 @router.post("/api/ask")
 async def ask_json(ask: AskRequest, request: Request, ctx: GatewayContext = Depends(require_admin)) -> AskResponse:
     try:
-        return await ask_clara(ctx, ask, signed_in(request))
+        return await ask_clara(ctx, ask, signed_in(request), await signed_in_scope(ctx, request))
     except AskRefused as exc:
         raise HTTPException(400, str(exc)) from None
+    except AskForbidden as exc:
+        raise HTTPException(403, str(exc)) from None
 
 
 def _field(label: str, name: str, value: str | None, **attrs: object) -> html.Safe:
     return html.tag("label", label, html.tag("input", name=name, value=value or "", **attrs))
 
 
-async def ask_form(ctx: GatewayContext, values: dict[str, str], identity: AdminIdentity) -> html.Safe:
+async def ask_form(ctx: GatewayContext, values: dict[str, str], identity: AdminIdentity, scope: AdminScope) -> html.Safe:
+    """The form; its property list holds only the properties in the signed-in scope."""
     chosen = values.get("property_id")
     options = [html.tag("option", f"{p.name} ({p.id})", value=p.id, selected=p.id == chosen)
-               for p in await ctx.spine.list_properties()]
+               for p in await ctx.spine.list_properties() if scope.sees(p.id)]
     return html.tag(
         "form",
         html.tag("div", _field("as person id", "as_person_id", values.get("as_person_id"), required=True,
@@ -153,7 +176,8 @@ async def ask_form(ctx: GatewayContext, values: dict[str, str], identity: AdminI
 async def ask_page(request: Request, ctx: GatewayContext = Depends(require_admin_page)) -> Response:
     intro = html.tag("p", "Send a message through the same router and agent turn as any inbound (channel admin, "
                        "origin admin), as yourself or as the person named.", class_="muted")
-    return html.page("Ask Clara", intro, await ask_form(ctx, dict(request.query_params), signed_in(request)))
+    form = await ask_form(ctx, dict(request.query_params), signed_in(request), await signed_in_scope(ctx, request))
+    return html.page("Ask Clara", intro, form)
 
 
 def _answer(answer: AskResponse) -> html.Safe:
@@ -170,18 +194,23 @@ async def ask_submit(request: Request, ctx: GatewayContext = Depends(require_adm
     if len(body) > MAX_FORM_BYTES:
         return html.page("Ask Clara", html.tag("div", "form too large", class_="alarm"), status_code=413)
     values = {k: v[0] for k, v in parse_qs(body.decode("utf-8", "replace"), keep_blank_values=True).items()}
-    identity = signed_in(request)
+    identity, scope = signed_in(request), await signed_in_scope(ctx, request)
     try:
         ask = AskRequest.model_validate({k: v for k, v in values.items() if k in AskRequest.model_fields})
-        answer = await ask_clara(ctx, ask, identity)
+        answer = await ask_clara(ctx, ask, identity, scope)
     except ValidationError as exc:
         problems = "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors())
-        return html.page("Ask Clara", html.tag("div", problems, class_="alarm"), await ask_form(ctx, values, identity),
-                         status_code=400)
+        return await _refused(ctx, values, identity, scope, problems, 400)
     except AskRefused as exc:
-        return html.page("Ask Clara", html.tag("div", str(exc), class_="alarm"), await ask_form(ctx, values, identity),
-                         status_code=400)
+        return await _refused(ctx, values, identity, scope, str(exc), 400)
+    except AskForbidden as exc:
+        return await _refused(ctx, values, identity, scope, str(exc), 403)
     except HTTPException as exc:
-        return html.page("Ask Clara", html.tag("div", exc.detail, class_="alarm"), await ask_form(ctx, values, identity),
-                         status_code=exc.status_code)
-    return html.page("Ask Clara", _answer(answer), await ask_form(ctx, values, identity))
+        return await _refused(ctx, values, identity, scope, exc.detail, exc.status_code)
+    return html.page("Ask Clara", _answer(answer), await ask_form(ctx, values, identity, scope))
+
+
+async def _refused(ctx: GatewayContext, values: dict[str, str], identity: AdminIdentity, scope: AdminScope,
+                   why: str, status: int) -> Response:
+    return html.page("Ask Clara", html.tag("div", why, class_="alarm"), await ask_form(ctx, values, identity, scope),
+                     status_code=status)

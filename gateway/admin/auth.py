@@ -24,6 +24,7 @@ import gateway.admin.html as html
 from gateway.context import GatewayContext, get_context
 from gateway.errors import GatewayError
 from spine.admin_access import OPERATOR
+from spine.admin_scope import AdminScope, admin_scope
 from spine.identity import STAFF_ROLE_TYPES
 from spine.repo import Spine
 
@@ -122,6 +123,15 @@ async def require_admin(request: Request, ctx: GatewayContext = Depends(get_cont
 def signed_in(request: Request) -> AdminIdentity:
     """The identity require_admin / require_admin_page established for this request."""
     return request.state.admin_identity
+
+
+async def signed_in_scope(ctx: GatewayContext, request: Request) -> AdminScope:
+    """What the signed-in identity may see and do (spine.admin_scope), derived from the store
+    once per request. Every admin route bounds what it reads and shows by it."""
+    scope: AdminScope | None = getattr(request.state, "admin_scope", None)
+    if scope is None:
+        scope = request.state.admin_scope = await admin_scope(ctx.spine, signed_in(request).id)
+    return scope
 
 
 class PageUnauthorized(GatewayError):

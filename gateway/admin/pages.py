@@ -5,11 +5,12 @@ import logging
 from collections import Counter
 from typing import Any
 
-from fastapi import APIRouter, Depends, Response
+from fastapi import APIRouter, Depends, Request, Response
 
 import gateway.admin.html as html
-from gateway.admin.auth import AdminPageRoute, require_admin_page
+from gateway.admin.auth import AdminPageRoute, require_admin_page, signed_in_scope
 from gateway.context import GatewayContext
+from spine.admin_scope import AdminScope
 from spine.events import mask_phones
 
 log = logging.getLogger("clara.admin")
@@ -40,10 +41,20 @@ def _as_dict(info: Any) -> dict[str, Any]:
     return info.model_dump() if hasattr(info, "model_dump") else dict(info)
 
 
+async def visible_actors(ctx: GatewayContext, scope: AdminScope) -> list[dict[str, Any]]:
+    """The active PersonActors whose Person is in scope (an unknown caller's: the operator's alone),
+    as dicts (`model_dump()`: datetimes stay datetimes)."""
+    infos = [_as_dict(i) for i in await ctx.pool.actors()]
+    if scope.everything:
+        return infos
+    seen = {p: await scope.sees_person(ctx.spine, p) for p in sorted({i.get("person_id") or "" for i in infos}) if p}
+    return [i for i in infos if seen.get(i.get("person_id") or "", False)]
+
+
 @router.get("/actors/view", include_in_schema=False)
-async def actors_page(ctx: GatewayContext = Depends(require_admin_page)) -> Response:
+async def actors_page(request: Request, ctx: GatewayContext = Depends(require_admin_page)) -> Response:
     try:
-        actors = [_as_dict(a) for a in await ctx.pool.actors()]
+        actors = await visible_actors(ctx, await signed_in_scope(ctx, request))
     except Exception as exc:  # noqa: BLE001 - a lost host must not take the page down
         log.error("listing actors failed: %s", exc)
         return html.page("Active PersonActors", html.tag("div", f"Could not list actors: {type(exc).__name__}: {exc}",

@@ -1,13 +1,18 @@
 """The /admin surface: the JSON API (agent traces, active PersonActors, observability events)
 and, included ahead of it, the pages, sign-in, status, tool catalog and Ask Clara routes.
 
+Every read is bounded by the signed-in identity's scope (spine.admin_scope, via
+`auth.signed_in_scope`): a staff Person sees the records of the properties their staff roles
+reach; the operator sees everything. A record outside the scope is answered as if it did not exist.
+
 Page routes come first: `/admin/traces/view` must not be read as the trace `view`.
 """
 from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter, Depends, HTTPException, Query
+from fastapi import APIRouter, Depends, HTTPException, Query, Request
+from fastapi.encoders import jsonable_encoder
 
 import gateway.admin.ask as ask
 import gateway.admin.catalog_page as catalog_page
@@ -17,8 +22,9 @@ import gateway.admin.login as login
 import gateway.admin.pages as pages
 import gateway.admin.status_page as status_page
 import gateway.admin.trace_pages as trace_pages
-from gateway.admin.auth import require_admin
-from gateway.admin.trace_query import find_traces
+from gateway.admin.auth import require_admin, signed_in_scope
+from gateway.admin.pages import visible_actors
+from gateway.admin.trace_query import FILTER_WINDOW, MAX_WINDOW, find_trace, find_traces
 from gateway.context import GatewayContext
 from spine.context import Channel
 from spine.events import mask_phones
@@ -30,34 +36,37 @@ KNOWN_EVENT_KINDS = sorted(kind.value for kind in EventKind)
 
 
 @api.get("/traces")
-async def list_traces(participant_id: str | None = None, channel: Channel | None = None,
+async def list_traces(request: Request, participant_id: str | None = None, channel: Channel | None = None,
                       limit: int = Query(50, ge=1, le=500),
                       ctx: GatewayContext = Depends(require_admin)) -> dict[str, Any]:
-    traces = await find_traces(ctx.spine, participant_id=participant_id, channel=channel, limit=limit)
+    traces = await find_traces(ctx.spine, await signed_in_scope(ctx, request), participant_id=participant_id,
+                               channel=channel, limit=limit)
     return {"traces": [t.model_dump(mode="json") for t in traces]}
 
 
 @api.get("/traces/{interaction_id}")
-async def get_trace(interaction_id: str, ctx: GatewayContext = Depends(require_admin)) -> dict[str, Any]:
-    trace = await ctx.spine.get_trace(interaction_id)
+async def get_trace(interaction_id: str, request: Request, ctx: GatewayContext = Depends(require_admin)) -> dict[str, Any]:
+    trace = await find_trace(ctx.spine, await signed_in_scope(ctx, request), interaction_id)
     if trace is None:
         raise HTTPException(404, f"no trace for interaction {interaction_id!r}")
     return trace.model_dump(mode="json")
 
 
 @api.get("/actors")
-async def list_actors(ctx: GatewayContext = Depends(require_admin)) -> dict[str, Any]:
-    infos = [i.model_dump(mode="json") if hasattr(i, "model_dump") else dict(i) for i in await ctx.pool.actors()]
+async def list_actors(request: Request, ctx: GatewayContext = Depends(require_admin)) -> dict[str, Any]:
+    infos = jsonable_encoder(await visible_actors(ctx, await signed_in_scope(ctx, request)))
     # As on the page: an unknown caller's actor is keyed by its number; JSON shows the last four only.
     return {"hosts": await ctx.pool.host_names(),  # the hosts taking people now: exactly the configured ones
             "actors": [{**i, "key": mask_phones(str(i.get("key", "")))} for i in infos]}
 
 
 @api.get("/events")
-async def list_events(kind: str | None = None, limit: int = Query(100, ge=1, le=1000),
+async def list_events(request: Request, kind: str | None = None, limit: int = Query(100, ge=1, le=1000),
                       ctx: GatewayContext = Depends(require_admin)) -> dict[str, Any]:
+    scope = await signed_in_scope(ctx, request)
     kinds = [kind] if kind else KNOWN_EVENT_KINDS
-    found = [e for k in kinds for e in await ctx.spine.events(k, limit=limit)]
+    window = limit if scope.everything else min(limit * FILTER_WINDOW, MAX_WINDOW)
+    found = [e for k in kinds for e in await ctx.spine.events(k, limit=window) if scope.sees(e.property_id)]
     found.sort(key=lambda e: e.at, reverse=True)
     return {"kinds": kinds, "events": [e.model_dump(mode="json") for e in found[:limit]]}
 

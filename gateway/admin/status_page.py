@@ -6,12 +6,13 @@ from __future__ import annotations
 from collections.abc import Sized
 from datetime import datetime
 
-from fastapi import APIRouter, Depends, Response
+from fastapi import APIRouter, Depends, Request, Response
 from pydantic import BaseModel
 
 import gateway.admin.html as html
-from gateway.admin.auth import AdminPageRoute, require_admin, require_admin_page
+from gateway.admin.auth import AdminPageRoute, require_admin, require_admin_page, signed_in_scope
 from gateway.context import GatewayContext
+from spine.admin_scope import AdminScope
 from spine.identity import utcnow
 from spine.records import EventKind
 from spine.status_cards import (
@@ -44,7 +45,8 @@ class StatusReport(BaseModel):
     truncated: list[str]  # the record kinds that hit their read limit (counts are lower bounds)
 
 
-async def status_report(ctx: GatewayContext, now: datetime | None = None) -> StatusReport:
+async def status_report(ctx: GatewayContext, scope: AdminScope, now: datetime | None = None) -> StatusReport:
+    """The cards over the records in scope (a staff Person's properties; the operator: all)."""
     now = now or utcnow()
     since = now - WINDOW
     gaps = await ctx.spine.events(EventKind.CONTEXT_BUILD, limit=EVENT_READ_LIMIT, since=since)
@@ -54,6 +56,9 @@ async def status_report(ctx: GatewayContext, now: datetime | None = None) -> Sta
                                            (EventKind.GRACEFUL_DEGRADE.value, degrades, EVENT_READ_LIMIT),
                                            ("traces", traces, TRACE_READ_LIMIT)]
     truncated = [name for name, found, cap in reads if len(found) >= cap]
+    gaps = [e for e in gaps if scope.sees(e.property_id)]
+    degrades = [e for e in degrades if scope.sees(e.property_id)]
+    traces = [t for t in traces if scope.sees(t.property_id)]
     return StatusReport(now=now, context_build=context_build_card(gaps, now),
                         graceful_degrade=graceful_degrade_card(degrades, now),
                         cache_hit=cache_hit_rates(traces, now, exclude_models=NO_CACHE_MODELS),
@@ -61,8 +66,8 @@ async def status_report(ctx: GatewayContext, now: datetime | None = None) -> Sta
 
 
 @router.get("/api/status")
-async def status_json(ctx: GatewayContext = Depends(require_admin)) -> StatusReport:
-    return await status_report(ctx)
+async def status_json(request: Request, ctx: GatewayContext = Depends(require_admin)) -> StatusReport:
+    return await status_report(ctx, await signed_in_scope(ctx, request))
 
 
 def _trace_link(interaction_id: str | None) -> html.Safe:
@@ -129,8 +134,8 @@ def cache_card_html(rates: list[RoleCacheRate], excluded: list[str]) -> html.Saf
 
 
 @router.get("/status", include_in_schema=False)
-async def status_page(ctx: GatewayContext = Depends(require_admin_page)) -> Response:
-    report = await status_report(ctx)
+async def status_page(request: Request, ctx: GatewayContext = Depends(require_admin_page)) -> Response:
+    report = await status_report(ctx, await signed_in_scope(ctx, request))
     warn = [html.tag("div", f"Read limit reached for {', '.join(report.truncated)}: counts are lower bounds.",
                      class_="alarm")] if report.truncated else []
     return html.page("Status", html.tag("p", f"7-day rolling window ending {report.now:%Y-%m-%d %H:%M} UTC · ",

@@ -1,6 +1,6 @@
 """Agent-trace pages: a filtered list and one interaction in full (routing, prompt anatomy with
 the cache breakpoint, tools offered, tool calls and their gate decisions, prefetch, usage, cost,
-latency, events, reply). The JSON routes /admin/traces[/{id}] stay as they are."""
+latency, events, reply), bounded by the signed-in scope as the JSON routes /admin/traces[/{id}] are."""
 from __future__ import annotations
 
 import json
@@ -8,8 +8,8 @@ import json
 from fastapi import APIRouter, Depends, Request, Response
 
 import gateway.admin.html as html
-from gateway.admin.auth import AdminPageRoute, require_admin_page
-from gateway.admin.trace_query import find_traces
+from gateway.admin.auth import AdminPageRoute, require_admin_page, signed_in_scope
+from gateway.admin.trace_query import find_trace, find_traces
 from gateway.context import GatewayContext
 from spine.context import Channel
 from spine.records import AgentTrace
@@ -68,7 +68,8 @@ async def traces_page(request: Request, ctx: GatewayContext = Depends(require_ad
     if errors:
         return html.page("Agent traces", *(html.tag("div", e, class_="alarm") for e in errors),
                          _filter_form(participant, None, limit), status_code=400)
-    traces = await find_traces(ctx.spine, participant_id=participant, channel=channel, limit=limit)
+    traces = await find_traces(ctx.spine, await signed_in_scope(ctx, request), participant_id=participant,
+                               channel=channel, limit=limit)
     rows = [(t.started_at, html.link(trace_href(t.interaction_id), t.interaction_id), t.channel, _origin(t),
              html.link("/admin/traces/view?" + html.query(participant_id=t.participant_id), t.participant_id)
              if t.participant_id else "—",
@@ -136,8 +137,8 @@ def _calls(t: AgentTrace) -> html.Safe:
 
 
 @router.get("/traces/view/{interaction_id}", include_in_schema=False)
-async def trace_page(interaction_id: str, ctx: GatewayContext = Depends(require_admin_page)) -> Response:
-    t = await ctx.spine.get_trace(interaction_id)
+async def trace_page(interaction_id: str, request: Request, ctx: GatewayContext = Depends(require_admin_page)) -> Response:
+    t = await find_trace(ctx.spine, await signed_in_scope(ctx, request), interaction_id)
     if t is None:
         return html.page("Trace not found", html.tag("p", f"No trace for interaction {interaction_id!r}."),
                          html.link("/admin/traces/view", "all traces"), status_code=404)

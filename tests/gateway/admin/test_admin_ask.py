@@ -60,7 +60,7 @@ async def test_only_staff_with_a_role_at_the_property_may_impersonate(make_admin
     client, _ = await make_admin(pool)
     nora = await person_auth(spine, "p_nora")  # pm of pf_beacon only
     refused = await client.post("/admin/api/ask", json=ask("p_marcus"), headers=nora)
-    assert refused.status_code == 400 and "p_nora has no staff role at pf_yale" in refused.json()["detail"]
+    assert refused.status_code == 403 and "pf_yale is not a property within p_nora's scope" in refused.json()["detail"]
     assert pool.submitted == []
     as_herself = await client.post("/admin/api/ask", json=ask("p_nora", "list open work orders",
                                                                 property_id="pf_beacon"), headers=nora)
@@ -86,16 +86,29 @@ async def test_merged_number_resolves_to_the_survivor(make_admin, spine):
     assert answer["participant_id"] == "p_marcus" and answer["roles"] == ["tenant"]
 
 
-@pytest.mark.parametrize("body, reason", [
-    (ask("p_nobody"), "no person 'p_nobody'"),
-    (ask("p_marcus", property_id="pf_atlantis"), "no property 'pf_atlantis'"),
-    (ask("p_marcus", impersonated_by="p_ghost"), "not 'p_ghost'"),
-    (ask("p_marcus", property_id="pf_capitol"), "p_priya has no staff role at pf_capitol"),
+@pytest.mark.parametrize("body, status, reason", [
+    (ask("p_nobody"), 403, "p_nobody is not a person within p_priya's scope"),  # as for someone elsewhere
+    (ask("p_marcus", property_id="pf_atlantis"), 403, "pf_atlantis is not a property within p_priya's scope"),
+    (ask("p_marcus", impersonated_by="p_ghost"), 400, "not 'p_ghost'"),
+    (ask("p_marcus", property_id="pf_capitol"), 403, "pf_capitol is not a property within p_priya's scope"),
+    (ask("p_carlos", property_id="pf_capitol"), 403, "pf_capitol is not a property within p_priya's scope"),
 ])
-async def test_refused_with_400_and_nothing_runs(make_admin, spine, body, reason):
+async def test_refused_and_nothing_runs(make_admin, spine, body, status, reason):
     pool = OfflinePool(spine)
     client, _ = await make_admin(pool)
     response = await client.post("/admin/api/ask", json=body, headers=await person_auth(spine, "p_priya"))
+    assert response.status_code == status and reason in response.json()["detail"]
+    assert pool.submitted == []
+
+
+@pytest.mark.parametrize("body, reason", [
+    (ask("p_nobody"), "no person 'p_nobody'"),
+    (ask("p_marcus", property_id="pf_atlantis"), "no property 'pf_atlantis'"),
+])
+async def test_the_operator_is_told_what_does_not_exist(make_admin, spine, body, reason):
+    pool = OfflinePool(spine)
+    client, _ = await make_admin(pool)
+    response = await client.post("/admin/api/ask", json=body, headers=AUTH)
     assert response.status_code == 400 and reason in response.json()["detail"]
     assert pool.submitted == []
 
