@@ -1,20 +1,19 @@
-"""What the signed-in identity may see and do in the staff console, derived from the store.
-
-The operator sees and acts on every property. A staff Person reads the properties their staff
-roles reach (an org-wide role: the whole org; a role limited to a property: that property) and
-acts (writes, takes over, acknowledges, resolves) only where a role other than `viewer` reaches.
-A person (tenant, vendor, prospect) is in reach when their conversation or one of their roles is
-at a property in reach.
+"""What the signed-in identity may see and do in the staff console: the admin scope
+(spine.admin_scope, derived from the store per request) as property sets. The operator sees and
+acts on every property; a staff Person reads where their staff roles are in force and acts
+(writes, takes over, acknowledges, resolves) only where a role other than `viewer` is. A person
+(tenant, vendor, prospect) is in reach when their conversation or one of their roles is at a
+property in reach.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from fastapi import HTTPException
+from fastapi import HTTPException, Request
 
-from gateway.admin.auth import AdminIdentity
+from gateway.admin.auth import AdminIdentity, signed_in, signed_in_scope
+from gateway.context import GatewayContext
 from spine.conversation import Conversation
-from spine.identity import STAFF_ROLE_TYPES, PersonRole, PersonRoleType
 from spine.repo import Spine
 
 NOT_FOUND = "no such person in your properties"
@@ -37,33 +36,17 @@ class ConsoleScope:
             raise HTTPException(403, READ_ONLY if property_ids & self.reads else NOT_FOUND)
 
 
-async def console_scope(spine: Spine, identity: AdminIdentity) -> ConsoleScope:
-    properties = await spine.list_properties()
+async def console_scope(ctx: GatewayContext, request: Request) -> ConsoleScope:
+    """The console's view of the signed-in scope (gateway.admin.auth.signed_in_scope, spine.admin_scope)."""
+    admin = await signed_in_scope(ctx, request)
+    properties = await ctx.spine.list_properties()
+    reads = frozenset(p.id for p in properties if admin.sees(p.id))
+    acts = frozenset(p for p in reads if admin.may_act(p))
     by_org: dict[str, set[str]] = {}
     for prop in properties:
         by_org.setdefault(prop.org_id, set()).add(prop.id)
-    if identity.is_operator:
-        every = frozenset(p.id for p in properties)
-        return ConsoleScope(identity, every, every, frozenset(by_org))
-    reads: set[str] = set()
-    acts: set[str] = set()
-    whole: set[str] = set()
-    for role in await spine.roles_of(identity.id):
-        if role.role_type not in STAFF_ROLE_TYPES:
-            continue
-        reach = _reach(role, by_org)
-        reads |= reach
-        if role.role_type != PersonRoleType.VIEWER:
-            acts |= reach
-        if role.scope.property_id is None and role.scope.org_id:
-            whole.add(role.scope.org_id)
-    return ConsoleScope(identity, frozenset(reads), frozenset(acts), frozenset(whole))
-
-
-def _reach(role: PersonRole, by_org: dict[str, set[str]]) -> set[str]:
-    if role.scope.property_id:
-        return {role.scope.property_id}
-    return set(by_org.get(role.scope.org_id or "", set()))
+    whole = frozenset(org for org, ids in by_org.items() if ids <= reads)
+    return ConsoleScope(signed_in(request), reads, acts, whole)
 
 
 async def person_properties(spine: Spine, person_id: str, head: Conversation | None) -> set[str]:

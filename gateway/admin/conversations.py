@@ -96,7 +96,7 @@ async def conversation(ctx: GatewayContext, scope: ConsoleScope, person_id: str)
 
 async def _acting(request: Request, ctx: GatewayContext, person_id: str) -> str:
     identity = signed_in(request)
-    scope = await console_scope(ctx.spine, identity)
+    scope = await console_scope(ctx, request)
     head = await ctx.spine.get_conversation(person_id)
     scope.check_act(await person_in_reach(ctx.spine, scope, person_id, head))
     return identity.id
@@ -111,14 +111,14 @@ def _result(head: Conversation | None, person_id: str, notification: Notificatio
 async def list_conversations(request: Request, property_id: str | None = None,
                              limit: int = Query(DEFAULT_LIMIT, ge=1, le=MAX_LIMIT),
                              ctx: GatewayContext = Depends(require_admin)) -> dict[str, list[ConversationRow]]:
-    scope = await console_scope(ctx.spine, signed_in(request))
+    scope = await console_scope(ctx, request)
     return {"conversations": [row(h) for h in await recent(ctx, scope, property_id, limit)]}
 
 
 @api.get("/conversations/{person_id}")
 async def get_conversation(request: Request, person_id: str,
                            ctx: GatewayContext = Depends(require_admin)) -> ConversationView:
-    return await conversation(ctx, await console_scope(ctx.spine, signed_in(request)), person_id)
+    return await conversation(ctx, await console_scope(ctx, request), person_id)
 
 
 @api.post("/conversations/{person_id}/messages")
@@ -153,7 +153,7 @@ def _mode(mode: Mode, staff: str | None) -> html.Safe:
 async def conversations_page(request: Request, property_id: str | None = None,
                              limit: int = Query(DEFAULT_LIMIT, ge=1, le=MAX_LIMIT),
                              ctx: GatewayContext = Depends(require_admin_page)) -> Response:
-    scope = await console_scope(ctx.spine, signed_in(request))
+    scope = await console_scope(ctx, request)
     rows = [(html.link(f"/admin/conversations/{html.path_part(r.person_id)}", r.name or r.person_id), r.property_id,
              html.join(html.pill(x) for x in r.roles), r.last_channel, r.last_at, _mode(r.mode, r.staff_person_id),
              html.pill(f"{r.unread} unread", "bad") if r.unread else "")
@@ -166,7 +166,7 @@ async def conversations_page(request: Request, property_id: str | None = None,
 @pages.get("/conversations/{person_id}", include_in_schema=False)
 async def conversation_page(request: Request, person_id: str,
                             ctx: GatewayContext = Depends(require_admin_page)) -> Response:
-    scope = await console_scope(ctx.spine, signed_in(request))
+    scope = await console_scope(ctx, request)
     v = await conversation(ctx, scope, person_id)
     rows = [(m.at, m.channel, html.pill(f"staff {m.staff_person_id}" if m.author == Author.STAFF else m.author,
                                         "bad" if m.unread else ""),

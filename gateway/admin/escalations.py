@@ -99,7 +99,7 @@ async def queue(spine: Spine, scope: ConsoleScope, property_id: str | None, stat
 async def list_escalations(request: Request, property_id: str | None = None, status: EscalationStatus | None = None,
                            limit: int = Query(DEFAULT_LIMIT, ge=1, le=MAX_LIMIT),
                            ctx: GatewayContext = Depends(require_admin)) -> dict[str, list[EscalationView]]:
-    scope = await console_scope(ctx.spine, signed_in(request))
+    scope = await console_scope(ctx, request)
     found = await queue(ctx.spine, scope, property_id, status, limit)
     return {"escalations": [await view(ctx.spine, e) for e in found]}
 
@@ -110,7 +110,7 @@ async def act_on_escalation(request: Request, escalation_id: str, action: str, b
     if action not in NEXT:
         raise HTTPException(404, f"no action {action!r}; known: {', '.join(NEXT)}")
     identity = signed_in(request)
-    scope = await console_scope(ctx.spine, identity)
+    scope = await console_scope(ctx, request)
     found = await ctx.spine.get_escalation(escalation_id)
     if found is None or found.property_id not in scope.reads:
         raise HTTPException(404, f"no escalation {escalation_id!r} in your properties")
@@ -157,7 +157,7 @@ def _row(v: EscalationView, can_act: bool) -> list[object]:
 async def escalations_page(request: Request, property_id: str | None = None, status: EscalationStatus | None = None,
                            limit: int = Query(DEFAULT_LIMIT, ge=1, le=MAX_LIMIT),
                            ctx: GatewayContext = Depends(require_admin_page)) -> Response:
-    scope = await console_scope(ctx.spine, signed_in(request))
+    scope = await console_scope(ctx, request)
     found = await queue(ctx.spine, scope, property_id, status, limit)
     views = [await view(ctx.spine, e) for e in found]
     options = [html.tag("option", "any property", value="")] + [
