@@ -26,13 +26,16 @@ class StaffMessageSent(BaseModel):
     started: bool  # this message took the conversation over
 
 
-async def take_over(spine: Spine, person_id: str, staff_id: str, *, release_after_s: float) -> Conversation:
-    """Clara stops answering the person (idempotent: a second call only renews the staff window)."""
+async def take_over(spine: Spine, person_id: str, staff_id: str, *, release_after_s: float,
+                    property_id: str | None = None) -> Conversation:
+    """Clara stops answering the person (idempotent: a second call only renews the staff window).
+    `property_id`: where the conversation is, when the person has not written yet."""
     now, started = utcnow(), list[bool]()
 
     def change(current: Conversation | None) -> Conversation:
         started.clear()
         head = current or Conversation(person_id=person_id)
+        head.property_id = head.property_id or property_id
         if head.mode(now) == Mode.STAFF and head.takeover is not None:
             head.takeover.last_staff_at, head.takeover.staff_person_id = now, staff_id
         else:
@@ -68,12 +71,12 @@ async def hand_back(spine: Spine, person_id: str, staff_id: str) -> Conversation
 
 
 async def send_staff_message(spine: Spine, person_id: str, staff_id: str, text: str, *, request_id: str | None = None,
-                             release_after_s: float) -> StaffMessageSent:
+                             release_after_s: float, property_id: str | None = None) -> StaffMessageSent:
     """Write to the person on their last channel, through the one outbox; takes the conversation over."""
     head = await spine.get_conversation(person_id)
     request_id = request_id or secrets.token_hex(8)
     was_staff = head is not None and head.mode() == Mode.STAFF
-    head = await take_over(spine, person_id, staff_id, release_after_s=release_after_s)
+    head = await take_over(spine, person_id, staff_id, release_after_s=release_after_s, property_id=property_id)
     notification = await queue_outbound(spine, OutboundRequest(
         key=f"staff-{person_id}-{request_id}", kind=NotificationKind.STAFF, recipient_person_id=person_id,
         property_id=head.property_id, body=text, urgent=True))  # their last channel: queue_outbound knows it

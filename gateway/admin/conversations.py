@@ -4,9 +4,10 @@ the staff actions: write (which takes the conversation over), take over, hand ba
 actions are the signed-in identity's, within its scope (gateway.admin.console_scope)."""
 from __future__ import annotations
 
+import re
 from datetime import datetime
 
-from fastapi import APIRouter, Depends, Query, Request, Response
+from fastapi import APIRouter, Depends, HTTPException, Query, Request, Response
 from pydantic import BaseModel, Field, field_validator
 
 import gateway.admin.html as html
@@ -25,6 +26,7 @@ pages = APIRouter(route_class=AdminPageRoute)
 
 DEFAULT_LIMIT, MAX_LIMIT = 50, 500
 MESSAGES_SHOWN = 500
+IDEMPOTENCY_KEY = re.compile(r"[A-Za-z0-9_-]{1,100}")
 
 
 class ConversationRow(BaseModel):
@@ -94,12 +96,14 @@ async def conversation(ctx: GatewayContext, scope: ConsoleScope, person_id: str)
     return ConversationView(**row(head).model_dump(), messages=messages)
 
 
-async def _acting(request: Request, ctx: GatewayContext, person_id: str) -> str:
+async def _acting(request: Request, ctx: GatewayContext, person_id: str) -> tuple[str, str]:
+    """The signed-in staff id, and the property they act at for this person (403/404 otherwise)."""
     identity = signed_in(request)
     scope = await console_scope(ctx, request)
     head = await ctx.spine.get_conversation(person_id)
-    scope.check_act(await person_in_reach(ctx.spine, scope, person_id, head))
-    return identity.id
+    where = await person_in_reach(ctx.spine, scope, person_id, head)
+    scope.check_act(where)
+    return identity.id, head.property_id if head and head.property_id else sorted(where & scope.acts)[0]
 
 
 def _result(head: Conversation | None, person_id: str, notification: Notification | None = None) -> StaffActionResult:
@@ -124,23 +128,26 @@ async def get_conversation(request: Request, person_id: str,
 @api.post("/conversations/{person_id}/messages")
 async def staff_message(request: Request, person_id: str, body: StaffText,
                         ctx: GatewayContext = Depends(require_admin)) -> StaffActionResult:
-    staff_id = await _acting(request, ctx, person_id)
-    sent = await send_staff_message(ctx.spine, person_id, staff_id, body.text,
-                                    request_id=request.headers.get("idempotency-key"),
-                                    release_after_s=ctx.takeover.idle_release_s)
+    staff_id, property_id = await _acting(request, ctx, person_id)
+    key = request.headers.get("idempotency-key")
+    if key is not None and not IDEMPOTENCY_KEY.fullmatch(key):
+        raise HTTPException(400, "Idempotency-Key: 1 to 100 letters, digits, '-' or '_'")
+    sent = await send_staff_message(ctx.spine, person_id, staff_id, body.text, request_id=key,
+                                    release_after_s=ctx.takeover.idle_release_s, property_id=property_id)
     return _result(await ctx.spine.get_conversation(person_id), person_id, sent.notification)
 
 
 @api.post("/conversations/{person_id}/takeover")
 async def takeover(request: Request, person_id: str, ctx: GatewayContext = Depends(require_admin)) -> StaffActionResult:
-    staff_id = await _acting(request, ctx, person_id)
-    head = await take_over(ctx.spine, person_id, staff_id, release_after_s=ctx.takeover.idle_release_s)
+    staff_id, property_id = await _acting(request, ctx, person_id)
+    head = await take_over(ctx.spine, person_id, staff_id, release_after_s=ctx.takeover.idle_release_s,
+                           property_id=property_id)
     return _result(head, person_id)
 
 
 @api.post("/conversations/{person_id}/handback")
 async def handback(request: Request, person_id: str, ctx: GatewayContext = Depends(require_admin)) -> StaffActionResult:
-    staff_id = await _acting(request, ctx, person_id)
+    staff_id, _ = await _acting(request, ctx, person_id)
     return _result(await hand_back(ctx.spine, person_id, staff_id) or await ctx.spine.get_conversation(person_id),
                    person_id)
 

@@ -19,6 +19,7 @@ from spine.repo import Spine
 from tests.support.actor_helpers import InProcess, real_host
 from tests.support.admin_helpers import person_auth
 from tests.support.gateway_helpers import PUBLIC_URL, settings_for
+from tests.support.twilio_server import TwilioStandIn
 
 
 def actor_pool(spine: Spine) -> HostPool:
@@ -27,8 +28,9 @@ def actor_pool(spine: Spine) -> HostPool:
     return HostPool(RuntimeConfig(namespace="t"), [InProcess(host)], None, spine)
 
 
-def console_app(spine: Spine, *, idle_release_s: float = 1800.0, **settings) -> tuple[httpx.AsyncClient, GatewayContext]:
-    context = GatewayContext(settings_for(spine, None, **settings), spine, actor_pool(spine),
+def console_app(spine: Spine, *, idle_release_s: float = 1800.0, twilio: TwilioStandIn | None = None,
+                **settings) -> tuple[httpx.AsyncClient, GatewayContext]:
+    context = GatewayContext(settings_for(spine, twilio, **settings), spine, actor_pool(spine),
                              takeover=TakeoverOptions(idle_release_s=idle_release_s))
     client = httpx.AsyncClient(transport=httpx.ASGITransport(app=create_app(context)), base_url=PUBLIC_URL)
     return client, context
