@@ -4,6 +4,7 @@ Every action is the signed-in identity's, within its scope (gateway.admin.consol
 leaves an event."""
 from __future__ import annotations
 
+import asyncio
 from datetime import datetime
 
 from fastapi import APIRouter, Depends, HTTPException, Query, Request, Response
@@ -83,6 +84,11 @@ async def view(spine: Spine, e: Escalation) -> EscalationView:
         notes=e.notes, page=await page_view(spine, e))
 
 
+async def views(spine: Spine, found: list[Escalation]) -> list[EscalationView]:
+    """The rows, their page states read side by side."""
+    return list(await asyncio.gather(*(view(spine, e) for e in found)))
+
+
 async def queue(spine: Spine, scope: ConsoleScope, property_id: str | None, status: EscalationStatus | None,
                 limit: int) -> list[Escalation]:
     """The queues the scope reads: one property's, or the whole orgs' plus the single properties'."""
@@ -101,7 +107,7 @@ async def list_escalations(request: Request, property_id: str | None = None, sta
                            ctx: GatewayContext = Depends(require_admin)) -> dict[str, list[EscalationView]]:
     scope = await console_scope(ctx, request)
     found = await queue(ctx.spine, scope, property_id, status, limit)
-    return {"escalations": [await view(ctx.spine, e) for e in found]}
+    return {"escalations": await views(ctx.spine, found)}
 
 
 @api.post("/escalations/{escalation_id}/{action}")
@@ -159,7 +165,7 @@ async def escalations_page(request: Request, property_id: str | None = None, sta
                            ctx: GatewayContext = Depends(require_admin_page)) -> Response:
     scope = await console_scope(ctx, request)
     found = await queue(ctx.spine, scope, property_id, status, limit)
-    views = [await view(ctx.spine, e) for e in found]
+    shown = await views(ctx.spine, found)
     options = [html.tag("option", "any property", value="")] + [
         html.tag("option", p, value=p, selected=p == property_id) for p in sorted(scope.reads)]
     statuses = [html.tag("option", "any status", value="")] + [
@@ -167,7 +173,7 @@ async def escalations_page(request: Request, property_id: str | None = None, sta
     form = html.tag("form", html.tag("label", "property", html.tag("select", *options, name="property_id")),
                     html.tag("label", "status", html.tag("select", *statuses, name="status")),
                     html.tag("button", "Filter", type="submit"), method="get", class_="inline")
-    rows = [_row(v, v.property_id in scope.acts) for v in views]
+    rows = [_row(v, v.property_id in scope.acts) for v in shown]
     return html.page("Escalations", form,
                      html.table(["status", "urgency", "property", "who", "channel", "reason", "summary", "page",
                                  "created", "trace", ""], rows, empty="no escalations"),
