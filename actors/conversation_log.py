@@ -1,35 +1,26 @@
-"""The PersonActor's side of the staff console: each turn's messages written to the person's
-conversation, and the turns held while a staff member answers.
-
-Every turn of a known person writes what they said and what Clara answered (a retried turn
-rewrites the same two messages). The conversation's head is read before the turn: while a staff
-member has taken it over, Clara does not answer; the message is recorded unread, the staff member
-is told (`takeover/held`) and only the deterministic safety net still acts, so an emergency gets
-its safety reply and its page. The head is changed again after the turn by compare-and-set, so a
-takeover that landed during the turn withholds the reply. When the takeover has ended (hand-back,
-or staff silence), the next turn first takes what was said meanwhile into Clara's transcript.
+"""Each turn's messages, written to the person's conversation by their PersonActor: what they
+said and what Clara answered (a retried turn rewrites the same two), a call's transcript at its
+end. The conversation head moves with them by compare-and-set; a message that arrives while a
+staff member answers is recorded unread and told to that staff member (`takeover/held`).
 """
 from __future__ import annotations
 
 import logging
 from datetime import datetime, timedelta
 
-from actors.interaction import safety_net
 from actors.opening import Opening
-from actors.turn_types import LoopOutcome, TurnDeps, TurnResult
-from actors.voice_opening import VoiceCallStart
+from actors.turn_types import TurnDeps, TurnResult
 from spine.context import Channel
-from spine.conversation import Author, Conversation, ConversationMessage, Mode, Takeover
+from spine.conversation import Author, Conversation, ConversationMessage
 from spine.envelope import MessageEnvelope
 from spine.events import emit_event
 from spine.identity import utcnow
 from spine.outbound import NotificationKind, OutboundRequest, queue_outbound
-from spine.records import AgentTrace, EventKind, TraceEvent, TranscriptEntry, last4
+from spine.records import AgentTrace, EventKind, TranscriptEntry
 from spine.repo import Spine
 
 log = logging.getLogger("clara.conversation")
 
-HELD_REPLY = "A staff member is handling this conversation and has your message."
 HELD_NOTICE_CHARS = 300
 
 
@@ -46,43 +37,6 @@ def _head(head: Conversation | None, env: MessageEnvelope, person_id: str, openi
         head.name = opening.person.display_name if opening.person else head.name
         head.roles = sorted({str(r.role_type) for r in opening.roles})
     return head
-
-
-def resumed_history(takeover: Takeover) -> list[dict[str, str]]:
-    """What was said while staff answered, as model-history messages (consecutive ones merged)."""
-    history: list[dict[str, str]] = []
-    for entry in takeover.said:
-        role = "user" if entry.role == "user" else "assistant"
-        if history and history[-1]["role"] == role:
-            history[-1]["content"] += "\n" + entry.text
-        else:
-            history.append({"role": role, "content": entry.text})
-    return history
-
-
-async def before_turn(deps: TurnDeps, person_id: str) -> tuple[Conversation | None, list[dict[str, str]]]:
-    """The head, and what to add to Clara's transcript first: a finished takeover not yet taken in."""
-    head = await deps.spine.get_conversation(person_id)
-    takeover = head.takeover if head else None
-    if head is None or takeover is None or takeover.active() or takeover.resumed:
-        return head, []
-    idle = takeover.ended_at is None
-
-    def resume(current: Conversation | None) -> Conversation | None:
-        t = current.takeover if current else None
-        if current is None or t is None or t.active() or t.resumed:
-            return None
-        if t.ended_at is None:  # staff went silent: the takeover ended when their window closed
-            t.ended_at, t.ended_by = t.idle_end(), "idle"
-        t.resumed = True
-        return current
-
-    changed = await deps.spine.change_conversation(person_id, resume)
-    if idle:
-        await emit_event(deps.spine, EventKind.TAKEOVER_ENDED, "idle", channel=None, address=None,
-                         property_id=head.property_id, interaction_id=None,
-                         detail={"person_id": person_id, "staff_person_id": takeover.staff_person_id})
-    return changed, resumed_history(takeover)
 
 
 async def after_turn(deps: TurnDeps, env: MessageEnvelope, person_id: str, opening: Opening | None,
@@ -112,23 +66,6 @@ async def after_turn(deps: TurnDeps, env: MessageEnvelope, person_id: str, openi
         await deps.spine.put_message(said.model_copy(update={"id": reply_id, "at": utcnow(), "author": Author.CLARA,
                                                              "text": result.reply}))
     return True
-
-
-async def held_turn(deps: TurnDeps, env: MessageEnvelope, person_id: str, opening: Opening | None) -> TurnResult:
-    """A message while staff answer: recorded and told to the staff member; Clara stays silent,
-    except the safety net's reply and page for an emergency."""
-    out = LoopOutcome()
-    events = [TraceEvent(kind=EventKind.TAKEOVER_HELD, reason="staff answering")]
-    if opening is not None:
-        events += await safety_net(deps, opening.caller(env.interaction_id, env.channel), env, out)
-    reply = f"{out.reply} {HELD_REPLY}" if out.reply else ""
-    trace = AgentTrace(interaction_id=env.interaction_id, channel=env.channel, participant_id=person_id,
-                       property_id=env.property_id, wire_address_last4=last4(env.from_address),
-                       tool_calls=out.tool_calls, inbound=env.body, reply=reply, events=events,
-                       started_at=env.received_at)
-    await deps.spine.put_trace(trace)
-    return TurnResult(interaction_id=env.interaction_id, person_id=person_id, reply=reply, suppressed=not reply,
-                      trace=trace)
 
 
 async def record_held_reply(deps: TurnDeps, env: MessageEnvelope, person_id: str, reply: str) -> None:
@@ -162,30 +99,6 @@ async def _tell_staff(deps: TurnDeps, env: MessageEnvelope, head: Conversation, 
                      address=env.from_address, property_id=env.property_id, interaction_id=env.interaction_id,
                      detail={"person_id": head.person_id, "staff_person_id": takeover.staff_person_id,
                              "notice": status})
-
-
-async def withheld(deps: TurnDeps, result: TurnResult) -> TurnResult:
-    """A turn that ended after a staff member took over: its reply is not sent (the trace says so)."""
-    events = [*result.trace.events, TraceEvent(kind=EventKind.TAKEOVER_HELD, reason="taken over during the turn")]
-    trace = result.trace.model_copy(update={"reply": "", "events": events})
-    await deps.spine.put_trace(trace)
-    return result.model_copy(update={"reply": "", "suppressed": True, "trace": trace})
-
-
-TAKEOVER_CALL_GREETING = ("Hi, this is Clara. A member of our staff is handling your conversation right now. "
-                          "I can take a message for them: what would you like me to pass on?")
-TAKEOVER_CALL_NOTE = ("A staff member has taken this person's conversation over. Do not act on requests or make "
-                      "promises: say that a staff member is handling the conversation, offer to take a message, "
-                      "and say it will be passed on. An emergency still gets the safety advice and escalate_to_human.")
-
-
-async def taken_over_call(spine: Spine, person_id: str, start: VoiceCallStart) -> VoiceCallStart:
-    """A call while staff answer: Clara says so and offers to take a message."""
-    head = await spine.get_conversation(person_id)
-    if head is None or head.mode() != Mode.STAFF:
-        return start
-    return start.model_copy(update={"first_message": TAKEOVER_CALL_GREETING,
-                                    "prompt": f"{start.prompt}\n\n{TAKEOVER_CALL_NOTE}"})
 
 
 async def record_call(spine: Spine, trace: AgentTrace, said: list[TranscriptEntry]) -> None:

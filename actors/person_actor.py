@@ -15,10 +15,12 @@ import asyncio
 import logging
 from collections import deque
 from enum import Enum
+from functools import partial
 from typing import Any
 
 import actors.conversation_log as conversation_log
 import actors.metrics as metrics
+import actors.takeover_turns as takeover_turns
 from actors.handoff import hand_off, take_handoff
 from actors.lease import Lease, LeaseHeld, LeaseLost
 from actors.opening import Opening, open_for, refreshed
@@ -26,7 +28,6 @@ from actors.person_runtime import ActorInfo, Moved, PersonRuntime, at
 from actors.person_session import SessionOp, SessionReply, run_op
 from actors.placement import claimed_person, person_key, person_of
 from actors.turn_types import TurnDeps, TurnResult
-from spine.conversation import Mode
 from spine.envelope import MessageEnvelope
 from spine.participants import BrokenMergeChain, follow_merges
 from spine.records import TranscriptEntry
@@ -230,27 +231,14 @@ class PersonActor:
         return result
 
     async def _answer(self, envelope: MessageEnvelope) -> TurnResult:
-        """Clara's turn, unless a staff member answers this person (actors.conversation_log)."""
-        deps, person_id = self.rt.deps, self.person_id
-        if envelope.origin == "admin":  # Ask Clara is no conversation of the person's
-            return await self._run_turn(envelope)
-        if person_id is None:
+        """Clara's turn, unless a staff member answers this person (actors.takeover_turns)."""
+        if envelope.origin == "admin" or self.person_id is None:  # Ask Clara is no conversation of theirs
             result = await self._run_turn(envelope)
-            if result.person_id:  # minted by this turn: their conversation starts here
-                await conversation_log.after_turn(deps, envelope, result.person_id, None, result)
+            if envelope.origin != "admin" and result.person_id:  # minted by this turn: it starts here
+                await conversation_log.after_turn(self.rt.deps, envelope, result.person_id, None, result)
             return result
-        head, resumed = await conversation_log.before_turn(deps, person_id)
-        self.transcript.extend(resumed)
-        if head is not None and head.mode() == Mode.STAFF:
-            result = await conversation_log.held_turn(deps, envelope, person_id, self.opening)
-            await conversation_log.after_turn(deps, envelope, person_id, self.opening, result)
-            if result.reply:
-                await conversation_log.record_held_reply(deps, envelope, person_id, result.reply)
-            return result
-        result = await self._run_turn(envelope)
-        if not await conversation_log.after_turn(deps, envelope, person_id, self.opening, result):
-            result = await conversation_log.withheld(deps, result)  # taken over during the turn
-        return result
+        return await takeover_turns.answer(self.rt.deps, envelope, self.person_id, self.opening, self.transcript,
+                                           partial(self._run_turn, envelope))
 
     async def _run_turn(self, envelope: MessageEnvelope) -> TurnResult:
         result = await self.rt.turn(self.rt.deps, envelope, list(self.transcript), self.opening)

@@ -14,9 +14,9 @@ from typing import Annotated, Literal, Protocol
 
 from pydantic import BaseModel, Field
 
-from actors.conversation_log import taken_over_call
 from actors.dispatcher import writes
 from actors.opening import Opening
+from actors.takeover_turns import taken_over_call
 from actors.turn_types import TurnDeps
 from actors.voice_opening import VoiceCallStart, open_from
 from actors.voice_tools import not_on_the_phone

@@ -45,16 +45,19 @@ async def test_fifty_people_ten_taken_over(spine, twilio):
     sent: list[tuple[str, str, float, float, str]] = []  # person, body, start, end, reply
     staff_bodies: list[str] = []
 
+    async def send(i: int, n: int, body: str) -> None:
+        start = time.monotonic()
+        exchange = await text(client, body, from_=phone(i), sid=sid(i, n))
+        assert exchange.status_code == 200, exchange.error
+        sent.append((ids[i], body, start, time.monotonic(), " ".join(exchange.messages)))
+
     async def texting(i: int) -> None:
         for n in range(TEXTS):
             await asyncio.sleep(rng.uniform(0, 0.6))
-            body = f"question {n} from {i}: what are the office hours?"
-            start = time.monotonic()
-            exchange = await text(client, body, from_=phone(i), sid=sid(i, n))
-            assert exchange.status_code == 200, exchange.error
-            sent.append((ids[i], body, start, time.monotonic(), " ".join(exchange.messages)))
+            await send(i, n, f"question {n} from {i}: what are the office hours?")
 
-    async def staffing(pid: str) -> None:
+    async def staffing(i: int) -> None:
+        pid = ids[i]
         for round_ in range(2):
             await asyncio.sleep(rng.uniform(0, 0.4))
             if rng.random() < 0.5:
@@ -66,13 +69,15 @@ async def test_fifty_people_ten_taken_over(spine, twilio):
                                            headers={**AUTH, "Idempotency-Key": f"{pid}-{round_}"})
                 assert answer.status_code == 200 and answer.json()["mode"] == "staff", answer.text
             staff_bodies.append(body)
-            await asyncio.sleep(rng.uniform(0.4, 1.0))
+            await asyncio.sleep(rng.uniform(0, 0.3))
+            await send(i, TEXTS + round_, f"answer {round_} to staff from {i}")  # surely inside the window
+            await asyncio.sleep(rng.uniform(0, 0.3))
             windows.setdefault(pid, []).append((begun, time.monotonic()))
             assert (await client.post(f"/admin/api/conversations/{pid}/handback", headers=AUTH)).json()["mode"] == "clara"
 
     started = time.monotonic()
     try:
-        await asyncio.gather(*(texting(i) for i in range(PEOPLE)), *(staffing(p) for p in rng.sample(ids, TAKEN)))
+        await asyncio.gather(*(texting(i) for i in range(PEOPLE)), *(staffing(i) for i in rng.sample(range(PEOPLE), TAKEN)))
         elapsed = time.monotonic() - started
         rows = [m for m in await spine.outbox(OutboxStatus.PENDING, limit=1000) if m.body.startswith("staff note")]
         for _ in range(2):  # the sweep runs twice (a retry, a second replica): each row goes once
@@ -85,7 +90,7 @@ async def test_fifty_people_ten_taken_over(spine, twilio):
 
     # 0 Clara replies to a taken-over person: no text sent and answered wholly inside a staff window got a reply.
     inside = [(p, b, r) for p, b, s, e, r in sent for w0, w1 in windows.get(p, []) if w0 <= s and e <= w1]
-    assert inside, "the load never texted a person while staff answered"
+    assert len(inside) >= 2 * TAKEN, "the load never texted a person while staff answered"
     assert [x for x in inside if x[2]] == []
     # ... and in the store: no held message has an answer from Clara.
     held = 0
@@ -101,9 +106,10 @@ async def test_fifty_people_ten_taken_over(spine, twilio):
         said = [m.text for m in await spine.messages_of(pid) if m.author == "person"]
         assert sorted(said) == sorted(b for p, b, *_ in sent if p == pid)
     for i in range(PEOPLE):
-        for n in range(TEXTS):
+        for n in range(TEXTS + 2):
             record = await spine.get_inbound(sid(i, n))
-            assert record is not None and record.status in (InboundStatus.ANSWERED, InboundStatus.BLOCKED)
+            assert record is not None or n >= TEXTS
+            assert record is None or record.status in (InboundStatus.ANSWERED, InboundStatus.BLOCKED)
     # Every staff message delivered once.
     delivered = [s.body for s in twilio.sent if s.body.startswith("staff note")]
     assert sorted(delivered) == sorted(staff_bodies) and len(staff_bodies) == 2 * TAKEN
