@@ -15,7 +15,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from typing import cast
+from typing import Any, cast
 
 import ray
 from ray.exceptions import RayActorError
@@ -232,9 +232,17 @@ class HostPool:
         await asyncio.gather(*(h.drain.remote() for h in self.hosts), return_exceptions=True)
         if kill:
             dispatcher = self.dispatcher
-            for handle in [self.reconciler, *self.hosts, dispatcher]:
+            for handle in [self.reconciler, *self.hosts, dispatcher, self._scheduler()]:
                 if handle is not None:
                     kill_actor(handle)
+
+    def _scheduler(self) -> Any:
+        from actors.scheduler import SCHEDULER_NAME
+
+        try:
+            return ray.get_actor(SCHEDULER_NAME, namespace=self.config.namespace)
+        except ValueError:
+            return None
 
 
 class RetryBackoff:

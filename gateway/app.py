@@ -30,6 +30,7 @@ from gateway.health import store_unavailable
 from gateway.settings import GatewayArgs
 from gateway.sms.routes import router as sms_router
 from gateway.telegram.routes import router as telegram_router
+from gateway.voice.oncall_routes import router as oncall_router
 from gateway.voice.routes import router as voice_router
 from gateway.voice.services import VoiceServices
 from spine.store import StoreError
@@ -49,6 +50,7 @@ def new_app() -> FastAPI:
     # Routes are matched in order: the callers' webhooks first (a ringing phone is waiting on
     # /voice/personalization), the admin pages last.
     app.include_router(voice_router)
+    app.include_router(oncall_router)
     app.include_router(sms_router)
     app.include_router(email_router)
     app.include_router(telegram_router)

@@ -15,6 +15,7 @@ from actors.config import RuntimeConfig
 from actors.person_runtime import ActorInfo
 from gateway.channel_inbound import TurnSubmitter
 from gateway.email.channel import EmailChannel
+from gateway.outbox_sender import STATUS_CALLBACK_PATH, OutboxSenderFactory
 from gateway.settings import GatewayArgs, Settings, TakeoverOptions
 from gateway.sms.abandoned import AbandonedInboundSweep, ApologySender
 from gateway.sms.delivery import Delivery
@@ -26,9 +27,9 @@ from spine.records import OutboxStatus
 from spine.repo import Spine
 from spine.store.url import open_store
 
-STATUS_CALLBACK_PATH = "/sms/twilio/status"
 OUTBOX_GAUGE_S = 15.0
-OUTBOX_GAUGE_LIMIT = 1000  # the gauge saturates here: past it, the outbox is the incident anyway
+OUTBOX_GAUGE_LIMIT = 1000
+SCHEDULER_START_S = 30.0  # the gauge saturates here: past it, the outbox is the incident anyway
 
 log = logging.getLogger("clara.gateway")
 
@@ -62,6 +63,7 @@ class GatewayContext:
         self.abandoned = AbandonedInboundSweep(spine, deliveries, abandoned_after_s=options.abandoned_after_s,
                                                every_s=options.sweep_every_s)
         self._sweeping: asyncio.Task | None = None
+        self.scheduler: Any = None  # the PagingScheduler's handle (actors.scheduler), under Ray
         self._gauging: asyncio.Task | None = None
 
     @classmethod
@@ -69,12 +71,20 @@ class GatewayContext:
         """Open the store and join (or create) the actor pool named in the runtime config
         (`runtime`: the user_config's runtime section; args.runtime when None)."""
         from actors.pool import HostPool  # Ray is imported only where it runs
+        from actors.scheduler import start_scheduler
 
         settings = args.settings()
         config = args.runtime_config(settings) if runtime is None else RuntimeConfig.from_settings(settings, runtime)
         spine = Spine(open_store(settings.store_url, timeout_s=config.store_timeout_s))
         pool = await HostPool.start(config, spine)
         context = cls(settings, spine, pool, sms_options=args.sms, takeover=args.takeover)
+        # The one scheduler of the namespace: every replica asks, the first creates it; the replica
+        # is ready once it answers (a page queued before then would wait for its first tick).
+        context.scheduler = start_scheduler(config, OutboxSenderFactory(settings=settings))
+        try:
+            await asyncio.wait_for(context.scheduler.ping.remote(), SCHEDULER_START_S)
+        except Exception as exc:  # noqa: BLE001 - Ray keeps starting it; pages wait in the store meanwhile
+            log.warning("the paging scheduler did not answer within %.0f s: %s", SCHEDULER_START_S, exc)
         context._sweeping = asyncio.create_task(context.abandoned.run())  # every replica sweeps
         context._gauging = asyncio.create_task(context.gauge_outbox())
         return context

@@ -1,13 +1,16 @@
 """One outbox row through its provider, once: what the SMS, Telegram and email deliveries share.
 
 The row is written before the provider is called (so nothing is lost), a row already handled is
-never sent again (a retried reply names the same rows), and the provider's answer, its message id
-or its failure, is written back. Without a provider the row waits in the outbox, pending."""
+never sent again (a retried reply names the same rows), a row is handed to the provider only by
+whoever claims it first (`send_claimed`: the replica that wrote it or the outbox sweep, never both),
+and the provider's answer, its message id or its failure, is written back. Without a provider the
+row waits in the outbox, pending."""
 from __future__ import annotations
 
 import logging
 from collections.abc import Awaitable, Callable
 
+import spine.keys as keys
 from spine.records import OutboxMessage, OutboxStatus, last4
 from spine.repo import Spine
 
@@ -24,6 +27,15 @@ async def deliver_once(spine: Spine, message: OutboxMessage, send: Callable[[Out
     await spine.put_outbox(message)
     if send is None or message.status != OutboxStatus.PENDING:
         return message
+    return await send_claimed(spine, message, send, failure)
+
+
+async def send_claimed(spine: Spine, message: OutboxMessage, send: Callable[[OutboxMessage], Awaitable[str]],
+                       failure: type[Exception]) -> OutboxMessage:
+    """Send a PENDING row already in the outbox, if this caller is the first to claim it (a
+    create-if-absent marker: a replica's reply and the outbox sweep never both send one row)."""
+    if not await spine.mark_once(keys.outbox_send_marker(message.id)):
+        return await spine.get_outbox(message.id) or message
     try:
         provider_id = await send(message)
     except failure as exc:

@@ -159,6 +159,15 @@ class TakeoverOptions(BaseModel):
     idle_release_s: float = Field(default=DEFAULT_IDLE_RELEASE_S, ge=1.0, le=7 * 86400.0)
 
 
+class DispatchOptions(BaseModel):
+    """`args.dispatch`: vendor dispatch (spine.dispatch)."""
+
+    model_config = ConfigDict(extra="forbid")
+    # A dispatch nobody accepted this long after it was sent: the property's managers are told
+    # (once; the paging scheduler's tick runs spine.dispatch.due_dispatch_reminders).
+    accept_within_s: int = Field(default=3600, ge=60, le=7 * 24 * 3600)
+
+
 class GatewayArgs(BaseModel):
     """The application `args:` of ray_config.yaml, consumed by `gateway.app:build_app`."""
 
@@ -167,6 +176,7 @@ class GatewayArgs(BaseModel):
     runtime: RuntimeSizing = Field(default_factory=RuntimeSizing)
     sms: SmsOptions = Field(default_factory=SmsOptions)
     takeover: TakeoverOptions = Field(default_factory=TakeoverOptions)
+    dispatch: DispatchOptions = Field(default_factory=DispatchOptions)
     # Settings as environment names (GATEWAY_STORE, TWILIO_AUTH_TOKEN, ...) laid over the
     # replica's own environment: the demo and tests configure replicas of a running Ray this way.
     env: dict[str, str] = Field(default_factory=dict)

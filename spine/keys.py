@@ -260,14 +260,25 @@ def work_order_notice(work_order_id: str, person_id: str, slot: str) -> str:
     return f"notify:{work_order_id}:{person_id}:{slot}"
 
 
-def dispatch_notice(work_order_id: str, vendor_id: str, person_id: str) -> str:
-    """A dispatch of a work order to one contact of a vendor."""
-    return f"dispatch:{work_order_id}:{vendor_id}:{person_id}"
+def dispatch_notice(dispatch_id: str, person_id: str) -> str:
+    """A dispatch sent to one contact of the vendor."""
+    return f"dispatch:{dispatch_id}:{person_id}"
 
 
-def dispatch_reply_notice(work_order_id: str, vendor_id: str, person_id: str, what: str) -> str:
-    """What staff (or the tenant) are told of a vendor's answer to a dispatch, or of its silence."""
-    return f"dispatch-{what}:{work_order_id}:{vendor_id}:{person_id}"
+def dispatch_staff_notice(dispatch_id: str, person_id: str, what: str) -> str:
+    """What a manager is told of a dispatch: `declined`, or `overdue` (not accepted in time)."""
+    return f"dispatch-{what}:{dispatch_id}:{person_id}"
+
+
+# -- vendor dispatches --------------------------------------------------------------------
+def dispatch(dispatch_id: str) -> str:
+    return f"DISPATCH#{dispatch_id}"
+
+
+def dispatches_with_status(status: str) -> str:
+    """The dispatches index by status, oldest sent first: `pending` is what a YES may accept and
+    what the reminder looks at."""
+    return f"DISPATCHES#{status}"
 
 
 # -- tool runs, escalations --------------------------------------------------------------

@@ -63,7 +63,8 @@ async def queue_outbound(spine: Spine, request: OutboundRequest) -> Notification
 async def _again(spine: Spine, request: OutboundRequest, row: OutboxMessage) -> Notification:
     """The key was queued before: the same row answers, its body renewed while it still waits."""
     prop = await spine.get_property(row.property_id) if row.property_id else None
-    if request.replace_pending and row.status == OutboxStatus.PENDING and row.body != request.body:
+    held = row.not_before is not None and row.not_before > spine.clock()  # a sender may not take it yet
+    if request.replace_pending and held and row.status == OutboxStatus.PENDING and row.body != request.body:
         renewed = row.model_copy(update={"body": request.body, "subject": _subject(request, prop, row.channel)})
         replaced = await spine.replace_pending_outbox(renewed)
         row = renewed if replaced else await spine.get_outbox(row.id) or row
@@ -83,6 +84,15 @@ async def _where(spine: Spine, request: OutboundRequest, person: Person | None) 
         return channel, last.address  # the very number they last wrote from, of several
     kind = _CLAIM_OF.get(channel)
     return channel, next((c.value for c in person.claims if c.kind == kind), None)
+
+
+async def may_still_send(spine: Spine, row: OutboxMessage) -> str | None:
+    """The check again at the moment of sending (the sender calls it): why a row queued earlier may
+    no longer go (a STOP since, a person marked deceased), or None. Replies have their own check."""
+    if row.kind is None or row.recipient_person_id is None:
+        return None
+    person = await spine.get_person(row.recipient_person_id)
+    return await _blocked_by(spine, person, row.channel, row.to_address or None, row)
 
 
 def _owns(person: Person, channel: Channel, address: str) -> bool:

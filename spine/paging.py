@@ -62,7 +62,7 @@ async def start_page(spine: Spine, request: PageRequest, *, now: datetime | None
     now = now or utcnow()
     if request.interaction_id and not await _claim_for_interaction(spine, request):
         found = await spine.store.get(keys.interaction_page(request.interaction_id))
-        page = await spine.get_page(found.data["page_id"]) if found else None
+        page = await _join(spine, found.data["page_id"], request) if found else None
         return await _started(spine, page, []) if page else PageStart(status=PageStatus.NONE)
     plan = await spine.get_oncall_plan(request.property_id)
     if plan is None:
@@ -89,6 +89,21 @@ async def _claim_for_interaction(spine: Spine, request: PageRequest) -> bool:
         return True
     except ConditionFailed:
         return False
+
+
+async def _join(spine: Spine, page_id: str, request: PageRequest) -> Page | None:
+    """The turn's page, now knowing the work order or escalation of this second start too (the
+    steps still to come name it)."""
+    for _ in range(3):
+        found = await spine.read_page(page_id)
+        if found is None:
+            return None
+        page, version = found
+        missing = {name: getattr(request, name) for name in ("work_order_id", "work_order_display_id", "escalation_id",
+                                                              "unit") if getattr(page, name) is None}
+        if not any(missing.values()) or await spine.replace_page(page.model_copy(update=missing), version):
+            return await spine.get_page(page_id)
+    return await spine.get_page(page_id)
 
 
 async def _no_plan(spine: Spine, request: PageRequest) -> None:

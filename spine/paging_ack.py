@@ -16,7 +16,7 @@ from spine.escalation import EscalationStatus
 from spine.events import emit_event
 from spine.identity import PersonRoleType, utcnow
 from spine.oncall import Page, PageStatus, PageVia
-from spine.outbound import Notification, NotificationKind, OutboundRequest, queue_outbound
+from spine.outbound import Notification, NotificationKind, NotificationStatus, OutboundRequest, queue_outbound
 from spine.records import EventKind
 from spine.repo import Spine
 from spine.work import WorkOrderNote
@@ -70,7 +70,8 @@ async def _after_ack(spine: Spine, page: Page) -> AckOutcome:
                      property_id=page.property_id, interaction_id=None,
                      detail={"page_id": page.id, "acknowledged_by": page.acknowledged_by, "pass": page.pass_number + 1,
                              "level": page.level + 1, "work_order": page.work_order_display_id})
-    reply = texts.ack_confirmation(page, prop_name, prop.address if prop else "")
+    told = None if not notifications else notifications[0].status != NotificationStatus.BLOCKED
+    reply = texts.ack_confirmation(page, prop_name, prop.address if prop else "", told)
     return AckOutcome(acknowledged=True, page=page, reply=reply, notifications=notifications)
 
 

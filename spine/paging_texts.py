@@ -18,7 +18,7 @@ def page_sms(page: Page, property_name: str) -> str:
 
 def page_call_script(page: Page, property_name: str) -> str:
     unit = f", unit {' '.join(page.unit)}" if page.unit else ""
-    wo = f", work order {page.work_order_display_id.replace('-', ' ')}" if page.work_order_display_id else ""
+    wo = f", work order {page.work_order_display_id.removeprefix('WO-')}" if page.work_order_display_id else ""
     return f"This is Clara for {property_name}, with an urgent page{unit}{wo}: {page.reason}."
 
 
@@ -36,10 +36,12 @@ def call_taken_by_other(name: str) -> str:
     return f"Thank you. {name} has already taken this page. Goodbye."
 
 
-def ack_confirmation(page: Page, property_name: str, address: str) -> str:
+def ack_confirmation(page: Page, property_name: str, address: str, reporter_told: bool | None) -> str:
+    """`reporter_told`: None when there is no reporter to tell (or they are the acknowledger)."""
     where = f" at {address}" if address else ""
-    return (f"You have the page ({page.code}): {page.reason}, {_where(page, property_name)}{where}. "
-            f"The reporter has been told you have it.")
+    told = {True: " The reporter is being told you have it.", None: "",
+            False: " The reporter could not be told automatically: please contact them."}[reporter_told]
+    return f"You have the page ({page.code}): {page.reason}, {_where(page, property_name)}{where}.{told}"
 
 
 def ack_ambiguous(pages: list[Page]) -> str:

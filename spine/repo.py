@@ -4,7 +4,8 @@ Every key layout is spelled in spine/keys.py; the records live here (with the mi
 for the inbound log, outbox, events and traces; `repo_tools` for tool runs; `repo_escalations` for escalations and the console's queue;
 `repo_conversations` for conversations and their takeover state;
 `repo_tours` for tours and their per-property index; `repo_admin` for admin tokens and sessions;
-`repo_verification` for voice caller verification; `repo_oncall` for on-call plans and pages),
+`repo_verification` for voice caller verification; `repo_oncall` for on-call plans and pages;
+`repo_dispatch` for vendor dispatches),
 so the SQLite and DynamoDB backends stay dumb item stores.
 """
 from __future__ import annotations
@@ -15,6 +16,7 @@ from spine.identity import ClaimKind, Person, PersonRole, PersonRoleType, utcnow
 from spine.property import Lease, Organization, Property, Unit, Vendor
 from spine.repo_admin import AdminRecords
 from spine.repo_conversations import ConversationRecords
+from spine.repo_dispatch import DispatchRecords
 from spine.repo_escalations import EscalationRecords
 from spine.repo_oncall import OnCallRecords
 from spine.repo_records import InteractionRecords
@@ -49,7 +51,7 @@ def role_index_key(role: PersonRole) -> str:
 
 
 class Spine(InteractionRecords, ToolRecords, EscalationRecords, ConversationRecords, TourRecords, AdminRecords,
-            VerificationRecords, OnCallRecords):
+            VerificationRecords, OnCallRecords, DispatchRecords):
     """Typed reads and writes of the domain (the mixins add the interaction records, tool runs,
     tours, admin tokens and caller verification; RepoBase holds the store and the item helpers)."""
 

@@ -22,6 +22,7 @@ COMMANDS = [
     "gateway.cli.email",
     "gateway.cli.telegram",
     "gateway.cli.admin_token",
+    "gateway.cli.oncall",
     "gateway.cli.eval",
     "gateway.cli.dynamodb",
 ]

@@ -1,5 +1,5 @@
-"""`gateway demo` (what `make run` runs): the whole gateway on this machine, then K-1..K-5 and a
-leasing agent's tour list.
+"""`gateway demo` (what `make run` runs): the whole gateway on this machine, then K-1..K-5, a
+leasing agent's tour list and an on-call page (gateway.cli.demo_paging).
 
 Sets up the store (default sqlite:///var/clara.db) and the demo data, starts a local Ray and the
 gateway from ray_config.yaml (offline model; Anthropic when ANTHROPIC_API_KEY is set), replays the
@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 import httpx
 
+from gateway.cli.demo_paging import replay_page
 from gateway.cli.email import EmailExchange, send_email
 from gateway.cli.serve import (
     ServeStartError,
@@ -120,6 +121,7 @@ async def replay(settings: Settings) -> int:
                 trace = response.json() if response.status_code == 200 else None
             failures += bool(exchange.error)
             print_flow(flow, exchange, trace, names)
+        failures += await replay_page(http, settings)
     return failures
 
 
@@ -185,7 +187,7 @@ def run(args) -> int:
           "GET /readyz, GET /healthz)", flush=True)
     started = time.monotonic()
     failures = asyncio.run(replay(settings))
-    print(f"\nreplayed {len(FLOWS) + len(CHANNEL_FLOWS)} flows in {time.monotonic() - started:.1f}s"
+    print(f"\nreplayed {len(FLOWS) + len(CHANNEL_FLOWS) + 1} flows in {time.monotonic() - started:.1f}s"
           + (f", {failures} failed" if failures else ""))
     if args.no_serve:
         import ray

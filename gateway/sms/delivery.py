@@ -33,15 +33,14 @@ class Delivery:
             if opted_out:
                 message.status = OutboxStatus.SUPPRESSED
                 message.error = "recipient opted out"
-            sent.append(await self.deliver(message))
+            sent.append(await self._deliver(message))
         return sent
 
-    async def deliver(self, message: OutboxMessage) -> OutboxMessage:
-        """One outbox row to Twilio, once (a row already sent or failed is not sent again)."""
+    async def _deliver(self, message: OutboxMessage) -> OutboxMessage:
         return await deliver_once(self.spine, message, self._send if self.rest else None, TwilioRestError)
 
     async def _send(self, message: OutboxMessage) -> str:
-        assert self.rest is not None  # deliver sends only with a REST client
+        assert self.rest is not None  # _deliver sends only with a REST client
         result = await self.rest.send(to=message.to_address, from_=message.from_address, body=message.body,
                                       status_callback=self.status_callback_url)
         await self.spine.link_outbox_provider_id(result.sid, message.id)  # status callbacks find the row

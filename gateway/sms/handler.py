@@ -20,7 +20,9 @@ import spine.keys as keys
 from actors.placement import Placer
 from actors.turn_types import TurnResult
 from gateway.channel_inbound import APOLOGY, ChannelInbound, TurnSubmitter, new_interaction_id
+from gateway.sms.ack import page_ack
 from gateway.sms.delivery import Delivery
+from gateway.sms.dispatch_reply import dispatch_reply
 from gateway.sms.inbound import InboundSms
 from gateway.sms.keywords import Keyword, classify_keyword, help_text, opt_in_text
 from gateway.sms.splitting import split_body
@@ -44,6 +46,8 @@ class Outcome(StrEnum):
     UNKNOWN_NUMBER = "unknown_number"
     SUPPRESSED = "suppressed"
     FAILED = "failed"
+    ACKNOWLEDGED = "acknowledged"  # an on-call page's ACK (gateway.sms.ack), answered without a turn
+    DISPATCH_ANSWERED = "dispatch_answered"  # a vendor's YES/NO to a dispatch (gateway.sms.dispatch_reply)
 
 
 class SmsReply(BaseModel):
@@ -112,12 +116,16 @@ class SmsHandler:
             return await self._opt(record, sms, opted_out=True)
         prop = await self.spine.property_for_number(sms.to_address)
         opted_out = not await self.delivery.may_send(sms.from_address)
+        if (ack := await page_ack(self.spine, sms.from_address, sms.body)) is not None:  # even opted out
+            return await self._without_turn(record, None if opted_out else ack.reply, Outcome.ACKNOWLEDGED)
         if keyword is Keyword.OPT_IN and opted_out:  # from anyone else "Yes" answers Clara's question
             return await self._opt(record, sms, opted_out=False, prop=prop)
         if opted_out:
             await self._event(EventKind.OPTED_OUT_INBOUND, "sender_opted_out", sms, prop,
                               {"hint": "the sender must text START before Clara may answer"})
             return await self._without_turn(record, None, Outcome.BLOCKED)
+        if (answer := await dispatch_reply(self.spine, sms.from_address, sms.body)) is not None:
+            return await self._without_turn(record, answer.reply, Outcome.DISPATCH_ANSWERED)
         if keyword is Keyword.HELP:
             return await self._without_turn(record, help_text(prop.name if prop else None), Outcome.HELP)
         if prop is None:

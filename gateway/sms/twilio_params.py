@@ -14,7 +14,8 @@ Sources (the lists below are copied from these pages, by hand):
 - Inbound message webhook: https://www.twilio.com/docs/messaging/guides/webhook-request
 - Message status callback: https://www.twilio.com/docs/messaging/guides/track-outbound-message-status
   and https://www.twilio.com/docs/messaging/api/message-resource (StatusCallback parameters)
-- Voice webhook: https://www.twilio.com/docs/voice/twiml#request-parameters and
+- Voice webhook: https://www.twilio.com/docs/voice/twiml#request-parameters, the <Gather> action's
+  https://www.twilio.com/docs/voice/twiml/gather#action, and
   https://www.twilio.com/docs/voice/trusted-calling-with-shakenstir (StirVerstat, StirPassportToken)
 """
 from __future__ import annotations
@@ -52,7 +53,7 @@ STATUS_CALLBACK = frozenset({
 VOICE_CALL = frozenset({
     "CallSid", "AccountSid", "From", "To", "CallStatus", "ApiVersion", "Direction", "ForwardedFrom",
     "CallerName", "ParentCallSid", "CallToken", "StirVerstat", "StirPassportToken", "StirStatus", "AddOns",
-    "Caller", "Called", "Digits", "SpeechResult", "Confidence",
+    "Caller", "Called", "Digits", "SpeechResult", "Confidence", "FinishedOnKey",  # <Gather> action
     *(f"{side}{part}" for side in ("Caller", "Called") for part in _GEO),
 }) | _GEO_FIELDS
 

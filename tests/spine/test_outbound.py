@@ -90,10 +90,14 @@ async def test_one_key_queues_one_row_and_one_event(spine, clock):
     assert len(await spine.outbox()) == 1 and len(await spine.events(EventKind.NOTIFY_SENT)) == 1
 
 
-async def test_a_pending_row_takes_the_latest_body_when_asked_to(spine, clock):
-    await queue_outbound(spine, notice())
-    await queue_outbound(spine, notice(replace_pending=True).model_copy(update={"body": "ETA now 4pm."}))
-    assert [r.body for r in await spine.outbox()] == ["ETA now 4pm."]
+async def test_a_held_row_takes_the_latest_body_when_asked_to_and_a_due_one_does_not(spine, clock):
+    hold = at(10, 1)
+    await queue_outbound(spine, notice(not_before=hold))
+    await queue_outbound(spine, notice(replace_pending=True, not_before=hold).model_copy(update={"body": "ETA 4pm."}))
+    assert [r.body for r in await spine.outbox()] == ["ETA 4pm."]
+    clock["t"] = hold  # due: a sender may be taking it, so it is left as it is
+    await queue_outbound(spine, notice(replace_pending=True, not_before=hold).model_copy(update={"body": "ETA 5pm."}))
+    assert [r.body for r in await spine.outbox()] == ["ETA 4pm."]
 
 
 async def test_the_person_is_reached_on_their_last_channel(spine, clock):
@@ -112,3 +116,11 @@ async def test_the_person_is_reached_on_their_last_channel(spine, clock):
 async def test_people_who_may_not_be_reached_are_blocked(spine, clock, person, reason):
     blocked = await queue_outbound(spine, notice(person=person))
     assert (blocked.status, blocked.reason) == (NotificationStatus.BLOCKED, reason)
+
+
+async def test_the_window_is_the_propertys_own_zone(spine, clock):
+    denver = ZoneInfo("America/Denver")  # Capitol Flats: 09:30 there is 08:30 in Seattle
+    clock["t"] = datetime(2026, 12, 2, 9, 30, tzinfo=denver).astimezone(UTC)
+    capitol = notice().model_copy(update={"property_id": "pf_capitol"})
+    assert (await queue_outbound(spine, capitol)).status == NotificationStatus.QUEUED
+    assert (await queue_outbound(spine, notice(key="notify:yale"))).status == NotificationStatus.DEFERRED

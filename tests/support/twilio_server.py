@@ -1,4 +1,4 @@
-"""A local stand-in for Twilio's Messages REST API, for tests, the demo and benches.
+"""A local stand-in for Twilio's Messages and Calls REST APIs, for tests, the demo and benches.
 
 `POST /2010-04-01/Accounts/{AccountSid}/Messages.json` with HTTP basic auth (AccountSid,
 AuthToken) and form fields To, From, Body, StatusCallback answers 201 with the Message resource
@@ -7,6 +7,11 @@ error JSON (`code`, `message`, `more_info`, `status`) for bad auth (20003), a mi
 From (21603) or Body (21602), a body over 1600 characters (21617), an opted-out recipient (21610)
 or a scripted failure. Every request is recorded. With `callbacks=True`, it then posts the
 StatusCallback ("sent", then "delivered", or the statuses given), signed with X-Twilio-Signature as Twilio signs them.
+`POST /2010-04-01/Accounts/{AccountSid}/Calls.json` (To, From, Url, Method, Timeout) answers 201
+with the Call resource (sid "CA" + 32 hex, status "queued"), or 21201 (no To), 21213 (no From),
+21205 (no Url); calls are recorded in `calls`. `answer(call, ...)` then does what Twilio does when
+the callee picks up: it posts the signed voice webhook to the call's Url (and, given digits, to the
+<Gather> action the TwiML names) and returns the TwiML.
 Runs on 127.0.0.1, a free port, in its own thread and event loop.
 """
 from __future__ import annotations
@@ -60,6 +65,21 @@ class Callback:
     status: int | None = None
 
 
+def _gather_action(twiml: str) -> str:
+    import html
+    import re
+
+    match = re.search(r'<Gather[^>]*action="([^"]+)"', twiml)
+    if match is None:
+        raise AssertionError(f"the TwiML gathers no digits: {twiml}")
+    return html.unescape(match.group(1))
+
+
+async def _http_post(url: str, form: dict[str, str], headers: dict[str, str]) -> str:
+    async with aiohttp.ClientSession() as session, session.post(url, data=form, headers=headers) as response:
+        return await response.text()
+
+
 def _error(status: int, code: int, message: str) -> web.Response:
     return web.json_response({"code": code, "message": message, "status": status,
                               "more_info": f"https://www.twilio.com/docs/errors/{code}"}, status=status)
@@ -79,6 +99,7 @@ class TwilioStandIn(RecordingServer):
         self.callback_error_code = callback_error_code
         self.opted_out: set[str] = set()
         self.callback_posts = Recording()  # of Callback
+        self.call_requests = Recording()  # of Sent, one per request to the Calls endpoint
         self._failures: list[Failure] = []
         self._callback_tasks: set[asyncio.Future[None]] = set()
 
@@ -101,8 +122,62 @@ class TwilioStandIn(RecordingServer):
         """Requests that created a message (201)."""
         return [s for s in self.sent if self.delivered(s)]
 
+    @property
+    def calls(self) -> list[Sent]:
+        """Every request to the Calls endpoint that placed a call (201), in order."""
+        return [c for c in self.call_requests.items if c.status == 201]
+
+    def wait_for_calls(self, count: int, timeout_s: float = 20.0) -> list[Sent]:
+        return self.call_requests.wait_for(count, lambda c: c.status == 201, timeout_s)
+
     def routes(self, app: web.Application) -> None:
         app.router.add_post("/2010-04-01/Accounts/{account_sid}/Messages.json", self._create)
+        app.router.add_post("/2010-04-01/Accounts/{account_sid}/Calls.json", self._create_call)
+
+    async def _create_call(self, request: web.Request) -> web.Response:
+        account_sid = request.match_info["account_sid"]
+        form = await form_of(request)
+        record = Sent(account_sid=account_sid, form=form, status=0)
+        self.call_requests.add(record)
+        response = self._call_answer(request, account_sid, form, record)
+        record.status = response.status
+        return response
+
+    def _call_answer(self, request: web.Request, account_sid: str, form: dict[str, str], record: Sent) -> web.Response:
+        if basic_auth(request) != (self.account_sid, self.auth_token) or account_sid != self.account_sid:
+            return _error(401, 20003, "Authenticate")
+        for name, code, text in (("To", 21201, "No 'To' number is specified"),
+                                 ("From", 21213, "No 'From' number is specified"),
+                                 ("Url", 21205, "Url parameter is required.")):
+            if not form.get(name):
+                return _error(400, code, text)
+        if self._failures:
+            failure = self._failures.pop(0)
+            return _error(failure.status, failure.code, failure.message)
+        record.sid = "CA" + uuid.uuid4().hex
+        now = formatdate(usegmt=True)
+        return web.json_response({
+            "account_sid": self.account_sid, "api_version": "2010-04-01", "date_created": now, "date_updated": now,
+            "direction": "outbound-api", "from": form["From"], "to": form["To"], "sid": record.sid,
+            "status": "queued", "uri": f"/2010-04-01/Accounts/{self.account_sid}/Calls/{record.sid}.json",
+        }, status=201)
+
+    async def answer(self, call: Sent, digits: str | None = None, *, post=None) -> tuple[str, str]:
+        """Pick the call up as Twilio would: post the signed voice webhook to its Url; with `digits`,
+        post them to the <Gather> action of the TwiML it got. Returns (the call's TwiML, the TwiML
+        after the digits). `post(url, form, headers) -> text` sends a request (default: over HTTP;
+        an in-process test hands its ASGI client's)."""
+        form = {"AccountSid": self.account_sid, "CallSid": call.sid or "", "From": call.form["From"],
+                "To": call.to, "CallStatus": "in-progress", "Direction": "outbound-api", "ApiVersion": "2010-04-01"}
+        post = post or _http_post
+        first = await self._signed(post, call.form["Url"], form)
+        if digits is None:
+            return first, ""
+        return first, await self._signed(post, _gather_action(first), {**form, "Digits": digits})
+
+    async def _signed(self, post, url: str, form: dict[str, str]) -> str:
+        headers = {"X-Twilio-Signature": RequestValidator(self.auth_token).compute_signature(url, form)}
+        return await post(url, form, headers)
 
     # -- the endpoint --------------------------------------------------------------------------
     async def _create(self, request: web.Request) -> web.Response:

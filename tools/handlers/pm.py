@@ -7,7 +7,9 @@ from zoneinfo import ZoneInfo
 
 from pydantic import BaseModel, Field
 
+from spine.dispatch import start_dispatch
 from spine.identity import utcnow
+from spine.outbound import Notification
 from spine.work import RenewalOffer, RenewalStatus, RenewalWorkflow, Tour, TourStatus, WorkOrderNote, WorkOrderStatus
 from tools.handlers.base import (
     Ack,
@@ -18,7 +20,8 @@ from tools.handlers.base import (
     target_work_order,
     work_order_field,
 )
-from tools.handlers.views import WorkOrderSummary, summarize, work_order_view
+from tools.handlers.views import WorkOrderChange, WorkOrderSummary, summarize, work_order_view
+from tools.paging import PAGING_PRIORITY, OnCall, notifications_of, on_call, page_work_order
 from tools.people import PersonMatch, lookup_people
 from tools.schema import ToolInput
 
@@ -65,9 +68,17 @@ class PmCreateIn(ToolInput):
     property_id: str | None = Field(None, max_length=60, description="Defaults to the inbound property")
 
 
-async def pm_create_work_order(ctx: HandlerContext, args: PmCreateIn) -> WorkOrderSummary:
+class PmCreated(WorkOrderSummary):
+    on_call: OnCall | None = None  # the page an emergency started (None: no page was needed)
+    notifications: list[Notification] = Field(default_factory=list)
+
+
+async def pm_create_work_order(ctx: HandlerContext, args: PmCreateIn) -> PmCreated:
     wo = await new_work_order(ctx, description=args.description, brief=args.brief, priority=args.priority)
-    return summarize(await work_order_view(ctx.spine, wo, with_notes=False))
+    page = await page_work_order(ctx, wo, words=args.description) if wo.priority == PAGING_PRIORITY else None
+    summary = summarize(await work_order_view(ctx.spine, wo, with_notes=False))
+    return PmCreated(**summary.model_dump(), on_call=on_call(page) if page else None,
+                     notifications=notifications_of(page))
 
 
 class AssignIn(ToolInput):
@@ -75,7 +86,7 @@ class AssignIn(ToolInput):
     vendor_id: str = Field(max_length=60, description="Vendor id, e.g. v_carlos")
 
 
-async def pm_assign_vendor(ctx: HandlerContext, args: AssignIn) -> WorkOrderSummary:
+async def pm_assign_vendor(ctx: HandlerContext, args: AssignIn) -> WorkOrderChange:
     wo = await target_work_order(ctx)
     if not wo.is_open:
         raise ToolFailure(f"{wo.display_id} is {wo.status}; reopen it before assigning")
@@ -87,7 +98,9 @@ async def pm_assign_vendor(ctx: HandlerContext, args: AssignIn) -> WorkOrderSumm
     wo.assigned_vendor_id, wo.status, wo.updated_at = vendor.id, WorkOrderStatus.DISPATCHED, utcnow()
     wo.notes.append(WorkOrderNote(author_person_id=ctx.caller.person_id, text=f"Assigned to {vendor.name}"))
     await ctx.spine.put_work_order(wo)
-    return summarize(await work_order_view(ctx.spine, wo, with_notes=False))
+    sent = await start_dispatch(ctx.spine, wo, vendor.id, by_person_id=ctx.caller.person_id)
+    summary = summarize(await work_order_view(ctx.spine, wo, with_notes=False))
+    return WorkOrderChange(**summary.model_dump(), notifications=sent)
 
 
 class CloseIn(ToolInput):

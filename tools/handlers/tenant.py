@@ -6,6 +6,7 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 from spine.identity import utcnow
+from spine.outbound import Notification
 from spine.property import Appliance
 from spine.work import WorkOrder, WorkOrderNote, WorkOrderStatus
 from tools.handlers.base import (
@@ -20,6 +21,7 @@ from tools.handlers.base import (
 )
 from tools.handlers.troubleshooting import find_guide
 from tools.handlers.views import WorkOrderView, work_order_view
+from tools.paging import PAGING_PRIORITY, OnCall, notifications_of, on_call, page_work_order
 from tools.schema import ToolInput
 
 Priority = Literal["normal", "urgent", "emergency"]
@@ -40,6 +42,8 @@ class WorkOrderCreated(BaseModel):
     brief: str
     priority: str
     added_to_existing: bool = False  # the report matched an open work order of the unit: it went there
+    on_call: OnCall | None = None  # the page an emergency started (None: no page was needed)
+    notifications: list[Notification] = Field(default_factory=list)
 
 
 async def create_work_order(ctx: HandlerContext, args: CreateWorkOrderIn) -> WorkOrderCreated:
@@ -48,17 +52,23 @@ async def create_work_order(ctx: HandlerContext, args: CreateWorkOrderIn) -> Wor
         # The same problem reported again (a minute later, or by a roommate) adds to the open one.
         existing.notes.append(WorkOrderNote(author_person_id=ctx.caller.person_id, text=f"Reported again: "
                                             f"{args.description[:500]}"))
-        if PRIORITY_RANK[args.priority] > PRIORITY_RANK.get(existing.priority, 0):
+        raised = PRIORITY_RANK[args.priority] > PRIORITY_RANK.get(existing.priority, 0)
+        if raised:
             existing.priority = args.priority
         existing.updated_at = utcnow()
         await ctx.spine.put_work_order(existing)
+        page = await page_work_order(ctx, existing, words=args.description) \
+            if raised and existing.priority == PAGING_PRIORITY else None
         return WorkOrderCreated(work_order_id=existing.display_id, status=existing.status,
                                 unit=ctx.target.unit_number, brief=existing.brief, priority=existing.priority,
-                                added_to_existing=True)
+                                added_to_existing=True, on_call=on_call(page) if page else None,
+                                notifications=notifications_of(page))
     wo = await new_work_order(ctx, description=args.description, brief=args.brief, priority=args.priority,
                               notes=[f"Access: {args.access_notes}"] if args.access_notes else [])
+    page = await page_work_order(ctx, wo, words=args.description) if wo.priority == PAGING_PRIORITY else None
     return WorkOrderCreated(work_order_id=wo.display_id, status=wo.status, unit=ctx.target.unit_number,
-                            brief=wo.brief, priority=wo.priority)
+                            brief=wo.brief, priority=wo.priority, on_call=on_call(page) if page else None,
+                            notifications=notifications_of(page))
 
 
 PRIORITY_RANK = {"normal": 0, "urgent": 1, "emergency": 2}

@@ -7,7 +7,9 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 from spine.escalation import Escalation
+from spine.outbound import Notification
 from tools.handlers.base import HandlerContext, Tool
+from tools.paging import PAGING_URGENCIES, OnCall, notifications_of, on_call, page_escalation
 from tools.schema import ToolInput
 
 
@@ -21,6 +23,8 @@ class EscalateOut(BaseModel):
     escalation_id: str
     status: str
     message: str
+    on_call: OnCall | None = None  # the page an urgent or emergency escalation started
+    notifications: list[Notification] = Field(default_factory=list)
 
 
 async def escalate_to_human(ctx: HandlerContext, args: EscalateIn) -> EscalateOut:
@@ -31,8 +35,13 @@ async def escalate_to_human(ctx: HandlerContext, args: EscalateIn) -> EscalateOu
         interaction_id=caller.interaction_id, reason=args.reason, urgency=args.urgency, summary=args.summary or "",
     )
     await ctx.spine.put_escalation(escalation)
-    return EscalateOut(escalation_id=escalation.id, status=escalation.status,
-                       message="The property team has been notified and will follow up.")
+    if args.urgency in PAGING_URGENCIES:
+        page = await page_escalation(ctx, escalation)
+        paged = on_call(page)
+        return EscalateOut(escalation_id=escalation.id, status=escalation.status, message=paged.message,
+                           on_call=paged, notifications=notifications_of(page))
+    return EscalateOut(escalation_id=escalation.id, status=escalation.status, message=(
+        "Recorded for the property team to follow up; nobody was messaged or called about it now."))
 
 
 TOOLS = [

@@ -5,21 +5,27 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
+from spine.dispatch import settle_by_tool
 from spine.identity import utcnow
+from spine.notices import notify_work_order_change, worth_a_notice
 from spine.work import WorkOrder, WorkOrderNote, WorkOrderStatus
 from tools.handlers.base import HandlerContext, Tool, ToolFailure, target_work_order, work_order_field
-from tools.handlers.views import WorkOrderSummary, WorkOrderView, summarize, work_order_view
+from tools.handlers.views import WorkOrderChange, WorkOrderView, summarize, work_order_view
 from tools.schema import ToolInput
 
 ETA = Field(max_length=80, description="When the vendor will be there, e.g. 'today 3pm'")
 
 
-async def _save(ctx: HandlerContext, wo: WorkOrder, note: str | None = None) -> WorkOrderSummary:
+async def _save(ctx: HandlerContext, wo: WorkOrder, note: str | None, before: tuple[str, str | None]) -> WorkOrderChange:
+    """Write the change; a new ETA or a move to scheduled, in progress or completed tells the tenant."""
     if note:
         wo.notes.append(WorkOrderNote(author_person_id=ctx.caller.person_id, text=note))
     wo.updated_at = utcnow()
     await ctx.spine.put_work_order(wo)
-    return summarize(await work_order_view(ctx.spine, wo, with_notes=False))
+    told = await notify_work_order_change(ctx.spine, wo, changed_by=ctx.caller.person_id) \
+        if worth_a_notice(*before, wo) else []
+    summary = summarize(await work_order_view(ctx.spine, wo, with_notes=False))
+    return WorkOrderChange(**summary.model_dump(), notifications=told)
 
 
 def _ensure_open(wo: WorkOrder) -> None:
@@ -32,14 +38,16 @@ class AcceptIn(ToolInput):
     eta: str | None = Field(None, max_length=80, description="When the vendor will be there")
 
 
-async def accept_dispatch(ctx: HandlerContext, args: AcceptIn) -> WorkOrderSummary:
+async def accept_dispatch(ctx: HandlerContext, args: AcceptIn) -> WorkOrderChange:
     wo = await target_work_order(ctx)
     _ensure_open(wo)
+    before = (wo.status, wo.eta)
     if wo.status in (WorkOrderStatus.OPEN, WorkOrderStatus.DISPATCHED):
         wo.status = WorkOrderStatus.SCHEDULED
     if args.eta:
         wo.eta = args.eta
-    return await _save(ctx, wo, "Dispatch accepted" + (f", ETA {args.eta}" if args.eta else ""))
+    await settle_by_tool(ctx.spine, wo, wo.assigned_vendor_id, ctx.caller.person_id)  # the YES it stands for
+    return await _save(ctx, wo, "Dispatch accepted" + (f", ETA {args.eta}" if args.eta else ""), before)
 
 
 class UpdateIn(ToolInput):
@@ -49,16 +57,17 @@ class UpdateIn(ToolInput):
     eta: str | None = Field(None, max_length=80)
 
 
-async def update_work_order(ctx: HandlerContext, args: UpdateIn) -> WorkOrderSummary:
+async def update_work_order(ctx: HandlerContext, args: UpdateIn) -> WorkOrderChange:
     if args.status is None and args.note is None and args.eta is None:
         raise ToolFailure("nothing to update: give a status, a note or an ETA")
     wo = await target_work_order(ctx)
     _ensure_open(wo)
+    before = (wo.status, wo.eta)
     if args.status:
         wo.status = WorkOrderStatus(args.status)
     if args.eta:
         wo.eta = args.eta
-    return await _save(ctx, wo, args.note)
+    return await _save(ctx, wo, args.note, before)
 
 
 class EtaIn(ToolInput):
@@ -67,11 +76,12 @@ class EtaIn(ToolInput):
     note: str | None = Field(None, max_length=500)
 
 
-async def add_eta_note(ctx: HandlerContext, args: EtaIn) -> WorkOrderSummary:
+async def add_eta_note(ctx: HandlerContext, args: EtaIn) -> WorkOrderChange:
     wo = await target_work_order(ctx)
     _ensure_open(wo)
+    before = (wo.status, wo.eta)
     wo.eta = args.eta
-    return await _save(ctx, wo, f"ETA {args.eta}" + (f": {args.note}" if args.note else ""))
+    return await _save(ctx, wo, f"ETA {args.eta}" + (f": {args.note}" if args.note else ""), before)
 
 
 class DispatchIn(ToolInput):
@@ -110,7 +120,7 @@ async def handoff_to_other_vendor(ctx: HandlerContext, args: HandoffIn) -> Hando
     # Unassigned and reopened: a PM picks the next vendor (pm_assign_vendor).
     wo.assigned_vendor_id, wo.status, wo.eta = None, WorkOrderStatus.OPEN, None
     suggestion = f"; suggested {args.suggested_vendor_id}" if args.suggested_vendor_id else ""
-    await _save(ctx, wo, f"Handed off by {previous}: {args.reason}{suggestion}")
+    await _save(ctx, wo, f"Handed off by {previous}: {args.reason}{suggestion}", (wo.status, wo.eta))
     return HandoffOut(work_order_id=wo.display_id, status=wo.status,
                       message="Handed back to the property team to assign another vendor.")
 

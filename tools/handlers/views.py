@@ -5,6 +5,7 @@ from datetime import datetime
 
 from pydantic import BaseModel, Field
 
+from spine.notification import Notification
 from spine.repo import Spine
 from spine.work import WorkOrder
 
@@ -51,6 +52,13 @@ class WorkOrderSummary(BaseModel):
     vendor: str | None = None
     eta: str | None = None
     priority: str = "normal"
+
+
+class WorkOrderChange(WorkOrderSummary):
+    """A work order after a change, and exactly what the change queued for other people (the
+    tenant's notice, a vendor's dispatch): queued, deferred to the contact window, or blocked."""
+
+    notifications: list[Notification] = Field(default_factory=list)
 
 
 def summarize(view: WorkOrderView) -> WorkOrderSummary:

@@ -65,12 +65,13 @@ def _emergency(r: Reading, e: Entities) -> Plan | None:
     if e.emergency is None:
         return None
     calls: list[Call] = []
-    if r.offers("escalate_to_human"):
-        calls.append(("escalate_to_human", {"reason": f"Emergency: {e.emergency.brief}",
-                                            "urgency": "emergency", "summary": e.text[:500]}))
+    # The work order first: the page it starts names it (the escalation of the same turn joins that page).
     if e.emergency.kind in BUILDING_EMERGENCIES and r.offers("create_work_order"):
         calls.append(("create_work_order", with_unit({"description": e.message, "brief": e.emergency.brief,
                                                   "priority": "emergency"}, e)))
+    if r.offers("escalate_to_human"):
+        calls.append(("escalate_to_human", {"reason": f"Emergency: {e.emergency.brief}",
+                                            "urgency": "emergency", "summary": e.text[:500]}))
     return Plan("emergency", calls)
 
 

@@ -9,7 +9,7 @@ from actors.model.offline.plans import Plan
 from actors.model.offline.policy import addressed_name
 from actors.model.offline.reading import Reading, ToolCall
 from actors.model.offline.sentences_place import PLACE_WRITERS
-from actors.model.offline.sentences_work import WORK_WRITERS, pick, status_words
+from actors.model.offline.sentences_work import WORK_WRITERS, on_call_sentence, pick, status_words
 from spine.language import Language
 
 SAFETY = {
@@ -156,6 +156,7 @@ def compose(plan: Plan, r: Reading, e: Entities) -> str:
     # An escalation made because an action failed is reported by the failure line itself.
     quiet = {"escalate_to_human"} if failed and plan.intent not in ("emergency", "human") else set()
     parts += [sentence(c, e, lang) for c in r.calls if not c.is_error and c.name not in quiet]
+    parts.append(on_call_sentence([c.output for c in r.calls if not c.is_error], lang))
     parts += [instead(c, lang) for c in refused]
     parts += [failure(c, escalated, lang) for c in failed if c.name != "save_prospect"]
     if plan.intent == "renewal_not_signer":

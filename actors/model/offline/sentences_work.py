@@ -56,19 +56,68 @@ def troubleshooting(out: Any, call: ToolCall, e: Entities, lang: Language) -> st
     return (first + f" If {out.stop_and_report_if}").strip()
 
 
+def _reached(out: Any, kind: str) -> bool:
+    return any(n.kind == kind and n.status in ("queued", "sent") for n in getattr(out, "notifications", []))
+
+
 def escalated(out: Any, call: ToolCall, e: Entities, lang: Language) -> str:
-    if call.input.get("urgency") == "emergency":
-        return pick(lang, "I've alerted the on-call team.", "Ya avisé al equipo de guardia.")
-    return pick(lang, "I've passed this to the team, and someone will follow up.",
-                "Le pasé esto al equipo y alguien le dará seguimiento.")
+    """What the escalation did, no more: a page (said once, by on_call_sentence), a staff message,
+    or only recorded."""
+    if getattr(out, "on_call", None) is not None:
+        return ""
+    if _reached(out, "staff"):
+        return pick(lang, "I've passed this to the team, and someone will follow up.",
+                    "Le pasé esto al equipo y alguien le dará seguimiento.")
+    return pick(lang, "I've recorded this for the property team to follow up.",
+                "Dejé esto registrado para que el equipo de la propiedad le dé seguimiento.")
+
+
+def tenant_told(out: Any, lang: Language) -> str | None:
+    """What became of the tenant's notice, exactly: queued, waiting for the morning, or not sent."""
+    notices = [n for n in getattr(out, "notifications", []) if n.kind == "notify"]
+    if not notices:
+        return None
+    if any(n.status in ("queued", "sent") for n in notices):
+        return pick(lang, "Tenant has been notified.", "Ya le avisé al inquilino.")
+    if any(n.status == "deferred" for n in notices):
+        return pick(lang, "The tenant will be told at 9:00 am, when messages to residents resume.",
+                    "Se le avisará al inquilino a las 9:00 am, cuando se reanudan los mensajes a residentes.")
+    return pick(lang, "The tenant has opted out of messages, so they weren't told.",
+                "El inquilino no recibe mensajes, así que no se le avisó.")
+
+
+def on_call_sentence(outputs: list[Any], lang: Language) -> str:
+    """What the turn's pages did, said once (a work order and an escalation of one emergency share
+    one page): "I've alerted the on-call team" only when a page is running."""
+    pages = [o.on_call for o in outputs if getattr(o, "on_call", None) is not None]
+    if not pages:
+        return ""
+    page = next((p for p in pages if p.status == "paging"), pages[0])
+    if page.status in ("paging", "exhausted"):
+        names = " and ".join(page.paged) or pick(lang, "the first person on call", "la primera persona de guardia")
+        return pick(lang, f"I've alerted the on-call team: {names} is being texted and called now, and I'll let you "
+                          f"know when someone has it.",
+                    f"Ya avisé al equipo de guardia: le estamos enviando un mensaje y llamando a {names}, y le "
+                    f"avisaré cuando alguien se encargue.")
+    if page.status == "acknowledged":
+        return pick(lang, "Someone on the on-call team already has this.",
+                    "Alguien del equipo de guardia ya se está encargando.")
+    return pick(lang, "I could not reach the on-call team automatically: no on-call plan is set up for this property. "
+                      "Your report is recorded for the property team.",
+                "No pude avisar al equipo de guardia automáticamente: esta propiedad no tiene un plan de guardia. "
+                "Su reporte quedó registrado para el equipo de la propiedad.")
 
 
 def work_order_updated(out: Any, call: ToolCall, e: Entities, lang: Language) -> str:
-    wo = out.work_order_id
+    wo, told = out.work_order_id, tenant_told(out, lang)
     if call.input.get("status") == "completed":
-        return pick(lang, f"I've marked {wo} as completed.", f"Marqué {wo} como completada.")
+        done = pick(lang, f"I've marked {wo} as completed.", f"Marqué {wo} como completada.")
+        return f"{done} {told}" if told else done
     if call.input.get("eta"):
-        return pick(lang, f"I've noted your ETA on {wo}.", f"Anoté su hora de llegada en {wo}.")
+        if told and told.startswith(("Tenant", "Ya")):
+            return told  # the ADR's K-2: "Got it Mike, see you at 3pm. Tenant has been notified."
+        noted = pick(lang, f"I've noted your ETA on {wo}.", f"Anoté su hora de llegada en {wo}.")
+        return f"{noted} {told}" if told else noted
     if call.input.get("note"):
         return pick(lang, f"I've added your note to {wo} ({out.brief}) so the team sees it.",
                     f"Agregué su nota a {wo} para que el equipo la vea.")
@@ -103,14 +152,29 @@ def open_work_orders(out: Any, call: ToolCall, e: Entities, lang: Language) -> s
 
 
 def vendor_assigned(out: Any, call: ToolCall, e: Entities, lang: Language) -> str:
-    return pick(lang, f"Done — {out.work_order_id} is assigned to {out.vendor or call.input.get('vendor_id')} "
+    text = pick(lang, f"Done — {out.work_order_id} is assigned to {out.vendor or call.input.get('vendor_id')} "
                       f"({status_words(out.status, lang)}).",
                 f"Listo — {out.work_order_id} quedó asignada a {out.vendor or call.input.get('vendor_id')}.")
+    return f"{text} {_dispatch_told(out, lang)}"
+
+
+def _dispatch_told(out: Any, lang: Language) -> str:
+    """What became of the dispatch texts to the vendor's contacts, exactly."""
+    sent = [n for n in getattr(out, "notifications", []) if n.kind == "dispatch"]
+    if any(n.status in ("queued", "sent") for n in sent):
+        return pick(lang, "I've texted them the dispatch; they accept with YES or pass with NO.",
+                    "Les envié la orden por mensaje; aceptan con YES o la rechazan con NO.")
+    if any(n.status == "deferred" for n in sent):
+        return pick(lang, "They'll get the dispatch text at 9:00 am.", "Recibirán la orden por mensaje a las 9:00 am.")
+    return pick(lang, "I couldn't text them the dispatch, so please contact them directly.",
+                "No pude enviarles la orden por mensaje; contáctelos directamente.")
 
 
 def dispatch_accepted(out: Any, call: ToolCall, e: Entities, lang: Language) -> str:
     eta = pick(lang, f", ETA {out.eta}", f", llegada {out.eta}") if out.eta else ""
-    return pick(lang, f"You're confirmed on {out.work_order_id}{eta}.", f"Quedó confirmado en {out.work_order_id}{eta}.")
+    text = pick(lang, f"You're confirmed on {out.work_order_id}{eta}.", f"Quedó confirmado en {out.work_order_id}{eta}.")
+    told = tenant_told(out, lang)
+    return f"{text} {told}" if told else text
 
 
 def work_order_closed(out: Any, call: ToolCall, e: Entities, lang: Language) -> str:

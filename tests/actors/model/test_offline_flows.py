@@ -34,7 +34,9 @@ WO_42_VENDOR = {"id": "wo_42", "display_id": "WO-42", "status": "in_progress",
 
 
 DEFAULT_RESULTS = {"escalate_to_human": {"escalation_id": "esc_1", "status": "open",
-                                         "message": "The property team has been notified and will follow up."}}
+                                         "message": "The property team has been notified and will follow up.",
+                                         "notifications": [{"kind": "staff", "recipient_person_id": "p_priya",
+                                                            "channel": "sms", "status": "queued"}]}}
 
 
 def api_tool(name: str) -> dict[str, Any]:
@@ -123,7 +125,27 @@ async def test_k2_vendor_eta(model):
     (first, final), _ = await answer(model, req, {"add_eta_note": {"work_order_id": "WO-7", "status": "in_progress", "brief": "running toilet", "unit": "204"}})
     assert calls(first)["add_eta_note"]["work_order_id"] == "WO-7"
     assert calls(first)["add_eta_note"]["eta"] == "10 minutes"
-    assert final.text() == "Got it Mike, see you in about 10 minutes. I've noted your ETA on WO-7."
+    assert final.text() == "Got it Mike, see you in about 10 minutes. I've noted your ETA on WO-7."  # nobody to tell
+
+
+def eta_result(status: str) -> dict[str, Any]:
+    return {"add_eta_note": {"work_order_id": "WO-7", "status": "in_progress", "brief": "running toilet", "unit": "204",
+                             "notifications": [{"kind": "notify", "recipient_person_id": "p_marcus",
+                                                "channel": "sms", "status": status}]}}
+
+
+@pytest.mark.parametrize(("status", "said"), [
+    ("queued", "Got it Mike, see you in about 10 minutes. Tenant has been notified."),  # the ADR's K-2
+    ("deferred", "Got it Mike, see you in about 10 minutes. I've noted your ETA on WO-7. The tenant will be told "
+                 "at 9:00 am, when messages to residents resume."),
+    ("blocked", "Got it Mike, see you in about 10 minutes. I've noted your ETA on WO-7. The tenant has opted out of "
+                "messages, so they weren't told."),
+])
+async def test_k2_says_what_became_of_the_tenants_notice(model, status, said):
+    req = request("I'm 10 min out from WO-7", FACILITY + VENDOR + UNIVERSAL, ["vendor"], [WO_7_VENDOR],
+                  name="Mike Torres")
+    (_, final), _ = await answer(model, req, eta_result(status))
+    assert final.text() == said
 
 
 async def test_k2_eta_without_a_number_uses_the_one_assigned_work_order(model):
@@ -209,13 +231,32 @@ async def test_status_question_without_open_work_orders_invents_nothing(model):
     assert only.tool_uses() == [] and "don't see any open work orders" in only.text()
 
 
-async def test_gas_smell_escalates_and_opens_an_emergency_work_order(model):
+PAGING = {"status": "paging", "paged": ["Mike Torres"], "levels": 2, "message": "paged"}
+NO_PLAN = {"status": "none", "paged": [], "levels": 0, "message": "no plan"}
+
+
+@pytest.mark.parametrize("page", [PAGING, NO_PLAN])
+async def test_gas_smell_escalates_and_opens_an_emergency_work_order(model, page):
     req = request("I smell gas in my kitchen", FACILITY + TENANT + UNIVERSAL, ["tenant"])
     (first, final), _ = await answer(model, req, {"create_work_order": {
-        "work_order_id": "WO-813", "status": "open", "unit": "204", "brief": "possible gas leak", "priority": "emergency"}})
+        "work_order_id": "WO-813", "status": "open", "unit": "204", "brief": "possible gas leak", "priority": "emergency",
+        "on_call": page}, "escalate_to_human": {"escalation_id": "esc_1", "status": "open", "message": "m",
+                                                "on_call": page}})
     assert calls(first)["escalate_to_human"]["urgency"] == "emergency"
     assert calls(first)["create_work_order"]["priority"] == "emergency"
-    assert "call 911" in final.text() and "I've alerted the on-call team" in final.text() and "WO-813" in final.text()
+    assert "call 911" in final.text() and "WO-813" in final.text()
+    alerted = final.text().count("I've alerted the on-call team")
+    assert alerted == (1 if page is PAGING else 0)
+    assert ("Mike Torres is being texted and called" in final.text()) == (page is PAGING)
+    assert ("could not reach the on-call team" in final.text()) == (page is NO_PLAN)
+
+
+async def test_an_escalation_that_messaged_nobody_promises_nobody(model):
+    req = request("I want to talk to a person", FACILITY + TENANT + UNIVERSAL, ["tenant"])
+    recorded = {"escalation_id": "esc_1", "status": "open", "message": "recorded", "notifications": []}
+    (_, final), _ = await answer(model, req, {"escalate_to_human": recorded})
+    assert "I've recorded this for the property team" in final.text()
+    assert "alerted" not in final.text() and "passed this to the team" not in final.text()
 
 
 async def test_emergency_from_an_unknown_caller_still_escalates(model):

@@ -3,7 +3,8 @@ case through run_interaction with the in-process Dispatcher and the seeded demo 
 from __future__ import annotations
 
 import itertools
-from datetime import date
+from datetime import UTC, date, datetime
+from zoneinfo import ZoneInfo
 
 import pytest
 
@@ -13,9 +14,15 @@ from actors.model.offline import OfflineModel
 from actors.turn_types import TurnDeps
 from spine.context import Channel
 from spine.envelope import MessageEnvelope
+from spine.records import OptOut
 
 MARCUS, MIKE, PROSPECT, PRIYA, CARLOS = "+12065551001", "+13035551500", "+14155559876", "+12065550150", "+13035552020"
 _ids = itertools.count(1)
+
+
+def seattle(hour: int) -> datetime:
+    """JP Yale Station's wall clock on a Monday (the contact window is 09:00-19:00 there)."""
+    return datetime(2026, 11, 30, hour, tzinfo=ZoneInfo("America/Los_Angeles")).astimezone(UTC)
 
 
 def envelope(sender: str, body: str) -> MessageEnvelope:
@@ -28,7 +35,7 @@ def envelope(sender: str, body: str) -> MessageEnvelope:
     (MARCUS, "my toilet is overflowing!", "create_work_order",  # WO-7, the running toilet, is open: no duplicate
      "WO-7 (running toilet, unit 204) is already open, so I've added your report to it"),
     (MARCUS, "the dishwasher is broken", "create_work_order", "for the broken dishwasher in unit 204."),
-    (MIKE, "I'm 10 min out from WO-7", "add_eta_note", "see you in about 10 minutes. I've noted your ETA on WO-7."),
+    (MIKE, "I'm 10 min out from WO-7", "add_eta_note", "see you in about 10 minutes. Tenant has been notified."),
     (PROSPECT, "do you have 2BR units next month?", "get_available_units",
      "unit 401 (2 bd / 2 ba, $2,695/mo, available Dec 15)"),
     (CARLOS, "check on WO-42", "get_dispatch_details", "WO-42 — leak under kitchen sink, unit 312 (in progress)."),
@@ -43,9 +50,26 @@ def envelope(sender: str, body: str) -> MessageEnvelope:
     (PRIYA, "look up 206-555-1001", "pm_lookup_person", "Found: Marcus Johnson"),
 ])
 async def test_offline_sentences_read_the_real_results(spine, sender, message, tool, expected):
+    spine.clock = lambda: seattle(15)
     deps = TurnDeps(spine=spine, model=OfflineModel(today=lambda: date(2026, 11, 30)), tools=Dispatcher(spine))
     result = await run_interaction(deps, envelope(sender, message))
     calls = {c.name: c for c in result.trace.tool_calls}
     assert tool in calls and calls[tool].decision == "allowed" and not calls[tool].is_error
     assert expected in result.reply
     assert result.trace.model == "offline-rules" and result.trace.cost_usd == 0.0
+
+
+@pytest.mark.parametrize(("hour", "opted_out", "said", "status"), [
+    (15, False, "Got it Mike, see you in about 10 minutes. Tenant has been notified.", "queued"),
+    (22, False, "I've noted your ETA on WO-7. The tenant will be told at 9:00 am", "deferred"),
+    (15, True, "I've noted your ETA on WO-7. The tenant has opted out of messages, so they weren't told.", "blocked"),
+])
+async def test_k2_reply_and_trace_say_what_became_of_marcus_notice(spine, hour, opted_out, said, status):
+    spine.clock = lambda: seattle(hour)
+    if opted_out:
+        await spine.set_opt_out(OptOut(address=MARCUS, opted_out=True, keyword="STOP", channel=Channel.SMS))
+    deps = TurnDeps(spine=spine, model=OfflineModel(today=lambda: date(2026, 11, 30)), tools=Dispatcher(spine))
+    result = await run_interaction(deps, envelope(MIKE, "I'm 10 min out from WO-7"))
+    assert said in result.reply
+    assert [(n.kind, n.recipient_person_id, n.channel, n.status) for n in result.trace.notifications] == [
+        ("notify", "p_marcus", "sms", status)]

@@ -1,0 +1,114 @@
+"""PagingScheduler: the one actor per namespace that drives on-call ladders and drains the outbox.
+
+Every `TICK_S` it takes the next step of each ladder that is due (spine.paging.advance_page) and
+then hands the due outbox rows to the sender. It keeps no state of its own: the ladders and the
+outbox live in the store, every step is taken by compare-and-set on its page, and every row is
+claimed before it is sent, so a scheduler killed mid-tick and restarted by Ray (or a second one
+racing it for a moment) neither repeats nor skips a step.
+
+It knows no provider: the gateway hands it a `SenderFactory` (gateway.outbox_sender), whose
+sender does the wire work. Without one (no credentials, or in tests) the ladders still advance
+and their rows wait in the outbox.
+"""
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from datetime import datetime
+from typing import Any, Protocol
+
+import ray
+
+from actors.config import RuntimeConfig
+from spine.codec import WireModel
+from spine.identity import utcnow
+from spine.paging import advance_page
+from spine.records import OutboxMessage
+from spine.repo import Spine
+from spine.store.url import open_store
+
+log = logging.getLogger("clara.scheduler")
+
+SCHEDULER_NAME = "clara-scheduler"
+TICK_S = 0.5
+STEPS_AT_ONCE = 32  # ladders advanced concurrently in one tick
+
+
+class OutboxSender(Protocol):
+    async def send_due(self, now: datetime | None = None) -> list[OutboxMessage]: ...
+
+    async def aclose(self) -> None: ...
+
+
+class SenderFactory(Protocol):
+    def open(self, spine: Spine) -> OutboxSender: ...
+
+
+class SchedulerStats(WireModel):
+    ticks: int = 0
+    steps: int = 0  # ladder steps this process advanced (pages, exhaustions)
+    rows_sent: int = 0  # outbox rows it ended (sent, failed, suppressed)
+    cpu_s: float = 0.0  # process CPU time spent in ticks
+    failures: int = 0
+
+
+class Ladders:
+    """One tick's work, without Ray: what the actor runs and what tests drive with their own clock."""
+
+    def __init__(self, spine: Spine, sender: OutboxSender | None) -> None:
+        self.spine, self.sender = spine, sender
+        self.stats = SchedulerStats()
+
+    async def tick(self, now: datetime | None = None) -> SchedulerStats:
+        started = time.process_time()
+        now = now or utcnow()
+        due = await self.spine.pages_due(now, limit=200)
+        for at in range(0, len(due), STEPS_AT_ONCE):
+            batch = due[at:at + STEPS_AT_ONCE]
+            results = await asyncio.gather(*(advance_page(self.spine, p, v, now=now) for p, v in batch))
+            self.stats.steps += sum(1 for r in results if r)
+        if self.sender is not None:
+            self.stats.rows_sent += len(await self.sender.send_due(now))
+        self.stats.ticks += 1
+        self.stats.cpu_s += time.process_time() - started
+        return self.stats
+
+
+class SchedulerService:
+    def __init__(self, config_bytes: bytes, sender_factory: SenderFactory | None = None,
+                 tick_s: float = TICK_S) -> None:
+        config = RuntimeConfig.from_bytes(config_bytes)
+        spine = Spine(open_store(config.store_url, timeout_s=config.store_timeout_s))
+        self.ladders = Ladders(spine, sender_factory.open(spine) if sender_factory else None)
+        self.tick_s = tick_s
+        # An async actor's constructor runs on its event loop: a restarted process ticks again at once.
+        self._loop: asyncio.Task[None] = asyncio.get_running_loop().create_task(self._run())
+
+    async def _run(self) -> None:
+        while True:
+            began = time.monotonic()
+            try:
+                await self.ladders.tick()
+            except Exception as exc:  # noqa: BLE001 - a failed tick (the store down) is retried next tick
+                self.ladders.stats.failures += 1
+                log.warning("scheduler tick failed: %s: %s", type(exc).__name__, exc)
+            await asyncio.sleep(max(0.0, self.tick_s - (time.monotonic() - began)))
+
+    async def ping(self) -> str:
+        return SCHEDULER_NAME
+
+    async def stats(self) -> bytes:
+        return self.ladders.stats.to_bytes()
+
+
+PagingScheduler = ray.remote(SchedulerService)
+
+
+def start_scheduler(config: RuntimeConfig, sender_factory: SenderFactory | None) -> Any:
+    """The namespace's scheduler, created by the first caller (get_if_exists) and restarted by Ray
+    whenever its process dies (the same constructor arguments, so the same sender)."""
+    return PagingScheduler.options(
+        name=SCHEDULER_NAME, namespace=config.namespace, get_if_exists=True, num_cpus=0, max_restarts=-1,
+        max_task_retries=-1, lifetime="detached" if config.detached else None,
+    ).remote(config.to_bytes(), sender_factory)

@@ -1,0 +1,130 @@
+"""The outbox sender: what the paging scheduler calls every tick to send the rows that are due.
+
+Rows queued by `spine.outbound.queue_outbound` (pages, notifications, dispatches) leave here, on
+their channel: a text through Twilio's Messages API, a call through its Calls API (Twilio then
+fetches /voice/oncall/{page_id}), an email through Mailgun, a Telegram message through sendMessage.
+A reply row still pending after `REPLY_GRACE_S` (its replica died mid-send) is swept here too. Each
+row is claimed before it is sent (gateway.outbox_delivery.send_claimed), so nothing leaves twice
+whoever sends it. A row whose `not_before` is in the future waits; a row of a page that has been
+acknowledged is not sent; a channel without credentials keeps its rows pending.
+
+The scheduler (actors.scheduler) knows none of this: the gateway hands it an `OutboxSenderFactory`.
+"""
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from collections.abc import Awaitable, Callable
+from datetime import datetime, timedelta
+from urllib.parse import quote
+
+import httpx
+from pydantic import BaseModel
+
+import spine.keys as keys
+from gateway.email.channel import mailgun_messages
+from gateway.errors import ProviderError
+from gateway.outbox_delivery import send_claimed
+from gateway.settings import Settings
+from gateway.sms.rest import TwilioRest
+from gateway.telegram.channel import bot_api
+from gateway.telegram.delivery import REPLY_MARKUP
+from gateway.voice.calls import TwilioCalls
+from spine.context import Channel
+from spine.identity import utcnow
+from spine.oncall import PageStatus
+from spine.outbound import may_still_send
+from spine.records import OutboxMessage, OutboxStatus
+from spine.repo import Spine
+
+log = logging.getLogger("clara.outbox")
+REPLY_GRACE_S = 30.0  # a reply's own replica sends it at once; one still pending this long was orphaned
+INTERRUPTED_AFTER_S = 60.0  # claimed but never written back: the sender died mid-send
+BATCH = 200
+STATUS_CALLBACK_PATH = "/sms/twilio/status"
+Send = Callable[[OutboxMessage], Awaitable[str]]
+
+
+def oncall_call_url(public_url: str, page_id: str, person_id: str | None) -> str:
+    """Where Twilio fetches a paging call's TwiML (the route checks Twilio's signature over it)."""
+    query = f"?person_id={quote(person_id)}" if person_id else ""
+    return f"{public_url.rstrip('/')}/voice/oncall/{quote(page_id)}{query}"
+
+
+class OutboxSenderFactory(BaseModel):
+    """What the gateway hands the scheduler actor (pickled across to its process)."""
+
+    settings: Settings
+
+    def open(self, spine: Spine) -> OutboxSender:
+        return OutboxSender(spine, self.settings)
+
+
+class OutboxSender:
+    def __init__(self, spine: Spine, settings: Settings, http: httpx.AsyncClient | None = None) -> None:
+        self.spine, self.settings = spine, settings
+        self.http = http or httpx.AsyncClient(timeout=httpx.Timeout(10.0, connect=5.0))
+        self.senders: dict[Channel, Send] = {}
+        sid, token, base = settings.twilio_account_sid, settings.twilio_auth_token, settings.twilio_api_base
+        if sid and token:
+            self.sms = TwilioRest(self.http, api_base=base, account_sid=sid, auth_token=token)
+            self.calls = TwilioCalls(self.http, api_base=base, account_sid=sid, auth_token=token)
+            self.senders[Channel.SMS], self.senders[Channel.VOICE] = self._text, self._call
+        if (mailgun := mailgun_messages(settings, self.http)) is not None:
+            self.mailgun = mailgun
+            self.senders[Channel.EMAIL] = self._email
+        if (telegram := bot_api(settings, self.http)) is not None:
+            self.telegram = telegram
+            self.senders[Channel.TELEGRAM] = self._telegram
+
+    async def send_due(self, now: datetime | None = None) -> list[OutboxMessage]:
+        """Send every row that is due now; the rows as they ended (sent, failed, suppressed)."""
+        now = now or utcnow()
+        rows = await self.spine.outbox(OutboxStatus.PENDING, limit=BATCH)
+        due = [r for r in rows if r.due_at <= now and r.channel in self.senders
+               and (r.kind is not None or r.created_at <= now - timedelta(seconds=REPLY_GRACE_S))]
+        done = await asyncio.gather(*(self.send(r, now) for r in due))
+        return [r for r in done if r.status != OutboxStatus.PENDING]
+
+    async def send(self, row: OutboxMessage, now: datetime | None = None) -> OutboxMessage:
+        now = now or utcnow()
+        if row.page_id and (page := await self.spine.get_page(row.page_id)) and page.status == PageStatus.ACKNOWLEDGED:
+            return await self._end(row, OutboxStatus.SUPPRESSED, "the page was acknowledged before this left")
+        if (refused := await may_still_send(self.spine, row)) is not None:  # e.g. a STOP since it was queued
+            return await self._end(row, OutboxStatus.SUPPRESSED, refused)
+        if await self.spine.is_marked(keys.outbox_send_marker(row.id)):
+            if row.created_at <= now - timedelta(seconds=INTERRUPTED_AFTER_S):
+                return await self._end(row, OutboxStatus.FAILED, "its send was interrupted; not sent again "
+                                                                 "(it may have reached the person)")
+            return row  # being sent right now by whoever claimed it
+        send = self.senders.get(row.channel)
+        return await send_claimed(self.spine, row, send, ProviderError) if send else row
+
+    async def _end(self, row: OutboxMessage, status: OutboxStatus, error: str) -> OutboxMessage:
+        ended = row.model_copy(update={"status": status, "error": error})
+        await self.spine.put_outbox(ended)
+        return ended
+
+    async def _text(self, row: OutboxMessage) -> str:
+        sent = await self.sms.send(to=row.to_address, from_=row.from_address, body=row.body,
+                                   status_callback=self.settings.public_url + STATUS_CALLBACK_PATH)
+        await self.spine.link_outbox_provider_id(sent.sid, row.id)
+        return sent.sid
+
+    async def _call(self, row: OutboxMessage) -> str:
+        if not row.page_id:
+            raise ProviderError(f"outbox row {row.id} is a call with no page to read")
+        url = oncall_call_url(self.settings.public_url, row.page_id, row.recipient_person_id)
+        return await self.calls.create(to=row.to_address, from_=row.from_address, url=url)
+
+    async def _email(self, row: OutboxMessage) -> str:
+        return await self.mailgun.send(from_=row.from_address, to=row.to_address, subject=row.subject or "",
+                                       text=row.body, headers=row.headers)
+
+    async def _telegram(self, row: OutboxMessage) -> str:
+        markup = row.headers.get(REPLY_MARKUP)  # a swept reply keeps its keyboard
+        return await self.telegram.send_message(row.to_address, row.body, json.loads(markup) if markup else None)
+
+    async def aclose(self) -> None:
+        await self.http.aclose()

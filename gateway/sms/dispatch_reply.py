@@ -1,0 +1,27 @@
+"""`YES` / `NO` (or `YES WO-90`; `SÍ` too) by SMS from a vendor contact with a pending dispatch,
+handled before any agent turn (ARCHITECTURE.md "People in the loop"): it accepts the dispatch or
+passes it back (spine.dispatch). From anyone else, or with no dispatch waiting, it is an ordinary
+message and the turn runs."""
+from __future__ import annotations
+
+import re
+
+from spine.context import Channel
+from spine.dispatch import DispatchAnswer, answer_dispatch
+from spine.participants import resolve_participant
+from spine.repo import Spine
+
+DISPATCH_WORD = re.compile(r"^\s*(?P<word>yes|s[ií]|no)\b[\s,.:!-]*(?:(?P<wo>wo)[\s-]*(?P<n>\d{1,9}))?[\s.!]*$",
+                           re.IGNORECASE)
+
+
+async def dispatch_reply(spine: Spine, from_address: str, body: str) -> DispatchAnswer | None:
+    """What the YES or NO did, or None when this text is not an answer to a dispatch (run the turn)."""
+    match = DISPATCH_WORD.match(body or "")
+    if match is None:  # most texts: no store read
+        return None
+    person_id = await resolve_participant(spine, Channel.SMS, from_address)
+    if person_id is None:
+        return None
+    work_order = f"WO-{match['n']}" if match["n"] else None
+    return await answer_dispatch(spine, person_id, accept=match["word"].lower() != "no", work_order=work_order)

@@ -1,0 +1,73 @@
+"""A page in a real (private) Ray with its real timing: the shared gateway on Serve, its one
+PagingScheduler, the Twilio stand-in. Level 1's text and call leave within a second of the turn's
+end; with a 5 s ack timeout level 2 is paged 5-7 s later, even though the scheduler was killed in
+between (Ray restarts it and it goes on from the store); ACK stops the ladder."""
+from __future__ import annotations
+
+import asyncio
+import time
+
+import httpx
+import pytest
+
+import spine.keys as keys
+from actors.scheduler import SCHEDULER_NAME
+from gateway.cli.sms import send_sms
+from spine.oncall import OnCallPlan, PageStatus
+from tests.support.serve_helpers import SHARED_ACCOUNT_SID, SHARED_AUTH_TOKEN, SHARED_NAMESPACE
+
+pytestmark = pytest.mark.ray
+
+JORDAN, MIKE, PRIYA, YALE = "+12065551002", "+13035551500", "+12065550150", "+12065550100"
+
+
+async def _text(http: httpx.AsyncClient, from_: str, body: str):
+    return await send_sms(http, base_url=str(http.base_url), auth_token=SHARED_AUTH_TOKEN, from_=from_, to=YALE,
+                          body=body, account_sid=SHARED_ACCOUNT_SID)
+
+
+def _first_at(records, to: str, since: float, text: str = "") -> float | None:
+    found = [r.at for r in records() if r.to == to and r.at >= since and text in r.form.get("Body", text)]
+    return min(found) if found else None
+
+
+async def _until(probe, timeout_s: float) -> float:
+    deadline = time.monotonic() + timeout_s
+    while (at := probe()) is None:
+        assert time.monotonic() < deadline, "timed out"
+        await asyncio.sleep(0.05)
+    return at
+
+
+async def test_a_page_leaves_at_once_escalates_after_the_timeout_across_a_scheduler_restart(serve_gateway,
+                                                                                           ray_session):
+    spine, twilio = serve_gateway.spine(), serve_gateway.twilio
+    previous = await spine.get_oncall_plan("pf_yale")
+    await spine.put_oncall_plan(OnCallPlan(property_id="pf_yale", levels=[["p_mike"], ["p_priya"]], ack_timeout_s=5,
+                                           repeats=0))
+    try:
+        async with httpx.AsyncClient(base_url=serve_gateway.url, timeout=30.0) as http:
+            since = time.monotonic()
+            reply = await _text(http, JORDAN, "I smell gas in my kitchen")
+            ended = time.monotonic()
+            assert "I've alerted the on-call team" in reply.messages[0]
+            sms_at = await _until(lambda: _first_at(twilio.accepted, MIKE, since, "Reply ACK"), 5)
+            call_at = await _until(lambda: _first_at(lambda: twilio.calls, MIKE, since), 5)
+            assert sms_at - ended < 1.0 and call_at - ended < 1.0
+            ray_session.kill(ray_session.get_actor(SCHEDULER_NAME, namespace=SHARED_NAMESPACE), no_restart=False)
+            level2 = await _until(lambda: _first_at(twilio.accepted, PRIYA, since, "Reply ACK"), 15)
+            assert 5.0 <= level2 - sms_at <= 7.0
+            assert len([c for c in twilio.calls if c.to == MIKE and c.at >= since]) == 1  # not again after restart
+            ack = await _text(http, PRIYA, "ACK")
+            assert ack.messages[0].startswith("You have the page")
+            told = await _until(lambda: _first_at(twilio.accepted, JORDAN, since, "has it"), 5)
+            assert told > level2
+            pages = [p for p in [await spine.get_page(i.sk) for i in await spine.store.query(keys.pages_held("p_priya"))]
+                     if p is not None and p.acknowledged_by == "p_priya"]
+            assert [p.status for p in pages] == [PageStatus.ACKNOWLEDGED]
+            await asyncio.sleep(6)  # past the next timeout: nothing more of this page leaves
+            assert not [r for r in twilio.accepted() if r.at > told and pages[0].code in r.body]
+    finally:
+        if previous is not None:
+            await spine.put_oncall_plan(previous)
+        await spine.store.close()
