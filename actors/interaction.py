@@ -31,9 +31,9 @@ from spine.router import route_inbound, route_person
 from spine.routing_types import L1Result, MetaRole, RoutingDecision
 from spine.store import StoreError
 from spine.store.counting import ReadCount
-from spine.toolspec import ToolInvocation
+from spine.toolspec import ToolInvocation, ToolSpec
 from tools.caller import Caller, load_caller, records_visible
-from tools.catalog import facility_tools, role_tools_for
+from tools.catalog import facility_tools, role_tools_for, shared_role_tools
 from tools.photos import attach_requested_photos
 from tools.prefetch import prefetch_candidates
 
@@ -149,14 +149,17 @@ async def _converse(deps: TurnDeps, env: MessageEnvelope, decision: RoutingDecis
             name = opening.person.display_name if opening.person else None
         else:  # no active role here: nothing of the number's owner goes into the prompt
             context, events, name = PersonContext(person_id=opening.person_id), [], None
-        prompt = await prompt_for(deps.spine, opening, caller, decision.l1, env.origin, context, name)
+        prompt = await prompt_for(deps.spine, opening, caller, decision.l1, env.origin, context, name,
+                                  await _capped_tools(deps, caller))
     else:
         caller = await load_caller(deps.spine, None, env.property_id, env.interaction_id, env.channel,
                                    env.impersonated_by)
         context, events = await _no_person_context(deps, env)
+        role_tools = await _capped_tools(deps, caller)
         prompt = assemble_prompt(l1=decision.l1, property=await deps.spine.get_property(env.property_id),
-                                 facility_tools=facility_tools(), role_tools=role_tools_for(caller), context=context,
-                                 origin=env.origin)
+                                 facility_tools=facility_tools(),
+                                 role_tools=role_tools if role_tools is not None else role_tools_for(caller),
+                                 context=context, origin=env.origin)
     events = [*_sender_events(env), *events]
     photos_for = await _attach_photos(deps, caller, env, events)
     facts = _turn_facts(decision, opening if opening is not None and records_visible(caller) else None, context)
@@ -201,6 +204,17 @@ async def _note_contact(deps: TurnDeps, env: MessageEnvelope, decision: RoutingD
         return
     if opening is not None:
         opening.contact_noted = noted
+
+
+async def _capped_tools(deps: TurnDeps, caller: Caller) -> list[ToolSpec] | None:
+    """An impersonated turn (Ask Clara as someone else) is offered only the role tools the
+    impersonating staff Person may call too, their authority derived by the dispatcher; None
+    when nobody (or the operator) impersonates. The gate applies the same cap to every call."""
+    impersonator = caller.impersonator()
+    if impersonator is None:
+        return None
+    authority = await deps.tools.authority(impersonator.person_id, caller.property_id)
+    return shared_role_tools(caller, authority.caller(caller.interaction_id, caller.channel))
 
 
 def _sender_events(env: MessageEnvelope) -> list[TraceEvent]:

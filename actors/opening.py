@@ -30,6 +30,7 @@ from spine.events import ContextBuildReason
 from spine.identity import STAFF_ROLE_TYPES, OccupancyKind, Person, PersonRole, PersonRoleType
 from spine.repo import Spine
 from spine.routing_types import L1Result
+from spine.toolspec import ToolSpec
 from tools.caller import Caller
 from tools.catalog import facility_tools, role_tools_for
 
@@ -189,13 +190,16 @@ _PREFIXES: dict[tuple[tuple[str, ...], str | None, tuple[str, ...]], AssembledPr
 
 
 async def prompt_for(spine: Spine, opening: Opening, caller: Caller, l1: L1Result, origin: str,
-                     context: PersonContext, caller_name: str | None) -> AssembledPrompt:
-    """The turn's prompt: the Opening's prefix (one per role set, property and origin in this
-    process, looked up again whenever the Opening is re-checked) with this turn's volatile block."""
-    wanted = (*[r.value for r in l1.roles], origin)
+                     context: PersonContext, caller_name: str | None,
+                     role_tools: list[ToolSpec] | None = None) -> AssembledPrompt:
+    """The turn's prompt: the Opening's prefix (one per role set, property, origin and, when given
+    (an impersonated turn's capped list), role tools, in this process, looked up again whenever
+    the Opening is re-checked) with this turn's volatile block."""
+    capped = tuple(t.name for t in role_tools) if role_tools is not None else None
+    wanted = (*[r.value for r in l1.roles], origin, *(("capped", *capped) if capped is not None else ()))
     if opening.prefix is None or opening.prefix_key != wanted:
         prop = await spine.get_property(opening.property_id)  # reference data: cached
-        role_tools = role_tools_for(caller)
+        role_tools = role_tools if role_tools is not None else role_tools_for(caller)
         key = (wanted, prop.model_dump_json() if prop else None, tuple(t.name for t in role_tools))
         prefix = _PREFIXES.get(key)
         if prefix is None:

@@ -5,7 +5,8 @@ the tool gate derives a caller's authority with (`spine.roles.role_applies_at`):
 covers its org's properties, a role limited to a property covers that property. The operator
 (GATEWAY_ADMIN_TOKEN, not a Person) sees everything. A Person who cannot hold authority (deceased,
 merged away, spam) sees nothing. Every admin read is bounded by `sees` (a record's property) or
-`sees_person` (a Person's roles); a `viewer` reads but never acts (`may_act`).
+`sees_person` (a Person's roles); acting as someone (Ask Clara) needs `covers_person` (all they
+reach is in scope); a `viewer` reads but never acts (`may_act`).
 
 Derived from the store on every request, never from what the request says.
 """
@@ -51,11 +52,29 @@ class AdminScope(BaseModel):
         if person_id is None or not self.roles_at:
             return False
         roles = await spine.roles_of(person_id)
-        for property_id in sorted(self.roles_at):
-            prop = await spine.get_property(property_id)
+        for property_id in sorted(self.roles_at) if roles else []:
+            prop = await spine.get_property(property_id)  # reference data: cached
             if prop is not None and any([await role_applies_at(spine, r, prop) for r in roles]):
                 return True
         return False
+
+    async def covers_person(self, spine: Spine, person_id: str) -> bool:
+        """Whether everything a Person's roles reach is within scope, so that acting as them
+        (Ask Clara) shows nothing of a property outside it: their context, work orders and
+        lookups are all of properties in scope. A Person with no role reaches nothing."""
+        if self.everything:
+            return True
+        reach = await person_reach(spine, person_id)
+        return bool(reach) and reach <= frozenset(self.roles_at)
+
+
+async def person_reach(spine: Spine, person_id: str) -> frozenset[str]:
+    """The properties where any of the Person's active roles is in force (role_applies_at)."""
+    roles = await spine.roles_of(person_id)
+    if not roles:
+        return frozenset()
+    return frozenset([prop.id for prop in await spine.list_properties()
+                      if any([await role_applies_at(spine, r, prop) for r in roles])])
 
 
 def _carries_authority(person: Person | None) -> bool:

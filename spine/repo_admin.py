@@ -16,6 +16,10 @@ class AdminRecords(RepoBase):
     async def admin_token(self, token: str) -> AdminToken | None:
         return await self._get(AdminToken, keys.admin_token(secret_hash(token)))
 
+    async def admin_token_of_hash(self, token_hash: str) -> AdminToken | None:
+        """The token record a session was opened with (sessions hold the token's hash)."""
+        return await self._get(AdminToken, keys.admin_token(token_hash))
+
     async def admin_tokens_of(self, person_id: str) -> list[AdminToken]:
         return await self._index(AdminToken, keys.admin_tokens_of(person_id))
 

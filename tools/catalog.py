@@ -75,6 +75,13 @@ def role_tools_for(caller: Caller) -> list[ToolSpec]:
     return _specs([n for n in catalog_names(caller) if TOOL_ROLE_MATRIX[n].catalog != "facility"])
 
 
+def shared_role_tools(caller: Caller, other: Caller) -> list[ToolSpec]:
+    """The caller's role tools that `other` is offered too: an impersonated turn offers only what
+    both the person spoken as and the impersonator may call (the gate still decides each call)."""
+    theirs = set(catalog_names(other))
+    return _specs([n for n in catalog_names(caller) if TOOL_ROLE_MATRIX[n].catalog != "facility" and n in theirs])
+
+
 def voice_catalog() -> list[ToolSpec]:
     """Every voice-applicable tool: the single voice agent carries them all; the gate still
     decides each call against the caller."""

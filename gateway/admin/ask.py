@@ -90,15 +90,16 @@ def _impersonator(ask: AskRequest, identity: AdminIdentity) -> str | None:
 
 
 async def _in_scope(spine: Spine, ask: AskRequest, identity: AdminIdentity, scope: AdminScope) -> None:
-    """Staff ask only at a property in their scope, and act only as a person within it (someone
-    with a role in force at one of their properties). Checked before anything is looked up, so
-    a refusal reads the same whether the property or person exists or not."""
+    """Staff ask only at a property in their scope, and act only as a person within it: someone
+    whose roles reach only properties in scope (so their context and records show nothing
+    outside it). Checked before anything is looked up, so a refusal reads the same whether the
+    property or person exists or not."""
     if not scope.sees(ask.property_id):
         raise AskForbidden(f"{ask.property_id} is not a property within {identity.id}'s scope; staff ask Clara "
                            "only at the properties their roles cover")
-    if ask.as_person_id != identity.id and not await scope.sees_person(spine, ask.as_person_id):
+    if ask.as_person_id != identity.id and not await scope.covers_person(spine, ask.as_person_id):
         raise AskForbidden(f"{ask.as_person_id} is not a person within {identity.id}'s scope; staff may act only "
-                           "as people with a role at a property their roles cover")
+                           "as people whose roles reach no property outside their own")
 
 
 async def build_envelope(spine: Spine, ask: AskRequest, identity: AdminIdentity, scope: AdminScope) -> MessageEnvelope:

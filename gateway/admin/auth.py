@@ -23,7 +23,7 @@ from fastapi.routing import APIRoute
 import gateway.admin.html as html
 from gateway.context import GatewayContext, get_context
 from gateway.errors import GatewayError
-from spine.admin_access import OPERATOR
+from spine.admin_access import OPERATOR, AdminToken, operator_binding
 from spine.admin_scope import AdminScope, admin_scope
 from spine.identity import STAFF_ROLE_TYPES
 from spine.repo import Spine
@@ -60,29 +60,49 @@ async def is_staff(spine: Spine, person_id: str) -> bool:
     return any(r.role_type in STAFF_ROLE_TYPES for r in await spine.roles_of(person_id))
 
 
-async def identity_for_token(ctx: GatewayContext, token: str | None) -> AdminIdentity | None:
-    """The identity a bearer or sign-in token names, or None."""
+@dataclass(frozen=True, slots=True)
+class SignInToken:
+    """What a valid token proved: who it signs in as, and the credential a session opened with it
+    is bound to (the staff token's record; None for the operator's GATEWAY_ADMIN_TOKEN)."""
+
+    identity: AdminIdentity
+    staff_token: AdminToken | None = None
+
+
+async def check_token(ctx: GatewayContext, token: str | None) -> SignInToken | None:
+    """The identity a bearer or sign-in token names, with its credential, or None."""
     if not token:
         return None
     if token_ok(ctx.settings.admin_token, token):
-        return AdminIdentity(OPERATOR)
+        return SignInToken(AdminIdentity(OPERATOR))
     stored = await ctx.spine.admin_token(token)
     if stored is None or not stored.usable() or not await is_staff(ctx.spine, stored.person_id):
         return None
-    return AdminIdentity(stored.person_id)
+    return SignInToken(AdminIdentity(stored.person_id), stored)
+
+
+async def identity_for_token(ctx: GatewayContext, token: str | None) -> AdminIdentity | None:
+    checked = await check_token(ctx, token)
+    return checked.identity if checked is not None else None
 
 
 async def identity_for_session(ctx: GatewayContext, session_id: str | None) -> AdminIdentity | None:
+    """The identity of a live session whose credential still holds: an operator session ends when
+    GATEWAY_ADMIN_TOKEN is rotated or unset, a staff one when its token is revoked or expires."""
     if not session_id:
         return None
     session = await ctx.spine.admin_session(session_id)
-    if session is None or not session.usable():
+    if session is None or not session.usable() or not session.credential:
         return None
-    if session.identity != OPERATOR and not await is_staff(ctx.spine, session.identity):
+    if session.identity == OPERATOR:
+        token = ctx.settings.admin_token
+        bound = bool(token) and hmac.compare_digest(session.credential, operator_binding(token or "",
+                                                                                         session.session_hash))
+        return AdminIdentity(OPERATOR) if bound else None
+    stored = await ctx.spine.admin_token_of_hash(session.credential)
+    if stored is None or not stored.usable() or stored.person_id != session.identity:
         return None
-    if session.identity == OPERATOR and not ctx.settings.admin_token:
-        return None  # the bootstrap identity ends when the operator unsets its token
-    return AdminIdentity(session.identity)
+    return AdminIdentity(session.identity) if await is_staff(ctx.spine, session.identity) else None
 
 
 def allowed_origin(ctx: GatewayContext, request: Request) -> bool:

@@ -9,6 +9,7 @@ from fastapi import APIRouter, Depends, Request, Response
 
 import gateway.admin.html as html
 from gateway.admin.auth import AdminPageRoute, require_admin_page, signed_in_scope
+from gateway.admin.login import sign_out_form
 from gateway.context import GatewayContext
 from spine.admin_scope import AdminScope
 from spine.events import mask_phones
@@ -34,7 +35,7 @@ async def index(_: GatewayContext = Depends(require_admin_page)) -> Response:
     items = [html.tag("li", html.link(href, title), " — ", text) for href, title, text in SECTIONS]
     return html.page("Clara admin", html.tag("ul", *items),
                      html.tag("h2", "JSON API"), html.tag("p", html.join((html.tag("code", r) for r in JSON_ROUTES), " · ")),
-                     html.tag("p", html.link("/admin/logout", "sign out"), class_="muted"))
+                     sign_out_form())
 
 
 def _as_dict(info: Any) -> dict[str, Any]:

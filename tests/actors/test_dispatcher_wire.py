@@ -56,6 +56,20 @@ async def test_a_claimed_role_does_not_cross_the_wire(service):
     assert result["is_error"] is True and result["decision"] == "refused"
 
 
+async def test_the_impersonator_crosses_the_wire_and_caps_the_call(service):
+    """Ask Clara as Priya by Sam (a viewer): the DispatcherActor process re-derives both and refuses
+    what Sam may not do (issue 28, finding 3); the operator adds no cap."""
+    spine = service.dispatcher.spine
+    close = ToolInvocation(name="pm_close_work_order", input={"work_order_id": "WO-7", "resolution": "fixed"},
+                           tool_use_id="tu_close")
+    by_sam = await load_caller(spine, "p_priya", "pf_yale", "ix_wire_sam", impersonated_by="p_sam")
+    refused = msgpack.unpackb(await service.run(pack(close), pack(by_sam)))
+    assert refused["decision"] == "refused" and refused["rule"] == "impersonation:role"
+    assert (await spine.get_work_order("wo_7")).status == "in_progress"
+    by_operator = await load_caller(spine, "p_priya", "pf_yale", "ix_wire_op", impersonated_by="operator")
+    assert msgpack.unpackb(await service.run(pack(close), pack(by_operator)))["decision"] == "allowed"
+
+
 async def test_ray_tool_runner_runs_and_prefetches_through_the_bytes_interface(service):
     runner = RayToolRunner(InProcessHandle(service))
     caller = await load_caller(service.dispatcher.spine, "p_marcus", "pf_yale", "ix_wire_2")

@@ -33,7 +33,9 @@ async def test_pm_impersonating_marcus(make_admin, spine):
     trace = await spine.get_trace(answer["interaction_id"])
     assert (trace.channel, trace.origin, trace.impersonated_by) == (Channel.ADMIN, "admin", "p_priya")
     assert trace.participant_id == "p_marcus" and trace.routing.roles == ["tenant"]
-    assert trace.wire_address_last4 == "1001" and "get_work_order_detail" in trace.tools_offered
+    assert trace.wire_address_last4 == "1001"
+    # Capped by the impersonator (issue 28, finding 3): Priya may call none of Marcus's tenant tools.
+    assert "get_work_order_detail" not in trace.tools_offered and "escalate_to_human" in trace.tools_offered
     assert answer["trace_url"] == f"/admin/traces/view/{answer['interaction_id']}"
     page = (await client.get(answer["trace_url"], headers=AUTH)).text
     assert "impersonated by p_priya" in page

@@ -34,9 +34,14 @@ async def test_bearer_token_opens_pages_and_json(make_admin, spine, path):
     assert response.status_code == expected, response.text
 
 
+async def sign_in(client, token: str = ADMIN_TOKEN, **data):
+    """The sign-in form's POST (the only way in: GET /admin/login just shows the form)."""
+    return await client.post("/admin/login", data={"token": token, **data})
+
+
 async def test_cookie_login_signs_a_browser_in(make_admin, spine):
     client, _ = await make_admin(OfflinePool(spine))
-    response = await client.get("/admin/login", params={"token": ADMIN_TOKEN})
+    response = await sign_in(client)
     assert response.status_code == 303 and response.headers["location"] == "/admin"
     cookie = response.headers["set-cookie"].lower()
     assert cookie.startswith("session=") and "httponly" in cookie and "samesite=strict" in cookie
@@ -56,7 +61,7 @@ async def test_login_form_post_signs_in(make_admin, spine):
 
 async def test_wrong_token_gets_no_cookie(make_admin, spine):
     client, _ = await make_admin(OfflinePool(spine))
-    response = await client.get("/admin/login", params={"token": ADMIN_TOKEN + "x"})
+    response = await sign_in(client, ADMIN_TOKEN + "x")
     assert response.status_code == 401 and "set-cookie" not in response.headers
     assert "wrong admin token" in response.text
     assert (await client.get("/admin")).status_code == 401
@@ -73,15 +78,15 @@ async def test_a_forged_cookie_is_refused(make_admin, spine):
 
 async def test_cookie_is_secure_behind_tls(make_admin, spine):
     client, _ = await make_admin(OfflinePool(spine))
-    response = await client.get("/admin/login", params={"token": ADMIN_TOKEN}, headers={"X-Forwarded-Proto": "https"})
+    response = await client.post("/admin/login", data={"token": ADMIN_TOKEN}, headers={"X-Forwarded-Proto": "https"})
     assert response.status_code == 303 and "secure" in response.headers["set-cookie"].lower()
 
 
 async def test_logout_ends_the_session_on_the_server(make_admin, spine):
     client, _ = await make_admin(OfflinePool(spine))
-    await client.get("/admin/login", params={"token": ADMIN_TOKEN})
+    await sign_in(client)
     session = client.cookies.get("session")
-    response = await client.get("/admin/logout")
+    response = await client.post("/admin/logout")
     assert response.status_code == 303 and 'session=""' in response.headers["set-cookie"]
     assert (await client.get("/admin")).status_code == 401
     client.cookies.set("session", session)  # a copy of the cookie kept from before
@@ -90,7 +95,7 @@ async def test_logout_ends_the_session_on_the_server(make_admin, spine):
 
 async def test_cookie_is_secure_when_the_public_url_is_https(make_admin, spine):
     client, _ = await make_admin(OfflinePool(spine), public_url="https://clara.example")
-    response = await client.get("/admin/login", params={"token": ADMIN_TOKEN})
+    response = await sign_in(client)
     assert response.status_code == 303 and "; secure" in response.headers["set-cookie"].lower()
 
 
@@ -110,7 +115,7 @@ async def test_an_expired_session_is_refused(make_admin, spine):
 async def test_state_changing_admin_routes_refuse_a_foreign_origin(make_admin, spine, origin):
     pool = OfflinePool(spine)
     client, _ = await make_admin(pool)
-    await client.get("/admin/login", params={"token": ADMIN_TOKEN})
+    await sign_in(client)
     body = {"as_person_id": "p_priya", "property_id": "pf_yale", "message": "list open work orders"}
     page = await client.post("/admin/ask", data=body, headers={"Origin": origin})
     assert page.status_code == 403 and "cross-origin" in page.text
@@ -126,7 +131,7 @@ async def test_a_person_token_signs_in_as_that_person_until_revoked(make_admin, 
     priya = await person_auth(spine, "p_priya")
     assert (await client.get("/admin/status", headers=priya)).status_code == 200
     token = priya["Authorization"].split()[1]
-    assert (await client.get("/admin/login", params={"token": token})).status_code == 303
+    assert (await sign_in(client, token)).status_code == 303
     assert (await client.get("/admin/status")).status_code == 200  # the session
     await spine.revoke_admin_access("p_priya")
     assert (await client.get("/admin/status", headers=priya)).status_code == 401
@@ -142,7 +147,7 @@ async def test_an_expired_person_token_is_refused(make_admin, spine):
 async def test_pages_closed_without_a_configured_token(make_admin, spine):
     client, _ = await make_admin(OfflinePool(spine), admin_token=None)
     for response in (await client.get("/admin/status", headers={"Authorization": "Bearer "}),
-                     await client.get("/admin/login", params={"token": ""})):
+                     await sign_in(client, "")):
         assert response.status_code == 401 and "GATEWAY_ADMIN_TOKEN" in response.text
         assert "set-cookie" not in response.headers
 
@@ -158,5 +163,5 @@ async def test_sign_in_returns_to_the_page_asked_for(make_admin, spine):
 @pytest.mark.parametrize("target", ["https://evil.example/", "//evil.example/admin", "/administrator", "/admin\\..\\x"])
 async def test_sign_in_is_no_open_redirect(make_admin, spine, target):
     client, _ = await make_admin(OfflinePool(spine))
-    response = await client.get("/admin/login", params={"token": ADMIN_TOKEN, "next": target})
+    response = await sign_in(client, next=target)
     assert response.status_code == 303 and response.headers["location"] == "/admin"

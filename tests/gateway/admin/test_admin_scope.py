@@ -56,6 +56,9 @@ async def test_the_scope_is_derived_from_the_store(spine):
     assert operator.property_ids is None and operator.sees(None) and not sam.sees(None)
     assert nora.may_act("pf_beacon") and not sam.may_act("pf_yale") and not nora.may_act("pf_yale")
     assert await nora.sees_person(spine, "p_priya") and not await nora.sees_person(spine, "p_marcus")
+    # Acting as someone needs all they reach: Priya reaches pf_yale too, Carlos org_capitol's pf_capitol.
+    assert await sam.covers_person(spine, "p_priya") and not await nora.covers_person(spine, "p_priya")
+    assert not await sam.covers_person(spine, "p_carlos") and await operator.covers_person(spine, "p_carlos")
     assert (await admin_scope(spine, "p_marcus")).property_ids == frozenset()  # no staff role: nothing
 
 
