@@ -43,6 +43,7 @@ class Escalation(BaseModel):
     name: str | None = None
     wire_address_last4: str | None = None
     notes: list[EscalationNote] = Field(default_factory=list)
+    page_id: str | None = None  # the on-call page it started or joined (set once the page starts)
 
 
 class ApplicationLink(BaseModel):

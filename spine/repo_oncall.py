@@ -62,11 +62,6 @@ class OnCallRecords(RepoBase):
         due = [(Page.model_validate(i.data), i.version) for i in items]
         return [(page, version) for page, version in due if page.next_due <= now]
 
-    async def page_of_interaction(self, interaction_id: str) -> Page | None:
-        """The page an interaction started or joined (spine.paging claims it per interaction)."""
-        found = await self.store.get(keys.interaction_page(interaction_id))
-        return await self.get_page(found.data["page_id"]) if found else None
-
     async def hold_page(self, person_id: str, page_id: str) -> None:
         """Remember that `person_id` was paged by `page_id` (what their `ACK` may acknowledge)."""
         await self.store.put(Item(pk=keys.pages_held(person_id), sk=page_id, data={"page_id": page_id}))

@@ -62,11 +62,9 @@ class StaffNote(BaseModel):
 
 
 async def page_view(spine: Spine, escalation: Escalation) -> PageView:
-    """The on-call page this escalation's turn started (or joined), as the console shows it: its
-    status, the level paged last (from 1) and who acknowledged it; `none` when nothing paged."""
-    if escalation.urgency == "normal" or not escalation.interaction_id:
-        return PageView()  # only urgent and emergency escalations page
-    page = await spine.page_of_interaction(escalation.interaction_id)
+    """The on-call page this escalation started (or joined), as the console shows it: its status,
+    the level paged last (from 1) and who acknowledged it; `none` when nothing paged."""
+    page = await spine.get_page(escalation.page_id) if escalation.page_id else None
     if page is None:
         return PageView()
     return PageView(status=page.status, level=page.level + 1 if page.step >= 0 else None,

@@ -84,7 +84,9 @@ async def test_a_staff_message_takes_over_and_goes_through_the_outbox(app, peopl
 
     emergency = reply_of(await text(client, "there is a fire in my kitchen!"))
     assert "911" in emergency  # the safety net still answers an emergency
-    assert any(e.urgency == "emergency" for e in await spine.escalations_for_org("org_propflow"))
+    queue = (await client.get("/admin/api/escalations", headers=people["p_priya"])).json()["escalations"]
+    [paged] = [e for e in queue if e["urgency"] == "emergency"]
+    assert paged["page"]["status"] == "paging" and paged["page"]["level"] == 1  # and its page (demo plan)
 
     back = await client.post(f"{CONVO}/p_marcus/handback", headers=people["p_priya"])
     assert back.json()["mode"] == "clara"

@@ -106,8 +106,9 @@ async def test_the_page_state_is_the_ladders(app, spine):
     from spine.paging_ack import acknowledge
 
     await escalation(spine, "e_paged", "pf_yale", urgency="emergency")
-    await start_page(spine, PageRequest(page_id="pg_e_paged", property_id="pf_yale", reason="fire",
-                                        escalation_id="e_paged", interaction_id="ix_e_paged"))
+    started = await start_page(spine, PageRequest(page_id="pg_e_paged", property_id="pf_yale", reason="fire",
+                                                  escalation_id="e_paged", interaction_id="ix_e_paged"))
+    await spine.change_escalation("e_paged", lambda e: e.model_copy(update={"page_id": started.page_id}))
     [paged] = (await app.get("/admin/api/escalations", headers=AUTH)).json()["escalations"]
     assert paged["page"] == {"status": "paging", "level": 1, "acknowledged_by": None}  # demo plan: level 1 p_mike
     await acknowledge(spine, "pg_e_paged", "p_mike", PageVia.SMS)
