@@ -26,6 +26,7 @@ class ConsoleScope:
     reads: frozenset[str]  # property ids
     acts: frozenset[str]
     whole_orgs: frozenset[str]  # orgs read in full (their org-wide escalation queue serves them)
+    singles: frozenset[str]  # properties read outside those orgs (each its own queue)
 
     def check_read(self, property_id: str) -> None:
         if property_id not in self.reads:
@@ -46,7 +47,8 @@ async def console_scope(ctx: GatewayContext, request: Request) -> ConsoleScope:
     for prop in properties:
         by_org.setdefault(prop.org_id, set()).add(prop.id)
     whole = frozenset(org for org, ids in by_org.items() if ids <= reads)
-    return ConsoleScope(signed_in(request), reads, acts, whole)
+    singles = reads - {p for org in whole for p in by_org[org]}
+    return ConsoleScope(signed_in(request), reads, acts, whole, frozenset(singles))
 
 
 async def person_properties(spine: Spine, person_id: str, head: Conversation | None) -> set[str]:

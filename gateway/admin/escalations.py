@@ -93,10 +93,8 @@ async def queue(spine: Spine, scope: ConsoleScope, property_id: str | None, stat
     if property_id:
         scope.check_read(property_id)
         return await spine.escalation_queue(property_ids=[property_id], status=status, limit=limit)
-    orgs = sorted(scope.whole_orgs)
-    covered = {p.id for p in await spine.list_properties() if p.org_id in scope.whole_orgs}
-    singles = sorted(scope.reads - covered)
-    return await spine.escalation_queue(property_ids=singles, org_ids=orgs, status=status, limit=limit)
+    return await spine.escalation_queue(property_ids=sorted(scope.singles), org_ids=sorted(scope.whole_orgs),
+                                        status=status, limit=limit)
 
 
 @api.get("/escalations")
