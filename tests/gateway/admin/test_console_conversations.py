@@ -140,3 +140,20 @@ async def test_pages_show_the_conversation_and_its_controls(app, people):
     assert "what are the office hours?" in page.text and "/admin/api/conversations/p_marcus/takeover" in page.text
     viewer = await client.get("/admin/conversations/p_marcus", headers=people["p_sam"])
     assert "what are the office hours?" in viewer.text and "/takeover" not in viewer.text
+
+
+async def test_email_joins_the_same_conversation_and_staff_answer_there(spine, make_channels, people):
+    from tests.support.console_helpers import actor_pool
+    from tests.support.gateway_helpers import text as sms
+
+    channels = await make_channels(actor_pool(spine))
+    await sms(channels.client, "what are the office hours?")
+    answered = await channels.email("Marcus Johnson <marcus@example.com>", "Is the gym open on Sunday?")
+    assert answered.status_code == 200, answered.text
+    convo = await messages(channels.client, headers=people["p_priya"])
+    assert [(m["author"], m["channel"]) for m in convo["messages"]] == [
+        ("person", "sms"), ("clara", "sms"), ("person", "email"), ("clara", "email")]
+    assert convo["last_channel"] == "email"
+    sent = await channels.client.post(f"{CONVO}/p_marcus/messages", json={"text": "Yes, 24/7 with your fob."},
+                                      headers=people["p_priya"])
+    assert sent.json()["notification"]["channel"] == "email"  # their last channel
