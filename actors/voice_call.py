@@ -39,6 +39,7 @@ from spine import keys
 from spine.context import Channel
 from spine.events import context_build, emit_event
 from spine.identity import utcnow
+from spine.notification import Notification
 from spine.records import EventKind, TraceEvent, TracePrefetch, TraceToolCall, TranscriptEntry
 from spine.repo import Spine
 from spine.store import StoreError
@@ -224,6 +225,7 @@ class VoiceCalls:
         trace = await self.spine.get_trace(interaction_id)
         if trace is not None and all(c.tool_use_id != inv.tool_use_id for c in trace.tool_calls):
             trace.tool_calls.append(trace_call(inv, result))
+            trace.notifications += result.notifications
             await self.spine.put_trace(trace)
         return result
 
@@ -254,7 +256,7 @@ class VoiceCalls:
 
     async def end(self, interaction_id: str, transcript: list[TranscriptEntry], *,
                   tool_calls: Sequence[TraceToolCall] = (), prefetch: Sequence[dict[str, Any]] = (),
-                  events: Sequence[TraceEvent] = ()) -> bool:
+                  events: Sequence[TraceEvent] = (), notifications: Sequence[Notification] = ()) -> bool:
         """Complete the call's trace and refresh personContext. True for the first end of the call;
         the second (stream end and post-call webhook) only adds what the first did not have."""
         await self._recorded(interaction_id)
@@ -268,6 +270,8 @@ class VoiceCalls:
         trace.tool_calls += [c for c in tool_calls if c.tool_use_id not in known]
         trace.prefetch = trace.prefetch or [TracePrefetch(**p) for p in prefetch]
         trace.events += [e for e in events if e not in trace.events]
+        queued = {n.outbox_id for n in trace.notifications}
+        trace.notifications += [n for n in notifications if n.outbox_id not in queued]
         said = trace.transcript or []
         trace.inbound = next((t.text for t in said if t.role == "user"), trace.inbound)
         trace.reply = next((t.text for t in reversed(said) if t.role == "agent"), trace.reply)

@@ -13,6 +13,7 @@ from actors.turn_types import ToolRunner
 from actors.voice_opening import VoiceCallStart
 from actors.voice_tools import not_on_the_phone
 from spine.context import PersonContext
+from spine.notification import Notification
 from spine.records import TraceEvent, TraceToolCall, TranscriptEntry
 from spine.toolspec import ToolInvocation, ToolResult
 from tools.caller import Caller
@@ -32,7 +33,7 @@ class CallService(Protocol):
 
     async def end(self, interaction_id: str, transcript: list[TranscriptEntry], *,
                   tool_calls: Sequence[TraceToolCall] = ..., prefetch: Sequence[dict[str, Any]] = ...,
-                  events: Sequence[TraceEvent] = ...) -> bool: ...
+                  events: Sequence[TraceEvent] = ..., notifications: Sequence[Notification] = ...) -> bool: ...
 
 
 class VoiceCall:
@@ -44,6 +45,7 @@ class VoiceCall:
         self.interaction_id = start.interaction_id
         self.transcript: list[TranscriptEntry] = []
         self.tool_calls: list[TraceToolCall] = []
+        self.notifications: list[Notification] = []  # what the call's tools queued (the trace's)
         self.events: list[TraceEvent] = []
         self.conversation_id: str | None = None
         self._prefetched: set[str] = set()
@@ -75,6 +77,7 @@ class VoiceCall:
             result = ToolResult(tool_use_id=tool_call_id, name=name, is_error=True, decision="refused",
                                 reason="this call could not be identified", content="I can't do that on this call.")
         self.tool_calls.append(trace_call(inv, result))
+        self.notifications += result.notifications
         return result
 
     async def prefetch(self, heard: str) -> list[ToolResult]:
@@ -107,4 +110,4 @@ class VoiceCall:
             log.warning("prefetch report for %s failed: %s", self.interaction_id, exc)
             report = []
         return await self.calls.end(self.interaction_id, self.transcript, tool_calls=self.tool_calls,
-                                    prefetch=report, events=self.events)
+                                    prefetch=report, events=self.events, notifications=self.notifications)

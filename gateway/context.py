@@ -15,7 +15,8 @@ from actors.config import RuntimeConfig
 from actors.person_runtime import ActorInfo
 from gateway.channel_inbound import TurnSubmitter
 from gateway.email.channel import EmailChannel
-from gateway.outbox_sender import STATUS_CALLBACK_PATH, OutboxSenderFactory
+from gateway.outbox_sender import STATUS_CALLBACK_PATH, OutboxSender, OutboxSenderFactory
+from gateway.send_soon import SendingPool
 from gateway.settings import GatewayArgs, Settings, TakeoverOptions
 from gateway.sms.abandoned import AbandonedInboundSweep, ApologySender
 from gateway.sms.delivery import Delivery
@@ -50,8 +51,9 @@ class GatewayContext:
         self.settings = settings
         self.takeover = takeover or TakeoverOptions()
         self.spine = spine
-        self.pool = pool
         self.http = http or httpx.AsyncClient(timeout=httpx.Timeout(10.0, connect=5.0))
+        # A turn's queued rows (a page's text and call) leave from here at once (gateway.send_soon).
+        self.pool = pool = SendingPool(pool, OutboxSender(spine, settings, self.http))
         self.delivery = Delivery(spine, twilio_rest(settings, self.http),
                                  status_callback_url=settings.public_url + STATUS_CALLBACK_PATH)
         self.sms = SmsHandler(spine, pool, self.delivery, sms_options)
@@ -106,6 +108,7 @@ class GatewayContext:
             if task is not None:
                 task.cancel()
         await self.sms.drain()
+        await self.pool.drain()
         await self.email.turns.drain()
         await self.telegram.turns.drain()
         await self.http.aclose()

@@ -36,6 +36,12 @@ async def send_claimed(spine: Spine, message: OutboxMessage, send: Callable[[Out
     create-if-absent marker: a replica's reply and the outbox sweep never both send one row)."""
     if not await spine.mark_once(keys.outbox_send_marker(message.id)):
         return await spine.get_outbox(message.id) or message
+    return await send_owned(spine, message, send, failure)
+
+
+async def send_owned(spine: Spine, message: OutboxMessage, send: Callable[[OutboxMessage], Awaitable[str]],
+                     failure: type[Exception]) -> OutboxMessage:
+    """Send a row this caller has claimed (keys.outbox_send_marker) and write the answer back."""
     try:
         provider_id = await send(message)
     except failure as exc:

@@ -25,7 +25,7 @@ from pydantic import BaseModel
 import spine.keys as keys
 from gateway.email.channel import mailgun_messages
 from gateway.errors import ProviderError
-from gateway.outbox_delivery import send_claimed
+from gateway.outbox_delivery import send_owned
 from gateway.settings import Settings
 from gateway.sms.rest import TwilioRest
 from gateway.telegram.channel import bot_api
@@ -88,18 +88,35 @@ class OutboxSender:
         return [r for r in done if r.status != OutboxStatus.PENDING]
 
     async def send(self, row: OutboxMessage, now: datetime | None = None) -> OutboxMessage:
+        """Claim the row, then send it, or suppress it if it may no longer go. Only the claimant
+        decides: a sender that read the row a moment ago never overwrites what another sent."""
         now = now or utcnow()
-        if row.page_id and (page := await self.spine.get_page(row.page_id)) and page.status == PageStatus.ACKNOWLEDGED:
-            return await self._end(row, OutboxStatus.SUPPRESSED, "the page was acknowledged before this left")
-        if (refused := await may_still_send(self.spine, row)) is not None:  # e.g. a STOP since it was queued
-            return await self._end(row, OutboxStatus.SUPPRESSED, refused)
-        if await self.spine.is_marked(keys.outbox_send_marker(row.id)):
-            if row.created_at <= now - timedelta(seconds=INTERRUPTED_AFTER_S):
-                return await self._end(row, OutboxStatus.FAILED, "its send was interrupted; not sent again "
-                                                                 "(it may have reached the person)")
-            return row  # being sent right now by whoever claimed it
         send = self.senders.get(row.channel)
-        return await send_claimed(self.spine, row, send, ProviderError) if send else row
+        if send is None:
+            return row  # no credentials for its channel: it waits
+        marker = keys.outbox_send_marker(row.id)
+        if not await self.spine.mark_once(marker):
+            return await self._claimed_elsewhere(row, marker, now)
+        current = await self.spine.get_outbox(row.id)  # the row as it is now that it is ours
+        if current is None or current.status != OutboxStatus.PENDING:
+            return current or row
+        if current.page_id and (page := await self.spine.get_page(current.page_id)) \
+                and page.status == PageStatus.ACKNOWLEDGED:
+            return await self._end(current, OutboxStatus.SUPPRESSED, "the page was acknowledged before this left")
+        if (refused := await may_still_send(self.spine, current)) is not None:  # e.g. a STOP since it was queued
+            return await self._end(current, OutboxStatus.SUPPRESSED, refused)
+        return await send_owned(self.spine, current, send, ProviderError)
+
+    async def _claimed_elsewhere(self, row: OutboxMessage, marker: str, now: datetime) -> OutboxMessage:
+        """Being sent by whoever claimed it, or, claimed long ago and still pending, interrupted."""
+        claim = await self.spine.store.get(keys.once(marker))
+        claimed_at = datetime.fromisoformat(claim.data["at"]) if claim else now
+        current = await self.spine.get_outbox(row.id)
+        if current is not None and current.status == OutboxStatus.PENDING \
+                and claimed_at <= now - timedelta(seconds=INTERRUPTED_AFTER_S):
+            return await self._end(current, OutboxStatus.FAILED, "its send was interrupted; not sent again "
+                                                                 "(it may have reached the person)")
+        return current or row
 
     async def _end(self, row: OutboxMessage, status: OutboxStatus, error: str) -> OutboxMessage:
         ended = row.model_copy(update={"status": status, "error": error})

@@ -30,7 +30,10 @@ SAFETY (overrides everything else, for every caller, known or not): if anyone re
 emergency - a gas smell, fire or smoke, active flooding or water pouring in, electrical sparking or \
 burning, or a threat to someone's physical safety - your first words are to call 911 now and get \
 to a safe place, and you call escalate_to_human with urgency "emergency" in the same turn. Do not \
-troubleshoot an emergency, and do this even when the caller seems to have the wrong number."""
+troubleshoot an emergency, and do this even when the caller seems to have the wrong number. \
+Say you have alerted the on-call team only when a tool result's on_call status is "paging" (name who \
+is being texted and called); when it is "none", say honestly that the team could not be reached \
+automatically, and never say someone has it until a page is acknowledged."""
 
 FACILITY_HINT = ("Property facts (pool, hours, parking, pet, amenities) are available via tools - "
                  "call them when asked; never answer them from memory.")

@@ -12,10 +12,10 @@ from spine.language import Language
 
 __all__ = ["EMERGENCY_NUDGE", "EmergencyKind", "EmergencyMatch", "detect_emergency", "emergency_nudge"]
 
-EMERGENCY_NUDGE = ("If anyone is in danger, call 911 now and get to a safe place. "
-                   "I'm alerting the property's emergency team right away.")
-EMERGENCY_NUDGE_ES = ("Si alguien está en peligro, llame al 911 ahora y póngase a salvo. "
-                      "Estoy avisando de inmediato al equipo de emergencias de la propiedad.")
+# No promise here of who is alerted: the nudge is prepended before the forced escalation's page has
+# run; whether the on-call team was reached is said by the reply, from the tool's on_call result.
+EMERGENCY_NUDGE = "If anyone is in danger, call 911 now and get to a safe place."
+EMERGENCY_NUDGE_ES = "Si alguien está en peligro, llame al 911 ahora y póngase a salvo."
 
 
 def emergency_nudge(language: Language) -> str:

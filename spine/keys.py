@@ -260,6 +260,13 @@ def work_order_notice(work_order_id: str, person_id: str, slot: str) -> str:
     return f"notify:{work_order_id}:{person_id}:{slot}"
 
 
+STEP_UP_TEXT_PREFIX = "stepup-"  # a verification code's text: sent by the call's gateway only, never swept
+
+
+def step_up_text(token: str) -> str:
+    return f"{STEP_UP_TEXT_PREFIX}{token}"
+
+
 def dispatch_notice(dispatch_id: str, person_id: str) -> str:
     """A dispatch sent to one contact of the vendor."""
     return f"dispatch:{dispatch_id}:{person_id}"
@@ -361,6 +368,11 @@ def page_due(next_due_iso: str, page_id: str) -> str:
 def pages_held(person_id: str) -> str:
     """The pages a Person was paged by (sort key: the page id): what an `ACK` from them may name."""
     return f"PAGESHELD#{person_id}"
+
+
+def escalation_page(escalation_id: str) -> str:
+    """The page an escalation is part of (what the staff console shows beside it)."""
+    return f"ESCPAGE#{escalation_id}"
 
 
 def interaction_page(interaction_id: str) -> str:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
+import spine.keys as keys
 from spine.contact_window import in_window, next_window
 from spine.context import Channel
 from spine.events import emit_event
@@ -60,6 +61,12 @@ async def queue_outbound(spine: Spine, request: OutboundRequest) -> Notification
     return notification
 
 
+async def row_notification(spine: Spine, row: OutboxMessage) -> Notification:
+    """What a row queue_outbound wrote stands as now (queued, sent, deferred, blocked)."""
+    prop = await spine.get_property(row.property_id) if row.property_id else None
+    return _notification(row, _status(row, spine.clock(), prop), row.error)
+
+
 async def _again(spine: Spine, request: OutboundRequest, row: OutboxMessage) -> Notification:
     """The key was queued before: the same row answers, its body renewed while it still waits."""
     prop = await spine.get_property(row.property_id) if row.property_id else None
@@ -91,6 +98,8 @@ async def may_still_send(spine: Spine, row: OutboxMessage) -> str | None:
     no longer go (a STOP since, a person marked deceased), or None. Replies have their own check."""
     if row.kind is None or row.recipient_person_id is None:
         return None
+    if row.id.startswith(keys.STEP_UP_TEXT_PREFIX):  # its body is masked: only the call's gateway has the code
+        return "a verification code is sent by the call's gateway, not the outbox sender"
     person = await spine.get_person(row.recipient_person_id)
     return await _blocked_by(spine, person, row.channel, row.to_address or None, row)
 

@@ -75,6 +75,8 @@ async def start_page(spine: Spine, request: PageRequest, *, now: datetime | None
     if not await spine.create_page(page):
         existing = await spine.get_page(request.page_id)
         return await _started(spine, existing, []) if existing else PageStart(status=PageStatus.NONE)
+    if request.escalation_id:
+        await spine.link_escalation_page(request.escalation_id, page.id)
     notifications = []
     current = await spine.read_page(page.id)
     if current is not None:  # take step 0 now; if this process dies first, the scheduler takes it
@@ -102,6 +104,8 @@ async def _join(spine: Spine, page_id: str, request: PageRequest) -> Page | None
         missing = {name: getattr(request, name) for name in ("work_order_id", "work_order_display_id", "escalation_id",
                                                               "unit") if getattr(page, name) is None}
         if not any(missing.values()) or await spine.replace_page(page.model_copy(update=missing), version):
+            if request.escalation_id:
+                await spine.link_escalation_page(request.escalation_id, page_id)
             return await spine.get_page(page_id)
     return await spine.get_page(page_id)
 

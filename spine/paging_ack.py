@@ -24,6 +24,7 @@ from spine.work import WorkOrderNote
 ACK_WORD = re.compile(r"^\s*ack(?:\s+(\d{4}))?\s*[.!]?\s*$", re.IGNORECASE)
 _ACKABLE = frozenset({PageStatus.PAGING, PageStatus.EXHAUSTED})  # a late answer still takes it
 _CAS_ATTEMPTS = 5
+RECENT_S = 3600.0  # an ACK this long after someone else took the page is still told who has it
 
 
 class AckOutcome(BaseModel):
@@ -64,7 +65,8 @@ async def _after_ack(spine: Spine, page: Page) -> AckOutcome:
         notifications.append(await queue_outbound(spine, OutboundRequest(
             key=f"page-{page.id}-acknowledged-reporter", kind=NotificationKind.NOTIFY,
             recipient_person_id=page.reporter_person_id, property_id=page.property_id, urgent=True,
-            body=texts.reporter_has_it(name, await team_of(spine, page.acknowledged_by or ""), page.language))))
+            body=texts.reporter_has_it(name, await team_of(spine, page.acknowledged_by or "", page.language),
+                                       page.language))))
     await _note(spine, page, name)
     await emit_event(spine, EventKind.ONCALL_ACKNOWLEDGED, str(page.acknowledged_via), channel=None, address=None,
                      property_id=page.property_id, interaction_id=None,
@@ -86,13 +88,13 @@ async def _note(spine: Spine, page: Page, name: str) -> None:
         await spine.put_escalation(esc.model_copy(update={"status": EscalationStatus.ACKNOWLEDGED}))
 
 
-async def team_of(spine: Spine, person_id: str) -> str:
+async def team_of(spine: Spine, person_id: str, language: str = "en") -> str:
     """'maintenance', the vendor's name, or 'the property team': who the reporter hears has it."""
     roles = await spine.roles_of(person_id)
     vendor_role = next((r for r in roles if r.role_type == PersonRoleType.VENDOR_CONTACT and r.scope.vendor_id), None)
     vendor = await spine.get_vendor(vendor_role.scope.vendor_id or "") if vendor_role else None
     return texts.team_label({str(r.role_type) for r in roles}, vendor.name if vendor else None,
-                            bool(vendor and vendor.in_house))
+                            bool(vendor and vendor.in_house), language)
 
 
 async def pass_page(spine: Spine, page_id: str, person_id: str, *, now: datetime | None = None) -> bool:
@@ -109,15 +111,25 @@ async def pass_page(spine: Spine, page_id: str, person_id: str, *, now: datetime
     return False
 
 
+async def _taken_by_another(spine: Spine, pages: list[Page], person_id: str) -> AckOutcome | None:
+    """An ACK for a page someone else took within the last hour: say who has it (not a turn)."""
+    recent = [p for p in pages if p.status == PageStatus.ACKNOWLEDGED and p.acknowledged_by != person_id
+              and p.acknowledged_at is not None and (utcnow() - p.acknowledged_at).total_seconds() < RECENT_S]
+    if not recent:
+        return None
+    return AckOutcome(acknowledged=False, page=recent[-1], reply=await _taken_reply(spine, recent[-1]))
+
+
 async def ack_by_text(spine: Spine, person_id: str, text: str) -> AckOutcome | None:
     """An SMS `ACK` / `ACK <code>` from a Person who holds an open page; None when the text is not
     one or they hold none (then it is an ordinary message for the agent)."""
     match = ACK_WORD.match(text)
     if match is None:
         return None
-    held = [p for p in await spine.open_pages_held_by(person_id) if p.status in _ACKABLE]
+    every = await spine.pages_held_by(person_id)
+    held = [p for p in every if p.status in _ACKABLE]
     if not held:
-        return None
+        return await _taken_by_another(spine, every, person_id)
     code = match.group(1)
     if code is not None:
         named = [p for p in held if p.code == code]

@@ -77,10 +77,10 @@ def managers_exhausted(page: Page, property_name: str, asked: int) -> str:
             f"Please call the reporter or reply ACK {page.code} to take it.")
 
 
-def team_label(role_types: set[str], vendor_name: str | None, vendor_in_house: bool) -> str:
+def team_label(role_types: set[str], vendor_name: str | None, vendor_in_house: bool, language: str = "en") -> str:
     """How the reporter hears who has it: 'maintenance', 'Carlos Plumbing', 'the property team'."""
-    if vendor_name is not None:
-        return "maintenance" if vendor_in_house else vendor_name
-    if "maintenance" in role_types:
-        return "maintenance"
-    return "the property team"
+    if vendor_name is not None and not vendor_in_house:
+        return vendor_name
+    if vendor_name is not None or "maintenance" in role_types:
+        return "mantenimiento" if language == "es" else "maintenance"
+    return "el equipo de la propiedad" if language == "es" else "the property team"

@@ -62,12 +62,24 @@ class OnCallRecords(RepoBase):
         due = [(Page.model_validate(i.data), i.version) for i in items]
         return [(page, version) for page, version in due if page.next_due <= now]
 
+    async def link_escalation_page(self, escalation_id: str, page_id: str) -> None:
+        await self.store.put(Item(pk=keys.escalation_page(escalation_id), data={"page_id": page_id}))
+
+    async def page_for_escalation(self, escalation_id: str) -> Page | None:
+        """The page an escalation started or joined; None when it paged nobody."""
+        item = await self.store.get(keys.escalation_page(escalation_id))
+        return await self.get_page(item.data["page_id"]) if item else None
+
     async def hold_page(self, person_id: str, page_id: str) -> None:
         """Remember that `person_id` was paged by `page_id` (what their `ACK` may acknowledge)."""
         await self.store.put(Item(pk=keys.pages_held(person_id), sk=page_id, data={"page_id": page_id}))
 
+    async def pages_held_by(self, person_id: str) -> list[Page]:
+        """Every page this Person was paged by, oldest first."""
+        pages = [await self.get_page(i.sk) for i in await self.store.query(keys.pages_held(person_id))]
+        return sorted((p for p in pages if p is not None), key=lambda p: p.created_at)
+
     async def open_pages_held_by(self, person_id: str) -> list[Page]:
         """The pages this Person was paged by that nobody has taken yet (running or exhausted), oldest first."""
-        pages = [await self.get_page(i.sk) for i in await self.store.query(keys.pages_held(person_id))]
         untaken = (PageStatus.PAGING, PageStatus.EXHAUSTED)
-        return sorted((p for p in pages if p is not None and p.status in untaken), key=lambda p: p.created_at)
+        return [p for p in await self.pages_held_by(person_id) if p.status in untaken]

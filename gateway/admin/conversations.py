@@ -18,7 +18,7 @@ from gateway.admin.trace_pages import trace_href
 from gateway.context import GatewayContext
 from spine.context import Channel
 from spine.conversation import Author, Conversation, Mode
-from spine.outbound import Notification
+from spine.outbound import Notification, NotificationStatus
 from spine.takeover import hand_back, send_staff_message, take_over
 
 api = APIRouter()
@@ -134,6 +134,8 @@ async def staff_message(request: Request, person_id: str, body: StaffText,
         raise HTTPException(400, "Idempotency-Key: 1 to 100 letters, digits, '-' or '_'")
     sent = await send_staff_message(ctx.spine, person_id, staff_id, body.text, request_id=key,
                                     release_after_s=ctx.takeover.idle_release_s, property_id=property_id)
+    if sent.notification.outbox_id and sent.notification.status == NotificationStatus.QUEUED:
+        ctx.pool.send_soon([sent.notification.outbox_id])  # at once, not at the scheduler's next tick
     return _result(await ctx.spine.get_conversation(person_id), person_id, sent.notification)
 
 

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from gateway.evals.scenario import ToolExpectation, TurnExpectation
+from gateway.evals.scenario import NotificationExpectation, ToolExpectation, TurnExpectation
 from spine.language import detect_language
+from spine.notification import Notification
 from spine.records import AgentTrace, TraceToolCall
 
 
@@ -25,13 +26,39 @@ def _described(calls: list[TraceToolCall]) -> str:
     return ", ".join(f"{c.name}({c.decision})" for c in calls) or "no tool calls"
 
 
-def check_turn(expect: TurnExpectation, trace: AgentTrace | None, reply: str, suppressed: bool) -> list[str]:
+def _notified(want: NotificationExpectation, queued: list[tuple[Notification, str]]) -> bool:
+    return any(n.recipient_person_id == want.to and (want.kind is None or n.kind == want.kind)
+               and (want.status is None or n.status == want.status) and (want.channel is None or n.channel == want.channel)
+               and all(phrase.lower() in body.lower() for phrase in want.says) for n, body in queued)
+
+
+def _listed(queued: list[tuple[Notification, str]]) -> str:
+    return "; ".join(f"{n.kind} to {n.recipient_person_id} by {n.channel}, {n.status}: {body[:80]!r}"
+                     for n, body in queued) or "nothing"
+
+
+def check_notifications(expect: TurnExpectation, queued: list[tuple[Notification, str]]) -> list[str]:
+    """The other participants' side of a turn: what it queued for them, by their outbox rows."""
+    failures = [f"no {w.kind or 'message'} to {w.to}{f' ({w.status})' if w.status else ''} saying {w.says}; "
+                f"queued: {_listed(queued)}" for w in expect.notifications if not _notified(w, queued)]
+    if expect.no_notifications and queued:
+        failures.append(f"nobody else should have been messaged; queued: {_listed(queued)}")
+    return failures
+
+
+def check_turn(expect: TurnExpectation, trace: AgentTrace | None, reply: str, suppressed: bool,
+               queued: list[tuple[Notification, str]] | None = None) -> list[str]:
     """The failed expectations of one turn ([] when it passed)."""
-    failures: list[str] = []
+    failures: list[str] = check_notifications(expect, queued or [])
     if expect.suppressed is not None and suppressed != expect.suppressed:
         failures.append(f"suppressed: wanted {expect.suppressed}, got {suppressed}")
-    if not suppressed and not reply.strip():
+    if not suppressed and not reply.strip() and not expect.without_turn:  # a STOP is confirmed by Twilio
         failures.append("Clara went silent: empty reply")
+    if expect.without_turn:  # a keyword's answer: only the reply and the others' side are scored
+        lowered = reply.lower()
+        failures += [f"reply lacks {p!r}" for p in expect.reply_contains if p.lower() not in lowered]
+        failures += [f"reply must not contain {p!r}" for p in expect.reply_not_contains if p.lower() in lowered]
+        return failures + (["an agent turn ran (a trace was written)"] if trace is not None else [])
     if trace is None:
         return failures + ["no trace was written for the turn"]
     routing = trace.routing

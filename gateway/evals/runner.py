@@ -26,8 +26,13 @@ from actors.person_actor import PersonRuntime
 from actors.turn_types import TurnDeps
 from gateway.evals.channels import Lines
 from gateway.evals.checks import check_turn
+from gateway.evals.clock import EvalClock
+from gateway.evals.oncall import Clock, check_oncall, press
 from gateway.evals.scenario import Scenario, Turn
 from spine.demo import seed
+from spine.notification import Notification
+from spine.outbound import row_notification
+from spine.records import OutboxMessage, OutboxStatus
 from spine.repo import Spine
 from spine.store.sqlite import SqliteStore
 
@@ -97,14 +102,25 @@ class Runner:
         path = self.workdir / f"scenario_{next(self._ids)}.db"
         shutil.copyfile(self._template, path)
         spine = Spine(SqliteStore(path))
+        prop = await spine.property_for_number(scenario.line)
+        wall = EvalClock(prop.timezone if prop else "America/Los_Angeles")
+        wall.set(scenario.at)
+        spine.clock = wall
         # As a host process builds its turns (actors.host.build_runtime): the configured model also
         # gives the intent second opinion on unknown senders the classifier is unsure of.
         deps = TurnDeps(spine=spine, model=self.model, tools=Dispatcher(spine), confirmer=model_confirmer(self.model))
         host = PersonHost(PersonRuntime(deps=deps, leases=Leases(spine.store, "eval-host", 600.0), host_id="eval-host"),
                           sweep_interval_s=3600)
         lines = Lines(spine, host)
+        clock = Clock(spine)
         try:
+            for property_id in scenario.no_oncall_plan:
+                await spine.clear_oncall_plan(property_id)
             for turn in scenario.turns:
+                wall.shift(turn.after_s)  # the contact window's clock moves with the ladder's
+                if turn.at:
+                    wall.set(turn.at)
+                await clock.advance(turn.after_s)
                 outcome.turns.append(await self._turn(spine, lines, scenario, turn))
         except Exception as exc:  # noqa: BLE001 - a crashing scenario is a failed scenario, the suite goes on
             outcome.error = f"{type(exc).__name__}: {exc}"
@@ -117,20 +133,44 @@ class Runner:
         return outcome
 
     async def _turn(self, spine: Spine, lines: Lines, scenario: Scenario, turn: Turn) -> TurnOutcome:
-        channel = turn.channel or scenario.channel
-        sent = await lines.send(channel, turn.sender or scenario.sender, scenario.line, turn.say)
-        reply = sent.reply
-        trace = await spine.get_trace(sent.interaction_id) if sent.interaction_id else None
-        suppressed = trace is not None and not trace.reply and not reply
-        result = TurnOutcome(say=turn.say, reply=reply, failures=check_turn(turn.expect, trace, reply, suppressed))
+        sender = turn.sender or scenario.sender
+        before = await _outbox(spine)
+        if turn.press is not None:  # a keypress on the paging call: TwiML, no agent turn
+            reply = await press(spine, sender, turn.press)
+            result = TurnOutcome(say=f"(presses {turn.press})", reply=reply)
+        elif not turn.say:  # only time passed
+            result = TurnOutcome(say=f"(after {turn.after_s:.0f} s)", reply="")
+        else:
+            sent = await lines.send(turn.channel or scenario.channel, sender, scenario.line, turn.say)
+            reply = sent.reply
+            trace = await spine.get_trace(sent.interaction_id) if sent.interaction_id else None
+            suppressed = trace is not None and not trace.reply and not reply
+            queued = await _queued_since(spine, before)
+            result = TurnOutcome(say=turn.say, reply=reply,
+                                 failures=check_turn(turn.expect, trace, reply, suppressed, queued))
+        if turn.press is not None or not turn.say:
+            lowered = result.reply.lower()
+            result.failures += [f"reply lacks {p!r}" for p in turn.expect.reply_contains if p.lower() not in lowered]
+        result.failures += await check_oncall(spine, turn.expect)
         for criterion in turn.judge:
             if self.judge.model is None:
                 result.judge_skipped += 1
                 continue
             result.judged += 1
-            if (why := await self.judge.score(criterion, turn.say, reply)) is not None:
+            if (why := await self.judge.score(criterion, turn.say, result.reply)) is not None:
                 result.failures.append(why)
         return result
+
+
+async def _outbox(spine: Spine) -> dict[str, OutboxMessage]:
+    return {row.id: row for status in OutboxStatus for row in await spine.outbox(status, limit=1000)}
+
+
+async def _queued_since(spine: Spine, before: dict[str, OutboxMessage]) -> list[tuple[Notification, str]]:
+    """What the turn queued for people (outbox rows new or changed since `before`, replies left
+    out), each with its message."""
+    changed = [row for row_id, row in (await _outbox(spine)).items() if row.kind and before.get(row_id) != row]
+    return [(await row_notification(spine, row), row.body) for row in changed]
 
 
 async def run_scenarios(scenarios: list[Scenario], model: ModelBackend, judge_model: ModelBackend | None,

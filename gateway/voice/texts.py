@@ -1,8 +1,11 @@
 """Texts a voice tool asks the channel to send during a call (the step-up's one-time code).
 
-Sent at once through Twilio's REST API; the outbox keeps a row per text, with the code masked
+The tool queued the text through the one outbound check (spine.outbound.queue_outbound: an SMS
+opt-out, a person who may not be reached) into an outbox row that keeps the code masked
 (`OutboundText.logged_body`), so operators see that a code went out and where, never the code.
-Without Twilio credentials the row stays pending and the caller is told no code could be sent.
+Here it is sent at once through Twilio's REST API by whoever claims the row first (the outbox
+sender never sends it: only this process has the code). Without Twilio credentials the row is
+marked failed and the caller is told no code could be sent.
 """
 from __future__ import annotations
 
@@ -10,6 +13,7 @@ import logging
 
 import httpx
 
+from gateway.outbox_delivery import send_claimed
 from gateway.settings import Settings
 from gateway.sms.rest import TwilioRest, TwilioRestError
 from spine.records import OutboxMessage, OutboxStatus, last4
@@ -43,16 +47,21 @@ class CallTexts:
         return result.model_copy(update={"texts": []})
 
     async def _send(self, text: OutboundText) -> bool:
-        row = OutboxMessage(id=text.key, to_address=text.to, from_address=text.from_, body=text.logged_body)
-        await self.spine.put_outbox(row)
+        row = await self.spine.get_outbox(text.key)
+        if row is None:  # queued by a tool of an older build: the row is written here
+            row = OutboxMessage(id=text.key, to_address=text.to, from_address=text.from_, body=text.logged_body)
+            await self.spine.put_outbox(row)
+        if row.status != OutboxStatus.PENDING:
+            return row.status == OutboxStatus.SENT
         if self.rest is None:
-            log.warning("voice text %s to …%s left pending: no Twilio credentials", text.key, last4(text.to))
+            log.warning("voice text %s to …%s not sent: no Twilio credentials", text.key, last4(text.to))
+            await self.spine.put_outbox(row.model_copy(update={"status": OutboxStatus.FAILED,
+                                                               "error": "no Twilio credentials"}))
             return False
-        try:
-            sent = await self.rest.send(to=text.to, from_=text.from_, body=text.body)
-        except TwilioRestError as exc:
-            log.warning("voice text %s to …%s failed: %s", text.key, last4(text.to), exc)
-            await self.spine.put_outbox(row.model_copy(update={"status": OutboxStatus.FAILED, "error": str(exc)}))
-            return False
-        await self.spine.put_outbox(row.model_copy(update={"status": OutboxStatus.SENT, "provider_id": sent.sid}))
-        return True
+        rest = self.rest
+
+        async def post(message: OutboxMessage) -> str:  # the code's words, never the row's masked ones
+            return (await rest.send(to=message.to_address, from_=message.from_address, body=text.body)).sid
+
+        sent = await send_claimed(self.spine, row, post, TwilioRestError)
+        return sent.status == OutboxStatus.SENT

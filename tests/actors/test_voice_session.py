@@ -61,3 +61,18 @@ async def test_an_unknown_callers_call_is_opened_without_an_actor(spine, clock):
     start = await calls.start(caller_number="+13105557777", called_number=YALE, call_sid="CA2")
     assert start.person_id is None
     assert all(not h.host.persons for h in pool.hosts)
+
+
+async def test_a_call_that_sets_an_eta_lists_the_tenants_notice_in_its_trace(spine, clock):
+    from datetime import UTC, datetime
+    from zoneinfo import ZoneInfo
+
+    spine.clock = lambda: datetime(2026, 12, 2, 15, tzinfo=ZoneInfo("America/Los_Angeles")).astimezone(UTC)
+    _, calls = pool_and_calls(spine, clock, RecordingRefresh())
+    await calls.start(caller_number="+13035551500", called_number=YALE, call_sid="CA_eta")  # Mike
+    done = await calls.run_webhook_tool(interaction_id_for("CA_eta"), "add_eta_note",
+                                        {"work_order_id": "WO-7", "eta": "4pm"})
+    assert done is not None and not done.is_error, done
+    await calls.end(interaction_id_for("CA_eta"), [TranscriptEntry(role="user", text="I'll be at WO-7 at 4pm")])
+    trace = await spine.get_trace(interaction_id_for("CA_eta"))
+    assert [(n.kind, n.recipient_person_id, n.status) for n in trace.notifications] == [("notify", "p_marcus", "queued")]

@@ -8,7 +8,7 @@ import pytest
 from gateway.outbox_sender import OutboxSender
 from spine.oncall import PageStatus
 from spine.records import OptOut, OutboxMessage, OutboxStatus
-from tests.support.gateway_helpers import MARCUS, YALE, OfflinePool, text
+from tests.support.gateway_helpers import MARCUS, YALE, OfflinePool, settings_for, text
 
 MIKE, PRIYA = "+13035551500", "+12065550150"
 
@@ -30,8 +30,7 @@ async def test_a_gas_smell_pages_mike_by_text_and_call_and_a_keypress_takes_it(m
     client, context = await make_gateway(OfflinePool(spine))
     reply, _, page = await _gas(client, spine)
     assert "I've alerted the on-call team" in reply.messages[0] and "Mike Torres" in reply.messages[0]
-    sender = OutboxSender(spine, context.settings, context.http)
-    await sender.send_due()
+    await context.pool.drain()  # the replica sends the turn's page rows at once, no tick needed
     [sms] = [s for s in twilio.accepted() if s.to == MIKE]
     assert page.code in sms.body and page.work_order_display_id in sms.body and "Reply ACK" in sms.body
     [call] = twilio.calls
@@ -42,7 +41,7 @@ async def test_a_gas_smell_pages_mike_by_text_and_call_and_a_keypress_takes_it(m
     assert "the page is yours" in after.lower()
     taken = await spine.get_page(page.id)
     assert taken.status == PageStatus.ACKNOWLEDGED and taken.acknowledged_by == "p_mike"
-    await sender.send_due()
+    await OutboxSender(spine, context.settings, context.http).send_due()
     told = [s for s in twilio.accepted() if s.to == MARCUS]
     assert [s.body for s in told] == ["Mike from maintenance has it and will be in touch."]
     assert any(s.to == MIKE and "You have the page" in s.body for s in twilio.accepted())
@@ -51,7 +50,7 @@ async def test_a_gas_smell_pages_mike_by_text_and_call_and_a_keypress_takes_it(m
 
 
 async def test_ack_by_sms_from_the_paged_person_stops_the_ladder_before_any_turn(make_gateway, spine, twilio):
-    client, context = await make_gateway(OfflinePool(spine))
+    client, context = await make_gateway(OfflinePool(spine), with_twilio=False)  # the page's rows wait
     _, _, page = await _gas(client, spine)
     pool = context.pool
     turns = len(pool.submitted)
@@ -59,7 +58,7 @@ async def test_ack_by_sms_from_the_paged_person_stops_the_ladder_before_any_turn
     assert len(pool.submitted) == turns  # no agent turn
     assert ack.messages and ack.messages[0].startswith(f"You have the page ({page.code})")
     assert (await spine.get_page(page.id)).status == PageStatus.ACKNOWLEDGED
-    await OutboxSender(spine, context.settings, context.http).send_due()
+    await OutboxSender(spine, settings_for(spine, twilio), context.http).send_due()
     assert twilio.calls == []  # the pending call of an acknowledged page never leaves
     assert (await spine.get_outbox(f"page-{page.id}-0-p_mike-call")).status == OutboxStatus.SUPPRESSED
     assert [s.body for s in twilio.accepted() if s.to == MARCUS] == ["Mike from maintenance has it and will be in "
@@ -81,6 +80,7 @@ async def test_a_work_order_and_an_escalation_in_one_turn_page_once(make_gateway
     assert len(await spine.events("oncall/paged")) == 1
     assert page.reporter_person_id == "p_marcus" and page.unit == "204"
     assert page.escalation_id is not None and page.work_order_display_id is not None  # one page for both
+    assert (await spine.page_for_escalation(page.escalation_id)).id == page.id  # what the staff console reads
 
 
 async def test_no_plan_is_said_honestly(make_gateway, spine):
@@ -105,5 +105,18 @@ async def test_an_sms_opt_out_is_still_called(make_gateway, spine, twilio):
     await spine.set_opt_out(OptOut(address=MIKE, opted_out=True, keyword="STOP"))
     client, context = await make_gateway(OfflinePool(spine))
     await _gas(client, spine)
-    await OutboxSender(spine, context.settings, context.http).send_due()
+    await context.pool.drain()
     assert [c.to for c in twilio.calls] == [MIKE] and not [s for s in twilio.accepted() if s.to == MIKE]
+
+
+async def test_a_sender_that_read_a_row_before_it_was_sent_never_overwrites_it(make_gateway, spine, twilio):
+    client, context = await make_gateway(OfflinePool(spine), with_twilio=False)
+    _, _, page = await _gas(client, spine)
+    stale = await spine.get_outbox(f"page-{page.id}-0-p_mike-sms")  # as a second sender read it
+    sender = OutboxSender(spine, settings_for(spine, twilio), context.http)
+    assert (await sender.send(stale)).status == OutboxStatus.SENT
+    await text(client, "ACK", from_=MIKE)
+    await sender.send(stale)  # the stale read again, now that the page is acknowledged
+    row = await spine.get_outbox(stale.id)
+    assert row.status == OutboxStatus.SENT and row.provider_id is not None
+    assert len([s for s in twilio.accepted() if s.to == MIKE and "Reply ACK" in s.body]) == 1

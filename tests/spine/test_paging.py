@@ -86,6 +86,18 @@ async def test_ack_by_text_stops_the_ladder_and_tells_the_reporter_who_has_it(se
     assert len(await spine.events(EventKind.ONCALL_ACKNOWLEDGED)) == 1
     again = await acknowledge(spine, "pg_test_1", "p_priya", PageVia.CALL)
     assert not again.acknowledged and "Mike Torres" in again.reply
+    late = await ack_by_text(spine, "p_mike", "ACK")  # his own, already taken: not a second acknowledgement
+    assert late is None or not late.acknowledged
+
+
+async def test_an_ack_after_someone_else_took_the_page_is_told_who_has_it(seeded_sqlite):
+    spine, t0 = seeded_sqlite, utcnow()
+    await spine.put_oncall_plan(OnCallPlan(property_id="pf_yale", levels=[["p_mike"], ["p_priya"]], ack_timeout_s=5))
+    await start_page(spine, _request(), now=t0)
+    await _tick(spine, t0 + timedelta(seconds=5))
+    assert (await ack_by_text(spine, "p_priya", "ACK")).acknowledged
+    told = await ack_by_text(spine, "p_mike", "ACK")
+    assert told is not None and not told.acknowledged and "Priya Shah has already taken" in told.reply
 
 
 async def test_several_open_pages_and_a_bare_ack_ask_which_code(seeded_sqlite):

@@ -2,7 +2,8 @@
 
 The dispatcher owns both halves, so the code never passes through the model: `send_...` makes a
 six-digit code, keeps only a salted hash of it in the store and hands the text to the channel
-(`ToolResult.texts`; the gateway sends it); `check_...` compares what the caller read back. A code
+(`ToolResult.texts`; the gateway sends it at once, through the outbox row the one outbound check
+wrote, spine.outbound); `check_...` compares what the caller read back. A code
 expires after CODE_TTL_S, allows MAX_TRIES wrong answers, and a Person gets at most MAX_SENDS codes
 per RATE_WINDOW_S. The code is never logged: traces keep the caller's answer masked
 (`redact_input`), the outbox keeps the text with the code masked.
@@ -19,9 +20,11 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
+import spine.keys as keys
 from spine.context import Channel
 from spine.identity import utcnow
-from spine.records import last4
+from spine.outbound import NotificationKind, NotificationStatus, OutboundRequest, queue_outbound
+from spine.records import OutboxMessage, last4
 from spine.toolspec import OutboundText
 from spine.verification import CallVerification, StepUpChallenge, VerificationMethod
 from tools.handlers.base import HandlerContext, Tool, ToolFailure
@@ -74,26 +77,39 @@ async def send_verification_code(ctx: HandlerContext, args: SendCodeIn) -> SendC
     if person is None or not phones:
         raise ToolFailure("there is no account with a number on file for this caller, so no code can be sent; "
                           "offer a person from the team")
-    to = phones[0]
-    if await spine.is_opted_out(to, Channel.SMS):
-        raise ToolFailure("the number on file has opted out of texts, so no code can be sent; offer a person")
     prop = await spine.get_property(caller.property_id)
-    sender = prop.sms_number or prop.voice_number if prop else None
-    if not sender:
+    if prop is None or not (prop.sms_number or prop.voice_number):
         raise ToolFailure("this property has no texting number, so no code can be sent; offer a person")
     if not await spine.count_step_up_send(person.id, int(time.time() // RATE_WINDOW_S), MAX_SENDS):
         raise ToolFailure("several codes were sent to this number recently; ask the caller to try again later, "
                           "or offer a person from the team")
     code, salt = f"{secrets.randbelow(10 ** CODE_DIGITS):0{CODE_DIGITS}d}", secrets.token_hex(16)
-    await spine.put_step_up(StepUpChallenge(
-        interaction_id=caller.interaction_id, person_id=person.id, sent_to_last4=last4(to), salt=salt,
-        code_hash=_hash(salt, code), expires_at=utcnow() + timedelta(seconds=CODE_TTL_S), tries_left=MAX_TRIES))
     text = "Your Clara verification code is {}. It expires in {} minutes. Only say it to Clara on your call."
     minutes = CODE_TTL_S // 60
-    ctx.texts.append(OutboundText(key=f"stepup-{secrets.token_hex(6)}", to=to, from_=sender,
-                                  body=text.format(code, minutes), logged_body=text.format("••••" + code[-2:], minutes)))
-    return SendCodeOut(sent_to=f"the number on file ending {last4(to)}", expires_in_minutes=minutes,
+    row = await _queue_code_text(ctx, person.id, text.format("••••" + code[-2:], minutes))
+    await spine.put_step_up(StepUpChallenge(
+        interaction_id=caller.interaction_id, person_id=person.id, sent_to_last4=last4(row.to_address), salt=salt,
+        code_hash=_hash(salt, code), expires_at=utcnow() + timedelta(seconds=CODE_TTL_S), tries_left=MAX_TRIES))
+    ctx.texts.append(OutboundText(key=row.id, to=row.to_address, from_=row.from_address,
+                                  body=text.format(code, minutes), logged_body=row.body))
+    return SendCodeOut(sent_to=f"the number on file ending {last4(row.to_address)}", expires_in_minutes=minutes,
                        message=f"Ask the caller to read the {CODE_DIGITS}-digit code from the text, then check it.")
+
+
+async def _queue_code_text(ctx: HandlerContext, person_id: str, masked: str) -> OutboxMessage:
+    """The code's text through the one outbound check (an SMS opt-out, a person who may not be
+    reached) and into the outbox, with the code masked: the row is held while the gateway, which
+    alone gets the code (`ctx.texts`), sends it at once; the outbox sender never sends it."""
+    spine = ctx.spine
+    queued = await queue_outbound(spine, OutboundRequest(
+        key=keys.step_up_text(secrets.token_hex(6)), kind=NotificationKind.NOTIFY, recipient_person_id=person_id,
+        property_id=ctx.caller.property_id, body=masked, channel=Channel.SMS, urgent=True,
+        not_before=spine.clock() + timedelta(seconds=CODE_TTL_S)))
+    row = await spine.get_outbox(queued.outbox_id or "")
+    if queued.status == NotificationStatus.BLOCKED or row is None:
+        why = queued.reason or "it could not be queued"
+        raise ToolFailure(f"no code can be sent to the number on file ({why}); offer a person from the team")
+    return row
 
 
 class CheckCodeIn(ToolInput):
