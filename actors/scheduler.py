@@ -22,6 +22,7 @@ import ray
 
 from actors.config import RuntimeConfig
 from spine.codec import WireModel
+from spine.dispatch import DEFAULT_ACCEPT_WITHIN_S, due_dispatch_reminders
 from spine.identity import utcnow
 from spine.paging import advance_page
 from spine.records import OutboxMessage
@@ -33,6 +34,7 @@ log = logging.getLogger("clara.scheduler")
 SCHEDULER_NAME = "clara-scheduler"
 TICK_S = 0.5
 STEPS_AT_ONCE = 32  # ladders advanced concurrently in one tick
+REMIND_EVERY_S = 30.0  # how often a tick also looks for dispatches nobody accepted in time
 
 
 class OutboxSender(Protocol):
@@ -51,14 +53,18 @@ class SchedulerStats(WireModel):
     rows_sent: int = 0  # outbox rows it ended (sent, failed, suppressed)
     cpu_s: float = 0.0  # process CPU time spent in ticks
     failures: int = 0
+    reminders: int = 0  # managers told of a dispatch nobody accepted in time (spine.dispatch)
 
 
 class Ladders:
     """One tick's work, without Ray: what the actor runs and what tests drive with their own clock."""
 
-    def __init__(self, spine: Spine, sender: OutboxSender | None) -> None:
+    def __init__(self, spine: Spine, sender: OutboxSender | None,
+                 accept_within_s: float = DEFAULT_ACCEPT_WITHIN_S) -> None:
         self.spine, self.sender = spine, sender
+        self.accept_within_s = accept_within_s  # args.dispatch.accept_within_s
         self.stats = SchedulerStats()
+        self._reminded_at: datetime | None = None
 
     async def tick(self, now: datetime | None = None) -> SchedulerStats:
         started = time.process_time()
@@ -68,6 +74,10 @@ class Ladders:
             batch = due[at:at + STEPS_AT_ONCE]
             results = await asyncio.gather(*(advance_page(self.spine, p, v, now=now) for p, v in batch))
             self.stats.steps += sum(1 for r in results if r)
+        if self._reminded_at is None or (now - self._reminded_at).total_seconds() >= REMIND_EVERY_S:
+            self._reminded_at = now  # before the send below, so the managers' messages leave this tick
+            told = await due_dispatch_reminders(self.spine, accept_within_s=self.accept_within_s, now=now)
+            self.stats.reminders += len(told)
         if self.sender is not None:
             self.stats.rows_sent += len(await self.sender.send_due(now))
         self.stats.ticks += 1
@@ -77,10 +87,10 @@ class Ladders:
 
 class SchedulerService:
     def __init__(self, config_bytes: bytes, sender_factory: SenderFactory | None = None,
-                 tick_s: float = TICK_S) -> None:
+                 tick_s: float = TICK_S, accept_within_s: float = DEFAULT_ACCEPT_WITHIN_S) -> None:
         config = RuntimeConfig.from_bytes(config_bytes)
         spine = Spine(open_store(config.store_url, timeout_s=config.store_timeout_s))
-        self.ladders = Ladders(spine, sender_factory.open(spine) if sender_factory else None)
+        self.ladders = Ladders(spine, sender_factory.open(spine) if sender_factory else None, accept_within_s)
         self.tick_s = tick_s
         # An async actor's constructor runs on its event loop: a restarted process ticks again at once.
         self._loop: asyncio.Task[None] = asyncio.get_running_loop().create_task(self._run())
@@ -105,10 +115,11 @@ class SchedulerService:
 PagingScheduler = ray.remote(SchedulerService)
 
 
-def start_scheduler(config: RuntimeConfig, sender_factory: SenderFactory | None) -> Any:
+def start_scheduler(config: RuntimeConfig, sender_factory: SenderFactory | None,
+                    accept_within_s: float = DEFAULT_ACCEPT_WITHIN_S) -> Any:
     """The namespace's scheduler, created by the first caller (get_if_exists) and restarted by Ray
     whenever its process dies (the same constructor arguments, so the same sender)."""
     return PagingScheduler.options(
         name=SCHEDULER_NAME, namespace=config.namespace, get_if_exists=True, num_cpus=0, max_restarts=-1,
         max_task_retries=-1, lifetime="detached" if config.detached else None,
-    ).remote(config.to_bytes(), sender_factory)
+    ).remote(config.to_bytes(), sender_factory, accept_within_s=accept_within_s)

@@ -82,7 +82,8 @@ class GatewayContext:
         context = cls(settings, spine, pool, sms_options=args.sms, takeover=args.takeover)
         # The one scheduler of the namespace: every replica asks, the first creates it; the replica
         # is ready once it answers (a page queued before then would wait for its first tick).
-        context.scheduler = start_scheduler(config, OutboxSenderFactory(settings=settings))
+        context.scheduler = start_scheduler(config, OutboxSenderFactory(settings=settings),
+                                            accept_within_s=args.dispatch.accept_within_s)
         try:
             await asyncio.wait_for(context.scheduler.ping.remote(), SCHEDULER_START_S)
         except Exception as exc:  # noqa: BLE001 - Ray keeps starting it; pages wait in the store meanwhile

@@ -9,7 +9,7 @@ dispatch nobody accepted within `accept_within_s`. Every change is compare-and-s
 """
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from pydantic import BaseModel, Field
 
@@ -137,25 +137,43 @@ async def _declined(spine: Spine, dispatch: Dispatch, person_id: str) -> Dispatc
     wo.updated_at = spine.clock()
     await spine.put_work_order(wo)
     await _event(spine, EventKind.DISPATCH_DECLINED, dispatch, person_id)
-    staff = await _tell_managers(spine, dispatch, wo, "declined", texts.staff_declined(vendor_name, name, wo, prop))
+    staff = await _tell_managers(spine, dispatch.id, wo, "declined", texts.staff_declined(vendor_name, name, wo, prop))
     return DispatchAnswer(outcome="declined", reply=texts.declined_reply(wo, staff), dispatch_id=dispatch.id,
                           notifications=staff)
 
 
-async def _tell_managers(spine: Spine, dispatch: Dispatch, wo: WorkOrder, what: str, body: str) -> list[Notification]:
-    prop = await spine.get_property(dispatch.property_id)
-    managers = await managers_of(spine, dispatch.property_id, prop.org_id if prop else None)
+async def handed_back(spine: Spine, wo: WorkOrder, vendor_id: str | None, person_id: str | None,
+                      reason: str) -> list[Notification]:
+    """A vendor gave an assigned work order back through Clara (handoff_to_other_vendor): its open
+    dispatch is withdrawn and the property's managers are told, as for a NO."""
+    await _withdraw(spine, wo.id)
+    prop = await spine.get_property(wo.property_id)
+    vendor = await spine.get_vendor(vendor_id) if vendor_id else None
+    person = await spine.get_person(person_id) if person_id else None
+    if prop is None:
+        return []
+    who = person.display_name if person else "their contact"
+    body = texts.staff_declined(vendor.name if vendor else "The vendor", who, wo, prop) + f" Reason: {reason}"
+    # One hand-back, one message per manager: the work order's note count names this hand-back.
+    return await _tell_managers(spine, f"handoff_{wo.id}_{len(wo.notes)}", wo, "declined", body)
+
+
+async def _tell_managers(spine: Spine, about: str, wo: WorkOrder, what: str, body: str) -> list[Notification]:
+    """Each manager of the work order's property, once per (`about`, `what`)."""
+    prop = await spine.get_property(wo.property_id)
+    managers = await managers_of(spine, wo.property_id, prop.org_id if prop else None)
     return [await queue_outbound(spine, OutboundRequest(
-        key=keys.dispatch_staff_notice(dispatch.id, manager, what), kind=NotificationKind.STAFF,
-        recipient_person_id=manager, property_id=dispatch.property_id, body=body,
+        key=keys.dispatch_staff_notice(about, manager, what), kind=NotificationKind.STAFF,
+        recipient_person_id=manager, property_id=wo.property_id, body=body,
         subject=f"{wo.display_id}: dispatch {what}", urgent=wo.priority == "emergency"))
         for manager in managers]
 
 
-async def due_dispatch_reminders(spine: Spine, *, accept_within_s: float = DEFAULT_ACCEPT_WITHIN_S) -> list[Notification]:
+async def due_dispatch_reminders(spine: Spine, *, accept_within_s: float = DEFAULT_ACCEPT_WITHIN_S,
+                                 now: datetime | None = None) -> list[Notification]:
     """Tell the managers of every dispatch still not accepted `accept_within_s` after it was sent
     (once: the dispatch becomes overdue, and a YES still takes it). The scheduler's tick calls it."""
-    now, told = spine.clock(), []
+    now, told = now or spine.clock(), []
     for dispatch in await spine.dispatches(DispatchStatus.PENDING):
         if dispatch.sent_at + timedelta(seconds=accept_within_s) > now:
             break  # oldest first: the rest are younger
@@ -166,7 +184,7 @@ async def due_dispatch_reminders(spine: Spine, *, accept_within_s: float = DEFAU
         if overdue is None or wo is None or prop is None:
             continue
         body = texts.staff_overdue(vendor.name if vendor else dispatch.vendor_id, wo, prop, int(accept_within_s // 60))
-        told += await _tell_managers(spine, overdue, wo, "overdue", body)
+        told += await _tell_managers(spine, overdue.id, wo, "overdue", body)
     return told
 
 

@@ -97,3 +97,4 @@ async def test_a_reassignment_withdraws_the_open_dispatch(spine, clock):
     assert [d.vendor_id for d in await spine.dispatches(DispatchStatus.PENDING)] == ["v_inhouse"]
     assert [d.vendor_id for d in await spine.dispatches(DispatchStatus.WITHDRAWN)] == ["v_carlos"]
     assert await answer_dispatch(spine, "p_carlos", accept=True, work_order=None) is None
+

@@ -11,6 +11,8 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from spine.context import Channel
+from spine.dispatch import start_dispatch
+from spine.dispatch_record import DispatchStatus
 from spine.records import EventKind, OptOut, OutboxStatus
 from spine.toolspec import ToolInvocation
 from tools.dispatch import dispatch
@@ -91,3 +93,16 @@ async def test_an_opted_out_tenant_gets_nothing(spine, callers, clock):
 async def test_a_note_alone_tells_nobody_and_the_reporter_is_never_told_of_their_own_change(spine, callers, clock):
     _, out = await run(spine, callers["mike"], "update_work_order", work_order_id="WO-7", note="parts ordered")
     assert out["notifications"] == [] and await spine.outbox() == []
+
+
+async def test_a_vendor_handing_a_job_back_through_clara_tells_the_managers(spine, callers, clock):
+    wo = await spine.get_work_order("wo_42")
+    await start_dispatch(spine, wo, "v_carlos", by_person_id="p_priya")
+    _, out = await run(spine, callers["carlos"], "handoff_to_other_vendor", work_order_id="WO-42",
+                       reason="needs an electrician")
+    assert "the managers have been told" in out["message"]
+    told = {n["recipient_person_id"]: n for n in out["notifications"]}
+    assert {who: (n["kind"], n["status"]) for who, n in told.items()} == {
+        "p_priya": ("staff", "queued"), "p_olga": ("staff", "blocked")}  # Olga, org_admin, has no number on file
+    assert "Reason: needs an electrician" in (await spine.get_outbox(told["p_priya"]["outbox_id"])).body
+    assert [d.vendor_id for d in await spine.dispatches(DispatchStatus.WITHDRAWN)] == ["v_carlos"]

@@ -5,9 +5,10 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from spine.dispatch import settle_by_tool
+from spine.dispatch import handed_back, settle_by_tool
 from spine.identity import utcnow
 from spine.notices import notify_work_order_change, worth_a_notice
+from spine.notification import Notification
 from spine.work import WorkOrder, WorkOrderNote, WorkOrderStatus
 from tools.handlers.base import HandlerContext, Tool, ToolFailure, target_work_order, work_order_field
 from tools.handlers.views import WorkOrderChange, WorkOrderView, summarize, work_order_view
@@ -111,6 +112,7 @@ class HandoffOut(BaseModel):
     work_order_id: str
     status: str
     message: str
+    notifications: list[Notification] = Field(default_factory=list)  # the managers told
 
 
 async def handoff_to_other_vendor(ctx: HandlerContext, args: HandoffIn) -> HandoffOut:
@@ -121,8 +123,11 @@ async def handoff_to_other_vendor(ctx: HandlerContext, args: HandoffIn) -> Hando
     wo.assigned_vendor_id, wo.status, wo.eta = None, WorkOrderStatus.OPEN, None
     suggestion = f"; suggested {args.suggested_vendor_id}" if args.suggested_vendor_id else ""
     await _save(ctx, wo, f"Handed off by {previous}: {args.reason}{suggestion}", (wo.status, wo.eta))
-    return HandoffOut(work_order_id=wo.display_id, status=wo.status,
-                      message="Handed back to the property team to assign another vendor.")
+    told = await handed_back(ctx.spine, wo, previous, ctx.caller.person_id, args.reason)
+    reached = any(n.status in ("queued", "sent") for n in told)
+    return HandoffOut(work_order_id=wo.display_id, status=wo.status, notifications=told, message=(
+        "Handed back to the property team to assign another vendor; " +
+        ("the managers have been told." if reached else "no manager could be messaged, it is on their list.")))
 
 
 TOOLS = [

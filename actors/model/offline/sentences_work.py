@@ -183,8 +183,13 @@ def work_order_closed(out: Any, call: ToolCall, e: Entities, lang: Language) -> 
 
 
 def handed_off(out: Any, call: ToolCall, e: Entities, lang: Language) -> str:
-    return pick(lang, f"I've flagged {out.work_order_id} for reassignment; the office will find another vendor.",
-                f"Marqué {out.work_order_id} para reasignarla; la oficina buscará otro proveedor.")
+    text = pick(lang, f"I've flagged {out.work_order_id} for reassignment",
+                f"Marqué {out.work_order_id} para reasignarla")
+    if _reached(out, "staff"):
+        return text + pick(lang, "; the office has been told and will find another vendor.",
+                           "; ya le avisé a la oficina, que buscará otro proveedor.")
+    return text + pick(lang, "; it is on the office's list to reassign.",
+                       "; queda en la lista de la oficina para reasignarla.")
 
 
 WORK_WRITERS: dict[str, Writer] = {
