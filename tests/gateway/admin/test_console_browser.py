@@ -3,11 +3,12 @@ escalation and acknowledges it; opens Marcus's conversation, writes to him, sees
 arrive and hands back to Clara; Nora signs in and sees Beacon's escalations only.
 
 The gateway runs on a real loopback port over real PersonActors (in-process host, offline
-model). Skipped, with the reason, when Debian's Chromium (/usr/bin/chromium; `make test`
+model). Set CLARA_SCREENSHOT_DIR to keep screenshots. Skipped, with the reason, when Debian's Chromium (/usr/bin/chromium; `make test`
 installs it where it can) or the playwright package is missing."""
 from __future__ import annotations
 
 import asyncio
+import os
 import socket
 from datetime import timedelta
 from pathlib import Path
@@ -72,6 +73,12 @@ async def sign_in(browser, base: str, secret: str, path: str):
     return page
 
 
+async def shot(page, name: str) -> None:
+    """With CLARA_SCREENSHOT_DIR set, keep a screenshot for a look."""
+    if folder := os.environ.get("CLARA_SCREENSHOT_DIR"):
+        await page.screenshot(path=str(Path(folder) / f"{name}.png"), full_page=True)
+
+
 async def test_priya_works_the_console_and_nora_sees_beacon_only(served, spine):
     base = served
     await escalation(spine, "e_yale", "pf_yale", urgency="urgent")
@@ -94,6 +101,7 @@ async def test_priya_works_the_console_and_nora_sees_beacon_only(served, spine):
                     await row.locator("button", has_text="Acknowledge").click()
                 assert "acknowledged by p_priya: calling him now" in await page.locator("tr", has_text="reason e_yale").inner_text()
                 assert (await spine.get_escalation("e_yale")).status == EscalationStatus.ACKNOWLEDGED
+                await shot(page, "console-escalations")
 
                 await page.goto(base + "/admin/conversations")
                 async with page.expect_navigation():
@@ -108,6 +116,7 @@ async def test_priya_works_the_console_and_nora_sees_beacon_only(served, spine):
                 await marcus("great, see you at 3")  # his answer arrives; Clara stays quiet
                 await page.reload()
                 assert "great, see you at 3" in await page.content()
+                await shot(page, "console-conversation")
                 async with page.expect_navigation():
                     await page.click("button:has-text('Hand back to Clara')")
                 assert "Clara" in await page.locator("#mode").inner_text()
