@@ -24,7 +24,7 @@ from prompts.safety import detect_emergency, emergency_nudge
 from spine.context import PersonContext
 from spine.envelope import MessageEnvelope
 from spine.events import emit_event
-from spine.language import detect_language
+from spine.language import detect_language, language_of
 from spine.outbound import LAST_CHANNELS
 from spine.records import EventKind, LastContact, TraceEvent
 from spine.router import route_inbound, route_person
@@ -193,12 +193,15 @@ async def _note_contact(deps: TurnDeps, env: MessageEnvelope, decision: RoutingD
     Written when it changes, not every turn; an admin's impersonation is not the person writing."""
     if decision.person_id is None or env.channel not in LAST_CHANNELS or env.origin != "inbound":
         return
-    noted = (str(env.channel), env.from_address)
-    if opening is not None and opening.contact_noted == noted:
+    before = opening.contact_noted if opening is not None else None
+    language = language_of(env.body) or (before[2] if before else None)  # an "ok" keeps the language known
+    noted = (str(env.channel), env.from_address, language)
+    if before == noted:
         return
     try:
         await deps.spine.note_last_contact(LastContact(person_id=decision.person_id, channel=env.channel,
-                                                       address=env.from_address, at=env.received_at))
+                                                       address=env.from_address, language=language,
+                                                       at=env.received_at))
     except StoreError as exc:  # the reply matters more; the next turn writes it again
         log.warning("last contact of interaction %s not written: %s", env.interaction_id, exc)
         return

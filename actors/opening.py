@@ -28,6 +28,7 @@ from spine.context import Channel, PersonContext
 from spine.context_build import build_active_pointers
 from spine.events import ContextBuildReason
 from spine.identity import STAFF_ROLE_TYPES, OccupancyKind, Person, PersonRole, PersonRoleType
+from spine.language import Language
 from spine.repo import Spine
 from spine.routing_types import L1Result
 from spine.toolspec import ToolSpec
@@ -68,7 +69,7 @@ class Opening(BaseModel):
     checked_at: float = 0.0  # when the authority was last derived (wall clock)
     authority_stale: bool = False  # a tool wrote: re-derive before the next turn
     context_stale: bool = False  # a tool wrote: rebuild the active pointers before the next turn
-    contact_noted: tuple[str, str] | None = None  # the (channel, address) last written as the LastContact
+    contact_noted: tuple[str, str, Language | None] | None = None  # (channel, address, language) last written
 
     @property
     def person(self) -> Person | None:

@@ -86,6 +86,8 @@ async def answer_dispatch(spine: Spine, person_id: str, *, accept: bool, work_or
     """A vendor contact's YES or NO (optionally naming the work order); None when they hold no open
     dispatch it could answer (the text is then an ordinary message)."""
     vendors = {r.scope.vendor_id for r in await spine.roles_of(person_id) if r.role_type == PersonRoleType.VENDOR_CONTACT}
+    if not vendors:  # a tenant's "yes" answers Clara: no dispatch read before their turn
+        return None
     held = [d for d in await _open(spine) if d.vendor_id in vendors]
     if work_order:
         held = [d for d in held if d.work_order_display_id.upper() == work_order.upper()]

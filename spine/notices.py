@@ -55,7 +55,8 @@ async def notify_work_order_change(spine: Spine, wo: WorkOrder, *, changed_by: s
     prop = await spine.get_property(wo.property_id)
     if prop is None:
         return []
-    body = await notice_text(spine, wo, prop, changed_by)
+    last = await spine.last_contact(recipient)
+    body = await notice_text(spine, wo, prop, changed_by, last.language if last else None)
     urgent = wo.priority == "emergency"
     slot, hold = _slot(spine.clock(), prop, urgent, body)
     request = OutboundRequest(key=keys.work_order_notice(wo.id, recipient, slot), kind=NotificationKind.NOTIFY,
@@ -76,29 +77,35 @@ def _slot(now: datetime, prop: Property, urgent: bool, body: str) -> tuple[str, 
     return f"m{start:%Y-%m-%dT%H%M}", start + timedelta(seconds=COALESCE_S)
 
 
-_STATUS_WORDS = {
-    WorkOrderStatus.SCHEDULED: "It is scheduled.",
-    WorkOrderStatus.IN_PROGRESS: "The work is in progress.",
-    WorkOrderStatus.COMPLETED: "The work is completed. If anything is still wrong, just reply here.",
+_STATUS_WORDS = {  # (English, Spanish)
+    WorkOrderStatus.SCHEDULED: ("It is scheduled.", "Ya está programada."),
+    WorkOrderStatus.IN_PROGRESS: ("The work is in progress.", "El trabajo está en curso."),
+    WorkOrderStatus.COMPLETED: ("The work is completed. If anything is still wrong, just reply here.",
+                                "El trabajo está terminado. Si algo sigue mal, responda aquí."),
 }
 
 
-async def notice_text(spine: Spine, wo: WorkOrder, prop: Property, changed_by: str | None) -> str:
-    text = f"{prop.name}: an update on {wo.display_id} ({wo.brief})."
+async def notice_text(spine: Spine, wo: WorkOrder, prop: Property, changed_by: str | None,
+                      language: str | None = None) -> str:
+    """In the language the tenant last wrote in (English unless it was Spanish)."""
+    es = language == "es"
+    text = f"{prop.name}: " + (f"novedades de {wo.display_id} ({wo.brief})." if es
+                               else f"an update on {wo.display_id} ({wo.brief}).")
     if wo.status in _STATUS_WORDS:
-        text += " " + _STATUS_WORDS[WorkOrderStatus(wo.status)]
+        text += " " + _STATUS_WORDS[WorkOrderStatus(wo.status)][1 if es else 0]
     if wo.eta and wo.status != WorkOrderStatus.COMPLETED:
-        text += f" {await _who(spine, wo, changed_by)} expects to be there: {wo.eta}."
+        who = await _who(spine, wo, changed_by, es)
+        text += f" {who} llegará: {wo.eta}." if es else f" {who} expects to be there: {wo.eta}."
     return text
 
 
-async def _who(spine: Spine, wo: WorkOrder, changed_by: str | None) -> str:
+async def _who(spine: Spine, wo: WorkOrder, changed_by: str | None, es: bool) -> str:
     """'Mike from JP Yale in-house maintenance' when a contact of the assigned vendor made the change."""
     vendor = await spine.get_vendor(wo.assigned_vendor_id) if wo.assigned_vendor_id else None
     if vendor is None:
-        return "The technician"
+        return "El técnico" if es else "The technician"
     person = await spine.get_person(changed_by) if changed_by else None
     if person is not None and any(r.role_type == PersonRoleType.VENDOR_CONTACT and r.scope.vendor_id == vendor.id
                                   for r in await spine.roles_of(person.id)):
-        return f"{person.display_name.split()[0]} from {vendor.name}"
+        return f"{person.display_name.split()[0]} {'de' if es else 'from'} {vendor.name}"
     return vendor.name

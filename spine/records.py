@@ -116,6 +116,7 @@ class LastContact(BaseModel):
     person_id: str
     channel: Channel
     address: str
+    language: Literal["en", "es"] | None = None  # the language they last wrote in, when it leaned
     at: datetime = Field(default_factory=utcnow)
 
 

@@ -4,6 +4,7 @@ and Marcus told who has it."""
 from __future__ import annotations
 
 import pytest
+from twilio.request_validator import RequestValidator
 
 from gateway.outbox_sender import OutboxSender
 from spine.oncall import PageStatus
@@ -120,3 +121,19 @@ async def test_a_sender_that_read_a_row_before_it_was_sent_never_overwrites_it(m
     row = await spine.get_outbox(stale.id)
     assert row.status == OutboxStatus.SENT and row.provider_id is not None
     assert len([s for s in twilio.accepted() if s.to == MIKE and "Reply ACK" in s.body]) == 1
+
+
+async def test_the_paging_call_routes_refuse_an_unsigned_request_and_a_person_the_page_did_not_ring(
+        make_gateway, spine, twilio):
+    client, context = await make_gateway(OfflinePool(spine))
+    _, _, page = await _gas(client, spine)
+    await context.pool.drain()
+    [call] = twilio.calls
+    unsigned = await client.post(call.form["Url"], data={"CallSid": "CA" + "0" * 32, "Digits": "1"})
+    assert unsigned.status_code == 403
+    url = call.form["Url"].replace("?person_id=p_mike", "/gather?person_id=p_priya")  # Priya was not rung
+    form = {"AccountSid": twilio.account_sid, "CallSid": call.sid, "From": YALE, "To": PRIYA, "Digits": "1"}
+    headers = {"X-Twilio-Signature": RequestValidator(twilio.auth_token).compute_signature(url, form)}
+    answer = await client.post(url, data=form, headers=headers)
+    assert answer.status_code == 200 and "no longer open" in answer.text
+    assert (await spine.get_page(page.id)).status == PageStatus.PAGING

@@ -106,3 +106,13 @@ async def test_a_vendor_handing_a_job_back_through_clara_tells_the_managers(spin
         "p_priya": ("staff", "queued"), "p_olga": ("staff", "blocked")}  # Olga, org_admin, has no number on file
     assert "Reason: needs an electrician" in (await spine.get_outbox(told["p_priya"]["outbox_id"])).body
     assert [d.vendor_id for d in await spine.dispatches(DispatchStatus.WITHDRAWN)] == ["v_carlos"]
+
+
+async def test_a_tenant_who_writes_in_spanish_is_told_in_spanish(spine, callers, clock):
+    from spine.records import LastContact
+
+    await spine.note_last_contact(LastContact(person_id="p_marcus", channel=Channel.SMS, address=MARCUS, language="es"))
+    _, out = await run(spine, callers["mike"], "add_eta_note", work_order_id="WO-7", eta="10 minutes")
+    row = await spine.get_outbox(out["notifications"][0]["outbox_id"])
+    assert row.body.startswith("JP Yale Station: novedades de WO-7")
+    assert "Mike de JP Yale in-house maintenance llegará: 10 minutes." in row.body
