@@ -11,7 +11,7 @@ $(STAMP): pyproject.toml
 	$(BIN)/pip install -q -e ".[test,bench]"
 	touch $(STAMP)
 
-.PHONY: install run lint test bench
+.PHONY: install run lint test bench chromium
 install: $(STAMP)
 
 run: $(STAMP)
@@ -22,10 +22,18 @@ lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/mypy
 
+# The browser tests drive Debian's Chromium through playwright (tests/gateway/admin/*browser*.py):
+# installed here when missing and this user may (CI runs as root); otherwise they skip, saying why.
+CHROMIUM := /usr/bin/chromium
+chromium:
+	@test -x $(CHROMIUM) || { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null && \
+	  (apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium) >/dev/null 2>&1; } || \
+	  echo "chromium is not installed: the browser tests will skip"
+
 # Then the suite in three processes: each Ray group (tests/support/ray_fixtures.py) runs on one
 # worker and its own private Ray, first, while the workers run every other module, one module at
 # a time, beside them. PYTEST_ARGS narrows or adds.
-test: lint
+test: lint chromium
 	$(BIN)/python -m pytest -q -n 3 --dist loadgroup --no-loadscope-reorder $(PYTEST_ARGS)
 
 bench: $(STAMP)

@@ -63,7 +63,7 @@ async def _opening_context(deps: TurnDeps, env: MessageEnvelope, opening: Openin
     return opening.context, [TraceEvent(kind=EventKind.CONTEXT_BUILD, reason=gap)]
 
 
-async def _safety_net(deps: TurnDeps, caller: Caller, env: MessageEnvelope, out: LoopOutcome) -> list[TraceEvent]:
+async def safety_net(deps: TurnDeps, caller: Caller, env: MessageEnvelope, out: LoopOutcome) -> list[TraceEvent]:
     """An emergency gets a 911 nudge and an escalation even if the model made neither."""
     match = detect_emergency(env.body)
     if match is None:
@@ -172,7 +172,7 @@ async def _converse(deps: TurnDeps, env: MessageEnvelope, decision: RoutingDecis
     if prefetch is not None:
         await asyncio.gather(prefetch, return_exceptions=True)
     events += await _fail_safe(deps, caller, env, out)
-    events += await _safety_net(deps, caller, env, out)
+    events += await safety_net(deps, caller, env, out)
     if opening is not None and any(writes(c.name, c.decision, c.is_error) for c in out.tool_calls):
         opening.wrote()  # the next turn reads again what these tools may have changed
     if decision.intent_evidence:  # the trace keeps why an unknown sender was promoted to prospect

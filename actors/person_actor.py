@@ -15,9 +15,12 @@ import asyncio
 import logging
 from collections import deque
 from enum import Enum
+from functools import partial
 from typing import Any
 
+import actors.conversation_log as conversation_log
 import actors.metrics as metrics
+import actors.takeover_turns as takeover_turns
 from actors.handoff import hand_off, take_handoff
 from actors.lease import Lease, LeaseHeld, LeaseLost
 from actors.opening import Opening, open_for, refreshed
@@ -221,11 +224,25 @@ class PersonActor:
             await self._own(envelope)
             result = await self._replayed(envelope)
             if result is None:
-                result = await self.rt.turn(self.rt.deps, envelope, list(self.transcript), self.opening)
-                metrics.record_turn(result.trace)
+                result = await self._answer(envelope)
         self._remember(envelope, result)
         if self.person_id is None and result.person_id:  # minted, or claimed meanwhile: move over
             await self._leave(result.person_id)
+        return result
+
+    async def _answer(self, envelope: MessageEnvelope) -> TurnResult:
+        """Clara's turn, unless a staff member answers this person (actors.takeover_turns)."""
+        if envelope.origin == "admin" or self.person_id is None:  # Ask Clara is no conversation of theirs
+            result = await self._run_turn(envelope)
+            if envelope.origin != "admin" and result.person_id:  # minted by this turn: it starts here
+                await conversation_log.after_turn(self.rt.deps, envelope, result.person_id, None, result)
+            return result
+        return await takeover_turns.answer(self.rt.deps, envelope, self.person_id, self.opening, self.transcript,
+                                           partial(self._run_turn, envelope))
+
+    async def _run_turn(self, envelope: MessageEnvelope) -> TurnResult:
+        result = await self.rt.turn(self.rt.deps, envelope, list(self.transcript), self.opening)
+        metrics.record_turn(result.trace)
         return result
 
     def _remember(self, envelope: MessageEnvelope, result: TurnResult) -> None:

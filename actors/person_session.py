@@ -16,6 +16,7 @@ from pydantic import BaseModel, Field
 
 from actors.dispatcher import writes
 from actors.opening import Opening
+from actors.takeover_turns import taken_over_call
 from actors.turn_types import TurnDeps
 from actors.voice_opening import VoiceCallStart, open_from
 from actors.voice_tools import not_on_the_phone
@@ -111,7 +112,8 @@ async def run_op(actor: SessionActor, op: CallOpen | CallTool | CallEnd) -> Sess
         opened = await open_from(deps.spine, op.voice_prompt or default_voice_prompt(), opening, decision,
                                  op.caller_number, op.interaction_id, verified=op.verified)
         assert opened.trace is not None  # an opening from a warm Opening always has its trace
-        return SessionReply(opened=OpenedCall(start=opened.start, context=opened.context, trace=opened.trace(),
+        start = await taken_over_call(deps.spine, op.person_id, opened.start)
+        return SessionReply(opened=OpenedCall(start=start, context=opened.context, trace=opened.trace(),
                                               context_builds=opened.context_builds))
     if isinstance(op, CallTool):
         result = not_on_the_phone(op.invocation) or await deps.tools.run(

@@ -18,6 +18,7 @@ from functools import partial
 from typing import Any
 
 from actors.context_refresh import refresh_person_context
+from actors.conversation_log import record_call
 from actors.model.base import ModelBackend
 from actors.person_session import CallEnd, CallOpen, CallTool, PersonSessions
 from actors.placement import claimed_person
@@ -288,6 +289,7 @@ class VoiceCalls:
         if not await self.spine.mark_once(keys.voice_end_marker(interaction_id)):
             return False
         if trace.participant_id:
+            await _logged(lambda: record_call(self.spine, trace, said))
             await self._end_interaction(trace.participant_id, trace.property_id or "", interaction_id, said)
         return True
 

@@ -17,7 +17,7 @@ from gateway.channel_inbound import TurnSubmitter
 from gateway.email.channel import EmailChannel
 from gateway.outbox_sender import STATUS_CALLBACK_PATH, OutboxSender, OutboxSenderFactory
 from gateway.send_soon import SendingPool
-from gateway.settings import GatewayArgs, Settings
+from gateway.settings import GatewayArgs, Settings, TakeoverOptions
 from gateway.sms.abandoned import AbandonedInboundSweep, ApologySender
 from gateway.sms.delivery import Delivery
 from gateway.sms.handler import SmsHandler, SmsOptions
@@ -47,8 +47,9 @@ class ActorPool(TurnSubmitter, Protocol):
 
 class GatewayContext:
     def __init__(self, settings: Settings, spine: Spine, pool: ActorPool, *, sms_options: SmsOptions | None = None,
-                 http: httpx.AsyncClient | None = None) -> None:
+                 http: httpx.AsyncClient | None = None, takeover: TakeoverOptions | None = None) -> None:
         self.settings = settings
+        self.takeover = takeover or TakeoverOptions()
         self.spine = spine
         self.http = http or httpx.AsyncClient(timeout=httpx.Timeout(10.0, connect=5.0))
         # A turn's queued rows (a page's text and call) leave from here at once (gateway.send_soon).
@@ -78,7 +79,7 @@ class GatewayContext:
         config = args.runtime_config(settings) if runtime is None else RuntimeConfig.from_settings(settings, runtime)
         spine = Spine(open_store(settings.store_url, timeout_s=config.store_timeout_s))
         pool = await HostPool.start(config, spine)
-        context = cls(settings, spine, pool, sms_options=args.sms)
+        context = cls(settings, spine, pool, sms_options=args.sms, takeover=args.takeover)
         # The one scheduler of the namespace: every replica asks, the first creates it; the replica
         # is ready once it answers (a page queued before then would wait for its first tick).
         context.scheduler = start_scheduler(config, OutboxSenderFactory(settings=settings),

@@ -29,12 +29,16 @@ class SendingPool:
 
     async def submit(self, envelope: MessageEnvelope) -> TurnResult:
         result = await self.pool.submit(envelope)
-        ids = [n.outbox_id for n in result.trace.notifications if n.outbox_id and n.status == NotificationStatus.QUEUED]
+        self.send_soon([n.outbox_id for n in result.trace.notifications
+                        if n.outbox_id and n.status == NotificationStatus.QUEUED])
+        return result
+
+    def send_soon(self, ids: list[str]) -> None:
+        """Send these queued rows now, in the background (a turn's, or a staff member's message)."""
         if ids:
             task = asyncio.ensure_future(self._send(ids))
             self._sending.add(task)
             task.add_done_callback(self._sending.discard)
-        return result
 
     async def _send(self, ids: list[str]) -> None:
         try:

@@ -21,6 +21,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model
 from actors.config import DEFAULT_FAST_MODEL, DEFAULT_TURN_MODEL, RuntimeConfig
 from gateway.errors import GatewayError
 from gateway.sms.handler import SmsOptions
+from spine.conversation import DEFAULT_IDLE_RELEASE_S
 from spine.store.url import DEFAULT_STORE_URL
 
 # Settings field -> its environment variable.
@@ -150,6 +151,14 @@ def sizing_only(cls: type[BaseModel], value: Any) -> Any:
     return value
 
 
+class TakeoverOptions(BaseModel):
+    """`args.takeover`: staff taking a conversation over in the console (spine.takeover)."""
+
+    model_config = ConfigDict(extra="forbid")
+    # Staff silent this long: the conversation goes back to Clara (Chatwoot's auto-resolve, per person).
+    idle_release_s: float = Field(default=DEFAULT_IDLE_RELEASE_S, ge=1.0, le=7 * 86400.0)
+
+
 class DispatchOptions(BaseModel):
     """`args.dispatch`: vendor dispatch (spine.dispatch)."""
 
@@ -166,6 +175,7 @@ class GatewayArgs(BaseModel):
 
     runtime: RuntimeSizing = Field(default_factory=RuntimeSizing)
     sms: SmsOptions = Field(default_factory=SmsOptions)
+    takeover: TakeoverOptions = Field(default_factory=TakeoverOptions)
     dispatch: DispatchOptions = Field(default_factory=DispatchOptions)
     # Settings as environment names (GATEWAY_STORE, TWILIO_AUTH_TOKEN, ...) laid over the
     # replica's own environment: the demo and tests configure replicas of a running Ray this way.

@@ -306,6 +306,51 @@ def org_escalations(org_id: str) -> str:
     return f"ESCALATIONS#{org_id}"
 
 
+# The staff console's queue: a copy of each escalation in its property's and its org's queue,
+# sorted so that one descending query reads open first, then acknowledged, then resolved, each
+# newest first; a status is a sort-key prefix. A status change moves the copies.
+_QUEUE_RANK = {"open": "3", "acknowledged": "2", "resolved": "1"}
+
+
+def property_escalation_queue(property_id: str) -> str:
+    return f"ESCQ#{property_id}"
+
+
+def org_escalation_queue(org_id: str) -> str:
+    return f"ORGESCQ#{org_id}"
+
+
+def escalation_queue_status(status: str) -> str:
+    """The sort-key prefix of one status in a queue."""
+    return f"{_QUEUE_RANK[status]}#"
+
+
+def escalation_queue_position(status: str, created_at: str, escalation_id: str) -> str:
+    return f"{escalation_queue_status(status)}{created_at}#{escalation_id}"
+
+
+# -- conversations: a person's messages across channels, and its head -----------------------
+CONVERSATION = "CONVERSATION"  # the sort key of a Person's conversation head (with its takeover state)
+
+
+def conversation_messages(person_id: str) -> str:
+    """A person's messages, one partition, sorted by message_position (oldest first)."""
+    return f"CONVO#{person_id}"
+
+
+def message_position(at: str, message_id: str) -> str:
+    return f"{at}#{message_id}"
+
+
+def property_conversations(property_id: str) -> str:
+    """The index of a property's conversation heads, sorted by conversation_position."""
+    return f"PROPCONVOS#{property_id}"
+
+
+def conversation_position(last_at: str, person_id: str) -> str:
+    return f"{last_at}#{person_id}"
+
+
 # -- on-call plans and pages -------------------------------------------------------------
 def oncall_plan(property_id: str) -> str:
     return f"ONCALL#{property_id}"

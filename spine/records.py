@@ -169,6 +169,9 @@ class EventKind(StrEnum):
     TAKEOVER_STARTED = "takeover/started"
     TAKEOVER_HELD = "takeover/held"
     TAKEOVER_ENDED = "takeover/ended"
+    STAFF_MESSAGE = "takeover/staff-message"
+    ESCALATION_ACKNOWLEDGED = "escalation/acknowledged"
+    ESCALATION_RESOLVED = "escalation/resolved"
 
 
 class Event(BaseModel):

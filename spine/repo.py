@@ -1,7 +1,8 @@
 """`Spine`: typed reads and writes of the domain over any Store.
 
 Every key layout is spelled in spine/keys.py; the records live here (with the mixins: `repo_records`
-for the inbound log, outbox, events and traces; `repo_tools` for tool runs and escalations;
+for the inbound log, outbox, events and traces; `repo_tools` for tool runs; `repo_escalations` for escalations and the console's queue;
+`repo_conversations` for conversations and their takeover state;
 `repo_tours` for tours and their per-property index; `repo_admin` for admin tokens and sessions;
 `repo_verification` for voice caller verification; `repo_oncall` for on-call plans and pages;
 `repo_dispatch` for vendor dispatches),
@@ -14,7 +15,9 @@ from spine.context import PersonContext
 from spine.identity import ClaimKind, Person, PersonRole, utcnow
 from spine.property import Lease, Organization, Property, Unit, Vendor
 from spine.repo_admin import AdminRecords
+from spine.repo_conversations import ConversationRecords
 from spine.repo_dispatch import DispatchRecords
+from spine.repo_escalations import EscalationRecords
 from spine.repo_items import (
     claim_item,
     org_item,
@@ -37,8 +40,8 @@ from spine.store.base import ABSENT, ConditionFailed, Item
 from spine.work import Prospect, RenewalWorkflow, WorkOrder
 
 
-class Spine(InteractionRecords, ToolRecords, TourRecords, AdminRecords, VerificationRecords, OnCallRecords,
-            DispatchRecords):
+class Spine(InteractionRecords, ToolRecords, EscalationRecords, ConversationRecords, TourRecords, AdminRecords,
+            VerificationRecords, OnCallRecords, DispatchRecords):
     """Typed reads and writes of the domain (the mixins add the interaction records, tool runs,
     tours, admin tokens and caller verification; RepoBase holds the store and the item helpers)."""
 

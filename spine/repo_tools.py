@@ -1,4 +1,4 @@
-"""Spine methods of the tool layer: idempotent tool runs, escalations, application links.
+"""Spine methods of the tool layer: idempotent tool runs and application links (escalations: repo_escalations).
 
 A mixin of `Spine` (spine/repo.py), kept apart so the repository module stays small; it uses the
 repository's own item helpers and key layout conventions.
@@ -6,7 +6,7 @@ repository's own item helpers and key layout conventions.
 from __future__ import annotations
 
 import spine.keys as keys
-from spine.escalation import ApplicationLink, Escalation
+from spine.escalation import ApplicationLink
 from spine.identity import utcnow
 from spine.repo_base import RepoBase
 from spine.store.base import ConditionFailed, Item
@@ -49,17 +49,6 @@ class ToolRecords(RepoBase):
 
     async def get_tool_run(self, interaction_id: str, tool_use_id: str) -> ToolRun | None:
         return await self._get(ToolRun, keys.tool_run(interaction_id, tool_use_id))
-
-    async def put_escalation(self, escalation: Escalation) -> None:
-        await self._put(escalation, keys.escalation(escalation.id), gsi1pk=keys.org_escalations(escalation.org_id),
-                        gsi1sk=f"{escalation.created_at.isoformat()}#{escalation.id}")
-
-    async def get_escalation(self, escalation_id: str) -> Escalation | None:
-        return await self._get(Escalation, keys.escalation(escalation_id))
-
-    async def escalations_for_org(self, org_id: str, *, limit: int = 100) -> list[Escalation]:
-        """Newest first: what the org's PMs see."""
-        return await self._index(Escalation, keys.org_escalations(org_id), limit=limit, descending=True)
 
     async def put_application_link(self, link: ApplicationLink) -> None:
         await self._put(link, keys.person(link.person_id), keys.app_link(link.id))

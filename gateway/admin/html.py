@@ -12,7 +12,8 @@ from urllib.parse import quote, urlencode
 
 from fastapi.responses import HTMLResponse
 
-NAV = [("/admin", "Index"), ("/admin/status", "Status"), ("/admin/tools", "Tools"),
+NAV = [("/admin", "Index"), ("/admin/escalations", "Escalations"), ("/admin/conversations", "Conversations"),
+       ("/admin/status", "Status"), ("/admin/tools", "Tools"),
        ("/admin/traces/view", "Traces"), ("/admin/actors/view", "Actors"), ("/admin/ask", "Ask Clara")]
 
 CSS = """

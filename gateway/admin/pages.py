@@ -18,13 +18,15 @@ log = logging.getLogger("clara.admin")
 router = APIRouter(route_class=AdminPageRoute)
 
 SECTIONS = [
+    ("/admin/escalations", "Escalations", "hand-offs to staff: open first, acknowledge and resolve"),
+    ("/admin/conversations", "Conversations", "every person's messages across channels; take over and hand back"),
     ("/admin/status", "Status", "context-build gaps, graceful-degrade signals, prompt-cache hit rate per role set"),
     ("/admin/tools", "Tool catalog", "every tool with its catalog, scope, flags and allowed roles"),
     ("/admin/traces/view", "Agent traces", "every interaction: routing, prompt anatomy, tool calls, cost"),
     ("/admin/actors/view", "Actors", "active PersonActors and the host that holds each"),
     ("/admin/ask", "Ask Clara", "talk to Clara as yourself, or impersonating a tenant"),
 ]
-JSON_ROUTES = ["/admin/api/status", "/admin/api/tools", "/admin/api/ask (POST)", "/admin/traces",
+JSON_ROUTES = ["/admin/api/escalations", "/admin/api/conversations", "/admin/api/conversations/{person_id}","/admin/api/status", "/admin/api/tools", "/admin/api/ask (POST)", "/admin/traces",
                "/admin/traces/{interaction_id}", "/admin/actors", "/admin/events"]
 
 

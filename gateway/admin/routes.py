@@ -16,6 +16,8 @@ from fastapi.encoders import jsonable_encoder
 
 import gateway.admin.ask as ask
 import gateway.admin.catalog_page as catalog_page
+import gateway.admin.conversations as conversations
+import gateway.admin.escalations as escalations
 import gateway.admin.login as login
 import gateway.admin.pages as pages
 import gateway.admin.status_page as status_page
@@ -71,5 +73,7 @@ async def list_events(request: Request, kind: str | None = None, limit: int = Qu
 
 router = APIRouter()
 for _part in (login.router, pages.router, catalog_page.router, status_page.router, trace_pages.router,
-              ask.router, api):
+              ask.router, escalations.pages, conversations.pages, api):
     router.include_router(_part, prefix="/admin")
+for _console in (escalations.api, conversations.api):
+    router.include_router(_console, prefix="/admin/api")

@@ -37,6 +37,8 @@ async def escalate_to_human(ctx: HandlerContext, args: EscalateIn) -> EscalateOu
     await ctx.spine.put_escalation(escalation)
     if args.urgency in PAGING_URGENCIES:
         page = await page_escalation(ctx, escalation)
+        if page.page_id:  # the console shows the page's state beside the escalation
+            await ctx.spine.change_escalation(escalation.id, lambda e: e.model_copy(update={"page_id": page.page_id}))
         paged = on_call(page)
         return EscalateOut(escalation_id=escalation.id, status=escalation.status, message=paged.message,
                            on_call=paged, notifications=notifications_of(page))
