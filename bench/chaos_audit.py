@@ -12,8 +12,9 @@ counted only when the provider holds a message of that text to that recipient.
   apologised  an apology (APOLOGY or the model-down fallback) reached the sender, and no reply
   lost        accepted (the inbound log has it) or answered 200, yet nothing reached the sender
   twice       more than one answer reached the sender for one message
-  5xx         answers >= 500 a provider saw, other than the 503s email and Telegram document
-              as 'retry' (those are counted apart, as retryable 503s)
+  5xx         answers >= 500 a provider saw, other than 503: the store-down answer every route
+              documents as 'retry shortly' (gateway/health.py; email and Telegram rely on their
+              provider's retry), counted apart as retryable 503s
 """
 from __future__ import annotations
 
@@ -86,7 +87,7 @@ class Tally:
     examples: list[str] = field(default_factory=list)
 
     def add_status(self, channel: str, status: int) -> None:
-        if status == 503 and channel in ("email", "telegram"):
+        if status == 503:
             self.retry_503 += 1
         elif status >= 500:
             self.bad_5xx += 1
