@@ -60,11 +60,14 @@ async def audit(rig: Rig, load: MixedLoad, phases, slow_s: float) -> list[tuple[
     seen = provider_deliveries(rig.twilio, rig.mailgun, rig.telegram)
     rows = []
     try:
+        # A request belongs to the phase it ended in: one in flight when a fault struck is that fault's.
         bounds = [("warm-up", 0.0, phases[0][1] if phases else float("inf"), None)]
         bounds += [(i.fault, start, end, i) for i, start, end in phases]
-        for name, start, end, injected in bounds:
-            messages = [m for m in load.messages if start <= m.sent_at < end]
-            calls = [c for c in load.calls if start <= c.sent_at < end]
+        last = len(bounds) - 1
+        for n, (name, start, phase_end, injected) in enumerate(bounds):
+            end = float("inf") if n == last else phase_end
+            messages = [m for m in load.messages if start <= m.done_at < end]
+            calls = [c for c in load.calls if start <= c.done_at < end]
             tally = await tally_of(spine, messages, calls, seen)
             took = recovery_s(messages, calls, injected.cleared, slow_s) if injected else 0.0
             rows.append((name, tally, took))
