@@ -93,3 +93,14 @@ async def test_an_sms_apologised_inline_is_not_apologised_again_by_the_sweep(qui
     finally:
         await gateways.aclose()
     assert twilio.accepted() == []  # the one apology went out inline
+
+
+def test_the_write_behind_horizon_ends_before_the_sweep_may_act():
+    """A retried end and the abandoned-inbound sweep never both act on one message."""
+    from annotated_types import Ge
+
+    from gateway.sms.handler import SmsOptions
+    from gateway.write_behind import HORIZON_S
+
+    [lowest] = [m.ge for m in SmsOptions.model_fields["abandoned_after_s"].metadata if isinstance(m, Ge)]
+    assert lowest > HORIZON_S
