@@ -11,7 +11,8 @@ abandoned-inbound sweep, then judges every message from what the store and the s
 (bench/chaos_audit.py) and prints, per fault: accepted, answered, apologised, lost, answered
 twice, 5xx to a provider (apart from the documented retryable 503s), voice webhooks ok, and the
 recovery time (from the fault, or the end of its window, to the end of the last request not
-served normally). Goal: 0 lost, 0 twice, 0 5xx, every accepted message answered or apologised.
+served normally: failed, apologised, refused, or slower than `--slow-s`), and the slowest
+request of the phase. Goal: 0 lost, 0 twice, 0 5xx, every accepted message answered or apologised.
 
     .venv/bin/python bench/chaos.py [--seconds-per-fault 60] [--faults replica,host,...]
                                     [--store sqlite|dynamodb] [--sms 6] [--email 2] [--telegram 2] [--voice 2]
@@ -81,11 +82,11 @@ def report(rows, phases, rig: Rig, args) -> bool:
     print(f"\nfaults under mixed load ({args.store}; {len(rig.sms_phones)} SMS, {args.email} email, {args.telegram} "
           f"Telegram senders, {len(rig.voice_phones)} callers; phases of >= {args.seconds_per_fault:.0f}s)")
     print(f"{'fault':12}{'sent':>6}" + "".join(f"{c.replace('bad_', ''):>11}" for c in COLUMNS)
-          + f"{'voice ok':>11}{'recovery':>10}")
+          + f"{'voice ok':>11}{'slowest':>9}{'recovery':>10}")
     ok = True
     for name, t, took in rows:
         print(f"{name:12}{t.sent:>6}" + "".join(f"{getattr(t, c):>11}" for c in COLUMNS)
-              + f"{f'{t.calls_ok}/{t.calls}':>11}{took:>9.1f}s")
+              + f"{f'{t.calls_ok}/{t.calls}':>11}{t.slowest_s:>8.1f}s{took:>9.1f}s")
         ok &= t.lost == 0 and t.twice == 0 and t.bad_5xx == 0 and t.accepted == t.answered + t.apologised
         for line in t.examples[:args.examples]:
             print(f"    {line}")

@@ -84,6 +84,7 @@ class Tally:
     unaccepted: int = 0  # refused every attempt and never in the inbound log (the provider gave up)
     calls: int = 0
     calls_ok: int = 0
+    slowest_s: float = 0.0  # the longest any request took, redeliveries included
     examples: list[str] = field(default_factory=list)
 
     def add_status(self, channel: str, status: int) -> None:
@@ -124,6 +125,7 @@ async def tally_of(spine: Spine, messages: list[Message], calls: list[Call], see
     tally = Tally()
     for message in messages:
         tally.sent += 1
+        tally.slowest_s = max(tally.slowest_s, message.done_at - message.sent_at)
         for status in message.statuses:
             tally.add_status(message.channel, status)
         fate = await judge(spine, message, seen, tally)
@@ -131,6 +133,7 @@ async def tally_of(spine: Spine, messages: list[Message], calls: list[Call], see
         setattr(tally, fate, getattr(tally, fate) + 1)
     for call in calls:
         tally.calls += 1
+        tally.slowest_s = max(tally.slowest_s, call.done_at - call.sent_at)
         tally.calls_ok += call.ok
         if not call.ok:
             tally.examples.append(f"voice {call.kind}: HTTP {call.status} {call.detail[:160]}")
