@@ -8,8 +8,9 @@ Without this, a 10 s outage met at the end of a turn lost messages and doubled o
 message was on record as answered, and an SMS whose apology went out inline but whose failure
 could not be recorded stayed `accepted`, so the abandoned-inbound sweep apologised a second time.
 
-The horizon is `received_at + HORIZON_S`, below the sweep's shortest `abandoned_after_s` (30 s):
-a record still unwritten by then is the sweep's to settle, and the two never both act.
+The horizon is `received_at + HORIZON_S`, below the sweep's shortest `abandoned_after_s` (30 s),
+so the two never both act on one message. A record still unwritten by then is the sweep's to
+settle: after an outage that long, an SMS whose reply left inline may get it again by REST.
 """
 from __future__ import annotations
 
