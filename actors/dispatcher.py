@@ -58,6 +58,7 @@ class Dispatcher:
     _cache: dict[str, dict[str, _Prefetched]] = field(default_factory=dict)
     _authority: dict[tuple[str | None, str], Authority] = field(default_factory=dict)
     _callers: dict[tuple[str, str | None, str, str, str | None], tuple[float, Caller]] = field(default_factory=dict)
+    _swept_at: float = 0.0
 
     # -- authority ------------------------------------------------------------------------
     async def authority(self, person_id: str | None, property_id: str, *, fresh: bool = False) -> Authority:
@@ -68,6 +69,7 @@ class Dispatcher:
         now = self.clock()
         if kept is not None and not fresh and now - kept.derived_at < self.stale_after_s:
             return kept.model_copy(update={"store_reads": {}})
+        self._drop_stale(now)
         with ReadCount() as reads:
             derived = await derive_authority(self.spine, person_id, property_id, now)
         if len(self._authority) > 50_000:
@@ -76,6 +78,23 @@ class Dispatcher:
         derived.store_reads = reads.as_dict()
         add_reads(derived.store_reads)  # in-process, the turn that asked counts them
         return derived
+
+    def _drop_stale(self, now: float) -> None:
+        """Forget derivations past the staleness bound, and the Callers built from them: neither
+        is used again (`authority` derives anew, `_fresh_caller` matches on `derived_at`). Most
+        interactions never ask for a prefetch report, the other way a Caller is forgotten, so
+        without this the DispatcherActor's heap grew by every turn's Caller (bench/soak.py)."""
+        if now - self._swept_at < self.stale_after_s:
+            return
+        self._swept_at = now
+        for key in [k for k, a in self._authority.items() if now - a.derived_at >= self.stale_after_s]:
+            del self._authority[key]
+        for caller_key in [k for k, (at, _) in self._callers.items() if now - at >= self.stale_after_s]:
+            del self._callers[caller_key]
+
+    def held(self) -> dict[str, int]:
+        """What this dispatcher holds in memory: derivations, Callers, interactions with prefetches."""
+        return {"authorities": len(self._authority), "callers": len(self._callers), "prefetched": len(self._cache)}
 
     def forget(self, person_id: str | None) -> None:
         """The person's tools wrote: derive their authority anew on the next call."""

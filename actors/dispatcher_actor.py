@@ -16,7 +16,7 @@ from ray.exceptions import ActorDiedError
 from actors.authority import Authority
 from actors.config import RuntimeConfig
 from actors.handles import DispatcherHandle
-from actors.heap import settle_heap
+from actors.heap import heap_blocks, settle_heap
 from spine.codec import pack, unpack
 from spine.repo import Spine
 from spine.store.counting import add_reads, counting
@@ -54,6 +54,10 @@ class DispatcherService:
 
     async def ping(self) -> str:
         return DISPATCHER_NAME
+
+    async def heap_blocks(self) -> int:
+        """This process's Python heap in allocator blocks (actors.heap.heap_blocks)."""
+        return heap_blocks()
 
     async def config_bytes(self) -> bytes:
         """The RuntimeConfig this process was built with (the HostReconciler compares it)."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import gc
 import logging
+import sys
 import time
 
 log = logging.getLogger("clara.heap")
@@ -47,3 +48,9 @@ def settle_heap() -> None:
     gc.set_threshold(*GC_THRESHOLDS)
     if GC_PAUSE_LOG not in gc.callbacks:
         gc.callbacks.append(GC_PAUSE_LOG)
+
+
+def heap_blocks() -> int:
+    """The memory blocks Python's allocator holds for live objects: the process's Python heap as
+    a soak watches it (bench/soak.py), read in a call, with no tracing left running."""
+    return sys.getallocatedblocks()

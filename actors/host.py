@@ -20,7 +20,7 @@ from pydantic import ValidationError
 
 import actors.metrics as metrics
 from actors.config import RuntimeConfig
-from actors.heap import settle_heap
+from actors.heap import heap_blocks, settle_heap
 from actors.lease import Leases
 from actors.person_actor import ActorInfo, Moved, PersonActor, PersonRuntime
 from actors.person_runtime import KeyedActor, default_turn
@@ -270,6 +270,10 @@ class _RayPersonHost(PersonHost):
 
     async def config_bytes(self) -> bytes:
         return self.config.to_bytes()
+
+    async def heap_blocks(self) -> int:
+        """This process's Python heap in allocator blocks (actors.heap.heap_blocks)."""
+        return heap_blocks()
 
     async def lease_owner(self) -> str:
         return self.runtime.leases.owner

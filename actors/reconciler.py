@@ -38,6 +38,7 @@ from ray.exceptions import RayActorError
 from actors.config import RuntimeConfig
 from actors.dispatcher_actor import DISPATCHER_NAME, DispatcherActor
 from actors.handles import DispatcherHandle, PersonHostHandle, kill_actor
+from actors.heap import heap_blocks
 from actors.host import PersonActorHost, host_name
 from actors.host_health import dead_nodes, lost_because, ray_actor_state
 from spine.codec import WireModel
@@ -91,6 +92,10 @@ class ReconcilerService:
 
     async def ping(self) -> str:
         return RECONCILER_NAME
+
+    async def heap_blocks(self) -> int:
+        """This process's Python heap in allocator blocks (actors.heap.heap_blocks)."""
+        return heap_blocks()
 
     async def retired(self) -> int:
         """Hosts still retiring (for tests and benches that wait for a resize to settle)."""

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections.abc import Awaitable, Callable, Sequence
 from datetime import datetime
 from functools import partial
@@ -42,7 +43,7 @@ from spine.identity import utcnow
 from spine.notification import Notification
 from spine.records import EventKind, TraceEvent, TracePrefetch, TraceToolCall, TranscriptEntry
 from spine.repo import Spine
-from spine.store import StoreError
+from spine.store import StoreError, StoreUnavailable
 from spine.toolspec import ToolInvocation, ToolResult
 from tools.caller import Caller, load_caller
 
@@ -55,6 +56,10 @@ OPEN_BUDGET_S = 1.0  # the caller hears ringing while we build context; never lo
 # replica, which waits for it (`_recorded`).
 WRITE_BEHIND_S = 0.05
 WRITE_BEHIND_MAX_S = 0.5
+# A store that refuses the bookkeeping for a moment (locked, unreachable) is waited out this long:
+# a call whose trace never landed has every later tool refused as "no call on record"
+# (bench/chaos.py, the store refusing writes for 10 s).
+WRITE_RETRY_S = 20.0
 
 
 class VoiceCalls:
@@ -62,14 +67,15 @@ class VoiceCalls:
     ends calls. A call's state is in the store (its trace) and, on a bridge, in its `VoiceCall`."""
 
     def __init__(self, spine: Spine, tools: ToolRunner, model: ModelBackend, *, voice_prompt: str | None = None,
-                 open_budget_s: float = OPEN_BUDGET_S, sessions: PersonSessions | None = None) -> None:
+                 open_budget_s: float = OPEN_BUDGET_S, sessions: PersonSessions | None = None,
+                 write_retry_s: float = WRITE_RETRY_S) -> None:
         """`sessions`: the actor pool. With it, a known caller's call is a session of their
         PersonActor (actors.person_session): opened from its Opening, its tools run in its mailbox,
         its end is the end of their interaction. Without it (tests), all of that runs here."""
         self.spine, self.tools, self.model, self.sessions = spine, tools, model, sessions
         self._custom_prompt = voice_prompt
         self.voice_prompt = voice_prompt if voice_prompt is not None else default_voice_prompt()
-        self.open_budget_s = open_budget_s
+        self.open_budget_s, self.write_retry_s = open_budget_s, write_retry_s
         self._background: set[asyncio.Task[Any]] = set()
         self._recording: dict[str, asyncio.Task[None]] = {}  # call traces being written by this replica
         self._batch: list[Callable[[], Awaitable[Any]]] | None = None  # bookkeeping queued to write
@@ -141,7 +147,7 @@ class VoiceCalls:
         except TimeoutError:
             pass  # phones keep ringing: write anyway, the call's tools need its trace
         try:
-            await asyncio.gather(*(_logged(write) for write in batch))
+            await asyncio.gather(*(_logged(write, self.write_retry_s) for write in batch))
         finally:
             me = asyncio.current_task()
             for iid in [i for i, task in self._recording.items() if task is me]:
@@ -289,7 +295,7 @@ class VoiceCalls:
         if not await self.spine.mark_once(keys.voice_end_marker(interaction_id)):
             return False
         if trace.participant_id:
-            await _logged(lambda: record_call(self.spine, trace, said))
+            await _logged(lambda: record_call(self.spine, trace, said), self.write_retry_s)
             await self._end_interaction(trace.participant_id, trace.property_id or "", interaction_id, said)
         return True
 
@@ -316,11 +322,22 @@ def _ms_since(started: datetime) -> float:
     return max(0.0, (utcnow() - started).total_seconds() * 1000)
 
 
-async def _logged(write: Callable[[], Awaitable[Any]]) -> None:
-    try:
-        await write()
-    except Exception as exc:  # noqa: BLE001 - bookkeeping of one call; the others in its batch still land
-        log.warning("voice bookkeeping write failed: %r", exc)
+async def _logged(write: Callable[[], Awaitable[Any]], retry_s: float) -> None:
+    """One bookkeeping write; while the store is unavailable, tried again (backing off) for `retry_s`."""
+    deadline, pause = time.monotonic() + retry_s, 0.25
+    while True:
+        try:
+            await write()
+            return
+        except StoreUnavailable as exc:
+            if time.monotonic() + pause > deadline:
+                log.warning("voice bookkeeping write failed: %r", exc)
+                return
+            await asyncio.sleep(pause)
+            pause = min(pause * 2, 2.0)
+        except Exception as exc:  # noqa: BLE001 - bookkeeping of one call; the others in its batch still land
+            log.warning("voice bookkeeping write failed: %r", exc)
+            return
 
 
 def _log_failure(task: asyncio.Task[Any]) -> None:

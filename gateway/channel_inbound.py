@@ -20,6 +20,7 @@ from pydantic import BaseModel
 from actors.turn_types import TurnResult
 from gateway.errors import InboundNotAccepted
 from gateway.sms.inbound_log import InboundLog
+from gateway.write_behind import WriteBehind
 from spine.context import Channel
 from spine.envelope import MessageEnvelope
 from spine.events import emit_event, mask_phones
@@ -77,7 +78,8 @@ class ChannelInbound:
     def __init__(self, spine: Spine, channel: Channel, *, id_detail: str = "message_id") -> None:
         """`id_detail`: the name events give the provider's id (SMS says message_sid, as Twilio does)."""
         self.spine, self.channel, self.id_detail = spine, channel, id_detail
-        self.records = InboundLog(spine)
+        self.behind = WriteBehind()
+        self.records = InboundLog(spine, self.behind)
 
     async def accept(self, record: InboundMessage) -> bool:
         """True for a new message, False for a redelivery; InboundNotAccepted if nothing was written."""
@@ -103,6 +105,11 @@ class ChannelInbound:
             await self.fail(record, exc)
             await apologise(APOLOGY)
             return ended(InboundOutcome.FAILED, record.interaction_id)
+
+    async def deliver(self, record: InboundMessage, send: Callable[[], Awaitable[object]]) -> None:
+        """Queue a reply (or the apology) to `record` through the outbox: a store that refuses
+        the row for a moment holds the reply back until it takes it, never drops it."""
+        await self.behind.write(f"reply to {record.id}", record.received_at, send)
 
     async def answered(self, record: InboundMessage, reply: str) -> None:
         _copy_end(record, await self.records.answered(record, reply))

@@ -112,6 +112,8 @@ class GatewayContext:
         await self.pool.drain()
         await self.email.turns.drain()
         await self.telegram.turns.drain()
+        await self.email.handler.inbound.behind.drain()
+        await self.telegram.handler.inbound.behind.drain()
         await self.http.aclose()
         await self.spine.store.close()
 

@@ -11,10 +11,14 @@ import logging
 from collections.abc import Awaitable, Callable
 
 import spine.keys as keys
+from gateway.write_behind import WriteBehind
 from spine.records import OutboxMessage, OutboxStatus, last4
 from spine.repo import Spine
 
 MAX_ERROR_CHARS = 500  # of a provider's failure, kept on the row
+# The provider's answer, written back: once the provider was called, a store that refuses the
+# row must not turn into an error (the caller would retry, and the part would go out twice).
+_ANSWERS = WriteBehind()
 
 
 async def deliver_once(spine: Spine, message: OutboxMessage, send: Callable[[OutboxMessage], Awaitable[str]] | None,
@@ -50,5 +54,6 @@ async def send_owned(spine: Spine, message: OutboxMessage, send: Callable[[Outbo
         message = message.model_copy(update={"status": OutboxStatus.FAILED, "error": str(exc)[:MAX_ERROR_CHARS]})
     else:
         message = message.model_copy(update={"status": OutboxStatus.SENT, "provider_id": provider_id})
-    await spine.put_outbox(message)
+    ended = message
+    await _ANSWERS.write(f"outbox {message.id} {message.status}", message.created_at, lambda: spine.put_outbox(ended))
     return message

@@ -167,9 +167,9 @@ class EmailHandler:
 
     async def _reply(self, record: InboundMessage, mail: InboundEmail, prop: Property, text: str) -> None:
         try:
-            await self.delivery.send(key=keys.reply_delivery(record.id), to=mail.from_address, from_=record.to_address,
-                                     body=text, subject=reply_subject(mail, prop),
-                                     headers=thread_headers(mail, prop))
+            await self.inbound.deliver(record, lambda: self.delivery.send(
+                key=keys.reply_delivery(record.id), to=mail.from_address, from_=record.to_address, body=text,
+                subject=reply_subject(mail, prop), headers=thread_headers(mail, prop)))
         except Exception:
             log.exception("email %s: the reply could not be queued", mail.message_id)
 

@@ -4,8 +4,11 @@ Every inbound is accepted (written) before its turn runs, and ends answered, ign
 One left `accepted` long past any turn's budget was abandoned: its replica crashed or was
 redeployed mid-turn, and the sender heard nothing. Each replica sweeps now and then, and for
 each abandoned message either
-  * repairs the record, when the turn's trace shows the turn did end (the replica died after the
-    turn but before writing its end; the reply left with the turn), or
+  * ends it answered and sends the turn's reply, when the turn's trace shows the turn did end:
+    the replica died after the turn but before writing its end, and every channel's reply leaves
+    only after that write (the TwiML answer, the REST or API send), so it never left; it goes
+    under the key the replica would have sent it with, so a reply that did leave is not sent again
+    (bench/chaos.py: a replica killed mid-turn left these unanswered while on record as answered), or
   * records it failed, emits `gateway/inbound-failed` (reason `abandoned`) and texts the sender
     the apology through the outbox and the REST API (suppressed if they have opted out since).
 Clara never goes silent on a message she accepted.
@@ -33,6 +36,12 @@ log = logging.getLogger("clara.sms")
 
 class ApologySender(Protocol):
     async def send(self, *, key: str, to: str, from_: str, body: str) -> Any: ...
+
+
+def reply_key(record: InboundMessage) -> str:
+    """The key a replica sends this message's reply under: an SMS's late reply by its
+    MessageSid (gateway.sms.handler), an email's or Telegram message's as keys.reply_delivery."""
+    return record.id if record.channel == Channel.SMS else keys.reply_delivery(record.id)
 
 
 class AbandonedInboundSweep:
@@ -72,24 +81,28 @@ class AbandonedInboundSweep:
         """Record first (the same write from any replica), then the side effects, which exactly
         one replica claims (`mark_once`): a store failure before the claim leaves the message
         `accepted` for the next sweep, never claimed and unsent."""
-        # An SMS turn writes its trace as it ends, so a trace means the turn ended.
+        # A turn writes its trace as it ends, so a trace means the turn ended.
         trace = await self.spine.get_trace(record.interaction_id) if record.interaction_id else None
         if trace is not None:  # no reply: suppressed
             record = await (self.log.answered(record, trace.reply) if trace.reply else self.log.blocked(record))
             if await self.spine.mark_once(keys.inbound_abandoned_marker(record.id)):
                 await self._event(EventKind.INBOUND_REPAIRED, "turn_ended_unrecorded", record)
+                if trace.reply:
+                    await self._send(record, reply_key(record), trace.reply)
             return record
         failure = f"abandoned: no turn ended within {self.abandoned_after.total_seconds():.0f} s of acceptance"
         record = await self.log.failed(record, failure)
         if await self.spine.mark_once(keys.inbound_abandoned_marker(record.id)):
             await self._event(EventKind.INBOUND_FAILED, "abandoned", record)
-            delivery = self.deliveries.get(record.channel)
-            if delivery is None:
-                log.error("abandoned inbound %s: no sender for channel %s", record.id, record.channel)
-                return record
-            await delivery.send(key=keys.apology_delivery(record.id), to=record.from_address, from_=record.to_address,
-                                body=APOLOGY)
+            await self._send(record, keys.apology_delivery(record.id), APOLOGY)
         return record
+
+    async def _send(self, record: InboundMessage, key: str, body: str) -> None:
+        delivery = self.deliveries.get(record.channel)
+        if delivery is None:
+            log.error("abandoned inbound %s: no sender for channel %s", record.id, record.channel)
+            return
+        await delivery.send(key=key, to=record.from_address, from_=record.to_address, body=body)
 
     async def _event(self, kind: EventKind, reason: str, record: InboundMessage) -> None:
         await emit_event(self.spine, kind, reason, channel=record.channel, address=record.from_address,

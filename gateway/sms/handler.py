@@ -108,6 +108,7 @@ class SmsHandler:
         """Wait for replies still being produced in the background (shutdown, tests)."""
         if self._background:
             await asyncio.wait(set(self._background), timeout=timeout_s)
+        await self.inbound.behind.drain(timeout_s)
 
     # -- the steps ---------------------------------------------------------------------
     async def _process(self, record: InboundMessage, sms: InboundSms) -> SmsReply:
@@ -196,7 +197,8 @@ class SmsHandler:
             reply = APOLOGY
         if reply:
             try:
-                await self.delivery.send(key=sms.message_sid, to=sms.from_address, from_=sms.to_address, body=reply)
+                await self.inbound.deliver(record, lambda: self.delivery.send(
+                    key=sms.message_sid, to=sms.from_address, from_=sms.to_address, body=reply))
             except Exception:
                 log.exception("sms %s: the late reply could not be queued", sms.message_sid)
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 
+from gateway.write_behind import WriteBehind
 from spine.records import InboundMessage, InboundStatus
 from spine.repo import Spine
 
@@ -20,8 +21,11 @@ FINAL = frozenset({InboundStatus.ANSWERED, InboundStatus.BLOCKED, InboundStatus.
 
 
 class InboundLog:
-    def __init__(self, spine: Spine) -> None:
-        self.spine = spine
+    def __init__(self, spine: Spine, behind: WriteBehind | None = None) -> None:
+        """`behind`: an end the store refuses for a moment is retried in the background (the
+        channels' handlers: their reply goes out meanwhile); without it the failure is raised
+        (the abandoned-inbound sweep, which tries again on its next pass)."""
+        self.spine, self.behind = spine, behind
 
     async def accept(self, record: InboundMessage) -> bool:
         """True if this is the first delivery of the message; False for a redelivery."""
@@ -45,5 +49,9 @@ class InboundLog:
         if status not in FINAL:
             raise ValueError(f"an inbound ends answered, blocked or failed, not {status}")
         ended = record.model_copy(update={"status": status, "reply": reply, "failure": failure})
-        await self.spine.update_inbound(ended)
+        if self.behind is None:
+            await self.spine.update_inbound(ended)
+        else:
+            await self.behind.write(f"inbound {record.id} {status}", record.received_at,
+                                    lambda: self.spine.update_inbound(ended))
         return ended

@@ -168,8 +168,9 @@ class TelegramHandler:
 
     async def _send(self, record: InboundMessage, message: Message, text: str, markup: dict | None = None) -> None:
         try:
-            await self.delivery.send(key=keys.reply_delivery(record.id), to=str(message.chat.id), from_=record.to_address,
-                                     body=text, reply_markup=markup)
+            await self.inbound.deliver(record, lambda: self.delivery.send(
+                key=keys.reply_delivery(record.id), to=str(message.chat.id), from_=record.to_address, body=text,
+                reply_markup=markup))
         except Exception:
             log.exception("telegram %s: the reply could not be queued", record.id)
 

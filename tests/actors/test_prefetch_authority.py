@@ -40,3 +40,18 @@ async def test_a_hit_is_decided_again_for_the_caller(spine):
     now[0] += STALE_AFTER_S  # the dispatcher's own derivation is re-read within this bound (actors.authority)
     again = await dispatcher.run(detail("tu_second"), marcus)
     assert again.is_error and again.decision == "refused" and "toilet" not in again.content
+
+
+async def test_what_the_dispatcher_holds_is_bounded_by_the_staleness_bound(spine):
+    """Turns that never ask for a prefetch report (most do not) leave nothing behind for longer
+    than the staleness bound: a soak's DispatcherActor heap grew by every turn's Caller."""
+    now = [1_000_000.0]
+    dispatcher = Dispatcher(spine, clock=lambda: now[0])
+    for n in range(20):
+        caller = await load_caller(spine, "p_marcus", "pf_yale", f"ix_turn_{n}")
+        await dispatcher.run(ToolInvocation(name="get_property_hours", input={}, tool_use_id=f"tu_{n}"), caller)
+    assert dispatcher.held()["callers"] == 20
+    now[0] += STALE_AFTER_S  # a later turn, past the bound
+    caller = await load_caller(spine, "p_marcus", "pf_yale", "ix_later")
+    await dispatcher.run(ToolInvocation(name="get_property_hours", input={}, tool_use_id="tu_later"), caller)
+    assert dispatcher.held() == {"authorities": 1, "callers": 1, "prefetched": 0}

@@ -32,7 +32,7 @@ class RefusingStore:
 
 async def test_one_refused_trace_write_loses_nothing_else(spine, caplog):
     refusing = Spine(RefusingStore(spine.store, "TRACE#voice-CA_wb_bad"))
-    calls = VoiceCalls(refusing, Dispatcher(refusing), OfflineModel())
+    calls = VoiceCalls(refusing, Dispatcher(refusing), OfflineModel(), write_retry_s=0.3)
     with caplog.at_level(logging.WARNING, logger="clara.voice"):
         await asyncio.gather(*(calls.start(caller_number=MARCUS, called_number=YALE_LINE, call_sid=sid)
                                for sid in ("CA_wb_bad", "CA_wb_ok")))
@@ -87,3 +87,26 @@ async def test_bookkeeping_waits_while_other_phones_ring_but_not_past_the_cap(sp
     assert (await ringing).interaction_id == "voice-CA_wb_held"
     await calls.drain()
     assert await spine.get_trace("voice-CA_wb_held") is not None
+
+
+async def test_a_trace_refused_while_the_store_is_locked_lands_once_it_answers(tmp_path):
+    """Another process holds SQLite's write lock as the phone is answered (bench/chaos.py's store
+    fault): the call's trace is written once the lock is gone, so its tools know the call."""
+    import sqlite3
+
+    from spine.demo import seed
+    from spine.store.sqlite import SqliteStore
+
+    spine = Spine(SqliteStore(tmp_path / "clara.db", timeout_s=0.5))  # gives up on a lock after 0.4 s
+    await seed(spine)
+    holder = sqlite3.connect(tmp_path / "clara.db", isolation_level=None)
+    holder.execute("BEGIN IMMEDIATE")
+    asyncio.get_running_loop().call_later(1.0, lambda: (holder.execute("ROLLBACK"), holder.close()))
+    calls = VoiceCalls(spine, Dispatcher(spine), OfflineModel())
+    try:
+        await calls.start(caller_number=MARCUS, called_number=YALE_LINE, call_sid="CA_wb_locked")
+        await calls.drain()
+        caller = await calls.caller_of("voice-CA_wb_locked")
+        assert caller is not None and caller.person_id == "p_marcus"
+    finally:
+        await spine.store.close()

@@ -8,7 +8,7 @@ from datetime import timedelta
 from gateway.channel_inbound import APOLOGY
 from spine.context import Channel
 from spine.identity import utcnow
-from spine.records import InboundMessage, InboundStatus
+from spine.records import AgentTrace, InboundMessage, InboundStatus
 
 
 async def test_the_sweep_apologises_on_the_channel_the_message_came_by(make_channels, spine):
@@ -26,3 +26,18 @@ async def test_the_sweep_apologises_on_the_channel_the_message_came_by(make_chan
     assert email.form["to"] == "marcus@example.com" and email.form["text"] == APOLOGY
     [message] = ch.telegram.wait_for_sends(1)
     assert message.payload == {"chat_id": 5550009, "text": APOLOGY}
+
+
+async def test_an_email_whose_turn_ended_unrecorded_gets_the_turns_reply(make_channels, spine):
+    # Its replica died between the turn's end and the send: the reply goes out by Mailgun, once.
+    ch = await make_channels()
+    record = InboundMessage(id="email:ended@example.com", channel=Channel.EMAIL, from_address="marcus@example.com",
+                            to_address="yale@clara.example", body="hi", received_at=utcnow() - timedelta(hours=1),
+                            interaction_id="ix_ended_email")
+    assert await spine.accept_inbound(record)
+    await spine.put_trace(AgentTrace(interaction_id="ix_ended_email", channel=Channel.EMAIL, reply="The pool opens at 8."))
+    [repaired] = await ch.context.abandoned.sweep_once()
+    assert repaired.status == InboundStatus.ANSWERED
+    [email] = ch.mailgun.wait_for_sends(1)
+    assert email.form["to"] == "marcus@example.com" and email.form["text"] == "The pool opens at 8."
+    assert await ch.context.abandoned.sweep_once() == [] and len(ch.mailgun.wait_for_sends(1, timeout_s=0.5)) == 1

@@ -16,7 +16,7 @@ from gateway.sms.handler import SmsOptions
 from gateway.sms.rest import TwilioRest
 from spine.context import Channel
 from spine.identity import utcnow
-from spine.records import AgentTrace, EventKind, InboundMessage, InboundStatus, OptOut, OutboxStatus
+from spine.records import AgentTrace, EventKind, InboundMessage, InboundStatus, OptOut, OutboxMessage, OutboxStatus
 from spine.repo import Spine
 from spine.store.base import StoreUnavailable
 from tests.support.gateway_helpers import ScriptedPool, text
@@ -93,15 +93,30 @@ async def test_a_message_still_within_its_turn_is_left_alone(spine, twilio, swee
     assert (await spine.get_inbound("SM_busy")).status == InboundStatus.ACCEPTED and twilio.accepted() == []
 
 
-async def test_a_turn_that_ended_unrecorded_is_repaired_without_a_second_text(spine, twilio, sweeps):
+async def test_a_turn_that_ended_unrecorded_is_repaired_and_its_reply_sent_once(spine, twilio, sweeps):
+    # The replica died between the turn's end and writing it, so its TwiML answer never left
+    # (bench/chaos.py, a replica killed under load): the reply goes by REST, once across sweeps.
     record = await accepted(spine, "SM_ended", age_s=AFTER_S + 5)
     await spine.put_trace(AgentTrace(interaction_id=record.interaction_id, channel=Channel.SMS,
                                      reply="WO-7 is scheduled for Thursday."))
-    [sweep] = sweeps()
-    [repaired] = await sweep.sweep_once()
+    first, second = sweeps(2, store=BothSeeIt(spine.store, parties=2))
+    [repaired], _ = await asyncio.gather(first.sweep_once(), second.sweep_once())
     assert (repaired.status, repaired.reply) == (InboundStatus.ANSWERED, "WO-7 is scheduled for Thursday.")
     assert (await spine.get_inbound("SM_ended")).status == InboundStatus.ANSWERED
-    assert twilio.accepted() == [] and len(await spine.events(EventKind.INBOUND_REPAIRED)) == 1
+    [sent] = twilio.accepted()
+    assert (sent.form["To"], sent.form["Body"]) == (MARCUS, "WO-7 is scheduled for Thursday.")
+    assert len(await spine.events(EventKind.INBOUND_REPAIRED)) == 1
+    assert await first.sweep_once() == [] and len(twilio.accepted()) == 1
+
+
+async def test_a_reply_already_sent_late_is_not_sent_again_by_the_repair(spine, twilio, sweeps):
+    record = await accepted(spine, "SM_late", age_s=AFTER_S + 5)
+    await spine.put_trace(AgentTrace(interaction_id=record.interaction_id, channel=Channel.SMS, reply="Done."))
+    await spine.put_outbox(OutboxMessage(id="SM_late-0", to_address=MARCUS, from_address=YALE, body="Done.",
+                                         status=OutboxStatus.SENT, provider_id="SM" + "1" * 32))
+    [sweep] = sweeps()
+    [repaired] = await sweep.sweep_once()
+    assert repaired.status == InboundStatus.ANSWERED and twilio.accepted() == []
 
 
 async def test_an_opted_out_sender_gets_nothing(spine, twilio, sweeps):
