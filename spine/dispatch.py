@@ -1,10 +1,10 @@
 """Vendor dispatch: a work order assigned to a vendor is texted to the vendor's contacts, who
 accept it with YES or pass with NO (ServiceChannel's dispatch by reply).
 
-`start_dispatch` (pm_assign_vendor, and a page acknowledged by a vendor contact) withdraws any open
-dispatch of the work order and sends the new one; `answer_dispatch` is the SMS keyword's: YES
-schedules the work order and tells the tenant (spine.notices), NO hands it back and tells the
-property's managers; `due_dispatch_reminders` (the scheduler's tick) tells the managers of a
+`start_dispatch` (pm_assign_vendor) withdraws any open dispatch of the work order and sends the
+new one; `answer_dispatch` is the SMS keyword's: YES schedules the work order and tells the tenant
+(spine.notices), NO hands it back and tells the property's managers; `accept_by_page` takes a page
+acknowledged by a vendor contact as that vendor's YES (no dispatch text: they already said yes); `due_dispatch_reminders` (the scheduler's tick) tells the managers of a
 dispatch nobody accepted within `accept_within_s`. Every change is compare-and-set on the dispatch.
 """
 from __future__ import annotations
@@ -19,7 +19,7 @@ from spine.context import Channel
 from spine.dispatch_record import Dispatch, DispatchStatus
 from spine.events import emit_event
 from spine.identity import PersonRoleType
-from spine.notices import notify_work_order_change, worth_a_notice
+from spine.notices import notify_work_order_change, tenant_to_tell, worth_a_notice
 from spine.outbound import Notification, NotificationKind, OutboundRequest, queue_outbound
 from spine.paging import managers_of
 from spine.records import EventKind
@@ -107,23 +107,37 @@ async def answer_dispatch(spine: Spine, person_id: str, *, accept: bool, work_or
 
 
 async def _accepted(spine: Spine, dispatch: Dispatch, person_id: str) -> DispatchAnswer:
-    wo = await spine.get_work_order(dispatch.work_order_id)
+    wo, name, tenant = await _take(spine, dispatch, person_id, reason="accepted", note="", already_told=None)
     prop = await spine.get_property(dispatch.property_id)
+    assert prop is not None  # a dispatch names a property on file
+    unit = await spine.get_unit(wo.unit_id) if wo.unit_id else None
+    reply = texts.accepted_reply(name.split()[0], wo, prop, unit, tenant)
+    return DispatchAnswer(outcome="accepted", reply=reply, dispatch_id=dispatch.id, notifications=tenant)
+
+
+async def _take(spine: Spine, dispatch: Dispatch, person_id: str, *, reason: str, note: str,
+                already_told: str | None) -> tuple[WorkOrder, str, list[Notification]]:
+    """The one accept path (a YES, or a page acknowledged by the contact): the work order goes to
+    the dispatch's vendor, scheduled, `dispatch/accepted`, and the tenant's notice unless the
+    tenant is `already_told`. Returns the work order, the acceptor's name and the notices queued."""
+    wo = await spine.get_work_order(dispatch.work_order_id)
     person = await spine.get_person(person_id)
-    assert wo is not None and prop is not None  # a dispatch names a work order and property on file
-    before = (wo.status, wo.eta)
+    assert wo is not None  # a dispatch names a work order on file
+    before, previous = (wo.status, wo.eta), wo.assigned_vendor_id
     if wo.status in (WorkOrderStatus.OPEN, WorkOrderStatus.DISPATCHED):
         wo.status = WorkOrderStatus.SCHEDULED
     wo.assigned_vendor_id = dispatch.vendor_id
     name = person.display_name if person else person_id
-    wo.notes.append(WorkOrderNote(author_person_id=person_id, text=f"Dispatch accepted by {name}"))
+    moved = f"; assigned to {dispatch.vendor_id}" + (f" (was {previous})" if previous else "") \
+        if previous != dispatch.vendor_id else ""
+    wo.notes.append(WorkOrderNote(author_person_id=person_id, text=f"Dispatch accepted by {name}{note}{moved}"))
     wo.updated_at = spine.clock()
     await spine.put_work_order(wo)
-    await _event(spine, EventKind.DISPATCH_ACCEPTED, dispatch, person_id)
-    tenant = await notify_work_order_change(spine, wo, changed_by=person_id) if worth_a_notice(*before, wo) else []
-    unit = await spine.get_unit(wo.unit_id) if wo.unit_id else None
-    reply = texts.accepted_reply(name.split()[0], wo, prop, unit, tenant)
-    return DispatchAnswer(outcome="accepted", reply=reply, dispatch_id=dispatch.id, notifications=tenant)
+    reassigned = {"previous_vendor_id": previous} if previous != dispatch.vendor_id else None
+    await _event(spine, EventKind.DISPATCH_ACCEPTED, dispatch, person_id, reason=reason, extra=reassigned)
+    tell = worth_a_notice(*before, wo) and await tenant_to_tell(spine, wo) != already_told
+    tenant = await notify_work_order_change(spine, wo, changed_by=person_id) if tell else []
+    return wo, name, tenant
 
 
 async def _declined(spine: Spine, dispatch: Dispatch, person_id: str) -> DispatchAnswer:
@@ -190,6 +204,55 @@ async def due_dispatch_reminders(spine: Spine, *, accept_within_s: float = DEFAU
     return told
 
 
+async def accept_by_page(spine: Spine, work_order_id: str, person_id: str, *,
+                         already_told: str | None) -> Dispatch | None:
+    """A page acknowledged by a vendor contact: the ACK is the vendor's acceptance of the page's
+    work order, through the YES path (`_take`, reason `page_acknowledged`), recorded as a dispatch
+    accepted by them, so no "Reply YES" is sent and a later YES or NO finds nothing pending. None
+    when the acknowledger speaks for no vendor serving the property (staff) or the work order is closed.
+    `already_told`: the person the ACK itself told who has it (their tenant notice would say it twice)."""
+    wo = await spine.get_work_order(work_order_id)
+    vendor_id = await _vendor_serving(spine, person_id, wo) if wo is not None and wo.is_open else None
+    if wo is None or vendor_id is None:
+        return None
+    dispatch = await _accepted_record(spine, wo, vendor_id, person_id)
+    await _take(spine, dispatch, person_id, reason="page_acknowledged", note=" (on-call page acknowledged)",
+                already_told=already_told)
+    return dispatch
+
+
+async def _vendor_serving(spine: Spine, person_id: str, wo: WorkOrder) -> str | None:
+    """The vendor the person is a contact of that serves the work order's property (the one already
+    assigned, if it is one of them)."""
+    serving = []
+    for role in await spine.roles_of(person_id):
+        if role.role_type != PersonRoleType.VENDOR_CONTACT or not role.scope.vendor_id:
+            continue
+        vendor = await spine.get_vendor(role.scope.vendor_id)
+        if vendor is not None and vendor.active and wo.property_id in vendor.services_property_ids:
+            serving.append(vendor.id)
+    return wo.assigned_vendor_id if wo.assigned_vendor_id in serving else min(serving, default=None)
+
+
+async def _accepted_record(spine: Spine, wo: WorkOrder, vendor_id: str, person_id: str) -> Dispatch:
+    """The vendor's open dispatch of `wo` settled as accepted, else a new one recorded accepted;
+    any other open dispatch of it is withdrawn."""
+    for dispatch in await _open(spine):
+        if dispatch.work_order_id != wo.id:
+            continue
+        if dispatch.vendor_id == vendor_id and (taken := await _settle(spine, dispatch, DispatchStatus.ACCEPTED,
+                                                                       person_id)) is not None:
+            return taken
+        await _settle(spine, dispatch, DispatchStatus.WITHDRAWN, None)
+    now = spine.clock()
+    number = await spine.next_sequence(f"dispatch_{wo.id}")
+    dispatch = Dispatch(id=f"dp_{wo.id}_{number}", work_order_id=wo.id, work_order_display_id=wo.display_id,
+                        vendor_id=vendor_id, property_id=wo.property_id, contact_person_ids=[person_id], sent_at=now,
+                        status=DispatchStatus.ACCEPTED, answered_by_person_id=person_id, answered_at=now)
+    await spine.create_dispatch(dispatch)
+    return dispatch
+
+
 async def settle_by_tool(spine: Spine, wo: WorkOrder, vendor_id: str | None, person_id: str | None) -> None:
     """A vendor accepted through Clara (accept_dispatch): their open dispatch of it is accepted too."""
     for dispatch in await _open(spine):
@@ -199,9 +262,10 @@ async def settle_by_tool(spine: Spine, wo: WorkOrder, vendor_id: str | None, per
                 await _event(spine, EventKind.DISPATCH_ACCEPTED, settled, person_id)
 
 
-async def _event(spine: Spine, kind: EventKind, dispatch: Dispatch, person_id: str | None) -> None:
-    reason = "accepted" if kind == EventKind.DISPATCH_ACCEPTED else "declined"
-    await emit_event(spine, kind, reason, channel=Channel.SMS,
-                     address=None, property_id=dispatch.property_id, interaction_id=None,
-                     detail={"dispatch_id": dispatch.id, "work_order": dispatch.work_order_display_id,
-                             "vendor_id": dispatch.vendor_id, "person_id": person_id})
+async def _event(spine: Spine, kind: EventKind, dispatch: Dispatch, person_id: str | None, *,
+                 reason: str | None = None, extra: dict[str, str | None] | None = None) -> None:
+    reason = reason or ("accepted" if kind == EventKind.DISPATCH_ACCEPTED else "declined")
+    detail = {"dispatch_id": dispatch.id, "work_order": dispatch.work_order_display_id,
+              "vendor_id": dispatch.vendor_id, "person_id": person_id, **(extra or {})}
+    await emit_event(spine, kind, reason, channel=Channel.SMS, address=None, property_id=dispatch.property_id,
+                     interaction_id=None, detail=detail)

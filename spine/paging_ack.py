@@ -3,6 +3,8 @@
 An acknowledgement is a compare-and-set of the page to `acknowledged`: the one that wins stops the
 ladder (the scheduler takes no further step, the sender sends no pending row of it), tells the
 reporter who has it on their channel, notes it on the work order and emits `oncall/acknowledged`.
+A vendor contact's acknowledgement is also their vendor's acceptance of the work order
+(spine.dispatch.accept_by_page); a staff member's changes nothing about dispatch.
 """
 from __future__ import annotations
 
@@ -12,6 +14,7 @@ from datetime import datetime
 from pydantic import BaseModel, Field
 
 import spine.paging_texts as texts
+from spine.dispatch import accept_by_page
 from spine.escalation import EscalationStatus
 from spine.events import emit_event
 from spine.identity import PersonRoleType, utcnow
@@ -68,13 +71,30 @@ async def _after_ack(spine: Spine, page: Page) -> AckOutcome:
             body=texts.reporter_has_it(name, await team_of(spine, page.acknowledged_by or "", page.language),
                                        page.language))))
     await _note(spine, page, name)
+    dispatched_to = await _accept_dispatch(spine, page, notifications)
     await emit_event(spine, EventKind.ONCALL_ACKNOWLEDGED, str(page.acknowledged_via), channel=None, address=None,
                      property_id=page.property_id, interaction_id=None,
                      detail={"page_id": page.id, "acknowledged_by": page.acknowledged_by, "pass": page.pass_number + 1,
                              "level": page.level + 1, "work_order": page.work_order_display_id})
     told = None if not notifications else notifications[0].status != NotificationStatus.BLOCKED
-    reply = texts.ack_confirmation(page, prop_name, prop.address if prop else "", told)
+    reply = texts.ack_confirmation(page, prop_name, prop.address if prop else "", told, dispatched_to)
     return AckOutcome(acknowledged=True, page=page, reply=reply, notifications=notifications)
+
+
+async def _accept_dispatch(spine: Spine, page: Page, told: list[Notification]) -> str | None:
+    """A vendor contact's ACK is their vendor's acceptance of the page's work order (spine.dispatch);
+    the vendor's name, or None when nothing was dispatched (a staff acknowledger, no work order).
+    The tenant's "It is scheduled" notice is not queued for a reporter the ACK already told "Mike
+    from maintenance has it": sent at once for an emergency, it would be a second message saying
+    the same thing; a tenant other than the reporter (the unit's resident) still gets it."""
+    if not page.work_order_id or not page.acknowledged_by:
+        return None
+    already_told = told[0].recipient_person_id if told else None
+    dispatch = await accept_by_page(spine, page.work_order_id, page.acknowledged_by, already_told=already_told)
+    if dispatch is None:
+        return None
+    vendor = await spine.get_vendor(dispatch.vendor_id)
+    return vendor.name if vendor else dispatch.vendor_id
 
 
 async def _note(spine: Spine, page: Page, name: str) -> None:

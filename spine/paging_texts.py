@@ -36,12 +36,16 @@ def call_taken_by_other(name: str) -> str:
     return f"Thank you. {name} has already taken this page. Goodbye."
 
 
-def ack_confirmation(page: Page, property_name: str, address: str, reporter_told: bool | None) -> str:
-    """`reporter_told`: None when there is no reporter to tell (or they are the acknowledger)."""
+def ack_confirmation(page: Page, property_name: str, address: str, reporter_told: bool | None,
+                     dispatched_to: str | None = None) -> str:
+    """`reporter_told`: None when there is no reporter to tell (or they are the acknowledger).
+    `dispatched_to`: the vendor the ACK accepted the work order for (a vendor contact's ACK)."""
     where = f" at {address}" if address else ""
     told = {True: " The reporter is being told you have it.", None: "",
             False: " The reporter could not be told automatically: please contact them."}[reporter_told]
-    return f"You have the page ({page.code}): {page.reason}, {_where(page, property_name)}{where}.{told}"
+    taken = (f" {page.work_order_display_id} is assigned to {dispatched_to} and scheduled: no need to reply YES."
+             if dispatched_to and page.work_order_display_id else "")
+    return f"You have the page ({page.code}): {page.reason}, {_where(page, property_name)}{where}.{told}{taken}"
 
 
 def ack_ambiguous(pages: list[Page]) -> str:

@@ -47,7 +47,8 @@ async def test_a_gas_smell_pages_mike_by_text_and_call_and_a_keypress_takes_it(m
     assert [s.body for s in told] == ["Mike from maintenance has it and will be in touch."]
     assert any(s.to == MIKE and "You have the page" in s.body for s in twilio.accepted())
     wo = await spine.get_work_order(page.work_order_id)
-    assert "acknowledged by Mike" in wo.notes[-1].text
+    assert any("acknowledged by Mike" in n.text for n in wo.notes)
+    assert (wo.assigned_vendor_id, wo.status) == ("v_inhouse", "scheduled")  # Mike's keypress is the in-house YES
 
 
 async def test_ack_by_sms_from_the_paged_person_stops_the_ladder_before_any_turn(make_gateway, spine, twilio):
