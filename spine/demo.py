@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from datetime import UTC, date, datetime, time, timedelta
+from pathlib import Path
 from typing import Any
 from zoneinfo import ZoneInfo
 
@@ -11,6 +12,7 @@ from spine.identity import Claim, ClaimKind, OccupancyKind, Person, PersonCatego
 from spine.identity import PersonRoleSource as Src
 from spine.identity import PersonRoleType as T
 from spine.oncall import OnCallPlan
+from spine.portfolio.run import ImportOptions, PortfolioError, import_portfolio
 from spine.property import (
     Appliance,
     FacilityFacts,
@@ -24,7 +26,7 @@ from spine.property import (
     Vendor,
 )
 from spine.repo import Spine
-from spine.store.base import Item, Store
+from spine.staged import StagedStore
 from spine.work import Prospect, RenewalOffer, RenewalWorkflow, Tour, WorkOrder, WorkOrderNote, WorkOrderStatus
 
 YALE, CAPITOL, BEACON = "pf_yale", "pf_capitol", "pf_beacon"
@@ -230,32 +232,30 @@ UNKNOWN_PROSPECT = "+14155559876"
 WRONG_NUMBER = "+13105557777"
 
 
-class _WriteIfChanged:
-    """The seed's view of a store: an unconditional put of an item already stored exactly so is
-    skipped. A second seed then moves no version, so nobody holding a version for
-    compare-and-set (a lease, a sequence) loses to a no-op reload."""
-
-    def __init__(self, store: Store) -> None:
-        self._store = store
-
-    def __getattr__(self, name: str) -> Any:  # get, query, query_index, delete, close: unchanged
-        return getattr(self._store, name)
-
-    async def put(self, item: Item, *, expect_version: int | None = None) -> Item:
-        if expect_version is None:
-            current = await self._store.get(item.pk, item.sk)
-            if current is not None and (current.data, current.gsi1pk, current.gsi1sk) == (
-                item.data, item.gsi1pk, item.gsi1sk
-            ):
-                return current
-        return await self._store.put(item, expect_version=expect_version)
+DEMO_PORTFOLIO = Path(__file__).parent / "data" / "demo_portfolio"  # the CSV files of `gateway import`
+DEMO_SOURCE = "demo"
 
 
 async def seed(spine: Spine, now: datetime | None = None) -> None:
-    """Write the demo data. Every write is a put of a fixed id and fixed content, written only
-    where it differs, so a second run changes nothing (sequences are only raised, never lowered);
-    the demo tours are the day's of `now` (default: the current time)."""
-    spine = Spine(_WriteIfChanged(spine.store))
+    """Import the demo portfolio folder (source `demo`, its external ids kept as internal ids),
+    then complete it with what the CSV files cannot hold: the records below, which are the whole
+    demo. Staged: each item is written once, in its final form, and only where it differs from
+    the store, so a second run changes nothing (sequences are only raised, never lowered); the
+    demo tours are the day's of `now` (default: the current time)."""
+    staged = StagedStore(spine.store)
+    imported = await import_portfolio(Spine(staged), DEMO_PORTFOLIO, ImportOptions(source=DEMO_SOURCE, keep_ids=True),
+                                      now=AT)
+    if imported.report.failed:
+        raise PortfolioError("the demo portfolio did not import: " + "; ".join(
+            f"{e.file}:{e.line}: {e.column}: {e.reason}" for e, _ in imported.failed_rows))
+    await _complete(Spine(staged), now)
+    await staged.commit()
+
+
+async def _complete(spine: Spine, now: datetime | None) -> None:
+    """The demo beyond its CSV files (facility facts, appliances, leases, renewals, the Telegram
+    bot, a merged, a spam and a prospect Person, work orders with notes, tours), written over what
+    the import made: every record of fixed id and fixed content."""
     reference: list[tuple[list[Any], Callable[[Any], Awaitable[None]]]] = [
         (ORGS, spine.put_org), (PROPERTIES, spine.put_property), (UNITS, spine.put_unit), (LEASES, spine.put_lease),
         (RENEWALS, spine.put_renewal), (VENDORS, spine.put_vendor), (PEOPLE, spine.put_person), (ROLES, spine.put_role),

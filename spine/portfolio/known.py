@@ -10,7 +10,7 @@ from datetime import date, datetime
 
 from spine.errors import SpineError
 from spine.portfolio.files import FileKind
-from spine.portfolio.record import ImportRecord
+from spine.portfolio.record import ImportRecord, internal_id
 from spine.store.base import Item
 
 Key = tuple[str, str]
@@ -54,6 +54,11 @@ class Known:
     handed_out: dict[str, tuple[str, str]] = field(default_factory=dict)  # address key -> (owner id, "file:line")
     oncall_settings: dict[str, dict[str, tuple[int, int]]] = field(default_factory=dict)  # property -> column -> (value, line)
     progress: Progress = _no_progress
+    keep_ids: bool = False  # the folder's external ids are the store's own (the demo portfolio)
+
+    def new_id(self, kind: FileKind, external_id: str) -> str:
+        """The internal id of a row the source never imported before."""
+        return external_id if self.keep_ids else internal_id(PREFIX[kind], self.source, external_id)
 
     def know(self, kind: FileKind, external_id: str, internal_id: str, cells: dict[str, str]) -> None:
         self.ids[kind][external_id] = internal_id

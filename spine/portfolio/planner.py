@@ -10,13 +10,13 @@ from datetime import date
 from spine.identity import PersonRole
 from spine.oncall import OnCallPlan
 from spine.portfolio.files import FileKind, ParsedFile, ParsedRow
-from spine.portfolio.known import PREFIX, Key, Known, RowFailure, RowPlan
+from spine.portfolio.known import Key, Known, RowFailure, RowPlan
 from spine.portfolio.oncall_plans import oncall_plans
 from spine.portfolio.plan_people import plan_person, plan_resident, plan_staff, plan_vendor_contact
 from spine.portfolio.plan_places import plan_organization, plan_property, plan_unit, plan_vendor
 from spine.portfolio.plan_work import plan_oncall, plan_work_order, work_order_id, work_order_number
 from spine.portfolio.prefetch import needs_plan, read_up_front, to_end
-from spine.portfolio.record import ImportRecord, internal_id
+from spine.portfolio.record import ImportRecord
 from spine.portfolio.report import FileReport, RowError
 from spine.property import Unit, Vendor
 from spine.repo_items import role_item, unit_item, vendor_item
@@ -100,7 +100,7 @@ def _plan_file(kind: FileKind, parsed: ParsedFile, known: Known, plan: Plan, rep
         iid = ""
         try:
             iid = work_order_id(row, rec) if kind == FileKind.WORK_ORDERS else \
-                rec.internal_id if rec else internal_id(PREFIX[kind], known.source, ext)
+                rec.internal_id if rec else known.new_id(kind, ext)
             rp = PLANNERS[kind](row, rec, known, iid)
         except RowFailure as exc:
             error = RowError(file=kind.filename, line=row.line, column=exc.column, reason=exc.reason)

@@ -6,9 +6,9 @@ from __future__ import annotations
 import spine.keys as keys
 from spine.identity import ClaimKind
 from spine.portfolio.files import FileKind, ParsedFile, ParsedRow
-from spine.portfolio.known import PREFIX, Key, Known, RowFailure
+from spine.portfolio.known import Key, Known, RowFailure
 from spine.portfolio.plan_work import work_order_number
-from spine.portfolio.record import ImportRecord, internal_id
+from spine.portfolio.record import ImportRecord
 from spine.store.base import Store
 
 # What --sync ends when the source no longer lists it (people, organizations, properties and
@@ -70,6 +70,6 @@ async def read_up_front(store: Store, kind: FileKind, parsed: ParsedFile, known:
     if kind != FileKind.PEOPLE:
         return
     # Who holds a phone or email a row wants, by name, for the row error that names both.
-    ours = {internal_id(PREFIX[FileKind.PEOPLE], known.source, r.row.external_id) for r in parsed.rows}
+    ours = {known.new_id(FileKind.PEOPLE, r.row.external_id) for r in parsed.rows}
     holders = {item.data["person_id"] for (pk, _), item in known.stored.items() if pk.startswith(keys.CLAIM_PREFIX)}
     known.stored.update(await store.get_many([(keys.person(p), keys.ITEM) for p in sorted(holders - ours)]))

@@ -29,6 +29,9 @@ class ImportOptions(BaseModel):
     dry_run: bool = False
     strict: bool = False
     default_region: str = "US"
+    # Not a CLI option: the external ids are kept as internal ids, for a folder written in the
+    # store's own ids (the demo portfolio, whose ids tests and docs name).
+    keep_ids: bool = False
 
 
 class ImportResult(BaseModel):
@@ -59,11 +62,11 @@ async def import_portfolio(spine: Spine, folder: Path, options: ImportOptions | 
     now = now or datetime.now(UTC)
     kinds = portfolio_files(folder)
     if options.strict and not options.dry_run:
-        checked = await _run(spine, folder, kinds, options, region, Known(options.source, today or now.date(), now),
+        checked = await _run(spine, folder, kinds, options, region, Known(options.source, today or now.date(), now, keep_ids=options.keep_ids),
                              apply=False)
         if checked.report.failed:
             return checked
-    known = Known(options.source, today or now.date(), now)
+    known = Known(options.source, today or now.date(), now, keep_ids=options.keep_ids)
     if progress is not None:
         known.progress = progress
     return await _run(spine, folder, kinds, options, region, known, apply=not options.dry_run)
