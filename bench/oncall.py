@@ -109,6 +109,7 @@ class Run:
         self.sent_at: dict[str, float] = {}  # tenant phone -> when its report was posted
         self.answered_at: dict[str, float] = {}  # tenant phone -> when the turn's answer came back
         self.acks: list[asyncio.Task] = []
+        self.ack_sent: dict[str, tuple[str | None, object]] = {}  # tenant phone -> (code, the ACK's exchange)
 
     async def text(self, from_: str, to: str, body: str):
         from gateway.cli.sms import send_sms
@@ -128,8 +129,8 @@ class Run:
         """Level 1 answers `ACK <code>` as soon as the page text reaches them."""
         level1 = oncall_phone(of_tenant(tenant)[0], 1)
         page_code = await self._code_for(tenant, level1)
-        if page_code:
-            await self.text(level1, self.lines[tenant], f"ACK {page_code}")
+        exchange = await self.text(level1, self.lines[tenant], f"ACK {page_code}") if page_code else None
+        self.ack_sent[tenant] = (page_code, exchange)
 
     async def _code_for(self, tenant: str, level1: str, timeout_s: float = 60.0) -> str | None:
         deadline = time.monotonic() + timeout_s
@@ -205,6 +206,7 @@ async def audit(store: Path, twilio, run: Run) -> dict:
                         if phone in run.sent_at:
                             first_page_ms.append((at_by_sid[row.provider_id] - run.sent_at[phone]) * 1000)
                             after_turn_ms.append((at_by_sid[row.provider_id] - run.answered_at[phone]) * 1000)
+    await _misses(spine, pages, run, twilio, tenants)
     # Twilio requests whose sid no row holds: a send whose answer was lost (also a duplicate risk)
     counts["orphan_sends"] = len(orphans)
     for r in orphans[:5]:
@@ -226,6 +228,24 @@ async def _after_ack(spine, page, row, at_by_sid: dict[str, float]) -> str | Non
     claimed = datetime.fromisoformat(claim.data["at"]) if claim else None
     late = claimed is None or (claimed - page.acknowledged_at).total_seconds() > TICK_S
     return "late_stops" if late else "in_flight_at_ack"
+
+
+async def _misses(spine, pages, run: Run, twilio, tenants: dict[str, str]) -> None:
+    """For each intended ACK whose page was not acknowledged: what the gateway answered and the page's state."""
+    from spine.oncall import PageStatus
+
+    by_reporter = {tenants.get(p.reporter_person_id or ""): p for p in pages}
+    for phone, (code, exchange) in sorted(run.ack_sent.items()):
+        page = by_reporter.get(phone)
+        if page is not None and page.status == PageStatus.ACKNOWLEDGED:
+            continue
+        level1 = oncall_phone(of_tenant(phone)[0], 1)
+        texts = [r.body for r in twilio.accepted() if r.to == level1 and page is not None and page.code in r.body]
+        answer = "no ACK sent (no page text found)" if exchange is None else (exchange.error or exchange.messages)
+        print(f"  ACK missed: tenant …{phone[-4:]} p{of_tenant(phone)[0]} code {code}: answered {answer!r}; page "
+              f"{page.id if page else None} {page.status if page else ''} step {page.step if page else ''} unit "
+              f"{page.unit if page else ''} wo {page.work_order_display_id if page else ''} code "
+              f"{page.code if page else ''}; its texts to level 1 with that code: {sorted(set(texts))!r}", flush=True)
 
 
 def _reached(row, orphans) -> bool:
