@@ -5,7 +5,8 @@ One private Ray, the gateway on Serve (offline model, SQLite, 2 PersonActor host
 API on the local stand-in (texts and calls). 20 bench properties, each with an on-call plan of two
 levels (ack timeout 5 s, 1 repeat) and 10 tenants. 200 tenants each text "I smell gas in my
 kitchen" over 10 s (signed Twilio webhooks over HTTP); every other page is acknowledged by its
-level-1 person with `ACK <code>` as soon as their text arrives. Mid-run the PagingScheduler and one
+level-1 person with `ACK <code>` as soon as a text with its code arrives (the page is found in the
+store by its reporter: a page the turn's escalation started alone names no unit). Mid-run the PagingScheduler and one
 PersonActor host are killed (Ray restarts both). When every ladder has ended, the outbox and the
 stand-in are audited:
 
@@ -14,6 +15,7 @@ stand-in are audited:
     an unacknowledged ladder that did not run to exhaustion;
   * interrupted but delivered: a row Twilio got once whose sender was killed before it wrote the sid
     back (the row ends failed, "may have reached the person", and is never sent again);
+  * ACK missed / no page: printed one by one, with what the gateway answered and the page's state;
   * late stops: a send of an acknowledged page claimed more than one tick (0.5 s) after the ACK
     (a send claimed before the ACK that reached Twilio after it is counted apart, in flight).
 
@@ -109,6 +111,8 @@ class Run:
         self.sent_at: dict[str, float] = {}  # tenant phone -> when its report was posted
         self.answered_at: dict[str, float] = {}  # tenant phone -> when the turn's answer came back
         self.acks: list[asyncio.Task] = []
+        self.reported: dict[str, object] = {}  # tenant phone -> the report's exchange
+        self.codes: dict[str, str] = {}  # reporter person id -> their page's code (watch_pages)
         self.ack_sent: dict[str, tuple[str | None, object]] = {}  # tenant phone -> (code, the ACK's exchange)
 
     async def text(self, from_: str, to: str, body: str):
@@ -120,27 +124,53 @@ class Run:
     async def report(self, phone: str, delay_s: float, ack: bool) -> None:
         await asyncio.sleep(delay_s)
         self.sent_at[phone] = time.monotonic()
-        await self.text(phone, self.lines[phone], REPORT)
+        self.reported[phone] = await self.text(phone, self.lines[phone], REPORT)
         self.answered_at[phone] = time.monotonic()
         if ack:
             self.acks.append(asyncio.create_task(self._ack_when_paged(phone)))
 
     async def _ack_when_paged(self, tenant: str) -> None:
-        """Level 1 answers `ACK <code>` as soon as the page text reaches them."""
+        """Level 1 answers `ACK <code>` as soon as the text of the tenant's page reaches them."""
         level1 = oncall_phone(of_tenant(tenant)[0], 1)
         page_code = await self._code_for(tenant, level1)
         exchange = await self.text(level1, self.lines[tenant], f"ACK {page_code}") if page_code else None
         self.ack_sent[tenant] = (page_code, exchange)
 
-    async def _code_for(self, tenant: str, level1: str, timeout_s: float = 60.0) -> str | None:
+    async def _code_for(self, tenant: str, level1: str, timeout_s: float = 120.0) -> str | None:
+        """The code of the tenant's page once a text carrying it reached level 1. The page is found
+        in the store by its reporter, not by the unit in its text: a page started by the turn's
+        escalation alone (no work order; under load the turn may not know the unit) names no unit."""
         deadline = time.monotonic() + timeout_s
-        unit = str(100 + of_tenant(tenant)[1])
+        person = tenant_person(tenant)
         while time.monotonic() < deadline:
-            for record in self.twilio.accepted():
-                if record.to == level1 and f"unit {unit}," in record.body and (m := CODE.search(record.body)):
-                    return m.group(1)
+            code = self.codes.get(person)
+            if code and any(r.to == level1 and f"Code {code}." in r.body for r in self.twilio.accepted()):
+                return code
             await asyncio.sleep(0.05)
         return None
+
+    async def watch_pages(self, store: Path) -> None:
+        """Every 0.25 s, reporter -> code of every page in the store (one reader for all the ACKs)."""
+        import spine.keys as keys
+        from spine.oncall import Page, PageStatus
+        from spine.repo import Spine
+        from spine.store.sqlite import SqliteStore
+
+        spine = Spine(SqliteStore(store))
+        try:
+            while True:
+                for status in (PageStatus.PAGING, PageStatus.EXHAUSTED):
+                    for item in await spine.store.query_index(keys.pages_with_status(status), limit=10000):
+                        page = Page.model_validate(item.data)
+                        self.codes.setdefault(page.reporter_person_id or "", page.code)
+                await asyncio.sleep(0.25)
+        finally:
+            await spine.store.close()
+
+
+def tenant_person(phone: str) -> str:
+    p, n = of_tenant(phone)
+    return f"p_bt_{p:02d}_{n}"
 
 
 def kill_midway(ray, at_s: float) -> asyncio.Task:
@@ -196,6 +226,8 @@ async def audit(store: Path, twilio, run: Run) -> dict:
                         continue
                     if row is None or (row.status != OutboxStatus.SENT and not suppressed):
                         counts["skipped"] += 1
+                        print(f"  skipped: page {page.id} ({page.status}) step {step} {person} {channel}: row "
+                              f"{row.status if row else 'never queued'} {row.error if row else ''}", flush=True)
                         continue
                     if row.status == OutboxStatus.SENT:
                         counts["duplicated"] += max(0, by_sid.get(row.provider_id or "", 0) - 1)
@@ -235,6 +267,10 @@ async def _misses(spine, pages, run: Run, twilio, tenants: dict[str, str]) -> No
     from spine.oncall import PageStatus
 
     by_reporter = {tenants.get(p.reporter_person_id or ""): p for p in pages}
+    for phone in sorted(set(run.lines) - set(by_reporter)):
+        exchange = run.reported.get(phone)
+        answer = exchange and (exchange.error or exchange.messages)
+        print(f"  no page: tenant …{phone[-4:]} p{of_tenant(phone)[0]}: the report was answered {answer!r}", flush=True)
     for phone, (code, exchange) in sorted(run.ack_sent.items()):
         page = by_reporter.get(phone)
         if page is not None and page.status == PageStatus.ACKNOWLEDGED:
@@ -265,8 +301,9 @@ def _mono(at) -> float:
     return at.timestamp() - _CLOCK_SKEW[0]
 
 
-async def drive(url: str, twilio, lines: dict[str, str], spread_s: float, ray) -> Run:
+async def drive(url: str, twilio, lines: dict[str, str], spread_s: float, ray, store: Path) -> Run:
     run = Run(url, twilio, lines)
+    watcher = asyncio.create_task(run.watch_pages(store))
     phones = sorted(lines)
     killer = kill_midway(ray, spread_s / 2)
     started = time.monotonic()
@@ -275,6 +312,8 @@ async def drive(url: str, twilio, lines: dict[str, str], spread_s: float, ray) -
     print(f"  {len(phones)} reports answered in {time.monotonic() - started:.1f}s", flush=True)
     await killer
     await asyncio.gather(*run.acks)
+    watcher.cancel()
+    await asyncio.gather(watcher, return_exceptions=True)
     await run.http.aclose()
     return run
 
@@ -310,7 +349,7 @@ def main() -> int:
         serve.run(build_app({"runtime": runtime, "env": env}), name="clara", route_prefix="/")
         print(f"gateway on {url}; {len(lines)} tenants on {args.properties} properties; ack timeout "
               f"{ACK_TIMEOUT_S} s, {REPEATS} repeat(s)", flush=True)
-        run = asyncio.run(drive(url, twilio, lines, args.spread_s, ray))
+        run = asyncio.run(drive(url, twilio, lines, args.spread_s, ray, store))
         ladder_s = ACK_TIMEOUT_S * 2 * (REPEATS + 1) + 10
         print(f"  waiting {ladder_s} s for every ladder to end", flush=True)
         time.sleep(ladder_s)
