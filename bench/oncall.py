@@ -226,8 +226,9 @@ async def audit(store: Path, twilio, run: Run) -> dict:
                         continue
                     if row is None or (row.status != OutboxStatus.SENT and not suppressed):
                         counts["skipped"] += 1
+                        claimed = row is not None and await spine.store.get(keys.once(keys.outbox_send_marker(row.id)))
                         print(f"  skipped: page {page.id} ({page.status}) step {step} {person} {channel}: row "
-                              f"{row.status if row else 'never queued'} {row.error if row else ''}", flush=True)
+                              f"{row.status if row else 'never queued'}{', claimed' if claimed else ''}", flush=True)
                         continue
                     if row.status == OutboxStatus.SENT:
                         counts["duplicated"] += max(0, by_sid.get(row.provider_id or "", 0) - 1)
