@@ -5,8 +5,8 @@ One private Ray, the gateway on Serve (offline model, SQLite, 2 PersonActor host
 API on the local stand-in (texts and calls). 20 bench properties, each with an on-call plan of two
 levels (ack timeout 5 s, 1 repeat) and 10 tenants. 200 tenants each text "I smell gas in my
 kitchen" over 10 s (signed Twilio webhooks over HTTP); every other page is acknowledged by its
-level-1 person with `ACK <code>` as soon as a text with its code arrives (the page is found in the
-store by its reporter: a page the turn's escalation started alone names no unit). Mid-run the PagingScheduler and one
+level-1 person with `ACK <code>` as soon as a text with its code arrives (the page is the one the
+report's turn started, read from the store: a page the turn's escalation started alone names no unit). Mid-run the PagingScheduler and one
 PersonActor host are killed (Ray restarts both). When every ladder has ended, the outbox and the
 stand-in are audited:
 
@@ -112,7 +112,7 @@ class Run:
         self.answered_at: dict[str, float] = {}  # tenant phone -> when the turn's answer came back
         self.acks: list[asyncio.Task] = []
         self.reported: dict[str, object] = {}  # tenant phone -> the report's exchange
-        self.codes: dict[str, str] = {}  # reporter person id -> their page's code (watch_pages)
+        self.spine = None  # the store, read once per ACK for the page's code
         self.ack_sent: dict[str, tuple[str | None, object]] = {}  # tenant phone -> (code, the ACK's exchange)
 
     async def text(self, from_: str, to: str, body: str):
@@ -137,40 +137,27 @@ class Run:
         self.ack_sent[tenant] = (page_code, exchange)
 
     async def _code_for(self, tenant: str, level1: str, timeout_s: float = 120.0) -> str | None:
-        """The code of the tenant's page once a text carrying it reached level 1. The page is found
-        in the store by its reporter, not by the unit in its text: a page started by the turn's
-        escalation alone (no work order; under load the turn may not know the unit) names no unit."""
+        """The code of the tenant's page once a text carrying it reached level 1. The page is the
+        one the report's turn started (read once from the store, by the turn's interaction id), not
+        found by the unit in its text: a page the turn's escalation started alone names no unit."""
         deadline = time.monotonic() + timeout_s
-        person = tenant_person(tenant)
-        while time.monotonic() < deadline:
-            code = self.codes.get(person)
-            if code and any(r.to == level1 and f"Code {code}." in r.body for r in self.twilio.accepted()):
+        code = await self._page_code(tenant)
+        while code and time.monotonic() < deadline:
+            if any(r.to == level1 and f"Code {code}." in r.body for r in self.twilio.accepted()):
                 return code
             await asyncio.sleep(0.05)
         return None
 
-    async def watch_pages(self, store: Path) -> None:
-        """Every 0.25 s, reporter -> code of every page in the store (one reader for all the ACKs)."""
+    async def _page_code(self, tenant: str) -> str | None:
         import spine.keys as keys
-        from spine.oncall import Page, PageStatus
-        from spine.repo import Spine
-        from spine.store.sqlite import SqliteStore
 
-        spine = Spine(SqliteStore(store))
-        try:
-            while True:
-                for status in (PageStatus.PAGING, PageStatus.EXHAUSTED):
-                    for item in await spine.store.query_index(keys.pages_with_status(status), limit=10000):
-                        page = Page.model_validate(item.data)
-                        self.codes.setdefault(page.reporter_person_id or "", page.code)
-                await asyncio.sleep(0.25)
-        finally:
-            await spine.store.close()
-
-
-def tenant_person(phone: str) -> str:
-    p, n = of_tenant(phone)
-    return f"p_bt_{p:02d}_{n}"
+        exchange = self.reported.get(tenant)
+        interaction = getattr(exchange, "interaction_id", None)
+        if self.spine is None or not interaction:
+            return None
+        found = await self.spine.store.get(keys.interaction_page(interaction))
+        page = await self.spine.get_page(found.data["page_id"]) if found else None
+        return page.code if page else None
 
 
 def kill_midway(ray, at_s: float) -> asyncio.Task:
@@ -304,7 +291,10 @@ def _mono(at) -> float:
 
 async def drive(url: str, twilio, lines: dict[str, str], spread_s: float, ray, store: Path) -> Run:
     run = Run(url, twilio, lines)
-    watcher = asyncio.create_task(run.watch_pages(store))
+    from spine.repo import Spine
+    from spine.store.sqlite import SqliteStore
+
+    run.spine = Spine(SqliteStore(store))
     phones = sorted(lines)
     killer = kill_midway(ray, spread_s / 2)
     started = time.monotonic()
@@ -313,8 +303,7 @@ async def drive(url: str, twilio, lines: dict[str, str], spread_s: float, ray, s
     print(f"  {len(phones)} reports answered in {time.monotonic() - started:.1f}s", flush=True)
     await killer
     await asyncio.gather(*run.acks)
-    watcher.cancel()
-    await asyncio.gather(watcher, return_exceptions=True)
+    await run.spine.store.close()
     await run.http.aclose()
     return run
 
