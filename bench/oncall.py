@@ -5,7 +5,8 @@ One private Ray, the gateway on Serve (offline model, SQLite, 2 PersonActor host
 API on the local stand-in (texts and calls). 20 bench properties, each with an on-call plan of two
 levels (ack timeout 5 s, 1 repeat) and 10 tenants. 200 tenants each text "I smell gas in my
 kitchen" over 10 s (signed Twilio webhooks over HTTP); every other page is acknowledged by its
-level-1 person with `ACK <code>` as soon as their text arrives. Mid-run the PagingScheduler and one
+level-1 person with `ACK <code>` as soon as a text with its code arrives (the page is the one the
+report's turn started, read from the store: a page the turn's escalation started alone names no unit). Mid-run the PagingScheduler and one
 PersonActor host are killed (Ray restarts both). When every ladder has ended, the outbox and the
 stand-in are audited:
 
@@ -14,6 +15,7 @@ stand-in are audited:
     an unacknowledged ladder that did not run to exhaustion;
   * interrupted but delivered: a row Twilio got once whose sender was killed before it wrote the sid
     back (the row ends failed, "may have reached the person", and is never sent again);
+  * ACK missed / no page: printed one by one, with what the gateway answered and the page's state;
   * late stops: a send of an acknowledged page claimed more than one tick (0.5 s) after the ACK
     (a send claimed before the ACK that reached Twilio after it is counted apart, in flight).
 
@@ -109,6 +111,9 @@ class Run:
         self.sent_at: dict[str, float] = {}  # tenant phone -> when its report was posted
         self.answered_at: dict[str, float] = {}  # tenant phone -> when the turn's answer came back
         self.acks: list[asyncio.Task] = []
+        self.reported: dict[str, object] = {}  # tenant phone -> the report's exchange
+        self.spine = None  # the store, read once per ACK for the page's code
+        self.ack_sent: dict[str, tuple[str | None, object]] = {}  # tenant phone -> (code, the ACK's exchange)
 
     async def text(self, from_: str, to: str, body: str):
         from gateway.cli.sms import send_sms
@@ -119,27 +124,40 @@ class Run:
     async def report(self, phone: str, delay_s: float, ack: bool) -> None:
         await asyncio.sleep(delay_s)
         self.sent_at[phone] = time.monotonic()
-        await self.text(phone, self.lines[phone], REPORT)
+        self.reported[phone] = await self.text(phone, self.lines[phone], REPORT)
         self.answered_at[phone] = time.monotonic()
         if ack:
             self.acks.append(asyncio.create_task(self._ack_when_paged(phone)))
 
     async def _ack_when_paged(self, tenant: str) -> None:
-        """Level 1 answers `ACK <code>` as soon as the page text reaches them."""
+        """Level 1 answers `ACK <code>` as soon as the text of the tenant's page reaches them."""
         level1 = oncall_phone(of_tenant(tenant)[0], 1)
         page_code = await self._code_for(tenant, level1)
-        if page_code:
-            await self.text(level1, self.lines[tenant], f"ACK {page_code}")
+        exchange = await self.text(level1, self.lines[tenant], f"ACK {page_code}") if page_code else None
+        self.ack_sent[tenant] = (page_code, exchange)
 
-    async def _code_for(self, tenant: str, level1: str, timeout_s: float = 60.0) -> str | None:
+    async def _code_for(self, tenant: str, level1: str, timeout_s: float = 120.0) -> str | None:
+        """The code of the tenant's page once a text carrying it reached level 1. The page is the
+        one the report's turn started (read once from the store, by the turn's interaction id), not
+        found by the unit in its text: a page the turn's escalation started alone names no unit."""
         deadline = time.monotonic() + timeout_s
-        unit = str(100 + of_tenant(tenant)[1])
-        while time.monotonic() < deadline:
-            for record in self.twilio.accepted():
-                if record.to == level1 and f"unit {unit}," in record.body and (m := CODE.search(record.body)):
-                    return m.group(1)
+        code = await self._page_code(tenant)
+        while code and time.monotonic() < deadline:
+            if any(r.to == level1 and f"Code {code}." in r.body for r in self.twilio.accepted()):
+                return code
             await asyncio.sleep(0.05)
         return None
+
+    async def _page_code(self, tenant: str) -> str | None:
+        import spine.keys as keys
+
+        exchange = self.reported.get(tenant)
+        interaction = getattr(exchange, "interaction_id", None)
+        if self.spine is None or not interaction:
+            return None
+        found = await self.spine.store.get(keys.interaction_page(interaction))
+        page = await self.spine.get_page(found.data["page_id"]) if found else None
+        return page.code if page else None
 
 
 def kill_midway(ray, at_s: float) -> asyncio.Task:
@@ -195,6 +213,9 @@ async def audit(store: Path, twilio, run: Run) -> dict:
                         continue
                     if row is None or (row.status != OutboxStatus.SENT and not suppressed):
                         counts["skipped"] += 1
+                        claimed = row is not None and await spine.store.get(keys.once(keys.outbox_send_marker(row.id)))
+                        print(f"  skipped: page {page.id} ({page.status}) step {step} {person} {channel}: row "
+                              f"{row.status if row else 'never queued'}{', claimed' if claimed else ''}", flush=True)
                         continue
                     if row.status == OutboxStatus.SENT:
                         counts["duplicated"] += max(0, by_sid.get(row.provider_id or "", 0) - 1)
@@ -205,6 +226,7 @@ async def audit(store: Path, twilio, run: Run) -> dict:
                         if phone in run.sent_at:
                             first_page_ms.append((at_by_sid[row.provider_id] - run.sent_at[phone]) * 1000)
                             after_turn_ms.append((at_by_sid[row.provider_id] - run.answered_at[phone]) * 1000)
+    await _misses(spine, pages, run, twilio, tenants)
     # Twilio requests whose sid no row holds: a send whose answer was lost (also a duplicate risk)
     counts["orphan_sends"] = len(orphans)
     for r in orphans[:5]:
@@ -228,6 +250,28 @@ async def _after_ack(spine, page, row, at_by_sid: dict[str, float]) -> str | Non
     return "late_stops" if late else "in_flight_at_ack"
 
 
+async def _misses(spine, pages, run: Run, twilio, tenants: dict[str, str]) -> None:
+    """For each intended ACK whose page was not acknowledged: what the gateway answered and the page's state."""
+    from spine.oncall import PageStatus
+
+    by_reporter = {tenants.get(p.reporter_person_id or ""): p for p in pages}
+    for phone in sorted(set(run.lines) - set(by_reporter)):
+        exchange = run.reported.get(phone)
+        answer = exchange and (exchange.error or exchange.messages)
+        print(f"  no page: tenant …{phone[-4:]} p{of_tenant(phone)[0]}: the report was answered {answer!r}", flush=True)
+    for phone, (code, exchange) in sorted(run.ack_sent.items()):
+        page = by_reporter.get(phone)
+        if page is not None and page.status == PageStatus.ACKNOWLEDGED:
+            continue
+        level1 = oncall_phone(of_tenant(phone)[0], 1)
+        texts = [r.body for r in twilio.accepted() if r.to == level1 and page is not None and page.code in r.body]
+        answer = "no ACK sent (no page text found)" if exchange is None else (exchange.error or exchange.messages)
+        print(f"  ACK missed: tenant …{phone[-4:]} p{of_tenant(phone)[0]} code {code}: answered {answer!r}; page "
+              f"{page.id if page else None} {page.status if page else ''} step {page.step if page else ''} unit "
+              f"{page.unit if page else ''} wo {page.work_order_display_id if page else ''} code "
+              f"{page.code if page else ''}; its texts to level 1 with that code: {sorted(set(texts))!r}", flush=True)
+
+
 def _reached(row, orphans) -> bool:
     """Whether Twilio got this row although no sid was written back (its sender was killed mid-send)."""
     if row.channel == "voice":
@@ -245,8 +289,12 @@ def _mono(at) -> float:
     return at.timestamp() - _CLOCK_SKEW[0]
 
 
-async def drive(url: str, twilio, lines: dict[str, str], spread_s: float, ray) -> Run:
+async def drive(url: str, twilio, lines: dict[str, str], spread_s: float, ray, store: Path) -> Run:
     run = Run(url, twilio, lines)
+    from spine.repo import Spine
+    from spine.store.sqlite import SqliteStore
+
+    run.spine = Spine(SqliteStore(store))
     phones = sorted(lines)
     killer = kill_midway(ray, spread_s / 2)
     started = time.monotonic()
@@ -255,6 +303,7 @@ async def drive(url: str, twilio, lines: dict[str, str], spread_s: float, ray) -
     print(f"  {len(phones)} reports answered in {time.monotonic() - started:.1f}s", flush=True)
     await killer
     await asyncio.gather(*run.acks)
+    await run.spine.store.close()
     await run.http.aclose()
     return run
 
@@ -290,7 +339,7 @@ def main() -> int:
         serve.run(build_app({"runtime": runtime, "env": env}), name="clara", route_prefix="/")
         print(f"gateway on {url}; {len(lines)} tenants on {args.properties} properties; ack timeout "
               f"{ACK_TIMEOUT_S} s, {REPEATS} repeat(s)", flush=True)
-        run = asyncio.run(drive(url, twilio, lines, args.spread_s, ray))
+        run = asyncio.run(drive(url, twilio, lines, args.spread_s, ray, store))
         ladder_s = ACK_TIMEOUT_S * 2 * (REPEATS + 1) + 10
         print(f"  waiting {ladder_s} s for every ladder to end", flush=True)
         time.sleep(ladder_s)

@@ -11,6 +11,7 @@ step happens once and none is skipped. The outbox sender sends no row of an ackn
 from __future__ import annotations
 
 import logging
+import random
 import secrets
 from datetime import datetime, timedelta
 
@@ -58,7 +59,9 @@ class PageStart(BaseModel):
     notifications: list[Notification] = Field(default_factory=list)
 
 
-async def start_page(spine: Spine, request: PageRequest, *, now: datetime | None = None) -> PageStart:
+async def start_page(spine: Spine, request: PageRequest, *, now: datetime | None = None,
+                     rng: random.Random | None = None) -> PageStart:
+    """`rng` draws the page's code (tests inject a seeded one; by default the system's)."""
     now = now or utcnow()
     if request.interaction_id and not await _claim_for_interaction(spine, request):
         found = await spine.store.get(keys.interaction_page(request.interaction_id))
@@ -70,7 +73,7 @@ async def start_page(spine: Spine, request: PageRequest, *, now: datetime | None
         return PageStart(status=PageStatus.NONE)
     prop = await spine.get_property(request.property_id)
     page = Page(id=request.page_id, property_id=request.property_id, org_id=prop.org_id if prop else None, plan=plan,
-                next_due=now, code=f"{secrets.randbelow(10000):04d}",
+                next_due=now, code=await _fresh_code(spine, plan, rng or secrets.SystemRandom()),
                 **request.model_dump(exclude={"page_id", "property_id", "interaction_id", "channel"}))
     if not await spine.create_page(page):
         existing = await spine.get_page(request.page_id)
@@ -82,6 +85,15 @@ async def start_page(spine: Spine, request: PageRequest, *, now: datetime | None
     if current is not None:  # take step 0 now; if this process dies first, the scheduler takes it
         notifications = await advance_page(spine, *current, now=now)
     return await _started(spine, await spine.get_page(page.id) or page, notifications)
+
+
+async def _fresh_code(spine: Spine, plan: OnCallPlan, rng: random.Random) -> str:
+    """A 4-digit code no untaken page held by the plan's people has: `ACK <code>` from someone
+    holding two pages with one code names neither, and that page could then not be taken by code."""
+    taken = {p.code for person_id in plan_people(plan) for p in await spine.open_pages_held_by(person_id)}
+    free = [c for c in (f"{n:04d}" for n in range(10000)) if c not in taken]
+    code = f"{rng.randrange(10000):04d}"
+    return code if code not in taken or not free else rng.choice(free)
 
 
 async def _claim_for_interaction(spine: Spine, request: PageRequest) -> bool:

@@ -2,6 +2,7 @@
 timeout, the repeats, exhaustion, ACK stopping it, and a step taken once whoever drives it."""
 from __future__ import annotations
 
+import random
 from datetime import timedelta
 
 import pytest
@@ -110,6 +111,18 @@ async def test_several_open_pages_and_a_bare_ack_ask_which_code(seeded_sqlite):
     took = await ack_by_text(spine, "p_mike", f"ACK {pages[1].code}")
     assert took.acknowledged and took.page.id == "pg_test_2"
     assert (await spine.get_page("pg_test_1")).status == PageStatus.PAGING
+
+
+async def test_two_open_pages_of_one_person_never_share_a_code_so_each_acks_by_code(seeded_sqlite):
+    spine, t0 = seeded_sqlite, utcnow()
+    for n in (1, 2):  # the same random draws for both: the second must not take the first one's code
+        await start_page(spine, _request(n), now=t0, rng=random.Random(24))
+    first, second = await spine.get_page("pg_test_1"), await spine.get_page("pg_test_2")
+    assert first.code != second.code
+    took = await ack_by_text(spine, "p_mike", f"ACK {second.code}")
+    assert took.acknowledged and took.page.id == "pg_test_2"
+    await start_page(spine, _request(3), now=t0, rng=random.Random(24))  # pg_test_1 is still open: its code stays its own
+    assert (await spine.get_page("pg_test_3")).code not in {first.code}
 
 
 async def test_a_step_is_taken_once_by_racing_drivers_and_a_pass_pages_the_next_level_now(seeded_sqlite):
