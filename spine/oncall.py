@@ -1,6 +1,6 @@
 """On-call plans and pages: an escalation ladder kept in the store (PagerDuty's model).
 
-CONTRACT (written before the work was split between two sessions; keep the names):
+The promise every caller relies on:
 - `OnCallPlan` per property: ordered `levels` (each one or more Person ids), `ack_timeout_s`
   (default 300, 5..3600), `repeats` of the whole ladder (default 2, 0..9). A plan applies to pages
   started after it is set (it is copied onto the Page when the page starts).

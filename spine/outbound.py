@@ -1,7 +1,7 @@
 """The one outbound path's vocabulary: what the gateway starts (pages, notifications, dispatches,
 staff messages), as opposed to a reply to an inbound.
 
-CONTRACT (written before the work was split between two sessions; keep the names):
+The promise every caller relies on:
 - `queue_outbound(spine, request)` is the only way product code asks to reach a person. It runs the
   one "may we contact this person now" check (opt-outs per channel, quiet hours in the property's
   time zone unless `urgent`), chooses the channel (the request's, else the person's last channel,
