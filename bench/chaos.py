@@ -31,7 +31,7 @@ sys.path.insert(0, str(ROOT))
 
 from bench.chaos_audit import Tally, provider_deliveries, recovery_s, tally_of  # noqa: E402
 from bench.chaos_faults import FAULTS, Injected, inject, window_s  # noqa: E402
-from bench.chaos_load import MixedLoad  # noqa: E402
+from bench.chaos_load import MixedLoad, add_load_arguments  # noqa: E402
 from bench.chaos_rig import ABANDONED_AFTER_S, SWEEP_EVERY_S, Rig  # noqa: E402
 
 COLUMNS = ("accepted", "answered", "apologised", "lost", "twice", "bad_5xx", "retry_503")
@@ -102,12 +102,7 @@ def main() -> int:
     parser.add_argument("--seconds-per-fault", type=float, default=60.0)
     parser.add_argument("--warmup-s", type=float, default=15.0)
     parser.add_argument("--faults", type=lambda s: s.split(","), default=list(FAULTS))
-    parser.add_argument("--store", choices=["sqlite", "dynamodb"], default="sqlite")
-    parser.add_argument("--sms", type=int, default=6)
-    parser.add_argument("--email", type=int, default=2)
-    parser.add_argument("--telegram", type=int, default=2)
-    parser.add_argument("--voice", type=int, default=2)
-    parser.add_argument("--think-s", type=float, default=0.5)
+    add_load_arguments(parser, sms=6, email=2, telegram=2, voice=2, think_s=0.5)
     parser.add_argument("--keep-logs", metavar="DIR", help="copy Ray's logs (replicas, actors) here at the end")
     parser.add_argument("--examples", type=int, default=3, help="lost/twice/failed requests shown per fault")
     parser.add_argument("--slow-s", type=float, default=5.0, help="a request slower than this is not served normally")

@@ -10,6 +10,7 @@ and the stand-ins.
 """
 from __future__ import annotations
 
+import argparse
 import asyncio
 import itertools
 import re
@@ -65,6 +66,17 @@ class Secrets:
     mailgun_key: str
     telegram_secret: str
     voice_token: str
+
+
+def add_load_arguments(parser: argparse.ArgumentParser, *, sms: int, email: int, telegram: int, voice: int,
+                       think_s: float) -> None:
+    """The load's shape on the command line, as chaos.py and soak.py both take it (their own defaults)."""
+    parser.add_argument("--store", choices=["sqlite", "dynamodb"], default="sqlite")
+    parser.add_argument("--sms", type=int, default=sms)
+    parser.add_argument("--email", type=int, default=email)
+    parser.add_argument("--telegram", type=int, default=telegram)
+    parser.add_argument("--voice", type=int, default=voice)
+    parser.add_argument("--think-s", type=float, default=think_s)
 
 
 def next_tag() -> str:

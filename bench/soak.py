@@ -24,7 +24,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.chaos_load import MixedLoad  # noqa: E402
+from bench.chaos_load import MixedLoad, add_load_arguments  # noqa: E402
 from bench.chaos_rig import APP, Rig  # noqa: E402
 
 TARGET = 0.05
@@ -131,12 +131,7 @@ def main() -> int:
     parser.add_argument("--minutes", type=float, default=30.0)
     parser.add_argument("--warmup-min", type=float, default=5.0)
     parser.add_argument("--sample-s", type=float, default=60.0)
-    parser.add_argument("--store", choices=["sqlite", "dynamodb"], default="sqlite")
-    parser.add_argument("--sms", type=int, default=4)
-    parser.add_argument("--email", type=int, default=1)
-    parser.add_argument("--telegram", type=int, default=1)
-    parser.add_argument("--voice", type=int, default=1)
-    parser.add_argument("--think-s", type=float, default=1.0)
+    add_load_arguments(parser, sms=4, email=1, telegram=1, voice=1, think_s=1.0)
     args = parser.parse_args()
     os.environ.setdefault("RAY_SERVE_PROXY_READY_CHECK_TIMEOUT_S", "60")
     rig = Rig(args.store)

@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import logging
 import uuid
+from typing import Annotated
 from urllib.parse import parse_qs
 
 from fastapi import APIRouter, Depends, HTTPException, Request, Response
-from pydantic import BaseModel, Field, ValidationError, field_validator
+from pydantic import BaseModel, Field, StringConstraints, ValidationError, field_validator
 
 import gateway.admin.html as html
 from actors.turn_types import TurnResult
@@ -45,7 +46,8 @@ MAX_FORM_BYTES = 16_384
 class AskRequest(BaseModel):
     as_person_id: str = Field(min_length=1, max_length=200)
     property_id: str = Field(min_length=1, max_length=200)
-    message: str = Field(min_length=1, max_length=MAX_MESSAGE_CHARS)
+    message: Annotated[str, StringConstraints(strip_whitespace=True)] = Field(min_length=1,
+                                                                          max_length=MAX_MESSAGE_CHARS)
     # Optional, and only ever the signed-in identity: a request naming anyone else is refused.
     impersonated_by: str | None = Field(default=None, max_length=200)
 
@@ -53,11 +55,6 @@ class AskRequest(BaseModel):
     @classmethod
     def _trim(cls, value: object) -> object:
         return (value.strip() or None) if isinstance(value, str) else value
-
-    @field_validator("message", mode="before")
-    @classmethod
-    def _strip(cls, value: object) -> object:
-        return value.strip() if isinstance(value, str) else value
 
 
 class AskResponse(BaseModel):

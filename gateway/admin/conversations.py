@@ -6,9 +6,10 @@ from __future__ import annotations
 
 import re
 from datetime import datetime
+from typing import Annotated
 
 from fastapi import APIRouter, Depends, HTTPException, Query, Request, Response
-from pydantic import BaseModel, Field, field_validator
+from pydantic import BaseModel, Field, StringConstraints
 
 import gateway.admin.html as html
 from gateway.admin.auth import AdminPageRoute, require_admin, require_admin_page, signed_in
@@ -57,12 +58,7 @@ class ConversationView(ConversationRow):
 
 
 class StaffText(BaseModel):
-    text: str = Field(min_length=1, max_length=1600)
-
-    @field_validator("text", mode="before")
-    @classmethod
-    def _strip(cls, value: object) -> object:
-        return value.strip() if isinstance(value, str) else value
+    text: Annotated[str, StringConstraints(strip_whitespace=True)] = Field(min_length=1, max_length=1600)
 
 
 class StaffActionResult(BaseModel):

@@ -6,8 +6,7 @@ from __future__ import annotations
 
 import httpx
 
-from gateway.http_retry import FormSender
-from gateway.sms.rest import TwilioRestError
+from gateway.sms.rest import refusal, resource_sender
 from spine.records import last4
 
 RING_TIMEOUT_S = 30  # how long Twilio lets the phone ring before giving up (its default is 60)
@@ -16,18 +15,13 @@ RING_TIMEOUT_S = 30  # how long Twilio lets the phone ring before giving up (its
 class TwilioCalls:
     def __init__(self, http: httpx.AsyncClient, *, api_base: str, account_sid: str, auth_token: str,
                  backoff_s: float = 0.5) -> None:
-        url = f"{api_base.rstrip('/')}/2010-04-01/Accounts/{account_sid}/Calls.json"
-        self._sender = FormSender(http, url, httpx.BasicAuth(account_sid, auth_token), provider="Twilio",
-                                  error=TwilioRestError, backoff_s=backoff_s)
+        self._sender = resource_sender(http, "Calls", api_base=api_base, account_sid=account_sid,
+                                       auth_token=auth_token, backoff_s=backoff_s)
 
     async def create(self, *, to: str, from_: str, url: str) -> str:
         """Place the call; its sid."""
         form = {"To": to, "From": from_, "Url": url, "Method": "POST", "Timeout": str(RING_TIMEOUT_S)}
         response, payload = await self._sender.post(form)
         if response.status_code >= 300 or not isinstance(payload.get("sid"), str):
-            code = payload.get("code")
-            raise TwilioRestError(
-                f"Twilio answered {response.status_code} calling …{last4(to)}: "
-                f"{payload.get('message') or response.text[:200]}",
-                status=response.status_code, code=code if isinstance(code, int) else None)
+            raise refusal(response, payload, f"calling …{last4(to)}")
         return payload["sid"]
