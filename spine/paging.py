@@ -23,7 +23,7 @@ from spine.context import Channel
 from spine.events import emit_event
 from spine.identity import PersonRoleType, utcnow
 from spine.oncall import OnCallPlan, Page, PageStatus
-from spine.outbound import Notification, NotificationKind, OutboundRequest, queue_outbound
+from spine.outbound import Notification, NotificationKind, NotificationStatus, OutboundRequest, queue_outbound
 from spine.records import EventKind
 from spine.repo import Spine
 from spine.store.base import ABSENT, ConditionFailed, Item
@@ -189,11 +189,12 @@ async def _exhaust(spine: Spine, page: Page, version: int) -> list[Notification]
             property_id=page.property_id, body=texts.managers_exhausted(page, name, len(page.paged_person_ids)),
             urgent=True, page_id=page.id)))
         await spine.hold_page(manager_id, page.id)  # a manager may take it with ACK <code>
+    managers_told = any(n.status != NotificationStatus.BLOCKED for n in notifications)
     if page.reporter_person_id:
         notifications.append(await queue_outbound(spine, OutboundRequest(
             key=f"page-{page.id}-exhausted-reporter", kind=NotificationKind.NOTIFY,
             recipient_person_id=page.reporter_person_id, property_id=page.property_id,
-            body=texts.reporter_no_answer(page.language), urgent=True, page_id=page.id)))
+            body=texts.reporter_no_answer(page.language, managers_told), urgent=True, page_id=page.id)))
     if not await spine.replace_page(page.model_copy(update={"status": PageStatus.EXHAUSTED}), version):
         return []
     log.warning("on-call page %s at %s exhausted: nobody acknowledged", page.id, page.property_id)

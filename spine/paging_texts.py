@@ -67,12 +67,17 @@ def reporter_has_it(name: str, team: str, language: str) -> str:
     return f"{name} from {team} has it and will be in touch."
 
 
-def reporter_no_answer(language: str) -> str:
+def reporter_no_answer(language: str, managers_told: bool) -> str:
+    """`managers_told`: a message to at least one of the property's managers was queued (one that
+    was blocked, or no manager at all, is not claimed)."""
     if language == "es":
-        return ("Todavía no hemos logrado comunicarnos con nadie del equipo de guardia. Seguimos intentándolo y "
-                "los administradores de la propiedad ya fueron avisados. Si alguien está en peligro, llame al 911 ahora.")
-    return ("No one on the on-call team has answered yet. We keep trying, and the property's managers have been told. "
-            "If anyone is in danger, call 911 now.")
+        told = ("los administradores de la propiedad ya fueron avisados" if managers_told
+                else "no pudimos avisar automáticamente a los administradores de la propiedad")
+        return (f"Todavía no hemos logrado comunicarnos con nadie del equipo de guardia. Seguimos intentándolo y "
+                f"{told}. Si alguien está en peligro, llame al 911 ahora.")
+    told = ("the property's managers have been told" if managers_told
+            else "the property's managers could not be reached automatically")
+    return f"No one on the on-call team has answered yet. We keep trying, and {told}. If anyone is in danger, call 911 now."
 
 
 def managers_exhausted(page: Page, property_name: str, asked: int) -> str:

@@ -167,3 +167,20 @@ async def test_the_reporter_hears_911_in_their_language(seeded_sqlite, language)
     await _tick(spine, t0 + timedelta(seconds=5))
     body = (await spine.get_outbox("page-pg_test_1-exhausted-reporter")).body
     assert "911" in body and (("llame" in body) if language == "es" else ("call 911" in body))
+
+
+async def test_exhaustion_claims_the_managers_were_told_only_when_a_message_to_one_was_queued(seeded_sqlite):
+    from spine.context import Channel
+    from spine.paging import managers_of
+    from spine.records import OptOut
+
+    spine, t0 = seeded_sqlite, utcnow()
+    for manager_id in await managers_of(spine, "pf_yale", "org_propflow"):
+        for phone in (await spine.get_person(manager_id)).phones():
+            await spine.set_opt_out(OptOut(address=phone, opted_out=True, keyword="STOP", channel=Channel.SMS))
+    await spine.put_oncall_plan(OnCallPlan(property_id="pf_yale", levels=[["p_mike"]], ack_timeout_s=5, repeats=0))
+    await start_page(spine, _request(), now=t0)
+    await _tick(spine, t0 + timedelta(seconds=10))
+    assert (await spine.get_page("pg_test_1")).status == PageStatus.EXHAUSTED
+    body = (await spine.get_outbox("page-pg_test_1-exhausted-reporter")).body
+    assert "911" in body and "have been told" not in body and "could not be reached" in body
