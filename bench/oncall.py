@@ -6,8 +6,8 @@ API on the local stand-in (texts and calls). 20 bench properties, each with an o
 levels (ack timeout 5 s, 1 repeat) and 10 tenants. 200 tenants each text "I smell gas in my
 kitchen" over 10 s (signed Twilio webhooks over HTTP); every other page is acknowledged by its
 level-1 person with `ACK <code>` as soon as a text with its code arrives (the page is the one the
-report's turn started, read from the store: a page the turn's escalation started alone names no unit). Mid-run the PagingScheduler and one
-PersonActor host are killed (Ray restarts both). When every ladder has ended, the outbox and the
+report's turn started, read from the store by the turn's interaction id). Mid-run the PagingScheduler
+and one PersonActor host are killed (Ray restarts both). When every ladder has ended, the outbox and the
 stand-in are audited:
 
   * duplicated: a page row (text or call) that reached Twilio more than once;
@@ -138,8 +138,8 @@ class Run:
 
     async def _code_for(self, tenant: str, level1: str, timeout_s: float = 120.0) -> str | None:
         """The code of the tenant's page once a text carrying it reached level 1. The page is the
-        one the report's turn started (read once from the store, by the turn's interaction id), not
-        found by the unit in its text: a page the turn's escalation started alone names no unit."""
+        one the report's turn started (read once from the store, by the turn's interaction id): two
+        reports from one unit could not be told apart by the unit their texts name."""
         deadline = time.monotonic() + timeout_s
         code = await self._page_code(tenant)
         while code and time.monotonic() < deadline:

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from spine.oncall import Page
 
+UNIT_UNKNOWN = "unit unknown"  # said, not left out: the on-call person must know to ask
+
 
 def _where(page: Page, property_name: str) -> str:
-    unit = f", unit {page.unit}" if page.unit else ""
+    unit = f", unit {page.unit}" if page.unit else f", {UNIT_UNKNOWN}"
     wo = f", {page.work_order_display_id}" if page.work_order_display_id else ""
     return f"{property_name}{unit}{wo}"
 
@@ -17,7 +19,7 @@ def page_sms(page: Page, property_name: str) -> str:
 
 
 def page_call_script(page: Page, property_name: str) -> str:
-    unit = f", unit {' '.join(page.unit)}" if page.unit else ""
+    unit = f", unit {' '.join(page.unit)}" if page.unit else f", {UNIT_UNKNOWN}"
     wo = f", work order {page.work_order_display_id.removeprefix('WO-')}" if page.work_order_display_id else ""
     return f"This is Clara for {property_name}, with an urgent page{unit}{wo}: {page.reason}."
 

@@ -12,6 +12,7 @@ from spine.oncall import PageStatus
 from spine.outbound import Notification
 from spine.paging import PageRequest, PageStart, start_page
 from spine.work import WorkOrder
+from tools.facts import load_facts
 from tools.handlers.base import HandlerContext
 
 PAGING_PRIORITY = "emergency"
@@ -52,11 +53,21 @@ async def page_work_order(ctx: HandlerContext, wo: WorkOrder, *, words: str) -> 
 
 async def page_escalation(ctx: HandlerContext, escalation: Escalation) -> PageStart:
     request = PageRequest(page_id=f"pg_{escalation.id}", property_id=escalation.property_id,
-                          reason=escalation.reason[:120], unit=ctx.target.unit_number, escalation_id=escalation.id,
+                          reason=escalation.reason[:120], unit=await reporter_unit(ctx), escalation_id=escalation.id,
                           reporter_person_id=escalation.person_id,
                           language=detect_language(f"{escalation.reason} {escalation.summary}"),
                           interaction_id=ctx.caller.interaction_id, channel=ctx.caller.channel)
     return await start_page(ctx.spine, request)
+
+
+async def reporter_unit(ctx: HandlerContext) -> str | None:
+    """The unit an escalation is about: the one the reporter occupies at the property, from their
+    roles in the store (an escalation names no unit of its own); None (the page says "unit
+    unknown") for a caller with no unit there, or several."""
+    if ctx.target.unit_number:
+        return ctx.target.unit_number
+    numbers = (await load_facts(ctx.spine, ctx.caller)).unit_numbers
+    return next(iter(numbers.values())) if len(numbers) == 1 else None
 
 
 def notifications_of(start: PageStart | None) -> list[Notification]:
