@@ -5,7 +5,9 @@ their channel: a text through Twilio's Messages API, a call through its Calls AP
 fetches /voice/oncall/{page_id}), an email through Mailgun, a Telegram message through sendMessage.
 A reply row still pending after `REPLY_GRACE_S` (its replica died mid-send) is swept here too. Each
 row is claimed before it is sent (gateway.outbox_delivery.send_claimed), so nothing leaves twice
-whoever sends it. A row whose `not_before` is in the future waits; a row of a page that has been
+whoever sends it. A text or call claimed `INTERRUPTED_AFTER_S` ago and never written back (its
+sender died mid-send) is looked up in Twilio's Messages or Calls list (gateway.sms.twilio_history):
+found, its sid is recorded (it was sent, once); not found, it is sent now, once (a second claim). A row whose `not_before` is in the future waits; a row of a page that has been
 acknowledged is not sent; a channel without credentials keeps its rows pending.
 
 The scheduler (actors.scheduler) knows none of this: the gateway hands it an `OutboxSenderFactory`.
@@ -28,6 +30,7 @@ from gateway.errors import ProviderError
 from gateway.outbox_delivery import send_owned
 from gateway.settings import Settings
 from gateway.sms.rest import TwilioRest
+from gateway.sms.twilio_history import TwilioHistory
 from gateway.telegram.channel import bot_api
 from gateway.telegram.delivery import REPLY_MARKUP
 from gateway.voice.calls import TwilioCalls
@@ -41,6 +44,7 @@ from spine.repo import Spine
 log = logging.getLogger("clara.outbox")
 REPLY_GRACE_S = 30.0  # a reply's own replica sends it at once; one still pending this long was orphaned
 INTERRUPTED_AFTER_S = 60.0  # claimed but never written back: the sender died mid-send
+TWILIO_CHANNELS = frozenset({Channel.SMS, Channel.VOICE})  # whose sends Twilio's lists can confirm
 BATCH = 200
 STATUS_CALLBACK_PATH = "/sms/twilio/status"
 Send = Callable[[OutboxMessage], Awaitable[str]]
@@ -70,6 +74,7 @@ class OutboxSender:
         if sid and token:
             self.sms = TwilioRest(self.http, api_base=base, account_sid=sid, auth_token=token)
             self.calls = TwilioCalls(self.http, api_base=base, account_sid=sid, auth_token=token)
+            self.history = TwilioHistory(self.http, api_base=base, account_sid=sid, auth_token=token)
             self.senders[Channel.SMS], self.senders[Channel.VOICE] = self._text, self._call
         if (mailgun := mailgun_messages(settings, self.http)) is not None:
             self.mailgun = mailgun
@@ -100,6 +105,10 @@ class OutboxSender:
         current = await self.spine.get_outbox(row.id)  # the row as it is now that it is ours
         if current is None or current.status != OutboxStatus.PENDING:
             return current or row
+        return await self._send_checked(current, send)
+
+    async def _send_checked(self, current: OutboxMessage, send: Send) -> OutboxMessage:
+        """Send a row this sender claimed, unless it may no longer go."""
         if current.page_id and (page := await self.spine.get_page(current.page_id)) \
                 and page.status == PageStatus.ACKNOWLEDGED:
             return await self._end(current, OutboxStatus.SUPPRESSED, "the page was acknowledged before this left")
@@ -112,11 +121,49 @@ class OutboxSender:
         claim = await self.spine.store.get(keys.once(marker))
         claimed_at = datetime.fromisoformat(claim.data["at"]) if claim else now
         current = await self.spine.get_outbox(row.id)
-        if current is not None and current.status == OutboxStatus.PENDING \
-                and claimed_at <= now - timedelta(seconds=INTERRUPTED_AFTER_S):
-            return await self._end(current, OutboxStatus.FAILED, "its send was interrupted; not sent again "
-                                                                 "(it may have reached the person)")
-        return current or row
+        if current is None or current.status != OutboxStatus.PENDING \
+                or claimed_at > now - timedelta(seconds=INTERRUPTED_AFTER_S):
+            return current or row
+        if current.channel in TWILIO_CHANNELS and current.kind is not None:
+            return await self._recover(current, claimed_at, now)
+        return await self._end(current, OutboxStatus.FAILED, "its send was interrupted; not sent again "
+                                                             "(it may have reached the person)")
+
+    async def _recover(self, row: OutboxMessage, claimed_at: datetime, now: datetime) -> OutboxMessage:
+        """An interrupted text or call: Twilio got it (its sid is recorded: sent once), or it is sent
+        now by whoever claims the resend; a resend interrupted in turn is given up (failed)."""
+        try:
+            sid = await self._delivered(row, claimed_at)
+        except ProviderError as exc:  # Twilio's list unreadable: the row waits for the next tick
+            log.warning("outbox %s: interrupted send not looked up: %s", row.id, exc)
+            return row
+        if sid is not None:
+            sent = row.model_copy(update={"status": OutboxStatus.SENT, "provider_id": sid,
+                                          "error": "its send was interrupted; Twilio had it (recorded from its list)"})
+            await self.spine.put_outbox(sent)
+            return sent
+        marker = keys.outbox_resend_marker(row.id)
+        if await self.spine.mark_once(marker):
+            return await self._send_checked(row, self.senders[row.channel])
+        resend = await self.spine.store.get(keys.once(marker))
+        if resend and datetime.fromisoformat(resend.data["at"]) <= now - timedelta(seconds=INTERRUPTED_AFTER_S):
+            return await self._end(row, OutboxStatus.FAILED, "its send and its resend were interrupted; Twilio "
+                                                             "has neither")
+        return row
+
+    async def _delivered(self, row: OutboxMessage, since: datetime) -> str | None:
+        """The sid of the message or call Twilio created for this row since it was claimed, if any
+        (one another row already holds is another send)."""
+        if row.channel == Channel.SMS:
+            sids = await self.history.message_sent(to=row.to_address, from_=row.from_address, body=row.body,
+                                                   since=since)
+        else:
+            sids = await self.history.calls_placed(to=row.to_address, from_=row.from_address, since=since)
+        for sid in sids:
+            holder = await self.spine.outbox_by_provider_id(sid)
+            if holder is None or holder.id == row.id:
+                return sid
+        return None
 
     async def _end(self, row: OutboxMessage, status: OutboxStatus, error: str) -> OutboxMessage:
         ended = row.model_copy(update={"status": status, "error": error})
@@ -133,7 +180,9 @@ class OutboxSender:
         if not row.page_id:
             raise ProviderError(f"outbox row {row.id} is a call with no page to read")
         url = oncall_call_url(self.settings.public_url, row.page_id, row.recipient_person_id)
-        return await self.calls.create(to=row.to_address, from_=row.from_address, url=url)
+        sid = await self.calls.create(to=row.to_address, from_=row.from_address, url=url)
+        await self.spine.link_outbox_provider_id(sid, row.id)  # an interrupted call's lookup knows it is this row's
+        return sid
 
     async def _email(self, row: OutboxMessage) -> str:
         return await self.mailgun.send(from_=row.from_address, to=row.to_address, subject=row.subject or "",

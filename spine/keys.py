@@ -394,6 +394,11 @@ def outbox_send_marker(outbox_id: str) -> str:
     return f"outbox-send#{outbox_id}"
 
 
+def outbox_resend_marker(outbox_id: str) -> str:
+    """An interrupted send that Twilio never got, sent again: whoever marks it first, once."""
+    return f"outbox-resend#{outbox_id}"
+
+
 # -- admin tokens and sessions -----------------------------------------------------------
 def admin_token(token_hash: str) -> str:
     return f"ADMINTOKEN#{token_hash}"

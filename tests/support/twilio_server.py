@@ -12,6 +12,8 @@ with the Call resource (sid "CA" + 32 hex, status "queued"), or 21201 (no To), 2
 21205 (no Url); calls are recorded in `calls`. `answer(call, ...)` then does what Twilio does when
 the callee picks up: it posts the signed voice webhook to the call's Url (and, given digits, to the
 <Gather> action the TwiML names) and returns the TwiML.
+`GET .../Messages.json` and `GET .../Calls.json` list what was created, with Twilio's filters
+(To, From, DateSent / StartTime and their ranges: tests.support.twilio_list_helpers).
 Runs on 127.0.0.1, a free port, in its own thread and event loop.
 """
 from __future__ import annotations
@@ -20,7 +22,7 @@ import asyncio
 import time
 import uuid
 from dataclasses import dataclass, field
-from email.utils import formatdate
+from datetime import UTC, datetime
 from typing import Any
 
 import aiohttp
@@ -28,6 +30,7 @@ from aiohttp import web
 from twilio.request_validator import RequestValidator
 
 from tests.support.threaded_server import Recording, RecordingServer, basic_auth, form_of
+from tests.support.twilio_list_helpers import list_page, matching, rfc2822
 
 MAX_BODY_CHARS = 1600
 
@@ -41,6 +44,7 @@ class Sent:
     status: int
     sid: str | None = None
     at: float = field(default_factory=time.monotonic)
+    created: datetime = field(default_factory=lambda: datetime.now(UTC))  # Twilio's date_created
 
     @property
     def to(self) -> str:
@@ -133,6 +137,25 @@ class TwilioStandIn(RecordingServer):
     def routes(self, app: web.Application) -> None:
         app.router.add_post("/2010-04-01/Accounts/{account_sid}/Messages.json", self._create)
         app.router.add_post("/2010-04-01/Accounts/{account_sid}/Calls.json", self._create_call)
+        app.router.add_get("/2010-04-01/Accounts/{account_sid}/Messages.json", self._list_messages)
+        app.router.add_get("/2010-04-01/Accounts/{account_sid}/Calls.json", self._list_calls)
+
+    def _authorized(self, request: web.Request) -> bool:
+        return basic_auth(request) == (self.account_sid, self.auth_token) \
+            and request.match_info["account_sid"] == self.account_sid
+
+    async def _list_messages(self, request: web.Request) -> web.Response:
+        if not self._authorized(request):
+            return _error(401, 20003, "Authenticate")
+        found = matching(self.accepted(), dict(request.query), "DateSent", lambda r: r.created)
+        return list_page(request, "messages", [{**self._message(r), "status": "sent",
+                                                "date_sent": rfc2822(r.created)} for r in found])
+
+    async def _list_calls(self, request: web.Request) -> web.Response:
+        if not self._authorized(request):
+            return _error(401, 20003, "Authenticate")
+        found = matching(self.calls, dict(request.query), "StartTime", lambda r: r.created)
+        return list_page(request, "calls", [{**self._call(r), "start_time": rfc2822(r.created)} for r in found])
 
     async def _create_call(self, request: web.Request) -> web.Response:
         account_sid = request.match_info["account_sid"]
@@ -155,12 +178,16 @@ class TwilioStandIn(RecordingServer):
             failure = self._failures.pop(0)
             return _error(failure.status, failure.code, failure.message)
         record.sid = "CA" + uuid.uuid4().hex
-        now = formatdate(usegmt=True)
-        return web.json_response({
-            "account_sid": self.account_sid, "api_version": "2010-04-01", "date_created": now, "date_updated": now,
-            "direction": "outbound-api", "from": form["From"], "to": form["To"], "sid": record.sid,
-            "status": "queued", "uri": f"/2010-04-01/Accounts/{self.account_sid}/Calls/{record.sid}.json",
-        }, status=201)
+        return web.json_response(self._call(record), status=201)
+
+    def _call(self, record: Sent) -> dict[str, Any]:
+        created = rfc2822(record.created)
+        return {
+            "account_sid": self.account_sid, "api_version": "2010-04-01", "date_created": created,
+            "date_updated": created, "direction": "outbound-api", "from": record.form["From"], "to": record.to,
+            "sid": record.sid, "start_time": None, "status": "queued",
+            "uri": f"/2010-04-01/Accounts/{self.account_sid}/Calls/{record.sid}.json",
+        }
 
     async def answer(self, call: Sent, digits: str | None = None, *, post=None) -> tuple[str, str]:
         """Pick the call up as Twilio would: post the signed voice webhook to its Url; with `digits`,
@@ -210,7 +237,7 @@ class TwilioStandIn(RecordingServer):
         return web.json_response(self._message(record), status=201)
 
     def _message(self, record: Sent) -> dict[str, Any]:
-        now = formatdate(usegmt=True)
+        now = rfc2822(record.created)
         uri = f"/2010-04-01/Accounts/{self.account_sid}/Messages/{record.sid}"
         body = record.form["Body"]
         return {
