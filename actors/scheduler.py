@@ -1,7 +1,9 @@
 """PagingScheduler: the one actor per namespace that drives on-call ladders and drains the outbox.
 
-Every `TICK_S` it takes the next step of each ladder that is due (spine.paging.advance_page) and
-then hands the due outbox rows to the sender. It keeps no state of its own: the ladders and the
+Every `TICK_S`, or sooner when a ladder's next step falls due before that, it takes the next step
+of each ladder that is due (spine.paging.advance_page), sends the rows those steps queued at once,
+then hands the other due outbox rows to the sender. A level's timeout runs from the step that paged
+it, so the next level leaves within its ack timeout plus the tick's own work (not plus a tick). It keeps no state of its own: the ladders and the
 outbox live in the store, every step is taken by compare-and-set on its page, and every row is
 claimed before it is sent, so a scheduler killed mid-tick and restarted by Ray (or a second one
 racing it for a moment) neither repeats nor skips a step.
@@ -15,7 +17,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any, Protocol
 
 import ray
@@ -24,6 +26,7 @@ from actors.config import RuntimeConfig
 from spine.codec import WireModel
 from spine.dispatch import DEFAULT_ACCEPT_WITHIN_S, due_dispatch_reminders
 from spine.identity import utcnow
+from spine.notification import NotificationStatus
 from spine.paging import advance_page
 from spine.records import OutboxMessage
 from spine.repo import Spine
@@ -34,11 +37,15 @@ log = logging.getLogger("clara.scheduler")
 SCHEDULER_NAME = "clara-scheduler"
 TICK_S = 0.5
 STEPS_AT_ONCE = 32  # ladders advanced concurrently in one tick
+LADDERS_READ = 200  # running ladders read per tick, the most overdue first
+_NEVER = datetime.max.replace(tzinfo=UTC)
 REMIND_EVERY_S = 30.0  # how often a tick also looks for dispatches nobody accepted in time
 
 
 class OutboxSender(Protocol):
     async def send_due(self, now: datetime | None = None) -> list[OutboxMessage]: ...
+
+    async def send_queued(self, ids: list[str], now: datetime | None = None) -> list[OutboxMessage]: ...
 
     async def aclose(self) -> None: ...
 
@@ -64,16 +71,23 @@ class Ladders:
         self.spine, self.sender = spine, sender
         self.accept_within_s = accept_within_s  # args.dispatch.accept_within_s
         self.stats = SchedulerStats()
+        self.next_due: datetime | None = None  # the earliest step not yet due, as the last tick saw it
         self._reminded_at: datetime | None = None
 
     async def tick(self, now: datetime | None = None) -> SchedulerStats:
         started = time.process_time()
         now = now or utcnow()
-        due = await self.spine.pages_due(now, limit=200)
+        running = await self.spine.pages_due(_NEVER, limit=LADDERS_READ)  # sorted by next step due
+        due = [(p, v) for p, v in running if p.next_due <= now]
+        self.next_due = next((p.next_due for p, _ in running if p.next_due > now), None)
+        queued: list[str] = []
         for at in range(0, len(due), STEPS_AT_ONCE):
             batch = due[at:at + STEPS_AT_ONCE]
             results = await asyncio.gather(*(advance_page(self.spine, p, v, now=now) for p, v in batch))
             self.stats.steps += sum(1 for r in results if r)
+            queued += [n.outbox_id for r in results for n in r if n.outbox_id and n.status == NotificationStatus.QUEUED]
+        if self.sender is not None and queued:  # the steps' texts and calls first, not after the sweep's listing
+            self.stats.rows_sent += len(await self.sender.send_queued(queued, now))
         if self._reminded_at is None or (now - self._reminded_at).total_seconds() >= REMIND_EVERY_S:
             self._reminded_at = now  # before the send below, so the managers' messages leave this tick
             told = await due_dispatch_reminders(self.spine, accept_within_s=self.accept_within_s, now=now)
@@ -83,6 +97,15 @@ class Ladders:
         self.stats.ticks += 1
         self.stats.cpu_s += time.process_time() - started
         return self.stats
+
+
+def pause_s(tick_s: float, spent_s: float, next_due: datetime | None, now: datetime) -> float:
+    """How long the scheduler sleeps after a tick that took `spent_s`: until the next tick, or
+    until the next ladder step (`next_due`) when it falls due before that."""
+    pause = tick_s - spent_s
+    if next_due is not None:
+        pause = min(pause, (next_due - now).total_seconds())
+    return max(0.0, pause)
 
 
 class SchedulerService:
@@ -103,7 +126,7 @@ class SchedulerService:
             except Exception as exc:  # noqa: BLE001 - a failed tick (the store down) is retried next tick
                 self.ladders.stats.failures += 1
                 log.warning("scheduler tick failed: %s: %s", type(exc).__name__, exc)
-            await asyncio.sleep(max(0.0, self.tick_s - (time.monotonic() - began)))
+            await asyncio.sleep(pause_s(self.tick_s, time.monotonic() - began, self.ladders.next_due, utcnow()))
 
     async def ping(self) -> str:
         return SCHEDULER_NAME

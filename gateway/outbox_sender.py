@@ -92,6 +92,15 @@ class OutboxSender:
         done = await asyncio.gather(*(self.send(r, now) for r in due))
         return [r for r in done if r.status != OutboxStatus.PENDING]
 
+    async def send_queued(self, ids: list[str], now: datetime | None = None) -> list[OutboxMessage]:
+        """Send these rows now if they are pending and due (a turn's, a ladder step's), not at the
+        next sweep; the rows as they ended. A row sent elsewhere first is left as it is."""
+        now = now or utcnow()
+        rows = [r for r in [await self.spine.get_outbox(i) for i in ids] if r is not None]
+        due = [r for r in rows if r.status == OutboxStatus.PENDING and r.due_at <= now and r.channel in self.senders]
+        done = await asyncio.gather(*(self.send(r, now) for r in due))
+        return [r for r in done if r.status != OutboxStatus.PENDING]
+
     async def send(self, row: OutboxMessage, now: datetime | None = None) -> OutboxMessage:
         """Claim the row, then send it, or suppress it if it may no longer go. Only the claimant
         decides: a sender that read the row a moment ago never overwrites what another sent."""

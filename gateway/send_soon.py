@@ -13,9 +13,7 @@ from actors.person_runtime import ActorInfo
 from actors.turn_types import TurnResult
 from gateway.outbox_sender import OutboxSender
 from spine.envelope import MessageEnvelope
-from spine.identity import utcnow
 from spine.notification import NotificationStatus
-from spine.records import OutboxStatus
 
 log = logging.getLogger("clara.outbox")
 
@@ -42,10 +40,7 @@ class SendingPool:
 
     async def _send(self, ids: list[str]) -> None:
         try:
-            for outbox_id in ids:
-                row = await self.sender.spine.get_outbox(outbox_id)
-                if row is not None and row.status == OutboxStatus.PENDING and row.due_at <= utcnow():
-                    await self.sender.send(row)
+            await self.sender.send_queued(ids)
         except Exception as exc:  # noqa: BLE001 - the scheduler's next tick sends what this could not
             log.warning("sending a turn's queued rows failed (the scheduler will): %s", exc)
 

@@ -13,7 +13,7 @@ import httpx
 import pytest
 
 import spine.keys as keys
-from actors.scheduler import SCHEDULER_NAME
+from actors.scheduler import SCHEDULER_NAME, TICK_S
 from gateway.cli.sms import send_sms
 from spine.oncall import OnCallPlan, PageStatus
 from tests.support.serve_helpers import SHARED_ACCOUNT_SID, SHARED_AUTH_TOKEN, SHARED_NAMESPACE
@@ -21,6 +21,11 @@ from tests.support.serve_helpers import SHARED_ACCOUNT_SID, SHARED_AUTH_TOKEN, S
 pytestmark = pytest.mark.ray
 
 JORDAN, MIKE, PRIYA, YALE = "+12065551002", "+13035551500", "+12065550150", "+12065550100"
+ACK_TIMEOUT_S = 5
+LEVEL1_LAG_S = 1.0  # level 1's text and call leave within this of the turn's end
+# What 2 loaded cores add to a tick's own work (store reads and writes, the Twilio post) in the
+# whole suite; the product's figure is ACK_TIMEOUT_S plus that work, printed below.
+LOADED_MARGIN_S = 2.0
 
 
 async def _text(http: httpx.AsyncClient, from_: str, body: str):
@@ -45,8 +50,8 @@ async def test_a_page_leaves_at_once_escalates_after_the_timeout_across_a_schedu
                                                                                            ray_session):
     spine, twilio = serve_gateway.spine(), serve_gateway.twilio
     previous = await spine.get_oncall_plan("pf_yale")
-    await spine.put_oncall_plan(OnCallPlan(property_id="pf_yale", levels=[["p_mike"], ["p_priya"]], ack_timeout_s=5,
-                                           repeats=1))
+    await spine.put_oncall_plan(OnCallPlan(property_id="pf_yale", levels=[["p_mike"], ["p_priya"]],
+                                           ack_timeout_s=ACK_TIMEOUT_S, repeats=1))
     try:
         async with httpx.AsyncClient(base_url=serve_gateway.url, timeout=30.0) as http:
             since = time.monotonic()
@@ -55,14 +60,15 @@ async def test_a_page_leaves_at_once_escalates_after_the_timeout_across_a_schedu
             assert "I've alerted the on-call team" in reply.messages[0]
             sms_at = await _until(lambda: _first_at(twilio.accepted, MIKE, since, "Reply ACK"), 5)
             call_at = await _until(lambda: _first_at(lambda: twilio.calls, MIKE, since), 5)
-            assert sms_at - ended < 1.0 and call_at - ended < 1.0
+            assert sms_at - ended < LEVEL1_LAG_S and call_at - ended < LEVEL1_LAG_S
             level2 = await _until(lambda: _first_at(twilio.accepted, PRIYA, since, "Reply ACK"), 15)
-            # Never early; on an idle machine 5-7 s (the scheduler ticks every 0.5 s). The upper
-            # bound is liveness, not the figure: the whole suite on 2 cores delays a tick by seconds.
-            # (The timeout runs from level 1's step, which came after `since`; level 1's text reached
-            # the stand-in a little after that step.)
-            assert level2 - since >= 5.0 and level2 - sms_at <= 15.0, (level2 - since, level2 - sms_at)
-            print(f"level 2 paged {level2 - sms_at:.2f} s after level 1")
+            gap = level2 - sms_at
+            print(f"level 2 paged {gap:.2f} s after level 1 (level 1's text {sms_at - since:.2f} s after the inbound)")
+            # Level 2's timeout runs from level 1's step, taken during the turn, whose text leaves at
+            # the turn's end (within LEVEL1_LAG_S, asserted above); the scheduler wakes when the step
+            # is due and sends its rows in that tick: ACK_TIMEOUT_S plus the tick's own work.
+            assert level2 - since >= ACK_TIMEOUT_S, level2 - since  # never early
+            assert ACK_TIMEOUT_S - LEVEL1_LAG_S <= gap <= ACK_TIMEOUT_S + 2 * TICK_S + LOADED_MARGIN_S, gap
             ray_session.kill(ray_session.get_actor(SCHEDULER_NAME, namespace=SHARED_NAMESPACE), no_restart=False)
             again = await _until(lambda: _first_at(twilio.accepted, MIKE, level2, "Reply ACK"), 30)
             assert again - level2 >= 5.0  # the second pass, after level 2's own timeout
