@@ -234,10 +234,12 @@ class ReconcilerService:
             last_ok[name] = now
         if not failed:
             return
-        # The GCS's view, read off the event loop (these are blocking calls): the pings of the
-        # next pass must not wait behind them.
-        lost_nodes, states = await asyncio.to_thread(
-            lambda: (dead_nodes(), {name: ray_actor_state(self.hosts[name]) for name in failed}))
+        # The GCS's view, asked without blocking the event loop: the pings of the next pass must
+        # not wait behind it.
+        timeout_s = config.host_health_check_s
+        lost_nodes, answers = await asyncio.gather(
+            dead_nodes(timeout_s), asyncio.gather(*(ray_actor_state(self.hosts[n], timeout_s) for n in failed)))
+        states = dict(zip(failed, answers, strict=True))
         for name, result in zip(names, pings, strict=True):
             if not isinstance(result, BaseException):  # answered: not among the failed
                 continue

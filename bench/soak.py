@@ -71,8 +71,10 @@ async def heap_kblocks(namespace: str, short: str) -> float | None:
 async def sample(namespace: str) -> dict[str, dict[str, float]]:
     row = {}
     for short, pid in sorted(processes().items()):
-        figures = proc_figures(pid)
+        # the heap first: its call opens this bench's own connection into the actor, which the
+        # descriptors of every sample then count alike
         heap = await heap_kblocks(namespace, short)
+        figures = proc_figures(pid)
         if heap is not None:
             figures["heap_kblocks"] = heap
         row[short] = figures
