@@ -75,6 +75,11 @@ class RuntimeConfig(WireModel):
     # benchmarks and tests run the runtime with a trivial turn, without patching anything.
     turn_function: str | None = None
 
+    # Speculative prefetch (tools.prefetch): the read-only lookups a message suggests start beside
+    # the turn's first model call, so a matching tool call is served from the DispatcherActor's
+    # cache (bench/prefetch.py measures what it hides). Off: every tool call is a lookup of its own.
+    prefetch: bool = True
+
     # One turn (see actors.turn_types.TurnBudget).
     max_rounds: int = 4
     turn_total_s: float = 12.0

@@ -234,6 +234,7 @@ def apply_live_settings(runtime: PersonRuntime, config: RuntimeConfig, revoked: 
     runtime.renew_below_s = config.idle_deactivate_s + config.lease_ttl_s / 2
     runtime.transcript_turns, runtime.transcript_chars = config.transcript_turns, config.transcript_chars
     runtime.deps.budget = config.budget()
+    runtime.deps.prefetch = config.prefetch
     runtime.turn = default_turn
     if config.turn_function:
         module, _, name = config.turn_function.partition(":")

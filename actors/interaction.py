@@ -166,7 +166,7 @@ async def _converse(deps: TurnDeps, env: MessageEnvelope, decision: RoutingDecis
     request = ModelRequest(system=prompt.system, tools=prompt.tools, facts=facts,
                            messages=[*history, {"role": "user", "content": _user_text(env, photos_for)}])
     # Speculative prefetch runs beside the first model call; no candidates, no dispatcher hop.
-    candidates = prefetch_candidates(env.body, context, caller)
+    candidates = prefetch_candidates(env.body, context, caller) if deps.prefetch else []
     prefetch = asyncio.create_task(deps.tools.prefetch(candidates, caller)) if candidates else None
     out = await run_agent_loop(deps.model, deps.tools, caller, request, deps.budget, started)
     if prefetch is not None:

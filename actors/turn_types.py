@@ -46,6 +46,7 @@ class TurnDeps:
     tools: ToolRunner
     confirmer: IntentConfirmer | None = None
     budget: TurnBudget = field(default_factory=TurnBudget)
+    prefetch: bool = True  # RuntimeConfig.prefetch: start speculative lookups beside the first model call
 
 
 @dataclass

@@ -4,7 +4,9 @@ It speaks the real wire protocol, so the product reaches it through the real SDK
 configurable base URL. It checks auth (`x-api-key`, or `Authorization: Bearer` which this SDK
 version sends for api_key) and `anthropic-version`, validates the request shape, answers from a
 queue of scripted replies (text / tool_use blocks, HTTP errors with the API's error JSON, delays,
-malformed bodies) or, with an empty queue, a plain text reply; and records every request.
+malformed bodies) or, with an empty queue, a plain text reply; and records every request. With
+`latency_s` every answer first waits that long, as a real model's time to first token (the
+stand-in answers non-streaming requests, so the whole answer comes then).
 
 Usage follows the prompt-caching rules: blocks are taken in the API's cache order (tools, then
 system, then message content); the prefix up to and including a `cache_control` block is a cache
@@ -99,9 +101,10 @@ class AnthropicStandIn(ThreadedServer):
     client_max_size = 32 * 1024 * 1024
 
     def __init__(self, api_key: str = "test-key", clock: Callable[[], float] = time.monotonic,
-                 default_text: str = "OK.", min_cache_tokens: int = 0) -> None:
+                 default_text: str = "OK.", min_cache_tokens: int = 0, latency_s: float = 0.0) -> None:
         super().__init__()
         self.api_key = api_key
+        self.latency_s = latency_s
         self.clock = clock
         self.min_cache_tokens = min_cache_tokens  # the real API skips caching short prefixes
         self.default_reply: Callable[[dict[str, Any]], Reply] = lambda body: text(default_text)
@@ -137,8 +140,8 @@ class AnthropicStandIn(ThreadedServer):
             record.status = 400
             return _error_response(400, "invalid_request_error", invalid)
         reply = self._script.popleft() if self._script else self.default_reply(body)
-        if reply.delay_s:
-            await asyncio.sleep(reply.delay_s)
+        if reply.delay_s or self.latency_s:
+            await asyncio.sleep(reply.delay_s + self.latency_s)
         record.status = reply.status
         if reply.raw_body is not None:
             return web.Response(status=reply.status, text=reply.raw_body, content_type="application/json")

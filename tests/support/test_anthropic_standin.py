@@ -88,3 +88,10 @@ def test_default_reply_when_nothing_is_scripted(server):
     assert answer["content"] == [{"type": "text", "text": "OK."}] and answer["stop_reason"] == "end_turn"
     assert answer["usage"]["input_tokens"] == tokens({"role": "user", "type": "text", "text": "hi"})
     assert len(server.requests) == 1 and server.requests[0].usage == answer["usage"]
+
+
+def test_latency_delays_every_answer_by_at_least_that_long():
+    """A floor, never a ceiling: the bench's model time to first token (bench/prefetch.py)."""
+    with AnthropicStandIn(api_key="k", latency_s=0.2) as slow:
+        took = [post(slow, body()).elapsed.total_seconds() for _ in range(2)]
+    assert min(took) >= 0.2
