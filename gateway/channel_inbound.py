@@ -23,7 +23,8 @@ from gateway.sms.inbound_log import InboundLog
 from gateway.write_behind import WriteBehind
 from spine.context import Channel
 from spine.envelope import MessageEnvelope
-from spine.events import emit_event, mask_phones
+from spine.events import emit_event
+from spine.masking import mask_phones
 from spine.records import EventKind, InboundMessage, InboundStatus
 from spine.repo import Spine
 
