@@ -129,6 +129,9 @@ class EventKind(StrEnum):
     SAFETY = "agent/safety-net"
     MODEL_FAILURE = "agent/model-failure"
     INTENT_PROMOTED = "router/intent-promoted"
+    # the router's own notes in RoutingDecision.events ("<kind>:<reason>"; reason: the intent / who)
+    ROUTER_MINT = "router_mint"
+    WOULD_MINT_PROSPECT = "dry_run:would_mint_prospect"  # a dry run (`gateway explain`) wrote nothing
     PHOTOS_ATTACHED = "gateway/photos-attached"
     # every channel
     SPAM_DROPPED = "gateway/spam-dropped"
