@@ -102,9 +102,9 @@ class OutboxSender:
             return current or row
         if current.page_id and (page := await self.spine.get_page(current.page_id)) \
                 and page.status == PageStatus.ACKNOWLEDGED:
-            return await self._end(current, OutboxStatus.SUPPRESSED, "the page was acknowledged before this left")
+            return await self._end(current, OutboxStatus.WITHHELD, "the page was acknowledged before this left")
         if (refused := await may_still_send(self.spine, current)) is not None:  # e.g. a STOP since it was queued
-            return await self._end(current, OutboxStatus.SUPPRESSED, refused)
+            return await self._end(current, OutboxStatus.WITHHELD, refused)
         return await send_owned(self.spine, current, send, ProviderError)
 
     async def _claimed_elsewhere(self, row: OutboxMessage, marker: str, now: datetime) -> OutboxMessage:

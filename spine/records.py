@@ -53,7 +53,7 @@ class OutboxStatus(StrEnum):
     PENDING = "pending"
     SENT = "sent"
     FAILED = "failed"
-    SUPPRESSED = "suppressed"
+    WITHHELD = "suppressed"  # never sent: it may not be (opted out, no address, the page was acknowledged)
 
 
 class OutboxMessage(BaseModel):
