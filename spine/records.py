@@ -29,7 +29,6 @@ class InboundStatus(StrEnum):
     ANSWERED = "answered"
     BLOCKED = "blocked"  # nothing was or may be sent: STOP, an opted-out sender, spam, an unserved number
     FAILED = "failed"
-    IGNORED = "blocked"  # the former name of BLOCKED (an alias)
 
 
 class InboundMessage(BaseModel):
