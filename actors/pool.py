@@ -124,9 +124,6 @@ class HostPool:
         if not task.cancelled() and task.exception() is not None:
             log.warning("layout refresh failed: %s", task.exception())
 
-    def host_for(self, envelope: MessageEnvelope) -> PersonHostHandle | None:
-        return self._host_for_key(placement_key(envelope))
-
     def _host_for_key(self, key: str) -> PersonHostHandle | None:
         """None while the layout is empty (the only host is being replaced)."""
         return self.hosts[host_index(key, len(self.hosts))] if self.hosts else None

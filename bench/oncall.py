@@ -207,7 +207,7 @@ async def audit(store: Path, twilio, run: Run) -> dict:
             for person in page.plan.levels[step % len(page.plan.levels)]:
                 for channel in ("sms", "call"):
                     row = rows.get(f"page-{page.id}-{step}-{person}-{channel}")
-                    suppressed = row is not None and row.status == OutboxStatus.SUPPRESSED
+                    suppressed = row is not None and row.status == OutboxStatus.WITHHELD
                     if row is not None and row.status == OutboxStatus.FAILED and _reached(row, orphans):
                         counts["interrupted_but_delivered"] += 1  # sent once; the sender died before recording it
                         continue

@@ -23,7 +23,8 @@ from gateway.sms.inbound_log import InboundLog
 from gateway.write_behind import WriteBehind
 from spine.context import Channel
 from spine.envelope import MessageEnvelope
-from spine.events import emit_event, mask_phones
+from spine.events import emit_event
+from spine.masking import mask_phones
 from spine.records import EventKind, InboundMessage, InboundStatus
 from spine.repo import Spine
 
@@ -54,9 +55,9 @@ class InboundOutcome(StrEnum):
     NOT_LINKED = "not_linked"
     OPTED_OUT = "opted_out"
     OPTED_IN = "opted_in"
-    BLOCKED = "blocked"  # the sender opted out: nothing may be sent to them
+    SENDER_OPTED_OUT = "blocked"  # the sender opted out: nothing may be sent to them
     IGNORED = "ignored"  # Telegram: not a person writing to the bot 1:1
-    SUPPRESSED = "suppressed"
+    SPAM = "suppressed"  # the sender is spam: recorded, not answered
     FAILED = "failed"
 
 
@@ -71,7 +72,7 @@ class InboundResult(BaseModel):
 def turn_outcome(record: InboundMessage) -> InboundOutcome:
     """The outcome of a turn that ended within the webhook, read from how it ended the record."""
     return {InboundStatus.ANSWERED: InboundOutcome.ANSWERED,
-            InboundStatus.BLOCKED: InboundOutcome.SUPPRESSED}.get(record.status, InboundOutcome.FAILED)
+            InboundStatus.BLOCKED: InboundOutcome.SPAM}.get(record.status, InboundOutcome.FAILED)
 
 
 class ChannelInbound:

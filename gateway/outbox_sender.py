@@ -120,9 +120,9 @@ class OutboxSender:
         """Send a row this sender claimed, unless it may no longer go."""
         if current.page_id and (page := await self.spine.get_page(current.page_id)) \
                 and page.status == PageStatus.ACKNOWLEDGED:
-            return await self._end(current, OutboxStatus.SUPPRESSED, "the page was acknowledged before this left")
+            return await self._end(current, OutboxStatus.WITHHELD, "the page was acknowledged before this left")
         if (refused := await may_still_send(self.spine, current)) is not None:  # e.g. a STOP since it was queued
-            return await self._end(current, OutboxStatus.SUPPRESSED, refused)
+            return await self._end(current, OutboxStatus.WITHHELD, refused)
         return await send_owned(self.spine, current, send, ProviderError)
 
     async def _claimed_elsewhere(self, row: OutboxMessage, marker: str, now: datetime) -> OutboxMessage:

@@ -21,7 +21,7 @@ from spine.identity import (
     PersonRoleType,
     RoleScope,
 )
-from spine.logmask import install_log_masking
+from spine.masking import install_log_masking
 from spine.participants import BrokenMergeChain, resolve_participant
 from spine.phone import InvalidPhoneNumber, normalize_phone
 from spine.property import Lease, Organization, Property, Unit, Vendor

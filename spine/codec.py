@@ -7,7 +7,6 @@ models and plain data, goes through `pack` / `unpack` (and `unpack_models` for a
 """
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any, Self, TypeVar
 
 import msgpack
@@ -37,10 +36,6 @@ def unpack(data: bytes) -> Any:
 
 def unpack_models(model: type[M], data: bytes) -> list[M]:
     return [model.model_validate(item) for item in unpack(data)]
-
-
-def pack_models(models: Sequence[BaseModel]) -> bytes:
-    return pack(list(models))
 
 
 class WireModel(BaseModel):

@@ -3,19 +3,19 @@
 Every event is logged as one JSON object per line on the `clara.events` logger AND persisted with
 `Spine.put_event`, so the admin status cards can count them. A phone number leaves here only as its
 last four digits: the address is reduced by `last4`, and any phone-like digit run in the free-form
-detail (a message snippet, an error text) is masked too.
+detail (a message snippet, an error text) is masked by `spine.masking`, the mask every log line gets.
 """
 from __future__ import annotations
 
 import hashlib
 import json
 import logging
-import re
 import uuid
 from enum import StrEnum
 from typing import Any
 
 from spine.context import Channel
+from spine.masking import mask_phones
 from spine.records import Event, EventKind, last4
 from spine.repo import Spine
 from spine.store.base import StoreError
@@ -48,30 +48,7 @@ _CLOSED_REASONS: dict[str, frozenset[str]] = {
     EventKind.CONTEXT_BUILD: frozenset(ContextBuildReason),
 }
 
-# Seven or more digits, possibly broken up by spaces, dots, dashes or parentheses.
-_PHONE_LIKE = re.compile(r"\+?\(?\d(?:[\s().\-]*\d){6,}")
-_ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
 SNIPPET_CHARS = 80
-
-
-def _mask(match: re.Match[str]) -> str:
-    text = match.group(0)
-    return text if _ISO_DATE.fullmatch(text) else "…" + (last4(text) or "")
-
-
-def mask_phones(text: str) -> str:
-    """Replace every phone-like digit run with `…` and its last four digits (dates stay)."""
-    return _PHONE_LIKE.sub(_mask, text)
-
-
-# A local part (no separators an address key or a header puts around it) and a dotted domain.
-_EMAIL_LIKE = re.compile(r"([^\s:;,<>\"'@]+)@([A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+)")
-
-
-def mask_addresses(text: str) -> str:
-    """What a staff page or list may show of a wire address: phones as `…1234`, email addresses
-    as their first character and domain (`m…@example.com`), as phones keep their last four."""
-    return _EMAIL_LIKE.sub(lambda m: f"{m.group(1)[0]}…@{m.group(2)}", mask_phones(text))
 
 
 def snippet(message: str, limit: int = SNIPPET_CHARS) -> str:

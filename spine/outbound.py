@@ -48,7 +48,7 @@ async def queue_outbound(spine: Spine, request: OutboundRequest) -> Notification
     blocked = await _blocked_by(spine, person, channel, address, row)
     now = spine.clock()
     if blocked is not None:
-        row.status, row.error = OutboxStatus.SUPPRESSED, blocked
+        row.status, row.error = OutboxStatus.WITHHELD, blocked
     elif not request.urgent and prop is not None and not in_window(now, prop.timezone):
         row.not_before = max(next_window(now, prop.timezone), request.not_before or now)
     else:

@@ -29,7 +29,6 @@ class InboundStatus(StrEnum):
     ANSWERED = "answered"
     BLOCKED = "blocked"  # nothing was or may be sent: STOP, an opted-out sender, spam, an unserved number
     FAILED = "failed"
-    IGNORED = "blocked"  # the former name of BLOCKED (an alias)
 
 
 class InboundMessage(BaseModel):
@@ -53,7 +52,7 @@ class OutboxStatus(StrEnum):
     PENDING = "pending"
     SENT = "sent"
     FAILED = "failed"
-    SUPPRESSED = "suppressed"
+    WITHHELD = "suppressed"  # never sent: it may not be (opted out, no address, the page was acknowledged)
 
 
 class OutboxMessage(BaseModel):
@@ -129,6 +128,9 @@ class EventKind(StrEnum):
     SAFETY = "agent/safety-net"
     MODEL_FAILURE = "agent/model-failure"
     INTENT_PROMOTED = "router/intent-promoted"
+    # the router's own notes in RoutingDecision.events ("<kind>:<reason>"; reason: the intent / who)
+    ROUTER_MINT = "router_mint"
+    WOULD_MINT_PROSPECT = "dry_run:would_mint_prospect"  # a dry run (`gateway explain`) wrote nothing
     PHOTOS_ATTACHED = "gateway/photos-attached"
     # every channel
     SPAM_DROPPED = "gateway/spam-dropped"

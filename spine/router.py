@@ -19,7 +19,7 @@ from spine.phone import InvalidPhoneNumber
 from spine.records import EventKind, InferredIntent, OtherClassification
 from spine.repo import Spine
 from spine.roles import resolve_active_roles
-from spine.routing_types import L1Result, MetaRole, RoutingDecision
+from spine.routing_types import L1Result, MetaRole, RoutingDecision, routing_event
 
 log = logging.getLogger("clara.router")
 
@@ -75,7 +75,8 @@ class _Inbound:
                     "other_classification": oc.model_dump() if oc else None, **detail},
         )
         return RoutingDecision(person_id=person_id, property_id=self.property_id, l1=l1, reply_suppressed=suppressed,
-                               graceful_degrade_reason=why.value, events=[f"{EventKind.GRACEFUL_DEGRADE}:{why.value}"])
+                               graceful_degrade_reason=why.value,
+                               events=[routing_event(EventKind.GRACEFUL_DEGRADE, why.value)])
 
 
 async def route_inbound(
@@ -163,7 +164,7 @@ async def _unknown_caller(inbound: _Inbound, address: str, confirmer: IntentConf
         l1 = L1Result(roles=[MetaRole.PROSPECT], confidence="inferred", inferred_intent=intent)
         would_be = minted_person_id(address, kind)
         return RoutingDecision(person_id=None, property_id=inbound.property_id, l1=l1,
-                               events=[f"dry_run:would_mint_prospect:{would_be}"])
+                               events=[routing_event(EventKind.WOULD_MINT_PROSPECT, would_be)])
     result = await mint_prospect(inbound.spine, address=address, property_id=inbound.property_id, kind=kind)
     if not inbound.sender_verified and not result.minted:
         # The address already belongs to a Person (a minted prospect too), but nothing shows
@@ -182,7 +183,7 @@ async def _unknown_caller(inbound: _Inbound, address: str, confirmer: IntentConf
     decision = RoutingDecision(person_id=result.person_id, property_id=inbound.property_id,
                                l1=l1_for_roles(roles, inferred_intent=intent), minted=result.minted)
     if result.minted:
-        decision.events.append(f"router_mint:{hints.kind}")
+        decision.note(EventKind.ROUTER_MINT, hints.kind)
         # Why the classifier promoted this sender: its probability and the words that weighed most.
         decision.intent_evidence = f"p={hints.probability:.2f}: {', '.join(hints.matched)}"
     return decision

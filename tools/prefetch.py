@@ -9,6 +9,7 @@ import re
 
 from spine.context import PersonContext
 from spine.emergency import detect_emergency
+from spine.mentions import bedrooms, work_order_ids
 from spine.toolspec import ToolInvocation
 from tools.caller import Caller
 from tools.catalog import catalog_names
@@ -17,38 +18,27 @@ from tools.matrix import TOOL_ROLE_MATRIX
 MAX_CANDIDATES = 6
 MAX_ACTIVE_WORK_ORDERS = 3
 
-WORK_ORDER_MENTION = re.compile(r"\b(?:wo|work\s+order)\s*[-#_]?\s*(\d{1,7})\b", re.IGNORECASE)
 AVAILABILITY = re.compile(
     r"\b(available|availability|vacanc(?:y|ies)|openings?|for rent|move[- ]in|studios?"
     r"|\d\s*(?:br|bd|bed(?:room)?s?)|(?:one|two|three|four)[- ]bed(?:room)?s?)\b", re.IGNORECASE)
-BEDROOMS = re.compile(r"\b(\d|one|two|three|four)\s*[- ]?(?:br|bd|bed(?:room)?s?)\b", re.IGNORECASE)
-WORDS = {"one": 1, "two": 2, "three": 3, "four": 4}
 MAINTENANCE = re.compile(
     r"\b(leak\w*|broken|break\w*|not working|isn'?t working|won'?t (?:turn|start|drain|flush|stop)|clog\w*"
     r"|toilet|sink|faucet|drip\w*|dishwasher|fridge|refrigerator|freezer|disposal|stove|oven|heater|furnace"
     r"|no heat|no hot water|a/?c|washer|dryer|mold|outlet|breaker)\b", re.IGNORECASE)
 
 
-def _bedrooms(message: str) -> int | None:
-    match = BEDROOMS.search(message)
-    if match is None:
-        return None
-    word = match.group(1).lower()
-    return WORDS.get(word) or int(word)
-
-
 def _wanted(message: str, context: PersonContext | None) -> list[ToolInvocation]:
     """Everything the message and eager context suggest, before filtering by the caller's catalog."""
     wanted: list[ToolInvocation] = []
-    named = [f"WO-{int(n)}" for n in WORK_ORDER_MENTION.findall(message)]
+    named = work_order_ids(message)
     active = [w.display_id for w in (context.active.active_work_orders if context else [])]
     for wo in named + [w for w in active[:MAX_ACTIVE_WORK_ORDERS] if w not in named]:
         wanted.append(ToolInvocation(name="get_work_order_detail", input={"work_order_id": wo}))
         wanted.append(ToolInvocation(name="get_dispatch_details", input={"work_order_id": wo}))
     if AVAILABILITY.search(message):
-        bedrooms = _bedrooms(message)
+        count = bedrooms(message)
         wanted.append(ToolInvocation(name="get_available_units",
-                                     input={"bedrooms": bedrooms} if bedrooms is not None else {}))
+                                     input={"bedrooms": count} if count is not None else {}))
     # An emergency is escalated, not troubleshot: the appliance list would go unused (spine.emergency
     # is the vocabulary the safety net and the offline model use, so all three agree on the message).
     if MAINTENANCE.search(message) and detect_emergency(message) is None:

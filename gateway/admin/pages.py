@@ -12,7 +12,7 @@ from gateway.admin.auth import AdminPageRoute, require_admin_page, signed_in_sco
 from gateway.admin.login import sign_out_form
 from gateway.context import GatewayContext
 from spine.admin_scope import AdminScope
-from spine.events import mask_addresses
+from spine.masking import mask_addresses
 
 log = logging.getLogger("clara.admin")
 router = APIRouter(route_class=AdminPageRoute)

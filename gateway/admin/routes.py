@@ -27,7 +27,7 @@ from gateway.admin.pages import visible_actors
 from gateway.admin.trace_query import FILTER_WINDOW, MAX_WINDOW, find_trace, find_traces
 from gateway.context import GatewayContext
 from spine.context import Channel
-from spine.events import mask_addresses
+from spine.masking import mask_addresses
 from spine.records import EventKind
 
 api = APIRouter()

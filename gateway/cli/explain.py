@@ -15,7 +15,7 @@ from spine.context import Channel, PersonContext
 from spine.identity import PersonRole, PersonRoleSource, PersonRoleType, RoleScope
 from spine.phone import InvalidPhoneNumber, normalize_phone
 from spine.property import Property
-from spine.records import last4
+from spine.records import EventKind, last4
 from spine.repo import Spine
 from spine.router import route_inbound
 from spine.routing_types import MetaRole, RoutingDecision
@@ -96,7 +96,8 @@ def render(from_number: str, prop: Property, channel: Channel, message: str, dec
         lines.append(f"degrade   agent/graceful-degrade: {decision.graceful_degrade_reason}")
     if decision.reply_suppressed:
         lines.append("reply     SUPPRESSED (spam: recorded, not answered)")
-    lines += [f"note      {e}" for e in decision.events if e.startswith("dry_run:")]
+    would_mint = EventKind.WOULD_MINT_PROSPECT
+    lines += [f"note      {would_mint}:{who}" for who in decision.reasons(would_mint)]
     lines += ["", "assembled prompt (cache layout, most stable first)", RULE]
     lines += _anatomy(prompt)
     lines += [RULE, f"tools offered ({len(prompt.tools)}): {', '.join(prompt.tool_names)}"]

@@ -22,7 +22,7 @@ class EmailDelivery:
         message = OutboxMessage(id=key, channel=Channel.EMAIL, to_address=to, from_address=from_, body=body,
                                 subject=subject or "Your message", headers=dict(headers or {}))
         if await self.spine.is_opted_out(to, Channel.EMAIL):
-            message.status, message.error = OutboxStatus.SUPPRESSED, "recipient unsubscribed"
+            message.status, message.error = OutboxStatus.WITHHELD, "recipient unsubscribed"
         return await deliver_once(self.spine, message, self._post if self.mailgun else None, MailgunError)
 
     async def _post(self, message: OutboxMessage) -> str:

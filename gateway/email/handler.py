@@ -104,7 +104,7 @@ class EmailHandler:
         if await self.spine.is_opted_out(mail.from_address, Channel.EMAIL):
             await self._event(EventKind.OPTED_OUT_INBOUND, "sender_unsubscribed", record, prop)
             await self.inbound.blocked(record)
-            return EmailResult(outcome=InboundOutcome.BLOCKED)
+            return EmailResult(outcome=InboundOutcome.SENDER_OPTED_OUT)
         if word is not None:
             return await self._unverified_keyword(record, mail, prop, word, verdict)
         envelope = await self._envelope(record, mail, prop, verdict)

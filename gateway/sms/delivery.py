@@ -31,7 +31,7 @@ class Delivery:
         for n, part in enumerate(split_body(body)):
             message = OutboxMessage(id=f"{key}-{n}", to_address=to, from_address=from_, body=part)
             if opted_out:
-                message.status = OutboxStatus.SUPPRESSED
+                message.status = OutboxStatus.WITHHELD
                 message.error = "recipient opted out"
             sent.append(await self._deliver(message))
         return sent

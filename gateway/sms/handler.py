@@ -43,9 +43,9 @@ class Outcome(StrEnum):
     OPTED_OUT = "opted_out"
     OPTED_IN = "opted_in"
     HELP = "help"
-    BLOCKED = "blocked"  # the sender is opted out: nothing may be sent to them
+    SENDER_OPTED_OUT = "blocked"  # the sender is opted out: nothing may be sent to them
     UNKNOWN_NUMBER = "unknown_number"
-    SUPPRESSED = "suppressed"
+    SPAM = "suppressed"  # the sender is spam: recorded, not answered
     FAILED = "failed"
     ACKNOWLEDGED = "acknowledged"  # an on-call page's ACK (gateway.sms.ack), answered without a turn
     DISPATCH_ANSWERED = "dispatch_answered"  # a vendor's YES/NO to a dispatch (gateway.sms.dispatch_reply)
@@ -125,7 +125,7 @@ class SmsHandler:
         if opted_out:
             await self._event(EventKind.OPTED_OUT_INBOUND, "sender_opted_out", sms, prop,
                               {"hint": "the sender must text START before Clara may answer"})
-            return await self._without_turn(record, None, Outcome.BLOCKED)
+            return await self._without_turn(record, None, Outcome.SENDER_OPTED_OUT)
         if (answer := await dispatch_reply(self.spine, sms.from_address, sms.body)) is not None:
             return await self._keyword(record, answer, answer.reply, prop, Outcome.DISPATCH_ANSWERED)
         if keyword is Keyword.HELP:
@@ -174,13 +174,13 @@ class SmsHandler:
             await self._event(EventKind.SPAM_DROPPED, "reply_suppressed", sms, prop,
                               {"person_id": result.person_id}, result.interaction_id)
             await self.log.blocked(record)
-            return "", Outcome.SUPPRESSED
+            return "", Outcome.SPAM
         reply = result.reply.strip()
         if not reply:
             raise RuntimeError("the turn ended without a reply")
         if not await self.delivery.may_send(sms.from_address):
             await self.log.blocked(record, reply)
-            return "", Outcome.BLOCKED
+            return "", Outcome.SENDER_OPTED_OUT
         await self.log.answered(record, reply)
         return reply, Outcome.ANSWERED
 

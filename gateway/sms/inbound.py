@@ -14,7 +14,7 @@ from starlette.datastructures import ImmutableMultiDict
 
 from gateway.errors import MalformedInput
 from gateway.untrusted import whole_number
-from spine.events import mask_phones
+from spine.masking import mask_phones
 from spine.phone import InvalidPhoneNumber, normalize_phone
 
 MAX_FORM_BYTES = 64 * 1024

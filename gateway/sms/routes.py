@@ -21,7 +21,8 @@ from gateway.sms.twilio_params import TwilioWebhook
 from gateway.sms.twiml import TWIML_MEDIA_TYPE, render_twiml
 from gateway.twilio_webhook import signed_form
 from spine.context import Channel
-from spine.events import emit_event, mask_phones
+from spine.events import emit_event
+from spine.masking import mask_phones
 from spine.records import EventKind, InboundMessage
 
 T = TypeVar("T")

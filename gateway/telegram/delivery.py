@@ -32,7 +32,7 @@ class TelegramDelivery:
             message = OutboxMessage(id=f"{key}-{n}", channel=Channel.TELEGRAM, to_address=to, from_address=from_,
                                     body=part, headers=headers)
             if opted_out:
-                message.status, message.error = OutboxStatus.SUPPRESSED, "recipient sent /stop"
+                message.status, message.error = OutboxStatus.WITHHELD, "recipient sent /stop"
             sent.append(await self._deliver(message))
         return sent
 

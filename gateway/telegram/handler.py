@@ -85,7 +85,7 @@ class TelegramHandler:
         if await self.spine.is_opted_out(record.from_address, Channel.TELEGRAM):
             await self._event(EventKind.OPTED_OUT_INBOUND, "sender_sent_stop", record, prop)
             await self.inbound.blocked(record)
-            return TelegramResult(outcome=InboundOutcome.BLOCKED)
+            return TelegramResult(outcome=InboundOutcome.SENDER_OPTED_OUT)
         if not record.body:
             text = "I can read text messages only; please type your question."
             if message.attachments():

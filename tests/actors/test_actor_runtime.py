@@ -13,6 +13,7 @@ import pytest
 import ray
 
 from actors.config import RuntimeConfig
+from actors.placement import host_index, placement_key
 from actors.pool import HostPool, TurnFailed
 from spine.demo import seed
 from spine.identity import PersonRole, PersonRoleSource, PersonRoleType, RoleScope
@@ -34,6 +35,11 @@ def message(person_id: str, body: str, property_id: str = "pf_yale"):
     return MessageEnvelope(message_id=f"SMray{uuid.uuid4().hex[:8]}{n}", interaction_id=f"ix_ray_{uuid.uuid4().hex[:12]}",
                            channel="sms", from_address=PHONES[person_id], to_address="+12065550100", body=body,
                            property_id=property_id, participant_id=person_id)
+
+
+def placed_host(pool: HostPool, env):
+    """The host the pool's current layout names for the envelope's person (actors.placement's rule)."""
+    return pool.hosts[host_index(placement_key(env), len(pool.hosts))]
 
 
 async def accepted(spine: Spine, env) -> None:
@@ -130,8 +136,8 @@ async def test_a_killed_host_loses_no_accepted_message(pool):
     async with asyncio.timeout(60):  # kill mid-stream, once the victim has served one of them (a busy machine is slow)
         while not await runs_of(pool.spine, people[0]):
             await asyncio.sleep(0.05)
-    victim = pool.host_for(envs[0])
-    victims = [p for p in people if pool.host_for(message(p, "x")) is victim]  # before the layout can change
+    victim = placed_host(pool, envs[0])
+    victims = [p for p in people if placed_host(pool, message(p, "x")) is victim]  # before the layout can change
     ray.kill(victim, no_restart=False)  # Ray restarts it (or the reconciler replaces it); in-flight turns are retried
     outcomes = await asyncio.gather(*submitted, return_exceptions=True)
     for env, outcome in zip(envs, outcomes, strict=True):  # a reply, or TurnFailed (the gateway records it and apologises)
@@ -167,7 +173,7 @@ async def test_a_resized_pool_forwards_to_the_current_owner(runtime):
     await small.submit(message("p_carlos", "before the resize"))
     big = await runtime(namespace, hosts=3, idle_deactivate_s=300)  # same named hosts, plus two
     env = message("p_carlos", "after the resize")
-    assert big.host_for(env) is not big.hosts[0] or pytest.skip("p_carlos still hashes to host 0")
+    assert placed_host(big, env) is not big.hosts[0] or pytest.skip("p_carlos still hashes to host 0")
     assert (await big.submit(env)).reply == "re: after the resize"
     [info] = [i for i in await big.actors() if i.key == "person:p_carlos"]
     assert (info.key, info.host, info.turns) == ("person:p_carlos", f"{namespace}/clara-host-0", 2)
@@ -179,7 +185,7 @@ async def test_a_restarted_host_rehydrates_from_the_store(pool):
     assert before.roles == ["leasing_agent"] and before.turns == 1
     await pool.spine.put_role(PersonRole(id="r_lena_viewer", person_id="p_lena", role_type=PersonRoleType.VIEWER,
                                          source=PersonRoleSource.MANUAL_PM, scope=RoleScope(org_id="org_propflow")))
-    await restart(pool.host_for(message("p_lena", "x")))
+    await restart(placed_host(pool, message("p_lena", "x")))
     assert (await pool.submit(message("p_lena", "are you back?"))).reply == "re: are you back?"
     [after] = [i for i in await pool.actors() if i.key == "person:p_lena"]
     assert sorted(after.roles) == ["leasing_agent", "viewer"]  # re-read, not remembered
@@ -231,7 +237,7 @@ async def test_a_lost_hosts_people_are_served_by_another_host_at_once(runtime):
     pool = await runtime(hosts=2, host_dead_after_s=3.0, host_health_check_s=0.25, idle_deactivate_s=300)
     survivor_host, doomed_host = pool.hosts  # as placed now: a later layout read may name others
     person = next(p for p in ("p_marcus", "p_jordan", "p_ellen", "p_mike", "p_carlos")
-                  if pool.host_for(message(p, "x")) is doomed_host)
+                  if placed_host(pool, message(p, "x")) is doomed_host)
     await pool.submit(message(person, "before"))
     lost_pid = await doomed_host.pid.remote()
     survivor = await survivor_host.pid.remote()

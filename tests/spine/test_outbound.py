@@ -66,7 +66,7 @@ async def test_stop_by_sms_blocks_sms_and_leaves_email_open(spine, clock):
     await spine.set_opt_out(OptOut(address=MARCUS_PHONE, opted_out=True, keyword="STOP", channel=Channel.SMS))
     blocked = await queue_outbound(spine, notice())
     assert (blocked.status, blocked.reason) == (NotificationStatus.BLOCKED, "opted out of sms")
-    assert (await spine.get_outbox(blocked.outbox_id)).status == OutboxStatus.SUPPRESSED
+    assert (await spine.get_outbox(blocked.outbox_id)).status == OutboxStatus.WITHHELD
     assert len(await spine.events(EventKind.NOTIFY_BLOCKED)) == 1
     by_email = await queue_outbound(spine, notice(key="notify:email", channel=Channel.EMAIL))
     assert (by_email.status, by_email.channel) == (NotificationStatus.QUEUED, Channel.EMAIL)

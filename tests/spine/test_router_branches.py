@@ -3,6 +3,7 @@ the role-type bridge, confidence, the confirmer and the dry run."""
 from __future__ import annotations
 
 import pytest
+from pydantic import ValidationError
 
 from spine.events import GracefulDegradeReason as Why
 from spine.identity import (
@@ -17,7 +18,7 @@ from spine.identity import (
 )
 from spine.records import EventKind
 from spine.router import person_role_types_to_meta_roles
-from spine.routing_types import MetaRole
+from spine.routing_types import MetaRole, RoutingDecision
 from tests.support.routing_helpers import CAPITOL, YALE, route
 
 T, M = PersonRoleType, MetaRole
@@ -157,3 +158,12 @@ async def test_a_promotion_carries_the_classifiers_evidence_for_the_trace(spine)
     assert "<bedrooms>" in d.intent_evidence  # a word that weighed most, named
     kept = await route(spine, "+14155550010", "yo what's up Trevor")
     assert kept.intent_evidence is None
+
+
+async def test_routing_events_are_event_kinds_and_keep_their_strings(spine):
+    minted = await route(spine, "+14155550004", "do you have 2BR units next month?")
+    assert minted.events == ["router_mint:availability"] and minted.reasons(EventKind.ROUTER_MINT) == ["availability"]
+    other = await route(spine, "+13105557777", "yo what's up Trevor", record_events=False)
+    assert other.events == ["agent/graceful-degrade:no_person_resolved_no_intent_hints"]
+    with pytest.raises(ValidationError, match="must be of an EventKind"):
+        RoutingDecision(person_id=None, property_id=YALE, l1=other.l1, events=["made_up:reason"])

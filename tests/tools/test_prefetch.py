@@ -1,6 +1,9 @@
 """prefetch_candidates(): read-only guesses from the message and eager context, within the catalog."""
 from __future__ import annotations
 
+from datetime import date
+
+from actors.model.offline.entities import extract
 from spine.context import ActivePointers, ActiveWorkOrder, PersonContext
 from tools.catalog import catalog_for
 from tools.matrix import TOOL_ROLE_MATRIX
@@ -42,6 +45,19 @@ def test_availability_intent_for_a_prospect(callers):
     got = pairs(prefetch_candidates("do you have 2BR units next month?", None, callers["prospect"]))
     assert got == [("get_available_units", {"bedrooms": 2})]
     assert pairs(prefetch_candidates("any openings?", None, callers["prospect"])) == [("get_available_units", {})]
+
+
+def test_the_prefetch_guesses_the_call_the_offline_model_makes_from_the_same_words(callers):
+    """One reader (spine.mentions): a studio is 0 bedrooms and a long work-order number is read whole
+    by both, so the prefetched result is the one the model asks for."""
+    today = date(2026, 12, 2)
+    studio = "any studios available next month?"
+    assert pairs(prefetch_candidates(studio, None, callers["prospect"])) == [("get_available_units", {"bedrooms": 0})]
+    assert extract(studio, today).bedrooms == 0
+    named = "any news on WO-1234567?"
+    assert pairs(prefetch_candidates(named, None, callers["marcus"])) == [
+        ("get_work_order_detail", {"work_order_id": "WO-1234567"})]
+    assert extract(named, today).work_orders == ["WO-1234567"]
 
 
 def test_never_outside_the_catalog_and_only_read_only(callers):

@@ -12,15 +12,10 @@ from datetime import date, datetime, time, timedelta
 from functools import lru_cache
 
 from spine.emergency import EmergencyMatch, detect_emergency, normalize
+from spine.mentions import bedrooms, without_work_orders, work_order_ids
 from spine.patterns import rx
 
-WORK_ORDER = re.compile(r"\b(?:wo|work\s*order)\s*[-_#:]?\s*#?\s*(\d{1,6})\b", re.IGNORECASE)
 UNIT = re.compile(r"(?:\b(?:unit|apt\.?|apartment|suite)\s*#?\s*|#)(\d{1,5}[a-z]?)\b", re.IGNORECASE)
-NUMBER_WORDS = {"studio": 0, "estudio": 0, "one": 1, "two": 2, "three": 3, "four": 4,
-                "una": 1, "un": 1, "dos": 2, "tres": 3, "cuatro": 4}
-BEDROOMS = re.compile(
-    r"\b(\d|one|two|three|four|una|un|dos|tres|cuatro)\s*-?\s*(?:br|bd|bdr|bdrm|beds?|bedrooms?|rec[aá]maras?|"
-    r"habitaciones|habitaci[oó]n|cuartos?|dormitorios?)s?\b|\b(studio|estudio)s?\b", re.IGNORECASE)
 MONTHS = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]
 SPANISH_MONTHS = {"enero": 1, "febrero": 2, "marzo": 3, "abril": 4, "mayo": 5, "junio": 6, "julio": 7, "agosto": 8,
                   "septiembre": 9, "setiembre": 9, "octubre": 10, "noviembre": 11, "diciembre": 12}
@@ -146,11 +141,9 @@ def extract(message: str, today: date) -> Entities:
 def _extracted(message: str, today: date) -> Entities:
     text = normalize(MEDIA_NOTE.sub("", message))[:MAX_TEXT]
     ents = Entities(text=text, message=message.strip()[:MAX_TEXT])
-    ents.work_orders = list(dict.fromkeys(f"WO-{int(n)}" for n in WORK_ORDER.findall(text)))
-    ents.units = list(dict.fromkeys(UNIT.findall(WORK_ORDER.sub(" ", text))))
-    if m := BEDROOMS.search(text):
-        word = (m.group(1) or m.group(2)).lower()
-        ents.bedrooms = NUMBER_WORDS[word] if word in NUMBER_WORDS else int(word)
+    ents.work_orders = work_order_ids(text)
+    ents.units = list(dict.fromkeys(UNIT.findall(without_work_orders(text))))
+    ents.bedrooms = bedrooms(text)
     ents.day, ents.month_level = _day(text, today)
     ents.named_day = _named_day(text)
     ents.clock = _clock(text)

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from actors.model.offline.entities import Entities, extract
-from actors.model.offline.plans import Call, Plan, earlier_work_order, with_unit
+from actors.model.offline.plans import Call, Intent, Plan, earlier_work_order, with_unit
 from actors.model.offline.reading import Reading
 from actors.model.offline.rules_staff import renewal_after_lookup, staff_rule
 from actors.model.offline.rules_vendor import vendor_rule
@@ -48,8 +48,8 @@ def plan(reading: Reading, ents: Entities) -> Plan:
         if found is not None:
             return _with_facility(found, reading, ents)
     if THANKS.search(ents.text):
-        return Plan("thanks")
-    return Plan("greeting" if GREETING.search(ents.text) or len(ents.text) < 25 else "unclear")
+        return Plan(Intent.THANKS)
+    return Plan(Intent.GREETING if GREETING.search(ents.text) or len(ents.text) < 25 else Intent.UNCLEAR)
 
 
 def addressed_name(text: str) -> str | None:
@@ -72,12 +72,12 @@ def _emergency(r: Reading, e: Entities) -> Plan | None:
     if r.offers("escalate_to_human"):
         calls.append(("escalate_to_human", {"reason": f"Emergency: {e.emergency.brief}",
                                             "urgency": "emergency", "summary": e.text[:500]}))
-    return Plan("emergency", calls)
+    return Plan(Intent.EMERGENCY, calls)
 
 
 def _wrong_number(r: Reading, e: Entities) -> Plan | None:
     # Only for callers we do not know: a tenant greeting "Mike" is talking about the technician.
-    return Plan("wrong_number") if r.facts.unknown and addressed_name(e.text) and not e.problem else None
+    return Plan(Intent.WRONG_NUMBER) if r.facts.unknown and addressed_name(e.text) and not e.problem else None
 
 
 def _status(r: Reading, e: Entities) -> Plan | None:
@@ -90,11 +90,11 @@ def _status(r: Reading, e: Entities) -> Plan | None:
         return None
     if wo is not None:
         if r.work_order(wo):
-            return Plan("wo_status_context", wo=wo)
+            return Plan(Intent.WO_STATUS_CONTEXT, wo=wo)
         tool = r.offers("get_work_order_detail", "get_dispatch_details")
-        return Plan("wo_details", [(tool, {"work_order_id": wo})] if tool else [], wo)
+        return Plan(Intent.WO_DETAILS, [(tool, {"work_order_id": wo})] if tool else [], wo)
     if r.work_orders or not e.problem:
-        return Plan("wo_status_context")
+        return Plan(Intent.WO_STATUS_CONTEXT)
     return None
 
 
@@ -115,7 +115,7 @@ def _maintenance(r: Reading, e: Entities) -> Plan | None:
     if not calls and r.offers("escalate_to_human"):
         calls.append(("escalate_to_human", {"reason": f"Maintenance report: {e.problem.brief}",
                                             "urgency": e.problem.priority, "summary": e.text[:500]}))
-    return Plan("maintenance", calls)
+    return Plan(Intent.MAINTENANCE, calls)
 
 
 def _prospect_tools(r: Reading) -> bool:
@@ -135,7 +135,7 @@ def _prospect(r: Reading, e: Entities) -> Plan | None:
     if tour and r.offers("schedule_tour"):
         return _tour(r, e, calls, fair)
     if APPLY.search(e.text) and r.offers("send_application_link"):
-        return Plan("apply", calls + [("send_application_link", {"email": e.email} if e.email else {})],
+        return Plan(Intent.APPLY, calls + [("send_application_link", {"email": e.email} if e.email else {})],
                     fair_housing=fair)
     if PRICING.search(e.text) and r.offers("get_pricing_details"):
         calls.append(("get_pricing_details", with_unit({"bedrooms": e.bedrooms} if e.bedrooms is not None else {}, e)))
@@ -144,46 +144,47 @@ def _prospect(r: Reading, e: Entities) -> Plan | None:
         if move_in_by := e.move_in_by():
             query["move_in_by"] = move_in_by.isoformat()
         calls.append(("get_available_units", query))
-    return Plan("availability", calls, fair_housing=fair)
+    return Plan(Intent.AVAILABILITY, calls, fair_housing=fair)
 
 
 def _tour(r: Reading, e: Entities, calls: list[Call], fair: bool) -> Plan:
     when = e.when()
     if when is None:
-        return Plan("tour_needs_time", calls, fair_housing=fair)
+        return Plan(Intent.TOUR_NEEDS_TIME, calls, fair_housing=fair)
     booking = {"when": when.isoformat(), **({"unit": e.units[0]} if e.units else {})}
-    return Plan("tour", calls + [("schedule_tour", booking)], fair_housing=fair)
+    return Plan(Intent.TOUR, calls + [("schedule_tour", booking)], fair_housing=fair)
 
 
 def _fair_housing(r: Reading, e: Entities) -> Plan | None:
     prospect_side = MetaRole.PROSPECT in r.facts.roles or r.facts.unknown
-    return Plan("fair_housing") if prospect_side and PROTECTED_CLASS.search(e.text) else None
+    return Plan(Intent.FAIR_HOUSING) if prospect_side and PROTECTED_CLASS.search(e.text) else None
 
 
 def _tenant_account(r: Reading, e: Entities) -> Plan | None:
     if MetaRole.TENANT not in r.facts.roles:
         return None
     if e.stars and r.offers("submit_rating") and e.work_orders:
-        return Plan("rating", [("submit_rating", {"work_order_id": e.work_orders[0], "stars": e.stars,
+        return Plan(Intent.RATING, [("submit_rating", {"work_order_id": e.work_orders[0], "stars": e.stars,
                                                   "comment": e.text[:300]})], e.work_orders[0])
     decision = "accept" if RENEW_YES.search(e.text) else "decline" if RENEW_NO.search(e.text) else None
     if decision and r.offers("respond_to_renewal"):
         choice = {"decision": decision, **({"term_months": e.term_months} if e.term_months else {})}
-        return Plan("renewal", [("respond_to_renewal", with_unit(choice, e))])
+        return Plan(Intent.RENEWAL, [("respond_to_renewal", with_unit(choice, e))])
     if (decision or LEASE.search(e.text)) and not r.facts.holds(OccupancyKind.PRIMARY):
         lease = [("get_lease_details", with_unit({}, e))] if r.offers("get_lease_details") else []
-        return Plan("renewal_not_signer", lease)
+        return Plan(Intent.RENEWAL_NOT_SIGNER, lease)
     if BALANCE.search(e.text) and not r.offers("get_balance"):
-        return Plan("balance_not_responsible")
-    for tool, pattern in (("get_balance", BALANCE), ("get_lease_details", LEASE), ("get_unit_appliances", APPLIANCES)):
+        return Plan(Intent.BALANCE_NOT_RESPONSIBLE)
+    for intent, tool, pattern in ((Intent.BALANCE, "get_balance", BALANCE), (Intent.LEASE_DETAILS, "get_lease_details", LEASE),
+                                  (Intent.UNIT_APPLIANCES, "get_unit_appliances", APPLIANCES)):
         if pattern.search(e.text) and r.offers(tool):
-            return Plan(tool.removeprefix("get_"), [(tool, with_unit({}, e))])
+            return Plan(intent, [(tool, with_unit({}, e))])
     return None
 
 
 def _facility(r: Reading, e: Entities) -> Plan | None:
     calls = _facility_calls(r, e)
-    return Plan("facility", calls) if calls else None
+    return Plan(Intent.FACILITY, calls) if calls else None
 
 
 def _facility_calls(r: Reading, e: Entities) -> list[Call]:
@@ -195,7 +196,7 @@ def _facility_calls(r: Reading, e: Entities) -> list[Call]:
 
 def _with_facility(found: Plan, r: Reading, e: Entities) -> Plan:
     # "2BR next month? do you allow dogs?" gets both answers in one round.
-    if found.intent in ("availability", "tour", "tour_needs_time", "apply"):
+    if found.intent in (Intent.AVAILABILITY, Intent.TOUR, Intent.TOUR_NEEDS_TIME, Intent.APPLY):
         extra = [c for c in _facility_calls(r, e) if c[0] not in {n for n, _ in found.calls}]
         found.calls += extra
     return found
@@ -206,7 +207,7 @@ def _human(r: Reading, e: Entities) -> Plan | None:
         return None
     calls = [("escalate_to_human", {"reason": "Caller asked for a person", "urgency": "normal",
                                     "summary": e.text[:500]})] if r.offers("escalate_to_human") else []
-    return Plan("human", calls)
+    return Plan(Intent.HUMAN, calls)
 
 
 def _follow_up(r: Reading, e: Entities) -> Plan | None:
@@ -239,7 +240,7 @@ def next_round(reading: Reading, chosen: Plan) -> list[Call]:
     person just looked up)."""
     if reading.rounds >= MAX_ROUNDS - 1:
         return []
-    if chosen.intent == "pm_renewal_lookup":
+    if chosen.intent == Intent.PM_RENEWAL_LOOKUP:
         return renewal_after_lookup(reading)
     if not reading.offers("escalate_to_human") or any(c.name == "escalate_to_human" for c in reading.calls):
         return []

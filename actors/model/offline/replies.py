@@ -5,7 +5,7 @@ the opening that confirms an action is only said when that action succeeded."""
 from __future__ import annotations
 
 from actors.model.offline.entities import Entities
-from actors.model.offline.plans import Plan
+from actors.model.offline.plans import Intent, Plan
 from actors.model.offline.policy import addressed_name
 from actors.model.offline.reading import Reading, ToolCall
 from actors.model.offline.sentences_place import PLACE_WRITERS
@@ -28,9 +28,9 @@ SAFETY = {
 INTRO = ("I'm Clara, a property management AI", "soy Clara, una asistente de IA de administración de propiedades")
 WRITERS = {**WORK_WRITERS, **PLACE_WRITERS}
 CLOSINGS = {
-    "availability": ("Would you like to schedule a tour? Just reply with a day and time that works.",
+    Intent.AVAILABILITY: ("Would you like to schedule a tour? Just reply with a day and time that works.",
                      "¿Le gustaría agendar una visita? Responda con el día y la hora que le convengan."),
-    "wo_details": ("What's the latest on your end?", "¿Cómo va por su lado?"),
+    Intent.WO_DETAILS: ("What's the latest on your end?", "¿Cómo va por su lado?"),
 }
 FAIR_HOUSING = (
     "Everyone is welcome here and every applicant is held to the same written screening criteria, so I can't "
@@ -70,62 +70,62 @@ def direct(plan: Plan, r: Reading, e: Entities) -> str:
 
 def _direct(plan: Plan, r: Reading, e: Entities) -> str:  # noqa: C901 - one case per intent, read top to bottom
     lang, hi = r.language, _hi(r)
-    if plan.intent == "wrong_number":
+    if plan.intent == Intent.WRONG_NUMBER:
         who = addressed_name(e.text)
         return pick(lang, f"Looks like you have the wrong number — {INTRO[0]}, not {who}. No worries, have a good one!",
                     f"Parece que tiene el número equivocado — {INTRO[1]}, no {who}. ¡Que le vaya bien!")
-    if plan.intent == "emergency":
+    if plan.intent == Intent.EMERGENCY:
         return say(lang, SAFETY[e.emergency.kind if e.emergency else "threat"]) + pick(
             lang, " I couldn't alert staff from this line, so please call the property too.",
             " No pude avisar al personal desde esta línea, así que llame también a la propiedad.")
-    if plan.intent == "wo_status_context":
+    if plan.intent == Intent.WO_STATUS_CONTEXT:
         return hi + status_from_context(r, plan.wo)
-    if plan.intent == "vendor_eta":
+    if plan.intent == Intent.VENDOR_ETA:
         mine = ", ".join(w.display_id for w in r.work_orders if w.as_vendor)
         listed = pick(lang, f" I have you on {mine}.", f" Lo tengo en {mine}.") if mine else ""
         return hi + pick(lang, "thanks for the heads-up. Which work order is this for?",
                          "gracias por avisar. ¿De qué orden de trabajo se trata?") + listed
-    if plan.intent in ("vendor_handoff", "vendor_done", "vendor_note"):
+    if plan.intent in (Intent.VENDOR_HANDOFF, Intent.VENDOR_DONE, Intent.VENDOR_NOTE):
         return hi + pick(lang, "which work order is this about? Please include its number, like WO-7.",
                          "¿de qué orden de trabajo se trata? Incluya su número, por ejemplo WO-7.")
-    if plan.intent == "tour_needs_time":
+    if plan.intent == Intent.TOUR_NEEDS_TIME:
         return hi + pick(lang, "happy to set up a tour! What day and time work for you?",
                          "¡con gusto agendamos una visita! ¿Qué día y a qué hora le queda bien?") + _fair(plan, lang)
-    if plan.intent == "maintenance":
+    if plan.intent == Intent.MAINTENANCE:
         return hi + pick(lang, "sorry to hear that. I can't open a work order from this line; please contact the "
                                "leasing office.", "lamento oírlo. No puedo abrir una orden desde esta línea; "
                                                   "comuníquese con la oficina.")
-    if plan.intent == "wo_details":
+    if plan.intent == Intent.WO_DETAILS:
         return hi + pick(lang, f"I couldn't look up {plan.wo} from here; the office can give you its details.",
                          f"no pude consultar {plan.wo} desde aquí; la oficina puede darle los detalles.")
-    if plan.intent == "human":
+    if plan.intent == Intent.HUMAN:
         return hi + pick(lang, "I'll pass that along — please call the leasing office to reach a person directly.",
                          "Lo paso al equipo; llame a la oficina para hablar con una persona directamente.")
-    if plan.intent == "fair_housing":
+    if plan.intent == Intent.FAIR_HOUSING:
         return say(lang, FAIR_HOUSING) + pick(
             lang, " I'm glad to help with available units, pricing, amenities or a tour — what would you like to know?",
             " Con gusto le ayudo con unidades disponibles, precios, amenidades o una visita. ¿Qué le gustaría saber?")
-    if plan.intent == "renewal_not_signer" or plan.intent == "balance_not_responsible":
-        key = "respond_to_renewal" if plan.intent == "renewal_not_signer" else "get_balance"
+    if plan.intent == Intent.RENEWAL_NOT_SIGNER or plan.intent == Intent.BALANCE_NOT_RESPONSIBLE:
+        key = "respond_to_renewal" if plan.intent == Intent.RENEWAL_NOT_SIGNER else "get_balance"
         return hi + say(lang, INSTEAD[key])
-    if plan.intent == "pm_tours":
+    if plan.intent == Intent.PM_TOURS:
         return hi + pick(lang, "the tour calendar is for the leasing team (leasing agents and managers), so I can't "
                                "list it for you; I can look up a person or list the open work orders.",
                          "el calendario de visitas es para el equipo de renta (agentes y gerentes), así que no puedo "
                          "mostrárselo; puedo buscar a una persona o listar las órdenes de trabajo abiertas.")
-    if plan.intent == "pm_renewal_terms":
+    if plan.intent == Intent.PM_RENEWAL_TERMS:
         unit = pick(lang, f" for unit {plan.wo}", f" para la unidad {plan.wo}") if plan.wo else ""
         return hi + pick(lang, f"what term and monthly rent should the renewal offer{unit} have? "
                                "For example: 12 months at $2,600.",
                          f"¿qué plazo y renta mensual lleva la oferta de renovación{unit}? Por ejemplo: 12 meses a $2,600.")
-    if plan.intent == "thanks":
+    if plan.intent == Intent.THANKS:
         return pick(lang, "You're welcome! Anything else I can help with?", "¡Con gusto! ¿Algo más en que le ayude?")
     if r.facts.unknown:
         return pick(lang, f"Hi — {INTRO[0]}. If you were trying to reach someone else, you may have the wrong number; "
                           "otherwise, how can I help?",
                     f"Hola — {INTRO[1]}. Si buscaba a otra persona, quizá tenga el número equivocado; si no, "
                     "¿en qué le puedo ayudar?")
-    if plan.intent == "greeting":
+    if plan.intent == Intent.GREETING:
         return (hi or pick(lang, "Hi, ", "Hola, ")) + pick(lang, "this is Clara. How can I help you today?",
                                                             "soy Clara. ¿En qué le puedo ayudar hoy?")
     return hi + pick(lang, "I want to make sure I get this right — could you tell me a bit more about what you need?",
@@ -154,14 +154,14 @@ def compose(plan: Plan, r: Reading, e: Entities) -> str:
     escalated = any(c.name == "escalate_to_human" and not c.is_error for c in r.calls)
     parts = [_opening(plan, r, e)]
     # An escalation made because an action failed is reported by the failure line itself.
-    quiet = {"escalate_to_human"} if failed and plan.intent not in ("emergency", "human") else set()
+    quiet = {"escalate_to_human"} if failed and plan.intent not in (Intent.EMERGENCY, Intent.HUMAN) else set()
     parts += [sentence(c, e, lang) for c in r.calls if not c.is_error and c.name not in quiet]
     parts.append(on_call_sentence([c.output for c in r.calls if not c.is_error], lang))
     parts += [instead(c, lang) for c in refused]
     parts += [failure(c, escalated, lang) for c in failed if c.name != "save_prospect"]
-    if plan.intent == "renewal_not_signer":
+    if plan.intent == Intent.RENEWAL_NOT_SIGNER:
         parts.append(say(lang, INSTEAD["respond_to_renewal"]))
-    if plan.intent == "pm_renewal_lookup" and not any(c.name == "pm_send_renewal" for c in r.calls):
+    if plan.intent == Intent.PM_RENEWAL_LOOKUP and not any(c.name == "pm_send_renewal" for c in r.calls):
         parts.append(_renewal_question(r))
     if plan.fair_housing:
         parts.append(say(lang, FAIR_HOUSING))
@@ -189,12 +189,12 @@ def _succeeded(r: Reading, *names: str) -> bool:
 
 def _opening(plan: Plan, r: Reading, e: Entities) -> str:
     name, lang = r.first_name, r.language
-    if plan.intent == "emergency":
+    if plan.intent == Intent.EMERGENCY:
         return say(lang, SAFETY[e.emergency.kind if e.emergency else "threat"])
-    if plan.intent == "vendor_eta" and e.eta and _succeeded(r, "add_eta_note", "update_work_order"):
+    if plan.intent == Intent.VENDOR_ETA and e.eta and _succeeded(r, "add_eta_note", "update_work_order"):
         return pick(lang, f"Got it{' ' + name if name else ''}, see you {e.eta[1]}.",
                     f"Entendido{' ' + name if name else ''}, lo esperamos.")
-    if plan.intent in ("vendor_done", "vendor_accept", "vendor_note", "maintenance") and name:
+    if plan.intent in (Intent.VENDOR_DONE, Intent.VENDOR_ACCEPT, Intent.VENDOR_NOTE, Intent.MAINTENANCE) and name:
         return pick(lang, f"Thanks {name}.", f"Gracias, {name}.")
     return ""
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from actors.model.offline.entities import Entities, extract
-from actors.model.offline.plans import Call, Plan, proper_name
+from actors.model.offline.plans import Call, Intent, Plan, proper_name
 from actors.model.offline.reading import Reading
 from actors.model.offline.vocabulary import (
     PM_ASSIGN,
@@ -25,22 +25,22 @@ def staff_rule(r: Reading, e: Entities) -> Plan | None:
         return None
     wo = e.work_orders[0] if e.work_orders else None
     if PM_ASSIGN.search(e.text) and wo and e.vendor_id and r.offers("pm_assign_vendor"):
-        return Plan("pm", [("pm_assign_vendor", {"work_order_id": wo, "vendor_id": e.vendor_id})], wo)
+        return Plan(Intent.PM, [("pm_assign_vendor", {"work_order_id": wo, "vendor_id": e.vendor_id})], wo)
     if PM_CLOSE.search(e.text) and wo and r.offers("pm_close_work_order"):
-        return Plan("pm", [("pm_close_work_order", {"work_order_id": wo, "resolution": e.text[:300]})], wo)
+        return Plan(Intent.PM, [("pm_close_work_order", {"work_order_id": wo, "resolution": e.text[:300]})], wo)
     if PM_RENEWAL.search(e.text) or _renewal_follow_up(r, e):
         return _pm_renewal(r, e)
     if PM_CREATE.search(e.text) and e.units and r.offers("pm_create_work_order"):
         brief = e.problem.brief if e.problem else e.text[:60]
-        return Plan("pm", [("pm_create_work_order", {"unit": e.units[0], "description": e.message, "brief": brief})])
+        return Plan(Intent.PM, [("pm_create_work_order", {"unit": e.units[0], "description": e.message, "brief": brief})])
     if PM_OPEN.search(e.text) and r.offers("pm_list_open_work_orders"):
-        return Plan("pm", [("pm_list_open_work_orders", {})])
+        return Plan(Intent.PM, [("pm_list_open_work_orders", {})])
     if PM_TOURS.search(e.text):
-        return Plan("pm", [("pm_list_tours", tour_period(e))]) if r.offers("pm_list_tours") else Plan("pm_tours")
+        return Plan(Intent.PM, [("pm_list_tours", tour_period(e))]) if r.offers("pm_list_tours") else Plan(Intent.PM_TOURS)
     if PM_WHO_IN_UNIT.search(e.text) and e.units and r.offers("pm_lookup_person"):
-        return Plan("pm", [("pm_lookup_person", {"unit": e.units[0]})])
+        return Plan(Intent.PM, [("pm_lookup_person", {"unit": e.units[0]})])
     if PM_LOOKUP.search(e.text) and r.offers("pm_lookup_person") and (e.phone or proper_name(e.text)):
-        return Plan("pm", [("pm_lookup_person", {"phone": e.phone} if e.phone else {"name": proper_name(e.text)})])
+        return Plan(Intent.PM, [("pm_lookup_person", {"phone": e.phone} if e.phone else {"name": proper_name(e.text)})])
     return None
 
 
@@ -65,11 +65,11 @@ def _pm_renewal(r: Reading, e: Entities) -> Plan:
     unit = next(iter(e.units or [u for x in earlier for u in x.units]), None)
     name = proper_name(e.text) or next((n for a in r.earlier_asks()[-2:] if (n := proper_name(a))), None)
     if unit is None and name and r.offers("pm_lookup_person"):
-        return Plan("pm_renewal_lookup", [("pm_lookup_person", {"name": name})])
+        return Plan(Intent.PM_RENEWAL_LOOKUP, [("pm_lookup_person", {"name": name})])
     if unit and e.term_months and e.dollars and r.offers("pm_send_renewal"):
-        return Plan("pm", [("pm_send_renewal", {"unit": unit, "term_months": e.term_months,
+        return Plan(Intent.PM, [("pm_send_renewal", {"unit": unit, "term_months": e.term_months,
                                                 "monthly_rent_usd": int(e.dollars)})])
-    return Plan("pm_renewal_terms", wo=unit)
+    return Plan(Intent.PM_RENEWAL_TERMS, wo=unit)
 
 
 def renewal_after_lookup(reading: Reading) -> list[Call]:

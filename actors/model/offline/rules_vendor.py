@@ -4,7 +4,7 @@ asked about, or the vendor's only one."""
 from __future__ import annotations
 
 from actors.model.offline.entities import Entities, extract
-from actors.model.offline.plans import Plan, earlier_work_order
+from actors.model.offline.plans import Intent, Plan, earlier_work_order
 from actors.model.offline.reading import Reading
 from actors.model.offline.vocabulary import ACCEPT_TALK, DONE_TALK, ETA_TALK, HANDOFF_TALK, MINE, PROGRESS_TALK, STATUS
 from spine.routing_types import MetaRole
@@ -49,25 +49,25 @@ def _vendor_plan(r: Reading, e: Entities) -> Plan | None:
     wo = _vendor_wo(r, e)
     if ACCEPT_TALK.search(e.text) and e.work_orders and r.offers("accept_dispatch"):
         accept = {"work_order_id": wo, **({"eta": e.eta[0]} if e.eta else {})}
-        return Plan("vendor_accept", [("accept_dispatch", accept)], wo)
+        return Plan(Intent.VENDOR_ACCEPT, [("accept_dispatch", accept)], wo)
     eta_tool = r.offers("add_eta_note", "update_work_order")
     if ETA_TALK.search(e.text) and eta_tool and (e.eta or not MINE.search(e.text)):
         e.eta = e.eta or ("on the way", "soon")  # "omw to WO-7" names no time
-        return Plan("vendor_eta", [(eta_tool, {"work_order_id": wo, "eta": e.eta[0],
+        return Plan(Intent.VENDOR_ETA, [(eta_tool, {"work_order_id": wo, "eta": e.eta[0],
                                                "note": f"Vendor ETA {e.eta[1]}: {e.text[:200]}"})] if wo else [], wo)
     if HANDOFF_TALK.search(e.text) and r.offers("handoff_to_other_vendor"):
-        return Plan("vendor_handoff", [("handoff_to_other_vendor", {"work_order_id": wo, "reason": e.text[:300]})]
+        return Plan(Intent.VENDOR_HANDOFF, [("handoff_to_other_vendor", {"work_order_id": wo, "reason": e.text[:300]})]
                     if wo else [], wo)
     closes_job = e.work_orders or (wo and not MINE.search(e.text))
     if DONE_TALK.search(e.text) and r.offers("update_work_order") and closes_job:
-        return Plan("vendor_done", [("update_work_order", {"work_order_id": wo, "status": "completed",
+        return Plan(Intent.VENDOR_DONE, [("update_work_order", {"work_order_id": wo, "status": "completed",
                                                            "note": e.text[:300]})], wo)
     vendor_job = wo is not None and (e.work_orders or any(w.display_id == wo and w.as_vendor for w in r.work_orders)
                                      or earlier_work_order(r) == wo)
     if PROGRESS_TALK.search(e.text) and vendor_job and r.offers("update_work_order") and not e.problem:
-        return Plan("vendor_note", [("update_work_order", {"work_order_id": wo, "note": e.text[:300]})], wo)
+        return Plan(Intent.VENDOR_NOTE, [("update_work_order", {"work_order_id": wo, "note": e.text[:300]})], wo)
     pointer = r.work_order(wo) if wo else None
     mine_or_asked = pointer is None or pointer.as_vendor or STATUS.search(e.text)
     if e.work_orders and r.offers("get_dispatch_details") and mine_or_asked:
-        return Plan("wo_details", [("get_dispatch_details", {"work_order_id": wo})], wo)
+        return Plan(Intent.WO_DETAILS, [("get_dispatch_details", {"work_order_id": wo})], wo)
     return None

@@ -6,9 +6,9 @@ import re
 from datetime import date
 
 from actors.model.base import ModelRequest
-from actors.model.offline.entities import WORK_ORDER
 from actors.model.offline.reading import Reading, message_text
 from spine.intent_hints import regex_hints
+from spine.mentions import work_order_ids
 
 SUMMARY_CHARS = 800  # ~200 tokens, the ADR's summary size; the refresh caps again at 800 tokens
 PREVIOUS = re.compile(r"^\s*previous\s+summary\s*:\s*(.*)$", re.IGNORECASE)
@@ -54,7 +54,7 @@ def refresh_summary(request: ModelRequest, reading: Reading) -> str:
         parts.append("Tools used: " + ", ".join(dict.fromkeys(tools)) + ".")
     if replies:
         parts.append(f'Clara replied: "{_clip(replies[-1], 200)}".')
-    work_orders = list(dict.fromkeys(f"WO-{n}" for n in WORK_ORDER.findall(" ".join(said + replies))))
+    work_orders = work_order_ids(" ".join(said + replies))
     if work_orders:
         parts.append("Work orders mentioned: " + ", ".join(work_orders) + ".")
     if previous and not previous.lower().startswith(("this is a fresh contact", "(none)")):

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import json
 import logging
+import random
 import re
 
 import pytest
 
 from spine.context import Channel
-from spine.events import ContextBuildReason, GracefulDegradeReason, emit_event, graceful_degrade, mask_addresses
+from spine.events import ContextBuildReason, GracefulDegradeReason, emit_event, graceful_degrade
+from spine.masking import mask_addresses
 from spine.records import EventKind
 from spine.repo import Spine
 from spine.store.base import Item, StoreUnavailable
@@ -93,3 +95,17 @@ def test_mask_addresses_keeps_a_first_character_and_domain_of_emails_and_four_di
     assert mask_addresses("addr:sms:+14155559876") == "addr:sms:…9876"
     assert mask_addresses("person:p_marcus") == "person:p_marcus"
     assert mask_addresses("Marcus <marcus.j+x@mail.example.co.uk>") == "Marcus <m…@mail.example.co.uk>"
+
+
+async def test_twilio_message_sids_in_event_details_are_kept_whole_and_phones_beside_them_masked(spine):
+    """Real-shaped MessageSids (SM + 32 hex) often hold a run of 7+ digits; an id is not a phone."""
+    rng = random.Random(27)
+    sids = ["SM" + "".join(rng.choice("0123456789abcdef") for _ in range(32)) for _ in range(60)]
+    assert sum(bool(re.search(r"\d{7}", sid)) for sid in sids) >= 10  # the case that used to be mangled
+    for n, sid in enumerate(sids):
+        await emit_event(spine, EventKind.INBOUND_FAILED, "turn_failed", channel="sms", address="+14155559876",
+                         property_id=YALE, interaction_id=f"i-sid-{n}",
+                         detail={"message_sid": sid, "error": f"from +14155559876 at {sid}"})
+    stored = {e.interaction_id: e.detail for e in await spine.events(EventKind.INBOUND_FAILED)}
+    assert [stored[f"i-sid-{n}"]["message_sid"] for n in range(len(sids))] == sids
+    assert all(stored[f"i-sid-{n}"]["error"] == f"from …9876 at {sid}" for n, sid in enumerate(sids))
