@@ -3,21 +3,12 @@ roles at the property, when they occupy exactly one there) and the brief; otherw
 unknown", in the text and in the call's script."""
 from __future__ import annotations
 
-import json
-
 import pytest
 
 from spine.identity import OccupancyKind, PersonRole, PersonRoleSource, PersonRoleType, RoleScope
 from spine.repo import Spine
-from spine.toolspec import ToolInvocation
+from tests.tools.test_handlers import run
 from tools.caller import load_caller
-from tools.dispatch import dispatch
-
-
-async def run(spine, caller, tool, /, **input) -> dict:
-    result = await dispatch(spine, ToolInvocation(name=tool, input=input, tool_use_id=f"tu_{tool}"), caller)
-    assert not result.is_error, result.content
-    return json.loads(result.content)
 
 
 async def _page_rows(spine: Spine, out: dict) -> tuple[str, str]:
