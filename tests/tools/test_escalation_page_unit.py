@@ -3,12 +3,24 @@ roles at the property, when they occupy exactly one there) and the brief; otherw
 unknown", in the text and in the call's script."""
 from __future__ import annotations
 
+import itertools
+import json
+
 import pytest
 
 from spine.identity import OccupancyKind, PersonRole, PersonRoleSource, PersonRoleType, RoleScope
 from spine.repo import Spine
-from tests.tools.test_handlers import run
+from spine.toolspec import ToolInvocation
 from tools.caller import load_caller
+from tools.dispatch import dispatch
+
+_ids = itertools.count(1)
+
+
+async def run(spine, caller, tool, /, **input) -> dict:
+    result = await dispatch(spine, ToolInvocation(name=tool, input=input, tool_use_id=f"tu_page_{next(_ids)}"), caller)
+    assert not result.is_error, result.content
+    return json.loads(result.content)
 
 
 async def _page_rows(spine: Spine, out: dict) -> tuple[str, str]:
