@@ -3,9 +3,9 @@
 Every `TICK_S`, or sooner when a ladder's next step falls due before that, it takes the next step
 of each ladder that is due (spine.paging.advance_page), sends the rows those steps queued at once,
 then hands the other due outbox rows to the sender. A level's timeout runs from the step that paged
-it, so the next level leaves within its ack timeout plus the tick's own work (not plus a tick). It keeps no state of its own: the ladders and the
-outbox live in the store, every step is taken by compare-and-set on its page, and every row is
-claimed before it is sent, so a scheduler killed mid-tick and restarted by Ray (or a second one
+it, so the next level leaves within its ack timeout plus the tick's own work (not plus a tick).
+It keeps no state of its own: the ladders and the outbox live in the store, every step is taken
+by compare-and-set on its page, and every row is claimed before it is sent, so a scheduler killed mid-tick and restarted by Ray (or a second one
 racing it for a moment) neither repeats nor skips a step.
 
 It knows no provider: the gateway hands it a `SenderFactory` (gateway.outbox_sender), whose

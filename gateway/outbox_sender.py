@@ -7,8 +7,9 @@ A reply row still pending after `REPLY_GRACE_S` (its replica died mid-send) is s
 row is claimed before it is sent (gateway.outbox_delivery.send_claimed), so nothing leaves twice
 whoever sends it. A text or call claimed `INTERRUPTED_AFTER_S` ago and never written back (its
 sender died mid-send) is looked up in Twilio's Messages or Calls list (gateway.sms.twilio_history):
-found, its sid is recorded (it was sent, once); not found, it is sent now, once (a second claim). A row whose `not_before` is in the future waits; a row of a page that has been
-acknowledged is not sent; a channel without credentials keeps its rows pending.
+found, its sid is recorded (it was sent, once); not found, it is sent now, once (a second claim).
+A row whose `not_before` is in the future waits; a row of a page that has been acknowledged is
+not sent; a channel without credentials keeps its rows pending.
 
 The scheduler (actors.scheduler) knows none of this: the gateway hands it an `OutboxSenderFactory`.
 """
