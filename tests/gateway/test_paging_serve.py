@@ -69,6 +69,9 @@ async def test_a_page_leaves_at_once_escalates_after_the_timeout_across_a_schedu
             # is due and sends its rows in that tick: ACK_TIMEOUT_S plus the tick's own work.
             assert level2 - since >= ACK_TIMEOUT_S, level2 - since  # never early
             assert ACK_TIMEOUT_S - LEVEL1_LAG_S <= gap <= ACK_TIMEOUT_S + 2 * TICK_S + LOADED_MARGIN_S, gap
+            # Kill between levels, not mid-send: Priya's call, posted just after her text, is in (a
+            # send cut mid-post is recovered after INTERRUPTED_AFTER_S, tests/gateway/test_outbox_interrupted.py).
+            await _until(lambda: _first_at(lambda: twilio.calls, PRIYA, since), 5)
             ray_session.kill(ray_session.get_actor(SCHEDULER_NAME, namespace=SHARED_NAMESPACE), no_restart=False)
             again = await _until(lambda: _first_at(twilio.accepted, MIKE, level2, "Reply ACK"), 30)
             assert again - level2 >= 5.0  # the second pass, after level 2's own timeout
