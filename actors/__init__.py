@@ -1,5 +1,26 @@
 """PersonActors, the DispatcherActor, the agent loop, model backends and personContext refresh.
 
+What runs where (one folder per process; a module's folder says which process runs it):
+
+    client/      the GatewayIngress replica's side: HostPool, placement, actor handles
+    host/        the PersonActor host process: PersonHost, PersonActor, ownership, sessions
+    turn/        one turn, run by a PersonActor inside its host: interaction, opening, agent loop
+    dispatcher/  the DispatcherActor process: the tool gate, tool runs, speculative prefetch
+    control/     one actor each per namespace: the reconciler (host sizing), the PagingScheduler
+    voice/       a call's opening, session and server tools (replica and host today; issue 27)
+    model/       the model backends (Anthropic, offline), called from the turn
+    config, errors, metrics, heap: shared by all of them
+
+The one path of an SMS: gateway/sms/handler.py (the replica) -> client/pool.py HostPool.submit
+(placement picks the host) -> host/host.py PersonHost.handle -> host/person_actor.py (the
+person's mailbox, under its ownership lease) -> turn/interaction.py run_interaction: turn/opening.py
+(who is talking, their authority, the prompt) -> turn/agent_loop.py (model <-> tools) ->
+turn/trace_builder.py (the trace) -> the reply back up the same handles. A tool call: the agent
+loop -> dispatcher/dispatcher_actor.py RayToolRunner -> DispatcherActor -> dispatcher/dispatcher.py
+(TOOL_ROLE_MATRIX and scope checks in tools/gate.py, then the handler). A call: gateway/voice/
+(the webhooks and the ElevenLabs websocket) -> voice/call.py VoiceCalls (voice/opening.py first)
+-> the same dispatcher for its server tools.
+
 The names below are the actors layer's public API; everything else is reached through its
 module. Everything here is plain asyncio and imports without Ray, except the Ray runtime
 (the PersonActor hosts, their pool, the DispatcherActor), which is imported the first time one
@@ -10,36 +31,36 @@ import importlib
 import typing
 
 from actors.config import DEFAULT_FAST_MODEL, DEFAULT_TURN_MODEL, RuntimeConfig
-from actors.context_refresh import refresh_person_context
-from actors.dispatcher import Dispatcher
+from actors.dispatcher.dispatcher import Dispatcher
 from actors.errors import ActorError
-from actors.interaction import run_interaction
-from actors.lease import LeaseHeld, LeaseLost, Leases
+from actors.host.context_refresh import refresh_person_context
+from actors.host.ownership import OwnershipHeld, OwnershipLost, Ownerships
+from actors.host.person_actor import PersonActor
+from actors.host.person_runtime import ActorInfo, Moved, PersonRuntime
+from actors.host.person_session import CallEnd, CallOpen, CallTool, PersonSessions, SessionReply
 from actors.model.base import ModelBackend, ModelRequest, ModelResponse, ModelUnavailable
 from actors.model.factory import make_model_from
 from actors.model.offline import OfflineModel
-from actors.opening import Opening, load_context, open_for
-from actors.person_actor import PersonActor
-from actors.person_runtime import ActorInfo, Moved, PersonRuntime
-from actors.person_session import CallEnd, CallOpen, CallTool, PersonSessions, SessionReply
-from actors.turn_types import ToolRunner, TurnBudget, TurnDeps, TurnResult
-from actors.voice_call import VoiceCalls
-from actors.voice_opening import VoiceCallStart
-from actors.voice_session import VoiceCall
+from actors.turn.interaction import run_interaction
+from actors.turn.opening import Opening, load_context, open_for
+from actors.turn.turn_types import ToolRunner, TurnBudget, TurnDeps, TurnResult
+from actors.voice.call import VoiceCalls
+from actors.voice.opening import VoiceCallStart
+from actors.voice.session import VoiceCall
 
 if typing.TYPE_CHECKING:
-    from actors.dispatcher_actor import DispatcherActor, RayToolRunner
-    from actors.host import PersonActorHost, PersonHost
-    from actors.pool import HostPool, TurnFailed
+    from actors.client.pool import HostPool, TurnFailed
+    from actors.dispatcher.dispatcher_actor import DispatcherActor, RayToolRunner
+    from actors.host.host import PersonActorHost, PersonHost
 
 # The Ray runtime: name -> module, imported on first use (module __getattr__, PEP 562).
 _RAY_RUNTIME = {
-    "DispatcherActor": "actors.dispatcher_actor",
-    "HostPool": "actors.pool",
-    "PersonActorHost": "actors.host",
-    "PersonHost": "actors.host",
-    "RayToolRunner": "actors.dispatcher_actor",
-    "TurnFailed": "actors.pool",
+    "DispatcherActor": "actors.dispatcher.dispatcher_actor",
+    "HostPool": "actors.client.pool",
+    "PersonActorHost": "actors.host.host",
+    "PersonHost": "actors.host.host",
+    "RayToolRunner": "actors.dispatcher.dispatcher_actor",
+    "TurnFailed": "actors.client.pool",
 }
 
 
@@ -60,9 +81,6 @@ __all__ = [
     "Dispatcher",
     "DispatcherActor",
     "HostPool",
-    "LeaseHeld",
-    "LeaseLost",
-    "Leases",
     "ModelBackend",
     "ModelRequest",
     "ModelResponse",
@@ -70,6 +88,9 @@ __all__ = [
     "Moved",
     "OfflineModel",
     "Opening",
+    "OwnershipHeld",
+    "OwnershipLost",
+    "Ownerships",
     "PersonActor",
     "PersonActorHost",
     "PersonHost",

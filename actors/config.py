@@ -14,7 +14,7 @@ from typing import Any
 
 from pydantic import ConfigDict, Field
 
-from actors.turn_types import TurnBudget
+from actors.turn.turn_types import TurnBudget
 from spine.codec import WireModel
 from spine.store.url import DEFAULT_STORE_URL
 
@@ -71,7 +71,7 @@ class RuntimeConfig(WireModel):
     transcript_turns: int = Field(default=10, ge=0)  # user/assistant pairs kept warm
     transcript_chars: int = Field(default=1600, ge=1)  # per entry; one long SMS
 
-    # The turn function as "module:function"; None is actors.interaction.run_interaction. Lets
+    # The turn function as "module:function"; None is actors.turn.interaction.run_interaction. Lets
     # benchmarks and tests run the runtime with a trivial turn, without patching anything.
     turn_function: str | None = None
 
@@ -80,7 +80,7 @@ class RuntimeConfig(WireModel):
     # cache (bench/prefetch.py measures what it hides). Off: every tool call is a lookup of its own.
     prefetch: bool = True
 
-    # One turn (see actors.turn_types.TurnBudget).
+    # One turn (see actors.turn.turn_types.TurnBudget).
     max_rounds: int = 4
     turn_total_s: float = 12.0
     model_call_s: float = 8.0

@@ -4,13 +4,13 @@
     ├── ModelUnavailable   the model could not answer (overloaded past retries, timeout,
     │                      malformed answer; actors.model.base)
     ├── TurnFailed         no reply for this message; the gateway answers with its fallback
-    │                      text (actors.pool)
+    │                      text (actors.client.pool)
     ├── Moved              not this host's person: another host owns the key, or the message
-    │                      belongs to another key; the pool resends (actors.person_runtime)
-    ├── LeaseHeld          another live host holds the person's lease (actors.lease)
-    └── LeaseLost          our lease lapsed and was taken; our warm state is stale (actors.lease)
+    │                      belongs to another key; the pool resends (actors.host.person_runtime)
+    ├── OwnershipHeld          another live host holds the person's lease (actors.host.ownership)
+    └── OwnershipLost          our lease lapsed and was taken; our warm state is stale (actors.host.ownership)
 
-Moved, LeaseHeld and LeaseLost are the runtime's own control flow and never leave actors/;
+Moved, OwnershipHeld and OwnershipLost are the runtime's own control flow and never leave actors/;
 callers above it (gateway/) catch ActorError. Store errors pass through as spine.errors.SpineError.
 """
 from __future__ import annotations

@@ -30,11 +30,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from actors.dispatcher import Dispatcher
-from actors.host import PersonHost
-from actors.lease import Leases
-from actors.person_actor import PersonRuntime
-from actors.turn_types import TurnDeps, TurnResult
+from actors.dispatcher.dispatcher import Dispatcher
+from actors.host.host import PersonHost
+from actors.host.ownership import Ownerships
+from actors.host.person_actor import PersonRuntime
+from actors.turn.turn_types import TurnDeps, TurnResult
 from spine.context import ActivePointers, ActiveWorkOrder, PersonContext
 from spine.demo import seed
 from spine.envelope import MessageEnvelope
@@ -112,7 +112,7 @@ async def bench_person_actors(n: int, workdir: Path) -> dict:
     with sqlite3.connect(workdir / "bench.db") as src, sqlite3.connect(workdir / "bench-ray.db") as dst:
         src.backup(dst)  # the same people, unowned, for the Ray-hosted run
     runtime = PersonRuntime(deps=TurnDeps(spine=spine, model=None, tools=Dispatcher(spine)),  # type: ignore[arg-type]
-                            leases=Leases(spine.store, "bench/clara-host-0", 30.0), host_id="bench/clara-host-0",
+                            ownerships=Ownerships(spine.store, "bench/clara-host-0", 30.0), host_id="bench/clara-host-0",
                             turn=trivial_turn)
     host = PersonHost(runtime, sweep_interval_s=3600)
     envs = first_messages(n)
@@ -140,8 +140,8 @@ def first_messages(n: int) -> list[MessageEnvelope]:
 
 
 async def bench_ray_host(n: int, workdir: Path) -> dict:
+    from actors.client.pool import HostPool
     from actors.config import RuntimeConfig
-    from actors.pool import HostPool
 
     config = RuntimeConfig(store_url=f"sqlite:///{workdir / 'bench-ray.db'}", namespace="clara-bench", hosts=1,
                            detached=False, idle_deactivate_s=3600, turn_function="bench.actors:trivial_turn")

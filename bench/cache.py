@@ -20,10 +20,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from actors.dispatcher import Dispatcher
-from actors.interaction import run_interaction
+from actors.dispatcher.dispatcher import Dispatcher
 from actors.model.anthropic_backend import AnthropicBackend
-from actors.turn_types import TurnDeps
+from actors.turn.interaction import run_interaction
+from actors.turn.turn_types import TurnDeps
 from spine.context import Channel
 from spine.demo import seed
 from spine.envelope import MessageEnvelope

@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
-from actors.interaction import FALLBACK_REPLY
+from actors.turn.interaction import FALLBACK_REPLY
 from bench.chaos_load import TAG, Call, Message
 from gateway.channel_inbound import APOLOGY
 from spine.records import OutboxStatus

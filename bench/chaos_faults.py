@@ -26,8 +26,8 @@ from bench.chaos_rig import APP, Rig
 STORE_DOWN_S, MODEL_DOWN_S = 10.0, 30.0
 FAULTS = ("replica", "host", "dispatcher", "reconciler", "scheduler", "store", "model")
 
-try:  # the paging scheduler (actors/scheduler.py), once it has landed
-    from actors.scheduler import SCHEDULER_NAME  # type: ignore[import-not-found,unused-ignore]
+try:  # the paging scheduler (actors/control/scheduler.py), once it has landed
+    from actors.control.scheduler import SCHEDULER_NAME  # type: ignore[import-not-found,unused-ignore]
 except ImportError:  # HOOK: no paging scheduler in this build; the 'scheduler' fault is skipped
     SCHEDULER_NAME = None
 

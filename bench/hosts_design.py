@@ -3,7 +3,7 @@
   (a) hosts as a Serve deployment reached through Serve's consistent-hash router on the
       person's key (`ConsistentHashRouter`, `handle.options(session_id=key)`), beside the same
       deployment behind Serve's default router;
-  (b) named host actors called directly (what actors.pool.HostPool does).
+  (b) named host actors called directly (what actors.client.pool.HostPool does).
 
 For each: calls per second and p50 latency, 16 concurrent callers in one process, 2 KB payload.
 For (a) also what a resize does to ownership: the share of 200 keys whose replica changes when

@@ -177,7 +177,7 @@ def recovery(load: Load, twilio, phones_on_lost: set[str], killed_at: float) -> 
 
 
 def phones_on(hosts: set[int], phones: dict[str, str], total_hosts: int) -> set[str]:
-    from actors.placement import host_index
+    from actors.client.placement import host_index
 
     return {phone for phone, person in phones.items() if host_index(f"person:{person}", total_hosts) in hosts}
 
@@ -187,7 +187,7 @@ async def watch_layout(changes: list[tuple[float, list[str]]], stop: asyncio.Eve
     the layout (detection) and when its successor rejoined."""
     import ray
 
-    from actors.reconciler import RECONCILER_NAME, Layout
+    from actors.control.reconciler import RECONCILER_NAME, Layout
 
     while not stop.is_set():
         try:  # the reconciler itself may be restarting (its node lost): ask again

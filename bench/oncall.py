@@ -161,8 +161,8 @@ class Run:
 
 
 def kill_midway(ray, at_s: float) -> asyncio.Task:
-    from actors.host import host_name
-    from actors.scheduler import SCHEDULER_NAME
+    from actors.control.scheduler import SCHEDULER_NAME
+    from actors.host.host import host_name
 
     async def kill() -> None:
         await asyncio.sleep(at_s)
@@ -318,7 +318,7 @@ def main() -> int:
     import ray
     from ray import serve
 
-    from actors.scheduler import SCHEDULER_NAME, SchedulerStats
+    from actors.control.scheduler import SCHEDULER_NAME, SchedulerStats
     from gateway.app import build_app
     from tests.support.ray_fixtures import free_port
     from tests.support.twilio_server import TwilioStandIn

@@ -27,7 +27,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import ray
 
-from actors.reconciler import RECONCILER_NAME
+from actors.control.reconciler import RECONCILER_NAME
 from spine.repo import Spine
 from spine.store.sqlite import SqliteStore
 from tests.support.ray_fixtures import private_ray_init

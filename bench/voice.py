@@ -97,7 +97,7 @@ async def serve_gateway(store_path: str, ws_url: str, port: int) -> None:
 
     import uvicorn
 
-    from actors.dispatcher import Dispatcher
+    from actors.dispatcher.dispatcher import Dispatcher
     from actors.model.offline import OfflineModel
     from gateway.app import settle_heap
     from gateway.settings import Settings

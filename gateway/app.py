@@ -7,7 +7,7 @@ routes below. `create_app(context)` is the same app without Ray (tests drive it 
 The runtime (hosts and their settings) comes from the deployment's `user_config`, which Serve
 hands to `reconfigure()` when a replica starts and again, without restarting the replica,
 whenever `serve deploy` changes it: that is how operators resize the hosts live (see
-actors.reconciler). A change to `args:` instead replaces the replicas.
+actors.control.reconciler). A change to `args:` instead replaces the replicas.
 """
 from __future__ import annotations
 

@@ -17,7 +17,7 @@ from typing import Protocol, TypeVar
 
 from pydantic import BaseModel
 
-from actors.turn_types import TurnResult
+from actors.turn.turn_types import TurnResult
 from gateway.errors import InboundNotAccepted
 from gateway.sms.inbound_log import InboundLog
 from gateway.write_behind import WriteBehind
@@ -40,7 +40,7 @@ def new_interaction_id() -> str:
 
 
 class TurnSubmitter(Protocol):
-    """What a channel needs of the actor runtime (actors.pool.HostPool provides it)."""
+    """What a channel needs of the actor runtime (actors.client.pool.HostPool provides it)."""
 
     async def submit(self, envelope: MessageEnvelope) -> TurnResult: ...
 

@@ -12,7 +12,7 @@ import httpx
 from fastapi import Request
 
 from actors.config import RuntimeConfig
-from actors.person_runtime import ActorInfo
+from actors.host.person_runtime import ActorInfo
 from gateway.channel_inbound import TurnSubmitter
 from gateway.email.channel import EmailChannel
 from gateway.outbox_sender import STATUS_CALLBACK_PATH, OutboxSender, OutboxSenderFactory
@@ -36,7 +36,7 @@ log = logging.getLogger("clara.gateway")
 
 
 class ActorPool(TurnSubmitter, Protocol):
-    """The actor runtime as the gateway sees it (actors.pool.HostPool)."""
+    """The actor runtime as the gateway sees it (actors.client.pool.HostPool)."""
 
     async def actors(self) -> list[ActorInfo]: ...
 
@@ -65,15 +65,15 @@ class GatewayContext:
         self.abandoned = AbandonedInboundSweep(spine, deliveries, abandoned_after_s=options.abandoned_after_s,
                                                every_s=options.sweep_every_s)
         self._sweeping: asyncio.Task | None = None
-        self.scheduler: Any = None  # the PagingScheduler's handle (actors.scheduler), under Ray
+        self.scheduler: Any = None  # the PagingScheduler's handle (actors.control.scheduler), under Ray
         self._gauging: asyncio.Task | None = None
 
     @classmethod
     async def start(cls, args: GatewayArgs, runtime: dict[str, Any] | None = None) -> GatewayContext:
         """Open the store and join (or create) the actor pool named in the runtime config
         (`runtime`: the user_config's runtime section; args.runtime when None)."""
-        from actors.pool import HostPool  # Ray is imported only where it runs
-        from actors.scheduler import start_scheduler
+        from actors.client.pool import HostPool  # Ray is imported only where it runs
+        from actors.control.scheduler import start_scheduler
 
         settings = args.settings()
         config = args.runtime_config(settings) if runtime is None else RuntimeConfig.from_settings(settings, runtime)

@@ -11,7 +11,7 @@ found, its sid is recorded (it was sent, once); not found, it is sent now, once 
 A row whose `not_before` is in the future waits; a row of a page that has been acknowledged is
 not sent; a channel without credentials keeps its rows pending.
 
-The scheduler (actors.scheduler) knows none of this: the gateway hands it an `OutboxSenderFactory`.
+The scheduler (actors.control.scheduler) knows none of this: the gateway hands it an `OutboxSenderFactory`.
 """
 from __future__ import annotations
 

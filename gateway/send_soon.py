@@ -9,8 +9,8 @@ import logging
 from typing import Any
 
 from actors.config import RuntimeConfig
-from actors.person_runtime import ActorInfo
-from actors.turn_types import TurnResult
+from actors.host.person_runtime import ActorInfo
+from actors.turn.turn_types import TurnResult
 from gateway.outbox_sender import OutboxSender
 from spine.envelope import MessageEnvelope
 from spine.notification import NotificationStatus
@@ -19,7 +19,7 @@ log = logging.getLogger("clara.outbox")
 
 
 class SendingPool:
-    """The actor pool (actors.pool.HostPool, or a test's), sending each turn's queued rows after it."""
+    """The actor pool (actors.client.pool.HostPool, or a test's), sending each turn's queued rows after it."""
 
     def __init__(self, pool: Any, sender: OutboxSender) -> None:  # Any: gateway.context.ActorPool, which imports this
         self.pool, self.sender = pool, sender

@@ -53,7 +53,7 @@ async def take_over(spine: Spine, person_id: str, staff_id: str, *, release_afte
 
 
 async def hand_back(spine: Spine, person_id: str, staff_id: str) -> Conversation | None:
-    """Clara answers again, with what was said meanwhile in her transcript (actors.conversation_log)."""
+    """Clara answers again, with what was said meanwhile in her transcript (actors.host.conversation_log)."""
     ended: list[bool] = []
 
     def change(current: Conversation | None) -> Conversation | None:

@@ -4,7 +4,7 @@ A real model reads the prose prompt; the offline policy must not (a renamed prom
 change its behaviour silently), so the interaction hands it the same facts as values: who is
 talking, their active roles and tenancies, the personContext pointers, and the typed results of
 the tool calls made so far this turn. It never reaches the Messages API (ModelRequest.facts is
-excluded from every dump). The interaction builds it from the turn's Opening (actors.opening:
+excluded from every dump). The interaction builds it from the turn's Opening (actors.turn.opening:
 Person, roles, authority facts, personContext).
 """
 from __future__ import annotations

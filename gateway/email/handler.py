@@ -12,7 +12,7 @@ from __future__ import annotations
 import logging
 
 import spine.keys as keys
-from actors.turn_types import TurnResult
+from actors.turn.turn_types import TurnResult
 from gateway.api_turns import ApiTurns
 from gateway.channel_inbound import ChannelInbound, InboundOutcome, InboundResult, new_interaction_id, turn_outcome
 from gateway.email.authentication import SenderVerdict, judge_sender

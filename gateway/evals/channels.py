@@ -13,7 +13,7 @@ from __future__ import annotations
 import itertools
 from dataclasses import dataclass
 
-from actors.host import PersonHost
+from actors.host.host import PersonHost
 from gateway.api_turns import ApiTurns
 from gateway.channel_inbound import ChannelInbound
 from gateway.email.delivery import EmailDelivery

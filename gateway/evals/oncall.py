@@ -10,7 +10,7 @@ from fastapi import FastAPI
 from twilio.request_validator import RequestValidator
 
 import spine.keys as keys
-from actors.scheduler import Ladders
+from actors.control.scheduler import Ladders
 from gateway.evals.scenario import TurnExpectation
 from gateway.settings import Settings
 from gateway.voice.oncall_routes import router

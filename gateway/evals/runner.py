@@ -17,13 +17,13 @@ from pathlib import Path
 
 from pydantic import BaseModel, Field
 
-from actors.dispatcher import Dispatcher
-from actors.host import PersonHost
-from actors.lease import Leases
+from actors.dispatcher.dispatcher import Dispatcher
+from actors.host.host import PersonHost
+from actors.host.ownership import Ownerships
+from actors.host.person_actor import PersonRuntime
 from actors.model.base import ModelBackend, ModelRequest, ModelUnavailable
 from actors.model.confirm import model_confirmer, parse_answer
-from actors.person_actor import PersonRuntime
-from actors.turn_types import TurnDeps
+from actors.turn.turn_types import TurnDeps
 from gateway.evals.channels import Lines
 from gateway.evals.checks import check_turn
 from gateway.evals.clock import EvalClock
@@ -106,10 +106,10 @@ class Runner:
         wall = EvalClock(prop.timezone if prop else "America/Los_Angeles")
         wall.set(scenario.at)
         spine.clock = wall
-        # As a host process builds its turns (actors.host.build_runtime): the configured model also
+        # As a host process builds its turns (actors.host.host.build_runtime): the configured model also
         # gives the intent second opinion on unknown senders the classifier is unsure of.
         deps = TurnDeps(spine=spine, model=self.model, tools=Dispatcher(spine), confirmer=model_confirmer(self.model))
-        host = PersonHost(PersonRuntime(deps=deps, leases=Leases(spine.store, "eval-host", 600.0), host_id="eval-host"),
+        host = PersonHost(PersonRuntime(deps=deps, ownerships=Ownerships(spine.store, "eval-host", 600.0), host_id="eval-host"),
                           sweep_interval_s=3600)
         lines = Lines(spine, host)
         clock = Clock(spine)

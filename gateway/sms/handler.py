@@ -17,8 +17,8 @@ from enum import StrEnum
 from pydantic import BaseModel, ConfigDict, Field
 
 import spine.keys as keys
-from actors.placement import Placer
-from actors.turn_types import TurnResult
+from actors.client.placement import Placer
+from actors.turn.turn_types import TurnResult
 from gateway.channel_inbound import APOLOGY, ChannelInbound, TurnSubmitter, new_interaction_id
 from gateway.sms.ack import page_ack
 from gateway.sms.delivery import Delivery
@@ -146,7 +146,7 @@ class SmsHandler:
         return await self._without_turn(record, opt_in_text(prop.name if prop else None), Outcome.OPTED_IN)
 
     async def _turn(self, record: InboundMessage, sms: InboundSms, prop: Property) -> SmsReply:
-        # Placed by the Person the address resolves to (actors.placement), as every channel does.
+        # Placed by the Person the address resolves to (actors.client.placement), as every channel does.
         assert record.interaction_id is not None  # every accepted inbound starts an interaction
         envelope = await self.placer.placed(MessageEnvelope(
             message_id=sms.message_sid, interaction_id=record.interaction_id, channel=Channel.SMS,

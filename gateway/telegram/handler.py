@@ -11,7 +11,7 @@ from __future__ import annotations
 import logging
 
 import spine.keys as keys
-from actors.turn_types import TurnResult
+from actors.turn.turn_types import TurnResult
 from gateway.api_turns import ApiTurns
 from gateway.channel_inbound import ChannelInbound, InboundOutcome, InboundResult, new_interaction_id, turn_outcome
 from gateway.telegram.delivery import TelegramDelivery

@@ -21,8 +21,8 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
 
 import spine.keys as keys
-from actors.voice_call import VoiceCalls
-from actors.voice_session import VoiceCall
+from actors.voice.call import VoiceCalls
+from actors.voice.session import VoiceCall
 from gateway.errors import GatewayError
 from gateway.voice.elevenlabs import AgentEndpoint, ElevenLabsError
 from gateway.voice.elevenlabs_wire import (

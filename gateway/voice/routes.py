@@ -1,6 +1,6 @@
 """Voice routes on the Serve ingress: ElevenLabs webhooks, Twilio's voice webhook and the media
 bridge websocket. Each answers fast and never 500s at a caller, whatever its headers or body
-hold; the logic is in actors.voice_call.
+hold; the logic is in actors.voice.call.
 
 Who may call what: ElevenLabs' webhooks carry the static voice token (personalization, server
 tools) or the `ElevenLabs-Signature` HMAC (post-call); Twilio's voice webhook and the stream's
@@ -19,7 +19,7 @@ from starlette.requests import HTTPConnection
 
 import gateway.voice.signature as el_signature
 import spine.keys as keys
-from actors.voice_opening import interaction_id_for
+from actors.voice.opening import interaction_id_for
 from gateway.errors import WebhookRejected
 from gateway.sms.signature import SETTINGS_HEADER, SIGNATURE_HEADER, signature_valid
 from gateway.sms.twilio_params import TwilioWebhook

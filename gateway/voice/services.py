@@ -7,10 +7,10 @@ from dataclasses import dataclass, field
 
 import httpx
 
+from actors.host.person_session import PersonSessions
 from actors.model.base import ModelBackend
-from actors.person_session import PersonSessions
-from actors.turn_types import ToolRunner
-from actors.voice_call import OPEN_BUDGET_S, VoiceCalls
+from actors.turn.turn_types import ToolRunner
+from actors.voice.call import OPEN_BUDGET_S, VoiceCalls
 from gateway.settings import Settings
 from gateway.voice.elevenlabs import AgentEndpoint, ElevenLabsApi
 from spine.repo import Spine
@@ -41,7 +41,7 @@ class VoiceServices:
         """In a Serve replica: a known caller's call is a session of their PersonActor on the
         pool; tools through the DispatcherActor (looked up again if the reconciler replaced it);
         the configured model."""
-        from actors.dispatcher_actor import RayToolRunner
+        from actors.dispatcher.dispatcher_actor import RayToolRunner
         from actors.model.factory import make_model_from
 
         tools = RayToolRunner(resolve=lambda: ctx.pool.dispatcher)

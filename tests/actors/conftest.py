@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from actors.dispatcher import Dispatcher
+from actors.dispatcher.dispatcher import Dispatcher
 from actors.model.offline import OfflineModel
-from actors.turn_types import TurnDeps
+from actors.turn.turn_types import TurnDeps
 from tests.support.actor_helpers import Clock, close_hosts
 
 

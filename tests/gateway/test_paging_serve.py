@@ -13,7 +13,7 @@ import httpx
 import pytest
 
 import spine.keys as keys
-from actors.scheduler import SCHEDULER_NAME, TICK_S
+from actors.control.scheduler import SCHEDULER_NAME, TICK_S
 from gateway.cli.sms import send_sms
 from spine.oncall import OnCallPlan, PageStatus
 from tests.support.serve_helpers import SHARED_ACCOUNT_SID, SHARED_AUTH_TOKEN, SHARED_NAMESPACE

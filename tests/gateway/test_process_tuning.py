@@ -12,9 +12,9 @@ import pytest
 import ray
 from ray.exceptions import RayActorError
 
-from actors.dispatcher_actor import DISPATCHER_NAME
+from actors.dispatcher.dispatcher_actor import DISPATCHER_NAME
 from actors.heap import GC_THRESHOLDS
-from actors.host import host_name
+from actors.host.host import host_name
 from gateway.app import INGRESS_ENV
 from tests.support.serve_helpers import SHARED_APP, SHARED_NAMESPACE
 

@@ -10,7 +10,7 @@ from datetime import timedelta
 
 import pytest
 
-from actors.turn_types import TurnResult
+from actors.turn.turn_types import TurnResult
 from gateway.channel_inbound import APOLOGY
 from gateway.email.route_form import route_form
 from spine.demo import seed

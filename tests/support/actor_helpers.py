@@ -8,14 +8,14 @@ import itertools
 from dataclasses import dataclass, field
 from typing import Any
 
-from actors.dispatcher import Dispatcher
-from actors.host import PersonHost
-from actors.lease import Leases
+from actors.client.placement import host_index
+from actors.client.pool import HostPool
+from actors.dispatcher.dispatcher import Dispatcher
+from actors.host.host import PersonHost
+from actors.host.ownership import Ownerships
+from actors.host.person_actor import PersonRuntime
 from actors.model.offline import OfflineModel
-from actors.person_actor import PersonRuntime
-from actors.placement import host_index
-from actors.pool import HostPool
-from actors.turn_types import TurnDeps, TurnResult
+from actors.turn.turn_types import TurnDeps, TurnResult
 from spine.context import Channel
 from spine.envelope import MessageEnvelope
 from spine.records import AgentTrace, InboundMessage, TranscriptEntry
@@ -106,7 +106,7 @@ def make_host(spine, host_id: str, turn, clock: Clock, *, refresh: RecordingRefr
               idle_s: float = 300.0, ttl_s: float = 30.0, transcript_turns: int = 10) -> PersonHost:
     tools = Dispatcher(spine, clock=clock)
     runtime = PersonRuntime(deps=TurnDeps(spine=spine, model=None, tools=tools),  # type: ignore[arg-type]
-                            leases=Leases(spine.store, host_id, idle_s + ttl_s, clock), host_id=host_id,
+                            ownerships=Ownerships(spine.store, host_id, idle_s + ttl_s, clock), host_id=host_id,
                             idle_deactivate_s=idle_s, renew_below_s=idle_s + ttl_s / 2, transcript_turns=transcript_turns, turn=turn,
                             refresh=refresh or RecordingRefresh(), clock=clock)
     host = PersonHost(runtime, sweep_interval_s=3600)
@@ -133,7 +133,7 @@ async def settle(*hosts: PersonHost) -> None:
 
 def real_host(spine, clock: Clock, host_id: str = "h0", refresh=None) -> PersonHost:
     deps = TurnDeps(spine=spine, model=OfflineModel(), tools=Dispatcher(spine, clock=clock))
-    runtime = PersonRuntime(deps=deps, leases=Leases(spine.store, host_id, 330.0, clock), host_id=host_id,
+    runtime = PersonRuntime(deps=deps, ownerships=Ownerships(spine.store, host_id, 330.0, clock), host_id=host_id,
                             renew_below_s=315.0, clock=clock)
     if refresh is not None:
         runtime.refresh = refresh

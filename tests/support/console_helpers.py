@@ -7,9 +7,9 @@ from datetime import timedelta
 
 import httpx
 
+from actors.client.pool import HostPool
 from actors.config import RuntimeConfig
-from actors.host import host_name, owner_id
-from actors.pool import HostPool
+from actors.host.host import host_name, owner_id
 from gateway.app import create_app
 from gateway.context import GatewayContext
 from gateway.settings import TakeoverOptions

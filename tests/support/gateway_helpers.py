@@ -7,7 +7,7 @@ from collections.abc import Callable
 
 import httpx
 
-from actors.turn_types import TurnDeps, TurnResult
+from actors.turn.turn_types import TurnDeps, TurnResult
 from gateway.app import create_app
 from gateway.cli.sms import send_sms
 from gateway.context import GatewayContext
@@ -54,14 +54,14 @@ class OfflinePool:
     """The real agent turn (router, prompts, tools, offline model) in-process, without Ray."""
 
     def __init__(self, spine: Spine) -> None:
-        from actors.dispatcher import Dispatcher
+        from actors.dispatcher.dispatcher import Dispatcher
         from actors.model.offline import OfflineModel
 
         self.deps = TurnDeps(spine=spine, model=OfflineModel(), tools=Dispatcher(spine))
         self.submitted: list[MessageEnvelope] = []
 
     async def submit(self, envelope: MessageEnvelope) -> TurnResult:
-        from actors.interaction import run_interaction
+        from actors.turn.interaction import run_interaction
 
         self.submitted.append(envelope)
         return await run_interaction(self.deps, envelope)

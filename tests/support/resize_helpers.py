@@ -1,6 +1,6 @@
 """A resize run: the gateway under steady SMS load while `serve deploy` resizes its hosts.
 
-Shared by tests/actors/test_resize.py (short) and bench/resize.py (longer). It deploys the real
+Shared by tests/actors/control/test_resize.py (short) and bench/resize.py (longer). It deploys the real
 ray_config.yaml the way `serve deploy` does (the controller's declarative `apply_config`,
 which is what the dashboard's REST endpoint calls), with the test's store, tokens, namespace
 and host count laid over it, and drives it over real HTTP with signed Twilio webhooks:
@@ -23,8 +23,8 @@ import ray
 import yaml
 from ray.serve.schema import ServeDeploySchema
 
-from actors.host import host_name
-from actors.reconciler import RECONCILER_NAME, Layout
+from actors.control.reconciler import RECONCILER_NAME, Layout
+from actors.host.host import host_name
 from gateway.cli.sms import send_sms
 from spine.repo import Spine
 

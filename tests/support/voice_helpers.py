@@ -8,7 +8,7 @@ from contextlib import asynccontextmanager
 
 from websockets.asyncio.server import ServerConnection, serve
 
-from actors.voice_call import VoiceCalls
+from actors.voice.call import VoiceCalls
 from gateway.voice.bridge import CallBridge
 from gateway.voice.elevenlabs import AgentEndpoint
 from gateway.voice.twiml import stream_parameters

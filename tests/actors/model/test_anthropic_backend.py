@@ -197,9 +197,9 @@ async def test_standin_rejects_unanswered_tool_use(anthropic_server, make_backen
 async def test_a_tenants_next_interaction_reads_the_cached_prefix(spine, anthropic_server, make_backend):
     """The whole turn path (router, assembler, catalog, loop) over the real SDK: the second
     interaction's model call reads the prefix the first one wrote, and the trace prices it."""
-    from actors.dispatcher import Dispatcher
-    from actors.interaction import run_interaction
-    from actors.turn_types import TurnDeps
+    from actors.dispatcher.dispatcher import Dispatcher
+    from actors.turn.interaction import run_interaction
+    from actors.turn.turn_types import TurnDeps
     from spine.context import Channel
     from spine.envelope import MessageEnvelope
 

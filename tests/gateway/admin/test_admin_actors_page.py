@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from actors.person_actor import ActorInfo
+from actors.host.person_actor import ActorInfo
 from tests.support.admin_helpers import AUTH
 from tests.support.gateway_helpers import OfflinePool
 

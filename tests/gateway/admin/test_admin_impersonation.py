@@ -5,7 +5,7 @@ only what both may), and impersonating a person outside one's scope is refused w
 The review's three attacks, run through the real router, agent turn (offline model) and
 DispatcherActor gate in-process, each against what the store holds afterwards. The turn is offered
 only the tools both may call; the gate's own cap on each call is tested in
-tests/tools/test_impersonation_cap.py and on the wire (tests/actors/test_dispatcher_actor.py)."""
+tests/tools/test_impersonation_cap.py and on the wire (tests/actors/dispatcher/test_dispatcher_actor.py)."""
 from __future__ import annotations
 
 from spine.identity import (

@@ -9,7 +9,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-from actors.person_actor import ActorInfo
+from actors.host.person_actor import ActorInfo
 from spine.admin_scope import admin_scope
 from spine.events import context_build, graceful_degrade
 from spine.records import AgentTrace, EventKind

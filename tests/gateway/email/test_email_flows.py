@@ -2,7 +2,7 @@
 turn (router, prompts, tools, offline model), replies through the Mailgun stand-in, threaded."""
 from __future__ import annotations
 
-from actors.context_refresh import refresh_person_context
+from actors.host.context_refresh import refresh_person_context
 from actors.model.offline import OfflineModel
 from spine.context import Channel, PersonContext
 from spine.identity import ClaimKind

@@ -8,7 +8,7 @@ import uuid
 import httpx
 import pytest
 
-from actors.authority import STALE_AFTER_S
+from actors.turn.authority import STALE_AFTER_S
 from gateway.cli.sms import send_sms
 from spine.portfolio.files import FileKind
 from spine.portfolio.run import ImportOptions, import_portfolio

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from actors.dispatcher import Dispatcher
+from actors.dispatcher.dispatcher import Dispatcher
 from actors.model.offline import OfflineModel
-from actors.voice_call import VoiceCalls
+from actors.voice.call import VoiceCalls
 from gateway.voice.services import VoiceServices
 from tests.support.voice_helpers import client_for, voice_app, voice_settings
 

@@ -2,12 +2,12 @@
 [CONTEXT], and what they said on a call shows in the next SMS prompt."""
 from __future__ import annotations
 
-from actors.context_refresh import refresh_person_context
-from actors.dispatcher import Dispatcher
-from actors.interaction import run_interaction
+from actors.dispatcher.dispatcher import Dispatcher
+from actors.host.context_refresh import refresh_person_context
 from actors.model.base import ModelRequest, ModelResponse
 from actors.model.offline import OfflineModel
-from actors.turn_types import TurnDeps
+from actors.turn.interaction import run_interaction
+from actors.turn.turn_types import TurnDeps
 from gateway.voice.elevenlabs import AgentEndpoint
 from spine.context import Channel
 from spine.envelope import MessageEnvelope

@@ -11,7 +11,7 @@ from datetime import timedelta
 import httpx
 import pytest
 
-from actors.dispatcher import Dispatcher
+from actors.dispatcher.dispatcher import Dispatcher
 from actors.model.offline import OfflineModel
 from gateway.sms.signature import sign as twilio_sign
 from gateway.voice.elevenlabs import AgentEndpoint

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from actors.dispatcher import Dispatcher
+from actors.dispatcher.dispatcher import Dispatcher
 from actors.model.offline import OfflineModel
 from gateway.voice.elevenlabs_wire import ConversationInitiationClientData
 from gateway.voice.payload import initiation_data

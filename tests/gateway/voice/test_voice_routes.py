@@ -8,7 +8,7 @@ from xml.etree import ElementTree
 
 import pytest
 
-from actors.dispatcher import Dispatcher
+from actors.dispatcher.dispatcher import Dispatcher
 from actors.model.offline import OfflineModel
 from gateway.sms.signature import sign as twilio_sign
 from gateway.voice.services import VoiceServices

@@ -10,7 +10,7 @@ from datetime import timedelta
 import httpx
 import pytest
 
-from actors.dispatcher import Dispatcher
+from actors.dispatcher.dispatcher import Dispatcher
 from actors.model.offline import OfflineModel
 from gateway.voice.services import VoiceServices
 from spine.identity import utcnow

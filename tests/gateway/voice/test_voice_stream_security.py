@@ -11,7 +11,7 @@ import uvicorn
 from websockets.asyncio.client import connect
 from websockets.exceptions import InvalidStatus
 
-from actors.dispatcher import Dispatcher
+from actors.dispatcher.dispatcher import Dispatcher
 from actors.model.offline import OfflineModel
 from gateway.sms.signature import sign
 from gateway.voice.elevenlabs import AgentEndpoint

@@ -6,7 +6,7 @@ from __future__ import annotations
 import httpx
 import pytest
 
-from actors.dispatcher import Dispatcher
+from actors.dispatcher.dispatcher import Dispatcher
 from actors.model.offline import OfflineModel
 from gateway.voice.agent_config import webhook_tool
 from gateway.voice.services import VoiceServices

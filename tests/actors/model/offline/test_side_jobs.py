@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from datetime import date
 
-from actors.context_refresh import REFRESH_SYSTEM, refresh_person_context
+from actors.host.context_refresh import REFRESH_SYSTEM, refresh_person_context
 from actors.model.base import ModelRequest
 from actors.model.confirm import confirm_request, model_confirmer
 from actors.model.offline import OfflineModel

@@ -1,0 +1,185 @@
+"""Dispatcher: the only path from a turn to a tool handler, plus speculative prefetch.
+
+Every call is decided on authority the dispatcher derived from the store itself
+(`actors.turn.authority`), whatever the PersonActor or the model claims: the Caller a turn sends
+names only who (Person.id) and where (property), and its roles are never read. A derivation is
+kept for at most STALE_AFTER_S and dropped at once when one of the person's tools writes, so a
+role removed in the store is refused within that bound. Prefetch runs read-only tools the caller
+may call, in parallel with the first model call, and keeps their results for a short time so
+the model's matching call is served from the cache. The Ray DispatcherActor hosts one of these;
+tests use it in-process.
+"""
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from actors.turn.authority import STALE_AFTER_S, Authority, derive_authority
+from spine.context import Channel
+from spine.repo import Spine
+from spine.store.counting import ReadCount, add_reads
+from spine.toolspec import CallDecision, ToolInvocation, ToolResult
+from tools.caller import Caller
+from tools.dispatch import dispatch, serve_prefetched
+from tools.matrix import TOOL_ROLE_MATRIX
+
+PREFETCH_TTL_S = 60.0
+
+
+def invocation_key(name: str, tool_input: dict[str, Any]) -> str:
+    return name + json.dumps(tool_input, sort_keys=True, separators=(",", ":"))
+
+
+def writes(name: str, decision: CallDecision, is_error: bool) -> bool:
+    """A call that may have changed the store: an allowed, successful, side-effecting tool."""
+    policy = TOOL_ROLE_MATRIX.get(name)
+    return policy is not None and not policy.read_only and decision == "allowed" and not is_error
+
+
+@dataclass
+class _Prefetched:
+    invocation: ToolInvocation
+    task: asyncio.Task[ToolResult]
+    started: float
+    for_caller: tuple[str | None, str]  # (person_id, property_id) the lookup ran for
+    hit: bool = False
+
+
+@dataclass
+class Dispatcher:
+    spine: Spine
+    ttl_s: float = PREFETCH_TTL_S
+    stale_after_s: float = STALE_AFTER_S
+    clock: Callable[[], float] = time.time
+    _cache: dict[str, dict[str, _Prefetched]] = field(default_factory=dict)
+    _authority: dict[tuple[str | None, str], Authority] = field(default_factory=dict)
+    _callers: dict[tuple[str, str | None, str, str, str | None], tuple[float, Caller]] = field(default_factory=dict)
+    _swept_at: float = 0.0
+
+    # -- authority ------------------------------------------------------------------------
+    async def authority(self, person_id: str | None, property_id: str, *, fresh: bool = False) -> Authority:
+        """The derivation for (person, property): the kept one while younger than the bound,
+        else (or with `fresh`) a new one, which replaces it."""
+        key = (person_id, property_id)
+        kept = self._authority.get(key)
+        now = self.clock()
+        if kept is not None and not fresh and now - kept.derived_at < self.stale_after_s:
+            return kept.model_copy(update={"store_reads": {}})
+        self._drop_stale(now)
+        with ReadCount() as reads:
+            derived = await derive_authority(self.spine, person_id, property_id, now)
+        if len(self._authority) > 50_000:
+            self._authority.clear()  # a rare full reset beats LRU bookkeeping; entries are seconds old
+        self._authority[key] = derived.model_copy(update={"store_reads": {}})
+        derived.store_reads = reads.as_dict()
+        add_reads(derived.store_reads)  # in-process, the turn that asked counts them
+        return derived
+
+    def _drop_stale(self, now: float) -> None:
+        """Forget derivations past the staleness bound, and the Callers built from them: neither
+        is used again (`authority` derives anew, `_fresh_caller` matches on `derived_at`). Most
+        interactions never ask for a prefetch report, the other way a Caller is forgotten, so
+        without this the DispatcherActor's heap grew by every turn's Caller (bench/soak.py)."""
+        if now - self._swept_at < self.stale_after_s:
+            return
+        self._swept_at = now
+        for key in [k for k, a in self._authority.items() if now - a.derived_at >= self.stale_after_s]:
+            del self._authority[key]
+        for caller_key in [k for k, (at, _) in self._callers.items() if now - at >= self.stale_after_s]:
+            del self._callers[caller_key]
+
+    def held(self) -> dict[str, int]:
+        """What this dispatcher holds in memory: derivations, Callers, interactions with prefetches."""
+        return {"authorities": len(self._authority), "callers": len(self._callers), "prefetched": len(self._cache)}
+
+    def forget(self, person_id: str | None) -> None:
+        """The person's tools wrote: derive their authority anew on the next call."""
+        for key in [k for k in self._authority if k[0] == person_id]:
+            del self._authority[key]
+        for caller_key in [k for k in self._callers if k[1] == person_id]:
+            del self._callers[caller_key]
+
+    async def _fresh_caller(self, caller: Caller) -> Caller:
+        """Authority comes from our own derivation, not from the caller object we were handed;
+        one Caller per interaction and derivation, so the gate's facts are loaded once."""
+        authority = await self.authority(caller.person_id, caller.property_id)
+        key = (caller.interaction_id, caller.person_id, caller.property_id, str(caller.channel), caller.impersonated_by)
+        kept = self._callers.get(key)
+        if kept is not None and kept[0] == authority.derived_at:
+            return kept[1]
+        # Who impersonates is carried like who is spoken as; the gate derives that Person's authority too.
+        fresh = authority.caller(caller.interaction_id, Channel(caller.channel), caller.impersonated_by)
+        if len(self._callers) > 10_000:
+            self._callers.clear()
+        self._callers[key] = (authority.derived_at, fresh)
+        return fresh
+
+    # -- tools ----------------------------------------------------------------------------
+    async def run(self, invocation: ToolInvocation, caller: Caller) -> ToolResult:
+        with ReadCount() as reads:
+            result = await self._run(invocation, await self._fresh_caller(caller))
+        if writes(result.name, result.decision, result.is_error):
+            self.forget(caller.person_id)
+        result.store_reads = reads.as_dict()
+        add_reads(result.store_reads)
+        return result
+
+    async def _run(self, invocation: ToolInvocation, fresh: Caller) -> ToolResult:
+        entry = self._cache.get(fresh.interaction_id, {}).get(invocation_key(invocation.name, invocation.input))
+        if entry is not None and entry.for_caller == (fresh.person_id, fresh.property_id):
+            result = await entry.task
+            if not result.is_error:
+                served = await serve_prefetched(self.spine, invocation, fresh, result)
+                entry.hit = entry.hit or not served.is_error
+                if not served.is_error:
+                    add_reads(result.store_reads)  # the lookup's reads count for the turn it served
+                return served
+        return await dispatch(self.spine, invocation, fresh)
+
+    async def _probe(self, invocation: ToolInvocation, caller: Caller) -> ToolResult:
+        with ReadCount() as reads:
+            result = await dispatch(self.spine, invocation, caller)
+        result.store_reads = reads.as_dict()
+        return result
+
+    async def prefetch(self, invocations: list[ToolInvocation], caller: Caller) -> None:
+        """Start read-only lookups in the background; returns at once."""
+        self._evict()
+        fresh = await self._fresh_caller(caller)
+        slot = self._cache.setdefault(caller.interaction_id, {})
+        for inv in invocations:
+            key = invocation_key(inv.name, inv.input)
+            if key not in slot:
+                probe = inv.model_copy(update={"tool_use_id": f"prefetch-{len(slot)}"})
+                slot[key] = _Prefetched(inv, asyncio.create_task(self._probe(probe, fresh)), time.monotonic(),
+                                        (fresh.person_id, fresh.property_id))
+
+    async def prefetch_report(self, interaction_id: str) -> list[dict[str, Any]]:
+        """hit | unused | refused | failed for each prefetch of an interaction; forgets them."""
+        report = []
+        for entry in self._cache.pop(interaction_id, {}).values():
+            result = await entry.task
+            if entry.hit:
+                status = "hit"
+            elif result.decision == "refused":
+                status = "refused"
+            elif result.is_error:
+                status = "failed"
+            else:
+                status = "unused"
+            report.append({"name": entry.invocation.name, "input": entry.invocation.input, "status": status})
+        for key in [k for k in self._callers if k[0] == interaction_id]:
+            del self._callers[key]
+        return report
+
+    def _evict(self) -> None:
+        now = time.monotonic()
+        for iid in [i for i, slot in self._cache.items()
+                    if all(now - e.started > self.ttl_s for e in slot.values())]:
+            del self._cache[iid]
+        if len(self._callers) > 10_000:
+            self._callers.clear()

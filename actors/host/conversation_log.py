@@ -1,0 +1,122 @@
+"""Each turn's messages, written to the person's conversation by their PersonActor: what they
+said and what Clara answered (a retried turn rewrites the same two), a call's transcript at its
+end. The conversation head moves with them by compare-and-set; a message that arrives while a
+staff member answers is recorded unread and told to that staff member (`takeover/held`).
+"""
+from __future__ import annotations
+
+import logging
+from datetime import datetime, timedelta
+
+from actors.turn.opening import Opening
+from actors.turn.turn_types import TurnDeps, TurnResult
+from spine.context import Channel
+from spine.conversation import Author, Conversation, ConversationMessage
+from spine.envelope import MessageEnvelope
+from spine.events import emit_event
+from spine.identity import utcnow
+from spine.outbound import NotificationKind, OutboundRequest, queue_outbound
+from spine.records import AgentTrace, EventKind, TranscriptEntry
+from spine.repo import Spine
+
+log = logging.getLogger("clara.conversation")
+
+HELD_NOTICE_CHARS = 300
+
+
+def message_ids(interaction_id: str) -> tuple[str, str]:
+    """The ids of a turn's two messages: what the person said and what Clara answered."""
+    return f"{interaction_id}-in", f"{interaction_id}-out"
+
+
+def _head(head: Conversation | None, env: MessageEnvelope, person_id: str, opening: Opening | None,
+          at: datetime) -> Conversation:
+    head = head or Conversation(person_id=person_id)
+    head.last_at, head.last_channel, head.property_id = max(head.last_at, at), env.channel, env.property_id
+    if opening is not None:
+        head.name = opening.person.display_name if opening.person else head.name
+        head.roles = sorted({str(r.role_type) for r in opening.roles})
+    return head
+
+
+async def after_turn(deps: TurnDeps, env: MessageEnvelope, person_id: str, opening: Opening | None,
+                     result: TurnResult) -> bool:
+    """Write the turn's messages; False when a takeover started during the turn (the reply is withheld)."""
+    said_id, reply_id = message_ids(env.interaction_id)
+    taken_over = False
+
+    def record(current: Conversation | None) -> Conversation:
+        nonlocal taken_over
+        head = _head(current, env, person_id, opening, env.received_at)
+        taken_over = head.takeover is not None and head.takeover.active()
+        if taken_over and head.takeover is not None:
+            head.unread += 1
+            head.takeover.remember(TranscriptEntry(role="user", text=env.body))
+        return head
+
+    head = await deps.spine.change_conversation(person_id, record)
+    said = ConversationMessage(id=said_id, person_id=person_id, property_id=env.property_id, channel=env.channel,
+                               interaction_id=env.interaction_id, at=env.received_at, author=Author.PERSON,
+                               text=env.body, unread=taken_over)
+    await deps.spine.put_message(said)
+    if taken_over and head is not None and head.takeover is not None:
+        await _tell_staff(deps, env, head, said_id)
+        return False
+    if result.reply and not result.suppressed:
+        await deps.spine.put_message(said.model_copy(update={"id": reply_id, "at": utcnow(), "author": Author.CLARA,
+                                                             "text": result.reply}))
+    return True
+
+
+async def record_held_reply(deps: TurnDeps, env: MessageEnvelope, person_id: str, reply: str) -> None:
+    """The safety reply sent while staff answer, in the conversation (and in what Clara reads back)."""
+    def remember(current: Conversation | None) -> Conversation | None:
+        if current is None or current.takeover is None:
+            return None
+        current.takeover.remember(TranscriptEntry(role="agent", text=reply))
+        return current
+
+    await deps.spine.change_conversation(person_id, remember)
+    await deps.spine.put_message(ConversationMessage(
+        id=message_ids(env.interaction_id)[1], person_id=person_id, property_id=env.property_id,
+        channel=env.channel, author=Author.CLARA, text=reply, interaction_id=env.interaction_id))
+
+
+async def _tell_staff(deps: TurnDeps, env: MessageEnvelope, head: Conversation, message_id: str) -> None:
+    takeover = head.takeover
+    assert takeover is not None
+    who = head.name or "the person"
+    notice = f"{who} wrote ({env.channel}): {env.body[:HELD_NOTICE_CHARS]}"
+    try:
+        sent = await queue_outbound(deps.spine, OutboundRequest(
+            key=f"held-{message_id}", kind=NotificationKind.STAFF, recipient_person_id=takeover.staff_person_id,
+            property_id=env.property_id, body=notice))
+        status = str(sent.status)
+    except Exception as exc:  # noqa: BLE001 - the message is recorded and shown; the notice is extra
+        log.error("held-message notice to %s failed: %s", takeover.staff_person_id, exc)
+        status = "failed"
+    await emit_event(deps.spine, EventKind.TAKEOVER_HELD, "staff answering", channel=env.channel,
+                     address=env.from_address, property_id=env.property_id, interaction_id=env.interaction_id,
+                     detail={"person_id": head.person_id, "staff_person_id": takeover.staff_person_id,
+                             "notice": status})
+
+
+async def record_call(spine: Spine, trace: AgentTrace, said: list[TranscriptEntry]) -> None:
+    """A call's transcript, at its end, in the caller's conversation (staff see it like texts)."""
+    person_id = trace.participant_id
+    if person_id is None or not said:
+        return
+    for n, entry in enumerate(said):
+        await spine.put_message(ConversationMessage(
+            id=f"{trace.interaction_id}-{n:04d}", person_id=person_id, property_id=trace.property_id,
+            at=trace.started_at + timedelta(microseconds=n), channel=Channel.VOICE,
+            author=Author.PERSON if entry.role == "user" else Author.CLARA, text=entry.text,
+            interaction_id=trace.interaction_id))
+
+    def touch(current: Conversation | None) -> Conversation:
+        head = current or Conversation(person_id=person_id)
+        head.last_at, head.last_channel = max(head.last_at, trace.started_at), Channel.VOICE
+        head.property_id = trace.property_id or head.property_id
+        return head
+
+    await spine.change_conversation(person_id, touch)

@@ -1,0 +1,213 @@
+"""The Opening: everything a turn needs to know about who is talking, read once per interaction.
+
+Built once from the store when a PersonActor activates (or a call opens), held warm by the actor
+between turns and handed to every turn of every channel: the Person, the roles in force at the
+inbound property, the authority facts (occupancies and their kinds, assigned work orders, org and
+property scopes), personContext with ghost pointers filtered, and the stable prompt prefix of that
+role set (shared by every Opening with the same role set at the same property).
+
+How it goes stale, and how far (`refreshed`):
+  * Person and roles come from the DispatcherActor's own derivation (actors.turn.authority) and are
+    re-checked once they are STALE_AFTER_S old: a role added or removed in the store reaches the
+    next turn's prompt and tool list within that bound, as it reaches the dispatcher's gate.
+  * A turn whose tools wrote (a work order filed, a prospect saved) invalidates the authority and
+    the active pointers; the next turn re-derives both, so it sees what the last one did.
+  * The summary is the persisted snapshot: the end of the interaction rewrites it.
+  * Reference data (property, units, vendors) keeps its per-process TTL (spine.reference_cache).
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from pydantic import BaseModel, Field
+
+from actors.turn.authority import STALE_AFTER_S, Authority
+from prompts.assemble import AssembledPrompt, assemble_prompt, with_volatile
+from prompts.context_check import filter_ghost_pointers
+from spine.context import Channel, PersonContext
+from spine.context_build import build_active_pointers
+from spine.events import ContextBuildReason
+from spine.identity import STAFF_ROLE_TYPES, OccupancyKind, Person, PersonRole, PersonRoleType
+from spine.language import Language
+from spine.repo import Spine
+from spine.routing_types import L1Result
+from spine.toolspec import ToolSpec
+from tools.caller import Caller
+from tools.catalog import facility_tools, role_tools_for
+
+if TYPE_CHECKING:
+    from actors.turn.turn_types import ToolRunner
+
+
+class Occupancy(BaseModel):
+    unit_id: str
+    unit_number: str
+    kind: OccupancyKind
+
+
+class AuthorityFacts(BaseModel):
+    """What the person may act on, as the Opening knows it (the dispatcher decides on its own)."""
+
+    org_id: str | None = None
+    role_types: list[PersonRoleType] = Field(default_factory=list)
+    occupancies: list[Occupancy] = Field(default_factory=list)
+    vendor_ids: list[str] = Field(default_factory=list)
+    assigned_work_orders: list[str] = Field(default_factory=list)  # open, assigned to their vendors: WO-7
+    org_scopes: list[str] = Field(default_factory=list)  # orgs a staff role covers
+    property_scopes: list[str] = Field(default_factory=list)  # properties a staff or prospect role is held at
+
+
+class Opening(BaseModel):
+    person_id: str
+    property_id: str
+    authority: Authority
+    facts: AuthorityFacts
+    context: PersonContext
+    context_gap: ContextBuildReason | None = None  # why the context was built, not read (first turn's event)
+    prefix: AssembledPrompt | None = None  # shared; the volatile block is rendered per turn
+    prefix_key: tuple[str, ...] | None = None  # the role set and origin it was assembled for
+    checked_at: float = 0.0  # when the authority was last derived (wall clock)
+    authority_stale: bool = False  # a tool wrote: re-derive before the next turn
+    context_stale: bool = False  # a tool wrote: rebuild the active pointers before the next turn
+    contact_noted: tuple[str, str, Language | None] | None = None  # (channel, address, language) last written
+
+    @property
+    def person(self) -> Person | None:
+        return self.authority.person
+
+    @property
+    def roles(self) -> list[PersonRole]:
+        return self.authority.authoritative_roles
+
+    def caller(self, interaction_id: str, channel: Channel, impersonated_by: str | None = None) -> Caller:
+        return self.authority.caller(interaction_id, channel, impersonated_by)
+
+    def due(self, now: float) -> bool:
+        return self.authority_stale or self.context_stale or now - self.checked_at >= STALE_AFTER_S
+
+    def wrote(self) -> None:
+        """A turn's tool changed the store: what it may have changed is read again next turn."""
+        self.authority_stale = self.context_stale = True
+
+
+async def open_for(spine: Spine, tools: ToolRunner, person_id: str, property_id: str, *, channel: Channel,
+                   address: str | None, interaction_id: str, now: float) -> Opening:
+    """Build an Opening from the store (one derivation of authority, one context read)."""
+    authority = await tools.authority(person_id, property_id, fresh=True)
+    return await _build(spine, authority, channel=channel, address=address, interaction_id=interaction_id)
+
+
+async def refreshed(spine: Spine, tools: ToolRunner, opening: Opening, *, channel: Channel, address: str | None,
+                    interaction_id: str, now: float) -> Opening:
+    """The Opening for the next turn, by the staleness rules above (itself if nothing is due)."""
+    if not opening.due(now):
+        return opening
+    authority = opening.authority
+    if opening.authority_stale or now - opening.checked_at >= STALE_AFTER_S:
+        authority = await tools.authority(opening.person_id, opening.property_id, fresh=opening.authority_stale)
+    if not authority.same_as(opening.authority):
+        return await _build(spine, authority, channel=channel, address=address, interaction_id=interaction_id,
+                            summary_of=opening.context)
+    context = opening.context
+    if opening.context_stale:
+        context = await _repointed(spine, opening.context, authority)
+    # The prefix is looked up again, so a property edit (reference TTL) reaches it within the bound.
+    return opening.model_copy(update={"context": context, "checked_at": authority.derived_at, "prefix": None,
+                                      "authority_stale": False, "context_stale": False, "context_gap": None})
+
+
+async def _build(spine: Spine, authority: Authority, *, channel: Channel, address: str | None, interaction_id: str,
+                 summary_of: PersonContext | None = None) -> Opening:
+    person_id = authority.person_id or ""
+    gap = None
+    if summary_of is not None:  # a re-check that found other roles: same snapshot, new pointers
+        context = await _repointed(spine, summary_of, authority)
+    else:
+        context, gap = await load_context(spine, person_id, channel=channel, address=address,
+                                          property_id=authority.property_id, interaction_id=interaction_id,
+                                          roles=authority.all_roles)
+    return Opening(person_id=person_id, property_id=authority.property_id, authority=authority,
+                   facts=await _facts(spine, authority), context=context, context_gap=gap,
+                   checked_at=authority.derived_at)
+
+
+async def load_context(spine: Spine, person_id: str, *, channel: Channel, address: str | None, property_id: str,
+                       interaction_id: str, roles: list[PersonRole] | None = None,
+                       ) -> tuple[PersonContext, ContextBuildReason | None]:
+    """The eager tier of personContext, loaded one way on every channel: the persisted snapshot
+    (ghost pointers filtered), else pointers from the store with the fresh-contact summary and
+    the reason it was built (`roles`: the person's role rows, if already read)."""
+    stored = await spine.get_context(person_id)
+    if stored is not None:
+        return await filter_ghost_pointers(spine, stored, channel=channel, address=address, property_id=property_id,
+                                           interaction_id=interaction_id), None
+    active = await build_active_pointers(spine, person_id, roles=roles)
+    return PersonContext(person_id=person_id, active=active), ContextBuildReason.PERSISTED_CONTEXT_MISSING
+
+
+async def _repointed(spine: Spine, context: PersonContext, authority: Authority) -> PersonContext:
+    active = await build_active_pointers(spine, context.person_id, roles=authority.all_roles)
+    kept = context.active.model_copy(update={"active_work_orders": active.active_work_orders,
+                                             "active_tours": active.active_tours,
+                                             "active_renewal_workflow_id": active.active_renewal_workflow_id})
+    return context.model_copy(update={"active": kept})
+
+
+async def _facts(spine: Spine, authority: Authority) -> AuthorityFacts:
+    roles = authority.authoritative_roles
+    occupancies, vendor_ids, orgs, properties = [], [], set(), set()
+    for role in roles:
+        scope = role.scope
+        if role.role_type == PersonRoleType.TENANT and scope.unit_id:
+            unit = await spine.get_unit(scope.unit_id)  # reference data: cached
+            occupancies.append(Occupancy(unit_id=scope.unit_id, unit_number=unit.number if unit else scope.unit_id,
+                                         kind=scope.occupancy or OccupancyKind.ROOMMATE))
+        elif role.role_type == PersonRoleType.VENDOR_CONTACT and scope.vendor_id:
+            vendor_ids.append(scope.vendor_id)
+        elif role.role_type in STAFF_ROLE_TYPES or role.role_type == PersonRoleType.PROSPECT:
+            if scope.property_id:
+                properties.add(scope.property_id)
+            elif scope.org_id:
+                orgs.add(scope.org_id)
+    return AuthorityFacts(org_id=authority.org_id, role_types=sorted({r.role_type for r in roles}),
+                          occupancies=occupancies, vendor_ids=sorted(set(vendor_ids)),
+                          assigned_work_orders=await _assigned(spine, set(vendor_ids)),
+                          org_scopes=sorted(orgs), property_scopes=sorted(properties))
+
+
+async def _assigned(spine: Spine, vendor_ids: set[str]) -> list[str]:
+    found: set[str] = set()
+    for vendor_id in sorted(vendor_ids):
+        vendor = await spine.get_vendor(vendor_id)
+        for property_id in sorted(vendor.services_property_ids) if vendor else []:
+            found |= {wo.display_id for wo in await spine.work_orders_at(property_id)
+                      if wo.assigned_vendor_id == vendor_id and wo.is_open}
+    return sorted(found)
+
+
+# -- the prompt --------------------------------------------------------------------------------
+# (role values and origin, the property as JSON, the role tools' names)
+_PREFIXES: dict[tuple[tuple[str, ...], str | None, tuple[str, ...]], AssembledPrompt] = {}
+
+
+async def prompt_for(spine: Spine, opening: Opening, caller: Caller, l1: L1Result, origin: str,
+                     context: PersonContext, caller_name: str | None,
+                     role_tools: list[ToolSpec] | None = None) -> AssembledPrompt:
+    """The turn's prompt: the Opening's prefix (one per role set, property, origin and, when given
+    (an impersonated turn's capped list), role tools, in this process, looked up again whenever
+    the Opening is re-checked) with this turn's volatile block."""
+    capped = tuple(t.name for t in role_tools) if role_tools is not None else None
+    wanted = (*[r.value for r in l1.roles], origin, *(("capped", *capped) if capped is not None else ()))
+    if opening.prefix is None or opening.prefix_key != wanted:
+        prop = await spine.get_property(opening.property_id)  # reference data: cached
+        role_tools = role_tools if role_tools is not None else role_tools_for(caller)
+        key = (wanted, prop.model_dump_json() if prop else None, tuple(t.name for t in role_tools))
+        prefix = _PREFIXES.get(key)
+        if prefix is None:
+            if len(_PREFIXES) > 1_000:
+                _PREFIXES.clear()
+            prefix = _PREFIXES[key] = assemble_prompt(l1=l1, property=prop, facility_tools=facility_tools(),
+                                                      role_tools=role_tools, context=PersonContext(person_id=""),
+                                                      origin=origin)
+        opening.prefix, opening.prefix_key = prefix, wanted
+    return with_volatile(opening.prefix, l1=l1, context=context, caller_name=caller_name)

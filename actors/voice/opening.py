@@ -1,0 +1,238 @@
+"""The opening of a phone call: who is calling, and what the voice agent is told about them.
+
+Opening routes the caller (phone -> Person -> roles -> personContext, as for SMS), renders the
+voice prompt's [CONTEXT] block, and shapes the call's trace, which is the call's identity for
+every later tool call. The opening is answered while the phone rings, so its own bookkeeping (the
+trace, context-build events) is not written here but returned, for `VoiceCalls` to write just after.
+"""
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from functools import cache, partial
+
+from pydantic import BaseModel
+
+from actors.turn.opening import Opening, load_context
+from actors.turn.trace_builder import trace_routing
+from actors.voice.reads import OpenReads
+from prompts.voice import (
+    HIDDEN_POINTERS,
+    VoiceContextView,
+    call_variables,
+    first_message,
+    personalized_prompt,
+    voice_applicable_features,
+)
+from spine.context import ActivePointers, Channel, PersonContext, estimate_tokens
+from spine.events import ContextBuildReason
+from spine.identity import Person
+from spine.property import Property
+from spine.records import (
+    AgentTrace,
+    EventKind,
+    PromptSection,
+    TraceEvent,
+    TracePrompt,
+    last4,
+)
+from spine.repo import Spine
+from spine.router import route_inbound
+from spine.routing_types import L1Result, MetaRole, RoutingDecision
+from tools.caller import Caller, load_caller, records_visible
+
+log = logging.getLogger("clara.voice")
+
+Scalar = str | int | float | bool
+
+
+# Each part of a call's [CONTEXT], as the voice tool that tells a caller the same thing (None: no
+# tool does, as for the model-written summary of past conversations, or who owns the number). Until
+# the call is verified a part is shown only if its tool runs on an unverified call: the matrix's
+# `verified_caller` column, the rule the gate applies to that tool on the same call.
+CONTEXT_TOLD_BY: dict[str, str | None] = {
+    "caller": None,
+    "units": "get_unit_appliances",  # it answers with the unit's number
+    "summary": None,
+    "active_work_orders": "get_work_order_detail",
+    "active_tours": "pm_list_tours",
+    "active_renewal_workflow_id": "respond_to_renewal",
+    "last_channel": None,
+    "last_interaction_at": None,
+}
+
+
+@cache
+def withheld_until_verified() -> frozenset[str]:
+    """The [CONTEXT] parts an unverified call does not get (a part missing above is withheld)."""
+    from tools.matrix import TOOL_ROLE_MATRIX
+
+    parts = {"caller", "units", "summary", *ActivePointers.model_fields} - HIDDEN_POINTERS
+    return frozenset(part for part in parts
+                     if (tool := CONTEXT_TOLD_BY.get(part)) is None or TOOL_ROLE_MATRIX[tool].verified_caller)
+
+
+def interaction_id_for(call_sid: str) -> str:
+    """Deterministic, so a retried webhook or a second leg of the same call is the same interaction."""
+    return f"voice-{call_sid}"
+
+
+class VoiceCallStart(BaseModel):
+    """What the voice agent is given at call start (the personalization payload's content)."""
+
+    interaction_id: str
+    person_id: str | None = None
+    property_id: str | None = None
+    dynamic_variables: dict[str, Scalar]
+    prompt: str
+    first_message: str
+    degraded: bool = False
+    suppressed: bool = False  # spam: the bridge does not put the agent on (as SMS does not reply)
+
+
+@dataclass(frozen=True)
+class Opened:
+    """An opening: the agent's start, the caller's context, and what to record once answered:
+    the call's trace (built then, off the ringing caller's time) and the reasons of context-build
+    events. No trace: nothing to record."""
+
+    start: VoiceCallStart
+    context: PersonContext
+    trace: Callable[[], AgentTrace] | None = None
+    context_builds: list[str] = field(default_factory=list)
+
+
+def minimal_opening(voice_prompt: str, iid: str) -> Opened:
+    """Minimal context for an unknown caller: what a call gets when nothing else can be had."""
+    view = VoiceContextView(l1=L1Result(roles=[MetaRole.OTHER]), context=PersonContext(person_id=""), degraded=True)
+    start = VoiceCallStart(interaction_id=iid, dynamic_variables=call_variables(view, iid),
+                           prompt=personalized_prompt(voice_prompt, view), first_message=first_message(view),
+                           degraded=True)
+    return Opened(start=start, context=view.context)
+
+
+async def open_call(spine: Spine, voice_prompt: str, caller_number: str, called_number: str, iid: str, *,
+                    verified: bool = False) -> Opened:
+    """`verified`: Twilio's STIR/SHAKEN A verdict reached us for this call (the bridge's signed
+    parameters); every other call opens unverified, with [CONTEXT] to match."""
+    reads = OpenReads(spine)
+    prop = await reads.property_for_number(e164_or_raw(called_number))
+    if prop is None:
+        log.warning("voice call %s to an unknown number ...%s", iid, last4(called_number))
+        return minimal_opening(voice_prompt, iid)
+    decision = await route_inbound(reads, channel=Channel.VOICE, wire_address=caller_number,
+                                   property_id=prop.id, message="", interaction_id=iid)
+    pid = decision.person_id
+    # One after another, not gathered: after routing, the Person, roles, property and units are
+    # memo or cache hits, so only the context reads reach the store and there is nothing to overlap.
+    caller = await load_caller(reads, pid, prop.id, iid, Channel.VOICE)
+    person = await reads.get_person(pid) if pid is not None and records_visible(caller) else None
+    if records_visible(caller):
+        context, events, builds = await _context_with_events(reads, pid, caller_number, prop.id, iid)
+    else:  # no active role here: nothing of the number's owner goes into [CONTEXT]
+        context, events, builds = PersonContext(person_id=pid or ""), [], []
+    return await _opened(reads, voice_prompt, iid, prop, decision, person, caller, context, events, builds,
+                         caller_number, verified)
+
+
+async def open_from(spine: Spine, voice_prompt: str, opening: Opening, decision: RoutingDecision,
+                    caller_number: str, iid: str, *, verified: bool = False) -> Opened:
+    """A call's opening from the caller's PersonActor's warm Opening (nothing about them is read again)."""
+    prop = await spine.get_property(opening.property_id)  # reference data: cached
+    if prop is None:  # the property went away since the Opening was made: a call as to an unknown number
+        log.warning("voice call %s: property %s of the warm opening is gone", iid, opening.property_id)
+        return minimal_opening(voice_prompt, iid)
+    caller = opening.caller(iid, Channel.VOICE)
+    if not records_visible(caller):  # no active role here: nothing of the number's owner goes into [CONTEXT]
+        return await _opened(spine, voice_prompt, iid, prop, decision, None, caller,
+                             PersonContext(person_id=opening.person_id), [], [], caller_number, verified)
+    builds = [str(opening.context_gap)] if opening.context_gap else []
+    events = [TraceEvent(kind=EventKind.CONTEXT_BUILD, reason=b) for b in builds]
+    opening.context_gap = None  # reported once, here
+    return await _opened(spine, voice_prompt, iid, prop, decision, opening.person, caller, opening.context, events,
+                         builds, caller_number, verified)
+
+
+async def _opened(spine: Spine, voice_prompt: str, iid: str, prop: Property, decision: RoutingDecision,
+                  person: Person | None, caller: Caller, context: PersonContext, events: list[TraceEvent],
+                  builds: list[str], caller_number: str, verified: bool) -> Opened:
+    pid = decision.person_id
+    if decision.graceful_degrade_reason:
+        events.append(TraceEvent(kind=EventKind.GRACEFUL_DEGRADE, reason=decision.graceful_degrade_reason))
+    view = VoiceContextView(
+        caller_name=person.display_name if person else None, person_id=pid, known=bool(person and caller.roles),
+        l1=decision.l1, features=_voice_features(decision.l1.roles), property_name=prop.name,
+        units=await _units_of(spine, caller), context=context, tool_names=_voice_tools_for(caller),
+        # Withheld only where there is something of the number's owner to withhold.
+        withheld=withheld_until_verified() if person and caller.roles and not verified else frozenset())
+    # Every value below is built by our own typed code, so it is not validated a second time.
+    start = VoiceCallStart.model_construct(
+        interaction_id=iid, person_id=pid, property_id=prop.id, dynamic_variables=call_variables(view, iid),
+        prompt=personalized_prompt(voice_prompt, view), first_message=first_message(view),
+        suppressed=decision.reply_suppressed)
+    trace = partial(_trace, voice_prompt, start, decision, view, caller_number, events)
+    return Opened(start=start, context=context, trace=trace, context_builds=builds)
+
+
+def _trace(voice_prompt: str, start: VoiceCallStart, decision: RoutingDecision, view: VoiceContextView,
+           caller_number: str, events: list[TraceEvent]) -> AgentTrace:
+    return AgentTrace(
+        interaction_id=start.interaction_id, channel=Channel.VOICE, participant_id=start.person_id,
+        property_id=start.property_id, wire_address_last4=last4(caller_number), events=events,
+        tools_offered=view.tool_names,
+        routing=trace_routing(decision.l1),
+        prompt=TracePrompt(sections=[
+            PromptSection(layer="L0", name="voice_prompt", token_estimate=estimate_tokens(voice_prompt)),
+            PromptSection(layer="context", name="voice_context",
+                          token_estimate=estimate_tokens(start.prompt) - estimate_tokens(voice_prompt))]))
+
+
+async def _context_with_events(reads: Spine, person_id: str | None, address: str, property_id: str,
+                   iid: str) -> tuple[PersonContext, list[TraceEvent], list[str]]:
+    """The eager tier (actors.turn.opening.load_context), and the reasons of the context-build
+    events to record after answering."""
+    if person_id is None:
+        reason = ContextBuildReason.PERSON_ID_MISSING
+        return PersonContext(person_id=""), [TraceEvent(kind=EventKind.CONTEXT_BUILD, reason=reason)], [reason]
+    context, gap = await load_context(reads, person_id, channel=Channel.VOICE, address=address,
+                                      property_id=property_id, interaction_id=iid)
+    if gap is None:
+        return context, [], []
+    return context, [TraceEvent(kind=EventKind.CONTEXT_BUILD, reason=gap)], [gap]
+
+
+def _voice_features(roles: list[MetaRole]) -> list[str]:
+    from prompts.directory import features_for
+
+    return voice_applicable_features(features_for(roles))
+
+
+@cache
+def voice_tool_names() -> frozenset[str]:
+    from tools.catalog import voice_catalog
+
+    return frozenset(t.name for t in voice_catalog())
+
+
+def _voice_tools_for(caller: Caller) -> list[str]:
+    """What this caller may run on the phone: their catalog, projected onto the voice catalog."""
+    from tools.catalog import catalog_names
+
+    return [name for name in catalog_names(caller) if name in voice_tool_names()]
+
+
+async def _units_of(spine: Spine, caller: Caller) -> list[str]:
+    unit_ids = sorted({r.scope.unit_id for r in caller.roles if r.scope.unit_id})
+    units = [await spine.get_unit(u) for u in unit_ids]  # reference data, cached since routing read it
+    return [u.number for u in units if u is not None and u.property_id == caller.property_id]
+
+
+def e164_or_raw(number: str) -> str:
+    from spine.phone import InvalidPhoneNumber, normalize_phone
+
+    try:
+        return normalize_phone(number)
+    except InvalidPhoneNumber:
+        return number
+

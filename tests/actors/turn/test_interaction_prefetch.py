@@ -1,0 +1,39 @@
+"""The turn's speculative prefetch and its knob (RuntimeConfig.prefetch, live on a running host):
+on, the lookups the message suggests start beside the first model call and the model's matching
+call is served from them; off, no lookup is started and every call is a lookup of its own."""
+from __future__ import annotations
+
+import dataclasses
+
+from actors.config import RuntimeConfig
+from actors.host.host import apply_live_settings
+from actors.turn.interaction import run_interaction
+from tests.support.actor_helpers import RecordingTurn, make_host
+from tests.support.turn_helpers import envelope
+
+
+async def test_prefetch_on_serves_the_models_call_from_the_lookup_started_beside_it(offline_deps):
+    trace = (await run_interaction(offline_deps, envelope("+13035552020", "check on WO-42"))).trace
+    served = [c for c in trace.tool_calls if c.prefetched]
+    assert served and all(c.decision == "allowed" for c in served)
+    assert {p.status for p in trace.prefetch} >= {"hit"}
+    assert {(p.name, p.input["work_order_id"]) for p in trace.prefetch if p.status == "hit"} <= {
+        ("get_work_order_detail", "WO-42"), ("get_dispatch_details", "WO-42")}
+
+
+async def test_prefetch_off_starts_no_lookup_and_the_same_calls_still_answer(offline_deps):
+    off = dataclasses.replace(offline_deps, prefetch=False)
+    trace = (await run_interaction(off, envelope("+13035552020", "check on WO-42"))).trace
+    assert trace.prefetch == [] and trace.tool_calls
+    assert not any(c.prefetched for c in trace.tool_calls)
+    assert all(c.decision == "allowed" and not c.is_error for c in trace.tool_calls)
+    assert off.tools.held()["prefetched"] == 0  # nothing was left in the dispatcher's cache
+
+
+async def test_the_knob_reaches_a_running_host(spine, clock):
+    host = make_host(spine, "ns/clara-host-0", RecordingTurn(spine), clock)
+    assert host.runtime.deps.prefetch is True  # the default
+    apply_live_settings(host.runtime, RuntimeConfig(prefetch=False))
+    assert host.runtime.deps.prefetch is False
+    apply_live_settings(host.runtime, RuntimeConfig.model_validate({"prefetch": True}))
+    assert host.runtime.deps.prefetch is True
