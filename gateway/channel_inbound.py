@@ -1,5 +1,5 @@
 """The inbound record of every channel, written through the one writer of the inbound log
-(gateway.sms.inbound_log.InboundLog): accepted before anything runs (create-if-absent on the
+(gateway.inbound_log.InboundLog): accepted before anything runs (create-if-absent on the
 provider's id, so a redelivery never runs a second turn), then ended once, answered, blocked or
 failed. Adds what the adapters share: a failure is recorded (masked) and evented the same way on
 every channel, and events never take the reply down. For the channels whose replies leave by API
@@ -19,7 +19,7 @@ from pydantic import BaseModel
 
 from actors.turn.turn_types import TurnResult
 from gateway.errors import InboundNotAccepted
-from gateway.sms.inbound_log import InboundLog
+from gateway.inbound_log import InboundLog
 from gateway.write_behind import WriteBehind
 from spine.context import Channel
 from spine.envelope import MessageEnvelope

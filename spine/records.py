@@ -23,7 +23,7 @@ def last4(address: str | None) -> str | None:
 
 
 class InboundStatus(StrEnum):
-    """accepted, then answered | blocked | failed (gateway.sms.inbound_log is the one writer)."""
+    """accepted, then answered | blocked | failed (gateway.inbound_log is the one writer)."""
 
     ACCEPTED = "accepted"
     ANSWERED = "answered"

@@ -5,7 +5,6 @@ from gateway.sms.abandoned import AbandonedInboundSweep
 from gateway.sms.delivery import Delivery
 from gateway.sms.handler import SmsHandler, SmsOptions, SmsReply
 from gateway.sms.inbound import InboundSms, MalformedWebhook, UnsupportedSender, parse_inbound
-from gateway.sms.inbound_log import InboundLog
 from gateway.sms.rest import SentMessage, TwilioRest, TwilioRestError
 from gateway.sms.signature import sign, signature_valid
 from gateway.sms.twilio_params import RecutWebhook, TwilioWebhook, check_form
@@ -14,7 +13,6 @@ from gateway.sms.twiml import TwimlError, read_twiml, render_twiml
 __all__ = [
     "AbandonedInboundSweep",
     "Delivery",
-    "InboundLog",
     "InboundSms",
     "MalformedWebhook",
     "RecutWebhook",

@@ -23,8 +23,8 @@ from typing import Any, Protocol
 
 import spine.keys as keys
 from gateway.channel_inbound import APOLOGY
+from gateway.inbound_log import InboundLog
 from gateway.sms.delivery import Delivery
-from gateway.sms.inbound_log import InboundLog
 from spine.context import Channel
 from spine.events import emit_event
 from spine.identity import utcnow

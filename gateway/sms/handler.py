@@ -4,7 +4,7 @@ Accept the message durably first (create-if-absent on MessageSid, so a redeliver
 second turn), handle Twilio's reserved keywords without a turn, then run the turn on the actor
 pool within an inline budget safely below Twilio's 15 s webhook timeout. A turn that misses the
 budget is acknowledged now and answered later through the REST API (or held in the outbox).
-The record ends answered, blocked or failed (gateway.sms.inbound_log); nothing is sent, inline or
+The record ends answered, blocked or failed (gateway.inbound_log); nothing is sent, inline or
 later, that `Delivery.may_send` does not allow at that moment; a failure gets an apology.
 """
 from __future__ import annotations

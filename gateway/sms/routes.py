@@ -13,9 +13,9 @@ from actors import metrics
 from gateway.channel_inbound import INTERACTION_HEADER
 from gateway.context import GatewayContext, get_context
 from gateway.errors import WebhookRejected
+from gateway.inbound_log import InboundLog
 from gateway.sms.handler import Outcome
 from gateway.sms.inbound import MalformedWebhook, UnsupportedSender, parse_inbound
-from gateway.sms.inbound_log import InboundLog
 from gateway.sms.status import parse_status, record_status
 from gateway.sms.twilio_params import TwilioWebhook
 from gateway.sms.twiml import TWIML_MEDIA_TYPE, render_twiml

@@ -118,7 +118,7 @@ async def test_a_turn_that_ended_is_not_run_twice_on_retry(spine, clock):
     again = await make_host(spine, "h0", turn, clock).submit(env)
     assert turn.started == [env.message_id]
     assert (again.reply, again.interaction_id) == (first.reply, first.interaction_id)
-    # The PersonActor never writes the inbound log: its one owner is the gateway (gateway.sms.inbound_log).
+    # The PersonActor never writes the inbound log: its one owner is the gateway (gateway.inbound_log).
     assert (await spine.get_inbound(env.message_id)).status == InboundStatus.ACCEPTED
 
 

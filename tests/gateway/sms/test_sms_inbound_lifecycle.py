@@ -7,8 +7,7 @@ import asyncio
 import pytest
 
 from gateway.channel_inbound import APOLOGY
-from gateway.sms.inbound_log import InboundLog
-from spine.records import InboundMessage, InboundStatus
+from spine.records import InboundStatus
 from tests.support.gateway_helpers import MARCUS, ScriptedPool, text
 
 
@@ -76,14 +75,3 @@ async def test_every_accepted_message_ends_in_one_final_state(make_gateway, spin
     client, _ = await make_gateway(Spam())
     reply = await text(client, body, from_=sender)
     assert (await spine.get_inbound(reply.message_sid)).status == status
-
-
-async def test_the_log_only_ends_a_record_in_a_final_state(spine):
-    log = InboundLog(spine)
-    record = InboundMessage(id="SMx", channel="sms", from_address=MARCUS, to_address="+12065550100", body="hi")
-    assert await log.accept(record) and not await log.accept(record)  # a redelivery is seen as one
-    with pytest.raises(ValueError, match="ends answered, blocked or failed"):
-        await log._end(record, InboundStatus.ACCEPTED)
-    ended = await log.answered(record, "hello")
-    assert (await spine.get_inbound("SMx")).model_dump() == ended.model_dump()
-    assert [m.id for m in await spine.inbound_with_status(InboundStatus.ACCEPTED)] == []

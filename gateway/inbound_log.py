@@ -4,18 +4,15 @@ Accepting is create-if-absent on the provider's id (Twilio MessageSid), so a red
 as one and never runs a second turn. After that the record changes once, here: `answered` (with
 the text that was, or is being, sent), `blocked` (nothing may be or was sent: a STOP, an opted-out
 sender, spam, a number we do not serve) or `failed` (with the reason; the sender gets the apology).
-The SMS handler ends the messages it accepted; the abandoned-inbound sweep ends those whose
-replica died first. No other part of the runtime (PersonActors, the pool) touches the record.
+Every channel's handler (through gateway.channel_inbound.ChannelInbound) ends the messages it
+accepted; the abandoned-inbound sweep ends those whose replica died first. No other part of the
+runtime (PersonActors, the pool) touches the record.
 """
 from __future__ import annotations
-
-import logging
 
 from gateway.write_behind import WriteBehind
 from spine.records import InboundMessage, InboundStatus
 from spine.repo import Spine
-
-log = logging.getLogger("clara.sms")
 
 FINAL = frozenset({InboundStatus.ANSWERED, InboundStatus.BLOCKED, InboundStatus.FAILED})
 
