@@ -5,8 +5,9 @@ failed. Adds what the adapters share: a failure is recorded (masked) and evented
 every channel, and events never take the reply down. For the channels whose replies leave by API
 (email, Telegram) also: a store that cannot accept is InboundNotAccepted (the route answers 503, so
 the provider retries), `handle_once` runs a message once and apologises when it fails, and the end
-of a turn decides the text to send. SMS accepts and ends its own way (TwiML inline, `Delivery.may_send`
-at every send) through the same writer."""
+of a turn decides the text to send (`turn_ended`). SMS accepts its own way (TwiML inline, a
+store that cannot accept still answers) but ends its turns here too, with `Delivery.may_send`
+checked at the end."""
 from __future__ import annotations
 
 import logging
@@ -115,8 +116,8 @@ class ChannelInbound:
     async def answered(self, record: InboundMessage, reply: str) -> None:
         _copy_end(record, await self.records.answered(record, reply))
 
-    async def blocked(self, record: InboundMessage) -> None:
-        _copy_end(record, await self.records.blocked(record))
+    async def blocked(self, record: InboundMessage, reply: str | None = None) -> None:
+        _copy_end(record, await self.records.blocked(record, reply))
 
     async def fail(self, record: InboundMessage, exc: BaseException) -> None:
         failure = mask_phones(f"{type(exc).__name__}: {exc}")
@@ -128,9 +129,11 @@ class ChannelInbound:
                         {self.id_detail: record.id, "failure": failure[:500]})
 
     async def turn_ended(self, record: InboundMessage, result: TurnResult | None,
-                         error: BaseException | None) -> str | None:
+                         error: BaseException | None, *,
+                         may_send: Callable[[], Awaitable[bool]] | None = None) -> str | None:
         """Record how a turn ended; the text to send: its reply, the apology when it failed,
-        None when the reply is suppressed (spam)."""
+        None when the reply is suppressed (spam) or `may_send` refuses it now (SMS: a STOP that
+        arrived during the turn blocks the answer, which is kept on the record, never sent)."""
         try:
             if error is not None:
                 raise error
@@ -141,6 +144,9 @@ class ChannelInbound:
             reply = result.reply.strip()
             if not reply:
                 raise RuntimeError("the turn ended without a reply")
+            if may_send is not None and not await may_send():
+                await self.blocked(record, reply)
+                return None
             await self.answered(record, reply)
             return reply
         except Exception as exc:

@@ -19,6 +19,7 @@ from pydantic import BaseModel, ConfigDict, Field
 import spine.keys as keys
 from actors.client.placement import Placer
 from actors.turn.turn_types import TurnResult
+from gateway.api_turns import ApiTurns
 from gateway.channel_inbound import APOLOGY, ChannelInbound, TurnSubmitter, new_interaction_id
 from gateway.sms.ack import page_ack
 from gateway.sms.delivery import Delivery
@@ -77,7 +78,8 @@ class SmsHandler:
         self.inbound = ChannelInbound(spine, Channel.SMS, id_detail="message_sid")
         self.log = self.inbound.records  # the inbound log's one writer
         self.options = options or SmsOptions()
-        self._background: set[asyncio.Task] = set()
+        # The turn runner email and Telegram use: inline within the budget, else in the background.
+        self.runner = ApiTurns(turns, inline_budget_s=self.options.inline_budget_s)
 
     async def handle(self, sms: InboundSms) -> SmsReply:
         # The interaction id is reserved at acceptance, so a message whose replica died mid-turn
@@ -106,8 +108,7 @@ class SmsHandler:
 
     async def drain(self, timeout_s: float = 30.0) -> None:
         """Wait for replies still being produced in the background (shutdown, tests)."""
-        if self._background:
-            await asyncio.wait(set(self._background), timeout=timeout_s)
+        await self.runner.drain(timeout_s)
         await self.inbound.behind.drain(timeout_s)
 
     # -- the steps ---------------------------------------------------------------------
@@ -152,55 +153,17 @@ class SmsHandler:
             message_id=sms.message_sid, interaction_id=record.interaction_id, channel=Channel.SMS,
             from_address=sms.from_address, to_address=sms.to_address, body=sms.body, property_id=prop.id,
             media_urls=sms.media_urls, received_at=record.received_at))
-        task = asyncio.ensure_future(self.turns.submit(envelope))
+        end = _SmsTurnEnd(self, record, sms, prop)
         try:
-            async with asyncio.timeout(self.options.inline_budget_s):  # the turn goes on past it (shield)
-                result = await asyncio.shield(task)
-        except TimeoutError:
-            self._spawn(self._answer_later(record, sms, prop, task, "turn_exceeded_inline_budget"))
-            return SmsReply(outcome=Outcome.DEFERRED, interaction_id=envelope.interaction_id)
+            inline = await self.runner.run(envelope, end.on_end)
         except asyncio.CancelledError:  # the webhook caller hung up: the reply still goes out
-            self._spawn(self._answer_later(record, sms, prop, task, "webhook_request_cancelled"))
+            end.late_reason = "webhook_request_cancelled"
             raise
-        reply, outcome = await self._end_turn(record, sms, prop, result)
-        return SmsReply(messages=split_body(reply), outcome=outcome, interaction_id=record.interaction_id)
-
-    async def _end_turn(self, record: InboundMessage, sms: InboundSms, prop: Property,
-                        result: TurnResult) -> tuple[str, Outcome]:
-        """End the record as the turn ended; the text to send ('' for nothing) and the outcome.
-        The send check comes after the turn: a STOP that arrived during it blocks the answer."""
-        if result.suppressed:
-            await self._event(EventKind.SPAM_DROPPED, "reply_suppressed", sms, prop,
-                              {"person_id": result.person_id}, result.interaction_id)
-            await self.log.blocked(record)
-            return "", Outcome.SPAM
-        reply = result.reply.strip()
-        if not reply:
-            raise RuntimeError("the turn ended without a reply")
-        if not await self.delivery.may_send(sms.from_address):
-            await self.log.blocked(record, reply)
-            return "", Outcome.SENDER_OPTED_OUT
-        await self.log.answered(record, reply)
-        return reply, Outcome.ANSWERED
-
-    async def _answer_later(self, record: InboundMessage, sms: InboundSms, prop: Property,
-                            task: asyncio.Future, reason: str) -> None:
-        """The turn missed the inline budget: wait for it and send its reply by REST."""
-        try:
-            await self.spine.mark_once(keys.sms_deferred_marker(sms.message_sid))
-            await self._event(EventKind.REPLY_DEFERRED, reason, sms, prop,
-                              {"inline_budget_s": self.options.inline_budget_s}, record.interaction_id)
-            reply, _ = await self._end_turn(record, sms, prop, await task)
-        except Exception as exc:
-            log.exception("sms %s failed after the acknowledgement", sms.message_sid)
-            await self.inbound.fail(record, exc)
-            reply = APOLOGY
-        if reply:
-            try:
-                await self.inbound.deliver(record, lambda: self.delivery.send(
-                    key=sms.message_sid, to=sms.from_address, from_=sms.to_address, body=reply))
-            except Exception:
-                log.exception("sms %s: the late reply could not be queued", sms.message_sid)
+        if not inline:  # set before the background end can run: it reads it
+            end.late_reason = "turn_exceeded_inline_budget"
+            return SmsReply(outcome=Outcome.DEFERRED, interaction_id=envelope.interaction_id)
+        assert end.reply is not None  # the inline end ran
+        return end.reply
 
     async def _redelivery(self, sms: InboundSms) -> SmsReply:
         """Twilio sent this MessageSid again: answer as the first delivery did, never run a
@@ -244,7 +207,55 @@ class SmsHandler:
         await self.inbound.emit(kind, reason, sms.from_address, prop.id if prop else None, interaction_id,
                                 {"message_sid": sms.message_sid, **detail})
 
-    def _spawn(self, coro) -> None:
-        task = asyncio.ensure_future(coro)
-        self._background.add(task)
-        task.add_done_callback(self._background.discard)
+
+class _SmsTurnEnd:
+    """How one SMS turn ends, through the end-of-turn record every channel uses
+    (`ChannelInbound.turn_ended`, with the send check after the turn). Inline the reply goes
+    back as TwiML; after the budget (`late_reason` set) it leaves by REST or the outbox."""
+
+    def __init__(self, handler: SmsHandler, record: InboundMessage, sms: InboundSms, prop: Property) -> None:
+        self.handler, self.record, self.sms, self.prop = handler, record, sms, prop
+        self.late_reason: str | None = None
+        self.reply: SmsReply | None = None
+
+    async def on_end(self, result: TurnResult | None, error: BaseException | None) -> None:
+        if self.late_reason is None:
+            self.reply = await self._inline(result, error)
+        else:
+            await self._late(result, error, self.late_reason)
+
+    async def _inline(self, result: TurnResult | None, error: BaseException | None) -> SmsReply:
+        text = await self._ended(result, error)
+        interaction_id = self.record.interaction_id
+        if self.record.status == InboundStatus.FAILED:
+            return SmsReply(messages=await self.handler._apology(self.sms.from_address), outcome=Outcome.FAILED,
+                            interaction_id=interaction_id)
+        if self.record.status == InboundStatus.BLOCKED:
+            outcome = Outcome.SPAM if result is not None and result.suppressed else Outcome.SENDER_OPTED_OUT
+            return SmsReply(outcome=outcome, interaction_id=interaction_id)
+        return SmsReply(messages=split_body(text or ""), outcome=Outcome.ANSWERED, interaction_id=interaction_id)
+
+    async def _late(self, result: TurnResult | None, error: BaseException | None, reason: str) -> None:
+        """The turn missed the inline budget: mark it deferred (a redelivery then replays
+        nothing) and send its reply, or the apology, by REST."""
+        sms, handler = self.sms, self.handler
+        try:
+            await handler.spine.mark_once(keys.sms_deferred_marker(sms.message_sid))
+            await handler._event(EventKind.REPLY_DEFERRED, reason, sms, self.prop,
+                                 {"inline_budget_s": handler.options.inline_budget_s}, self.record.interaction_id)
+        except Exception as exc:  # noqa: BLE001 - recorded as the turn's failure; the apology goes out
+            result, error = None, exc
+        text = await self._ended(result, error)
+        if text:
+            try:
+                await handler.inbound.deliver(self.record, lambda: handler.delivery.send(
+                    key=sms.message_sid, to=sms.from_address, from_=sms.to_address, body=text))
+            except Exception:
+                log.exception("sms %s: the late reply could not be queued", sms.message_sid)
+
+    async def _ended(self, result: TurnResult | None, error: BaseException | None) -> str | None:
+        if error is None and result is not None and result.suppressed:
+            await self.handler._event(EventKind.SPAM_DROPPED, "reply_suppressed", self.sms, self.prop,
+                                      {"person_id": result.person_id}, result.interaction_id)
+        return await self.handler.inbound.turn_ended(
+            self.record, result, error, may_send=lambda: self.handler.delivery.may_send(self.sms.from_address))
