@@ -206,7 +206,11 @@ async def reads_per_turn(store: Path, interactions: list[str]) -> dict:
     per_kind = {k: {"max": max(c.get(k, 0) for c in counted), "mean": statistics.mean(c.get(k, 0) for c in counted)}
                 for k in kinds}
     tools = statistics.mean(len(t.tool_calls) for t in traces if t is not None)
+    # Host -> DispatcherActor round trips beyond one per tool call (the target: at most 1).
+    extra = [t.dispatcher_round_trips - len(t.tool_calls) for t in traces if t is not None]
+    trips = statistics.mean(t.dispatcher_round_trips for t in traces if t is not None)
     return {"turns": len(counted), "tool_calls_mean": tools, "kinds": per_kind,
+            "round_trips_mean": trips, "round_trips_extra_max": max(extra, default=0),
             "total_mean": statistics.mean(sum(c.values()) for c in counted)}
 
 
@@ -277,6 +281,9 @@ def report_reads(reads: dict) -> None:
     print(f"store reads per warm SMS turn ({reads['turns']} turns, {reads['tool_calls_mean']:.1f} tool calls each,"
           f" dispatcher included): total {reads['total_mean']:.1f} on average")
     print("  " + ", ".join(f"{k} max {v['max']} mean {v['mean']:.2f}" for k, v in kinds.items()))
+    extra = reads.get("round_trips_extra_max", 0)
+    print(f"host -> dispatcher round trips per warm SMS turn: {reads.get('round_trips_mean', 0.0):.2f} on average,"
+          f" at most 1 + N for N tool calls: {'met' if extra <= 1 else 'NOT met'} (at most N + {extra})")
     person, roles = kinds.get("person", {"max": 0}), kinds.get("roles", {"max": 0})
     ok = person["max"] <= 1 and roles["max"] <= 1
     print(f"Person read at most once and roles at most once per turn: {'met' if ok else 'NOT met'}"

@@ -304,6 +304,9 @@ class AgentTrace(BaseModel):
     # Store reads the turn made, by record kind (person, roles, context, ...), its tool calls'
     # reads in the DispatcherActor included (spine.store.counting).
     store_reads: dict[str, int] = Field(default_factory=dict)
+    # Calls from the turn (its PersonActor's preparation included) to the DispatcherActor:
+    # at most 1 + N for N tool calls (bench/sms.py prints it).
+    dispatcher_round_trips: int = 0
     # What the turn's tools queued for other people (pages, notifications, dispatches) and how it
     # stood: queued, sent, deferred to the contact window or blocked (ARCHITECTURE.md).
     notifications: list[Notification] = Field(default_factory=list)

@@ -53,7 +53,7 @@ class DispatcherHandle(Protocol):
     @property
     def authority(self) -> Remote[bytes]: ...  # (person_id, property_id, fresh) -> Authority
     @property
-    def prefetch(self) -> Remote[None]: ...  # (list[ToolInvocation], Caller)
+    def prefetch(self) -> Remote[bytes]: ...  # (list[ToolInvocation], Caller) -> how each lookup ended
     @property
     def prefetch_report(self) -> Remote[bytes]: ...  # interaction_id -> list[dict]
     @property

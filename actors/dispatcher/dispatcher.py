@@ -21,7 +21,7 @@ from typing import Any
 from actors.turn.authority import STALE_AFTER_S, Authority, derive_authority
 from spine.context import Channel
 from spine.repo import Spine
-from spine.store.counting import ReadCount, add_reads
+from spine.store.counting import ReadCount, add_reads, count_round_trip
 from spine.toolspec import CallDecision, ToolInvocation, ToolResult
 from tools.caller import Caller
 from tools.dispatch import dispatch, serve_prefetched
@@ -64,6 +64,10 @@ class Dispatcher:
     async def authority(self, person_id: str | None, property_id: str, *, fresh: bool = False) -> Authority:
         """The derivation for (person, property): the kept one while younger than the bound,
         else (or with `fresh`) a new one, which replaces it."""
+        count_round_trip()  # in-process, the turn's own count; in Ray, RayToolRunner counts it
+        return await self._authority_of(person_id, property_id, fresh=fresh)
+
+    async def _authority_of(self, person_id: str | None, property_id: str, *, fresh: bool = False) -> Authority:
         key = (person_id, property_id)
         kept = self._authority.get(key)
         now = self.clock()
@@ -106,7 +110,7 @@ class Dispatcher:
     async def _fresh_caller(self, caller: Caller) -> Caller:
         """Authority comes from our own derivation, not from the caller object we were handed;
         one Caller per interaction and derivation, so the gate's facts are loaded once."""
-        authority = await self.authority(caller.person_id, caller.property_id)
+        authority = await self._authority_of(caller.person_id, caller.property_id)
         key = (caller.interaction_id, caller.person_id, caller.property_id, str(caller.channel), caller.impersonated_by)
         kept = self._callers.get(key)
         if kept is not None and kept[0] == authority.derived_at:
@@ -120,6 +124,7 @@ class Dispatcher:
 
     # -- tools ----------------------------------------------------------------------------
     async def run(self, invocation: ToolInvocation, caller: Caller) -> ToolResult:
+        count_round_trip()
         with ReadCount() as reads:
             result = await self._run(invocation, await self._fresh_caller(caller))
         if writes(result.name, result.decision, result.is_error):
@@ -146,32 +151,35 @@ class Dispatcher:
         result.store_reads = reads.as_dict()
         return result
 
-    async def prefetch(self, invocations: list[ToolInvocation], caller: Caller) -> None:
-        """Start read-only lookups in the background; returns at once."""
+    async def prefetch(self, invocations: list[ToolInvocation], caller: Caller) -> list[dict[str, Any]]:
+        """Run read-only lookups and keep them for the model's matching calls; returns how each
+        lookup ended (unused | refused | failed). The turn sends this beside its first model
+        call and marks as hits the calls served from it (ToolResult.prefetched), so the trace's
+        prefetch report costs no round trip of its own."""
+        count_round_trip()
         self._evict()
         fresh = await self._fresh_caller(caller)
         slot = self._cache.setdefault(caller.interaction_id, {})
+        started = []
         for inv in invocations:
             key = invocation_key(inv.name, inv.input)
             if key not in slot:
                 probe = inv.model_copy(update={"tool_use_id": f"prefetch-{len(slot)}"})
                 slot[key] = _Prefetched(inv, asyncio.create_task(self._probe(probe, fresh)), time.monotonic(),
                                         (fresh.person_id, fresh.property_id))
+            started.append(slot[key])
+        return [{"name": e.invocation.name, "input": e.invocation.input, "status": _status(e, await e.task)}
+                for e in started]
 
     async def prefetch_report(self, interaction_id: str) -> list[dict[str, Any]]:
-        """hit | unused | refused | failed for each prefetch of an interaction; forgets them."""
+        """hit | unused | refused | failed for each prefetch of an interaction; forgets them
+        (a call's session asks at its end; an SMS turn folds the report from `prefetch`)."""
+        count_round_trip()
         report = []
         for entry in self._cache.pop(interaction_id, {}).values():
             result = await entry.task
-            if entry.hit:
-                status = "hit"
-            elif result.decision == "refused":
-                status = "refused"
-            elif result.is_error:
-                status = "failed"
-            else:
-                status = "unused"
-            report.append({"name": entry.invocation.name, "input": entry.invocation.input, "status": status})
+            report.append({"name": entry.invocation.name, "input": entry.invocation.input,
+                           "status": "hit" if entry.hit else _status(entry, result)})
         for key in [k for k in self._callers if k[0] == interaction_id]:
             del self._callers[key]
         return report
@@ -183,3 +191,18 @@ class Dispatcher:
             del self._cache[iid]
         if len(self._callers) > 10_000:
             self._callers.clear()
+
+
+def _status(entry: _Prefetched, result: ToolResult) -> str:
+    if entry.hit:
+        return "hit"
+    if result.decision == "refused":
+        return "refused"
+    return "failed" if result.is_error else "unused"
+
+
+def fold_prefetch(report: list[dict[str, Any]], served: list[tuple[str, dict[str, Any], bool]]) -> list[dict[str, Any]]:
+    """The prefetch report a trace records: each lookup `prefetch` returned, "hit" where one of
+    the turn's calls (name, input, prefetched) was served from it."""
+    hits = {invocation_key(name, tool_input) for name, tool_input, prefetched in served if prefetched}
+    return [{**p, "status": "hit"} if invocation_key(p["name"], p["input"]) in hits else p for p in report]

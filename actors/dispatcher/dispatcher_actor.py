@@ -19,7 +19,7 @@ from actors.heap import heap_blocks, settle_heap
 from actors.turn.authority import Authority
 from spine.codec import pack, unpack
 from spine.repo import Spine
-from spine.store.counting import add_reads, counting
+from spine.store.counting import add_reads, count_round_trip, counting
 from spine.store.url import open_store
 from spine.toolspec import ToolInvocation, ToolResult
 from tools.caller import Caller
@@ -45,9 +45,9 @@ class DispatcherService:
     async def authority(self, person_id: str | None, property_id: str, fresh: bool = False) -> bytes:
         return pack(await self.dispatcher.authority(person_id, property_id, fresh=fresh))
 
-    async def prefetch(self, invocations: bytes, caller: bytes) -> None:
-        await self.dispatcher.prefetch([ToolInvocation.model_validate(i) for i in unpack(invocations)],
-                                       Caller.model_validate(unpack(caller)))
+    async def prefetch(self, invocations: bytes, caller: bytes) -> bytes:
+        return pack(await self.dispatcher.prefetch([ToolInvocation.model_validate(i) for i in unpack(invocations)],
+                                       Caller.model_validate(unpack(caller))))
 
     async def prefetch_report(self, interaction_id: str) -> bytes:
         return pack(await self.dispatcher.prefetch_report(interaction_id))
@@ -90,6 +90,7 @@ class RayToolRunner:
     async def _call(self, method: str, *args: Any) -> Any:
         if self.handle is None:
             self.handle = self._resolved()
+        count_round_trip()  # this host's turn pays the hop (the actor's own count is in its process)
         try:
             return await getattr(self.handle, method).remote(*args)
         except ActorDiedError:
@@ -112,8 +113,9 @@ class RayToolRunner:
         add_reads(derived.store_reads)
         return derived
 
-    async def prefetch(self, invocations: list[ToolInvocation], caller: Caller) -> None:
-        await self._call("prefetch", pack(invocations), pack(caller))
+    async def prefetch(self, invocations: list[ToolInvocation], caller: Caller) -> list[dict[str, Any]]:
+        report: list[dict[str, Any]] = unpack(await self._call("prefetch", pack(invocations), pack(caller)))
+        return report
 
     async def prefetch_report(self, interaction_id: str) -> list[dict[str, Any]]:
         report: list[dict[str, Any]] = unpack(await self._call("prefetch_report", interaction_id))

@@ -11,7 +11,7 @@ import logging
 import time
 from typing import Any
 
-from actors.dispatcher.dispatcher import writes
+from actors.dispatcher.dispatcher import fold_prefetch, writes
 from actors.model.base import ModelRequest
 from actors.model.pricing import cost_usd
 from actors.model.turn_facts import Tenancy, TurnFacts, turn_facts
@@ -169,8 +169,12 @@ async def _converse(deps: TurnDeps, env: MessageEnvelope, decision: RoutingDecis
     candidates = prefetch_candidates(env.body, context, caller) if deps.prefetch else []
     prefetch = asyncio.create_task(deps.tools.prefetch(candidates, caller)) if candidates else None
     out = await run_agent_loop(deps.model, deps.tools, caller, request, deps.budget, started)
+    report: list[dict[str, Any]] = []
     if prefetch is not None:
-        await asyncio.gather(prefetch, return_exceptions=True)
+        try:  # the lookups' statuses, "hit" where a call was served from one: the trace's report
+            report = fold_prefetch(await prefetch, [(c.name, c.input, c.prefetched) for c in out.tool_calls])
+        except Exception as exc:  # noqa: BLE001 - a failed speculation costs the report, never the reply
+            log.warning("prefetch for %s failed: %s", env.interaction_id, exc)
     events += await _fail_safe(deps, caller, env, out)
     events += await safety_net(deps, caller, env, out)
     if opening is not None and any(writes(c.name, c.decision, c.is_error) for c in out.tool_calls):
@@ -179,7 +183,6 @@ async def _converse(deps: TurnDeps, env: MessageEnvelope, decision: RoutingDecis
         events.append(TraceEvent(kind=EventKind.INTENT_PROMOTED, reason=decision.intent_evidence[:300]))
     if decision.graceful_degrade_reason:
         events.append(TraceEvent(kind=EventKind.GRACEFUL_DEGRADE, reason=decision.graceful_degrade_reason))
-    report = await deps.tools.prefetch_report(env.interaction_id) if candidates else []
     trace = build_trace(env, decision, prompt, out, started, events=events, prefetch=report,
                         cost=cost_usd(out.model, out.usage), store_reads=reads.as_dict())
     await deps.spine.put_trace(trace)

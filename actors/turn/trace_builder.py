@@ -18,6 +18,7 @@ from spine.records import (
     last4,
 )
 from spine.routing_types import L1Result, RoutingDecision
+from spine.store.counting import split_round_trips
 from spine.toolspec import ToolInvocation, ToolResult
 from tools.handlers.step_up import redact_input
 
@@ -41,6 +42,7 @@ def build_trace(env: MessageEnvelope, decision: RoutingDecision, prompt: Assembl
                 cost: float = 0.0,
                 store_reads: dict[str, int] | None = None) -> AgentTrace:
     l1 = decision.l1
+    reads, round_trips = split_round_trips(store_reads or {})
     return AgentTrace(
         interaction_id=env.interaction_id, channel=env.channel, origin=env.origin,
         impersonated_by=env.impersonated_by, participant_id=decision.person_id, property_id=env.property_id,
@@ -52,5 +54,6 @@ def build_trace(env: MessageEnvelope, decision: RoutingDecision, prompt: Assembl
         prefetch=[TracePrefetch(**p) for p in prefetch or []],
         inbound=env.body, reply=out.reply, model=out.model, usage=out.usage, cost_usd=cost,
         latency_ms=TraceLatency(total=(time.monotonic() - started) * 1000, model=out.model_ms, tools=out.tools_ms),
-        events=events, started_at=env.received_at, store_reads=store_reads or {}, notifications=out.notifications,
+        events=events, started_at=env.received_at, store_reads=reads,
+        dispatcher_round_trips=round_trips, notifications=out.notifications,
     )

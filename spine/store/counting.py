@@ -61,6 +61,22 @@ def add_reads(counts: dict[str, int]) -> None:
         current.update(counts)
 
 
+# Host <-> DispatcherActor round trips ride in the same per-turn tally under this key (a hop is a
+# cost of the turn like a read); `split_round_trips` takes it out before the trace records reads.
+ROUND_TRIPS = "dispatcher_round_trips"
+
+
+def count_round_trip() -> None:
+    """One call from the turn to the dispatcher (counted by whoever makes the call)."""
+    _count(ROUND_TRIPS)
+
+
+def split_round_trips(counts: dict[str, int]) -> tuple[dict[str, int], int]:
+    """(the store reads, the dispatcher round trips) of a tally from `ReadCount.as_dict`."""
+    reads = dict(counts)
+    return reads, reads.pop(ROUND_TRIPS, 0)
+
+
 def _count(kind: str) -> None:
     current = _current.get()
     if current is not None:

@@ -4,10 +4,12 @@ call is served from them; off, no lookup is started and every call is a lookup o
 from __future__ import annotations
 
 import dataclasses
+import time
 
 from actors.config import RuntimeConfig
 from actors.host.host import apply_live_settings
 from actors.turn.interaction import run_interaction
+from actors.turn.opening import open_for
 from tests.support.actor_helpers import RecordingTurn, make_host
 from tests.support.turn_helpers import envelope
 
@@ -37,3 +39,22 @@ async def test_the_knob_reaches_a_running_host(spine, clock):
     assert host.runtime.deps.prefetch is False
     apply_live_settings(host.runtime, RuntimeConfig.model_validate({"prefetch": True}))
     assert host.runtime.deps.prefetch is True
+
+
+async def test_a_warm_turn_with_n_tool_calls_makes_one_plus_n_dispatcher_round_trips(offline_deps):
+    """The prefetch call brings back how each lookup ended, so the report the trace records costs
+    no round trip of its own: prefetch + one per tool call. A turn that has to derive the
+    Person's authority first (no warm Opening) pays that one call more."""
+    first = envelope("+13035552020", "check on WO-42")
+    cold = (await run_interaction(offline_deps, first)).trace
+    assert cold.tool_calls and cold.prefetch
+    assert cold.dispatcher_round_trips == 2 + len(cold.tool_calls)
+    assert "dispatcher_round_trips" not in cold.store_reads  # the hop count is not a store read
+
+    assert cold.participant_id is not None
+    opening = await open_for(offline_deps.spine, offline_deps.tools, cold.participant_id, first.property_id,
+                             channel=first.channel, address=first.from_address,
+                             interaction_id=first.interaction_id, now=time.time())
+    warm = (await run_interaction(offline_deps, envelope("+13035552020", "check on WO-42"), opening=opening)).trace
+    assert warm.tool_calls and {p.status for p in warm.prefetch} >= {"hit"}
+    assert warm.dispatcher_round_trips == 1 + len(warm.tool_calls)
