@@ -63,6 +63,16 @@ async def _opening_context(deps: TurnDeps, env: MessageEnvelope, opening: Openin
     return opening.context, [TraceEvent(kind=EventKind.CONTEXT_BUILD, reason=gap)]
 
 
+async def _escalate(deps: TurnDeps, caller: Caller, out: LoopOutcome, tool_use_id: str, reason: str,
+                    urgency: str, body: str) -> None:
+    """Escalate on the turn's behalf (the model did not), recorded in its trace like a model's call."""
+    inv = ToolInvocation(name="escalate_to_human", tool_use_id=tool_use_id,
+                         input={"reason": reason, "urgency": urgency, "summary": body[:500]})
+    result = await deps.tools.run(inv, caller)
+    out.tool_calls.append(trace_call(inv, result))
+    out.notifications += result.notifications
+
+
 async def safety_net(deps: TurnDeps, caller: Caller, env: MessageEnvelope, out: LoopOutcome) -> list[TraceEvent]:
     """An emergency gets a 911 nudge and an escalation even if the model made neither."""
     match = detect_emergency(env.body)
@@ -70,12 +80,8 @@ async def safety_net(deps: TurnDeps, caller: Caller, env: MessageEnvelope, out: 
         return []
     escalated = any(c.name == "escalate_to_human" and not c.is_error for c in out.tool_calls)
     if not escalated:
-        inv = ToolInvocation(name="escalate_to_human", tool_use_id="safety-net",
-                             input={"reason": f"Emergency reported: {match.brief}", "urgency": "emergency",
-                                    "summary": env.body[:500]})
-        result = await deps.tools.run(inv, caller)
-        out.tool_calls.append(trace_call(inv, result))
-        out.notifications += result.notifications
+        await _escalate(deps, caller, out, "safety-net", f"Emergency reported: {match.brief}", "emergency",
+                        env.body)
     if "911" not in out.reply:  # the model may already have said it in its own words
         out.reply = f"{emergency_nudge(detect_language(env.body))} {out.reply}".strip()
     return [TraceEvent(kind=EventKind.SAFETY, reason=match.kind)]
@@ -90,12 +96,7 @@ async def _fail_safe(deps: TurnDeps, caller: Caller, env: MessageEnvelope, out: 
                      address=env.from_address, property_id=env.property_id,
                      interaction_id=env.interaction_id, detail={"error": reason})
     if not any(c.name == "escalate_to_human" for c in out.tool_calls):
-        inv = ToolInvocation(name="escalate_to_human", tool_use_id="model-fallback",
-                             input={"reason": f"Clara could not answer: {reason}", "urgency": "urgent",
-                                    "summary": env.body[:500]})
-        result = await deps.tools.run(inv, caller)
-        out.tool_calls.append(trace_call(inv, result))
-        out.notifications += result.notifications
+        await _escalate(deps, caller, out, "model-fallback", f"Clara could not answer: {reason}", "urgent", env.body)
     out.reply = FALLBACK_REPLY
     return [TraceEvent(kind=EventKind.MODEL_FAILURE, reason=reason)]
 
