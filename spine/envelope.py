@@ -11,6 +11,12 @@ from spine.codec import WireModel
 from spine.context import Channel
 from spine.identity import utcnow
 
+# How long "this address is claimed by no one", read as the message was placed, stands for the
+# address actor and the router (MessageEnvelope.unclaimed_at): short, as a Person minted meanwhile
+# by a concurrent turn must be found; a mint in that window still resolves to the claim's owner
+# (the claim is written create-if-absent).
+CLAIM_ABSENT_FRESH_S = 1.0
+
 
 class MessageEnvelope(WireModel):
     message_id: str
@@ -30,4 +36,14 @@ class MessageEnvelope(WireModel):
     sender_verified: bool = True
     sender_check: str | None = None
     received_at: datetime = Field(default_factory=utcnow)
+    # When the sender's address was last read and found claimed by no Person (the Placer's read,
+    # as the message was placed); the address actor and the router take it instead of reading the
+    # claim again while it is fresh (actors.client.placement.claim_absent).
+    unclaimed_at: datetime | None = None
+
+    def claim_absent(self, now: datetime | None = None) -> bool:
+        """Whether this says, freshly, that its verified sender's address is claimed by no Person."""
+        if self.unclaimed_at is None or not self.sender_verified:
+            return False
+        return ((now or utcnow()) - self.unclaimed_at).total_seconds() < CLAIM_ABSENT_FRESH_S
 

@@ -91,6 +91,7 @@ async def route_inbound(
     mint: bool = True,
     record_events: bool = True,
     sender_verified: bool = True,
+    claim_absent: bool = False,
 ) -> RoutingDecision:
     """Who is talking, and which role bundles load.
 
@@ -98,6 +99,8 @@ async def route_inbound(
     would happen. `record_events=False` logs events without persisting them (no status-card noise).
     `sender_verified=False` (an email whose From the channel could not authenticate) never
     resolves the address to its Person: the caller is unknown, intent hints and 'other' only.
+    `claim_absent`: the address's claim was read a moment ago and named no Person (carried with
+    the message), so it is not read again; a mint still claims the address create-if-absent.
     """
     inbound = _Inbound(spine, Channel(channel), wire_address, property_id, message, interaction_id, record_events,
                        sender_verified)
@@ -108,7 +111,7 @@ async def route_inbound(
         return await inbound.degrade(Why.NO_PERSON_RESOLVED_NO_INTENT_HINTS,
                                      _other("unreadable wire address", PersonCategory.UNCLASSIFIED), None,
                                      invalid_address=True)
-    person = await resolve_person(spine, inbound.channel, address) if sender_verified else None
+    person = await resolve_person(spine, inbound.channel, address) if sender_verified and not claim_absent else None
     if person is None:
         return await _unknown_caller(inbound, address, confirmer, mint)
     return await _known_person(inbound, person)

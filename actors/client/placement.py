@@ -17,6 +17,7 @@ from collections.abc import Callable
 
 from spine.context import Channel
 from spine.envelope import MessageEnvelope
+from spine.identity import utcnow
 from spine.participants import claim_kind, normalize_address
 from spine.phone import InvalidPhoneNumber
 from spine.repo import Spine
@@ -94,4 +95,6 @@ class Placer:
         if envelope.participant_id or not envelope.sender_verified:  # an unverified sender is no Person
             return envelope
         person_id = await self.participant(envelope.channel, envelope.from_address)
-        return envelope.model_copy(update={"participant_id": person_id}) if person_id else envelope
+        if person_id is None:  # read just now: the address actor and the router need not read it again
+            return envelope.model_copy(update={"unclaimed_at": utcnow()})
+        return envelope.model_copy(update={"participant_id": person_id})

@@ -29,6 +29,7 @@ from actors.host.person_session import SessionOp, SessionReply, run_op
 from actors.turn.opening import Opening, open_for, refreshed
 from actors.turn.turn_types import TurnDeps, TurnResult
 from spine.envelope import MessageEnvelope
+from spine.identity import utcnow
 from spine.participants import BrokenMergeChain, follow_merges
 from spine.records import TranscriptEntry
 from spine.store.counting import ReadCount
@@ -180,19 +181,23 @@ class PersonActor:
             log.warning("lease on %s moved away from %s; rehydrating", self.key, self.rt.host_id)
             self._forget_warm()
 
-    async def _own(self, envelope: MessageEnvelope) -> None:
-        """Be the owner of this message, with a current Opening; or Moved."""
+    async def _own(self, envelope: MessageEnvelope) -> MessageEnvelope:
+        """Be the owner of this message, with a current Opening; or Moved. The envelope as the
+        turn takes it (for an address actor, with when its claim was last found absent)."""
         # An address actor: has the caller become a Person? Not for a sender the channel could
         # not authenticate (a forged email From): their address's claim is not theirs to use.
-        if self.person_id is None and envelope.sender_verified:
+        # The Placer's read of a moment ago stands (MessageEnvelope.claim_absent); an older one is read again.
+        if self.person_id is None and envelope.sender_verified and not envelope.claim_absent():
             claimed = await claimed_person(self.rt.deps.spine, envelope.channel, envelope.from_address)
             if claimed is not None:
                 raise Moved(self.key, rekey=person_key(claimed))
+            envelope = envelope.model_copy(update={"unclaimed_at": utcnow()})
         await self.renew_if_due()
         if self.lease is None:
             await self.activate()
         if self.person_id is not None:
             await self._open(envelope, self.person_id)
+        return envelope
 
     async def _open(self, envelope: MessageEnvelope, person_id: str) -> None:
         deps, opening, now = self.rt.deps, self.opening, self.rt.clock()
@@ -221,7 +226,7 @@ class PersonActor:
     # -- one turn -----------------------------------------------------------------------
     async def _turn(self, envelope: MessageEnvelope) -> TurnResult:
         with ReadCount():  # the turn's trace records what it read, this preparation included
-            await self._own(envelope)
+            envelope = await self._own(envelope)
             result = await self._replayed(envelope)
             if result is None:
                 result = await self._answer(envelope)

@@ -133,7 +133,7 @@ async def _route(deps: TurnDeps, env: MessageEnvelope, opening: Opening | None) 
     decision = await route_inbound(deps.spine, channel=env.channel, wire_address=env.from_address,
                                    property_id=env.property_id, message=env.body,
                                    interaction_id=env.interaction_id, confirmer=deps.confirmer,
-                                   sender_verified=env.sender_verified)
+                                   sender_verified=env.sender_verified, claim_absent=env.claim_absent())
     if decision.person_id is None or decision.reply_suppressed:
         return decision, None
     opening = await open_for(deps.spine, deps.authority_source, decision.person_id, env.property_id, channel=env.channel,

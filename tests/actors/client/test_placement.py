@@ -2,16 +2,22 @@
 the store, real turns (offline model, in-process Dispatcher)."""
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
 
 from actors.client.placement import Placer, address_key, person_key, placement_key
 from actors.client.pool import HostPool
 from actors.config import RuntimeConfig
 from actors.host.host import host_name, owner_id
+from spine.envelope import CLAIM_ABSENT_FRESH_S
+from spine.identity import utcnow
 from spine.intent_hints import MINTED_PREFIX
+from spine.repo import Spine
+from spine.store.counting import ReadCount, counting
 from tests.support.actor_helpers import InProcess, actor, envelope, real_host
 
-PROSPECT = "+14155559876"
+PROSPECT, STRANGER = "+14155559876", "+14155550177"
 
 
 @pytest.fixture
@@ -63,3 +69,20 @@ async def test_a_merged_away_number_is_placed_with_the_surviving_person(pool, sp
     result = await pool.submit(placed)
     assert result.person_id == "p_marcus" and actor(pool, "person:p_marcus").turns == 1
     assert actor(pool, "person:p_marcus_old") is None
+
+
+async def test_an_unknown_numbers_claim_is_read_once_per_inbound(spine, clock):
+    """The Placer's read travels with the message (MessageEnvelope.unclaimed_at): neither the
+    address actor nor the router reads the claim again while it is fresh; a stale one is read once."""
+    counted = Spine(counting(spine.store))
+    pool = HostPool(RuntimeConfig(namespace="t"), [InProcess(real_host(counted, clock, owner_id("t", host_name(0))))],
+                    None, counted)
+    with ReadCount() as placing:
+        placed = await Placer(counted).placed(envelope(None, "what are your office hours?", from_address=STRANGER))
+    assert placed.participant_id is None and placing.as_dict().get("claim") == 1
+    fresh = await pool.submit(placed)
+    assert fresh.reply and fresh.trace.store_reads.get("claim", 0) == 0
+    waited = envelope(None, "hello? anyone there?", from_address=STRANGER).model_copy(
+        update={"unclaimed_at": utcnow() - timedelta(seconds=CLAIM_ABSENT_FRESH_S)})
+    late = await pool.submit(waited)
+    assert late.reply and late.trace.store_reads.get("claim", 0) == 1  # the actor's read; the router takes it
