@@ -39,7 +39,7 @@ from spine.store.sqlite import SqliteStore  # noqa: E402
 from tests.support.tool_helpers import CALLERS, ROWS, add_table_people  # noqa: E402
 from tools.caller import Caller, CallerFacts, load_caller  # noqa: E402
 from tools.decide import POLICY, decide  # noqa: E402
-from tools.facts import NO_TARGET, Target, load_facts, load_target  # noqa: E402
+from tools.facts import NO_TARGET, Target, load_target  # noqa: E402
 from tools.gate import authorize  # noqa: E402
 from tools.matrix import TOOL_ROLE_MATRIX, UNIT_SCOPES, Scope  # noqa: E402
 
@@ -67,7 +67,7 @@ async def load_cases() -> tuple[Spine, list[Case]]:
     cases = []
     for row in ROWS:
         for name, caller in callers.items():
-            facts = await load_facts(spine, caller)
+            facts = await caller.facts(spine)
             policy = TOOL_ROLE_MATRIX.get(row.tool)
             target = await load_target(spine, facts, policy.scope, row.input) if policy else NO_TARGET
             cases.append(Case(name, caller, facts, row.tool, row.input, target))

@@ -3,7 +3,8 @@
 The names below are the tool layer's public API; everything else is reached through its module.
 Errors: `tools.errors.ToolError` and below.
 """
-from tools.caller import Caller, CallerFacts, StoreRoles, authoritative_roles, load_caller, records_visible
+from tools.authority import STALE_AFTER_S, Authority, AuthoritySource, CallerFacts, derive_authority
+from tools.caller import Caller, load_caller
 from tools.catalog import catalog_for, catalog_names, facility_tools, role_tools_for, voice_catalog
 from tools.dispatch import dispatch, serve_prefetched
 from tools.errors import ToolError
@@ -15,25 +16,26 @@ from tools.prefetch import prefetch_candidates
 from tools.registry import TOOLS
 
 __all__ = [
+    "STALE_AFTER_S",
     "TOOLS",
     "TOOL_ROLE_MATRIX",
+    "Authority",
+    "AuthoritySource",
     "Caller",
     "CallerFacts",
     "InvalidWorkOrderId",
     "Scope",
-    "StoreRoles",
     "ToolError",
     "ToolFailure",
     "ToolPolicy",
-    "authoritative_roles",
     "authorize",
     "catalog_for",
     "catalog_names",
+    "derive_authority",
     "dispatch",
     "facility_tools",
     "load_caller",
     "prefetch_candidates",
-    "records_visible",
     "role_tools_for",
     "serve_prefetched",
     "voice_catalog",

@@ -25,10 +25,14 @@ CatalogShape = tuple[frozenset[PersonRoleType], frozenset[OccupancyKind]]
 
 
 def catalog_shape(caller: Caller) -> CatalogShape:
-    """What a catalog depends on: the role types, and the occupancy kinds of the tenant roles."""
-    kinds = frozenset(r.scope.occupancy or OccupancyKind.ROOMMATE for r in caller.roles
-                      if r.role_type == PersonRoleType.TENANT)
-    return frozenset(r.role_type for r in caller.roles), kinds
+    """What a catalog depends on: the role types, and the occupancy kinds of the tenant roles, as
+    the caller's derived authority says. A Caller with none derived here (one that crossed a
+    process boundary) is offered what no role is: the catalog fails closed, never open."""
+    authority = caller.derived()
+    if authority is None:
+        return frozenset(), frozenset()
+    facts = authority.facts
+    return facts.role_types, frozenset(kind for kinds in facts.units.values() for kind in kinds)
 
 
 def _offered(policy: ToolPolicy, shape: CatalogShape) -> bool:

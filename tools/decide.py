@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from spine.identity import OccupancyKind, PersonRoleType
-from tools.caller import CallerFacts
+from tools.authority import CallerFacts
 from tools.facts import Target
 from tools.matrix import TOOL_ROLE_MATRIX, UNIT_SCOPES, Scope, ToolPolicy
 

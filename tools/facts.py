@@ -1,16 +1,16 @@
-"""The facts a gate decision needs, loaded from the store before the decision is made.
+"""The target a gate decision needs, loaded from the store before the decision is made.
 
-Loading is async and does I/O; deciding (tools/decide.py) is pure. CallerFacts are loaded once
-per Caller (one interaction); a Target is loaded per call, for the unit or work order it names.
+Loading is async and does I/O; deciding (tools/decide.py) is pure. The caller's side, CallerFacts,
+comes with their Authority (tools.authority: one derivation per interaction and staleness bound);
+a Target is loaded per call, for the unit or work order it names.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any
 
-from spine.identity import STAFF_ROLE_TYPES, OccupancyKind, PersonRole, PersonRoleType
 from spine.repo import Spine
-from tools.caller import Caller, CallerFacts, authoritative_roles
+from tools.authority import CallerFacts
 from tools.ids import display_id, work_order_key
 from tools.matrix import UNIT_SCOPES, Scope
 
@@ -33,50 +33,6 @@ class Target:
 
 
 NO_TARGET = Target()
-
-
-async def load_facts(spine: Spine, caller: Caller) -> CallerFacts:
-    """CallerFacts for this caller, re-derived from the store once and cached on the Caller."""
-    cached = caller.known_facts()
-    if cached is not None:
-        return cached
-    prop = await spine.get_property(caller.property_id)
-    roles: list[PersonRole] | None
-    if not prop:
-        roles = []
-    else:
-        roles = caller.roles_from_store()
-        if roles is None:
-            roles = await authoritative_roles(spine, caller.person_id, caller.property_id)
-    units: dict[str, set[OccupancyKind]] = {}
-    numbers: dict[str, str] = {}
-    vendors: dict[str, frozenset[str]] = {}
-    org_wide: set[PersonRoleType] = set()
-    by_property: dict[str, set[PersonRoleType]] = {}
-    for role in roles:
-        scope = role.scope
-        if role.role_type in STAFF_ROLE_TYPES:
-            if scope.property_id:
-                by_property.setdefault(scope.property_id, set()).add(role.role_type)
-            else:
-                org_wide.add(role.role_type)
-        elif role.role_type == PersonRoleType.TENANT and scope.unit_id:
-            # A tenant row without an occupancy kind gets the least authority an occupant has.
-            units.setdefault(scope.unit_id, set()).add(scope.occupancy or OccupancyKind.ROOMMATE)
-            unit = await spine.get_unit(scope.unit_id)
-            numbers[scope.unit_id] = unit.number if unit else scope.unit_id
-        elif role.role_type == PersonRoleType.VENDOR_CONTACT and scope.vendor_id:
-            vendor = await spine.get_vendor(scope.vendor_id)
-            if vendor is not None:
-                vendors[vendor.id] = frozenset(vendor.services_property_ids)
-    facts = CallerFacts(
-        person_id=caller.person_id, property_id=caller.property_id, org_id=prop.org_id if prop else None,
-        role_types=frozenset(r.role_type for r in roles), units={u: frozenset(k) for u, k in units.items()},
-        unit_numbers=numbers, vendor_services=vendors, org_wide_roles=frozenset(org_wide),
-        property_roles={p: frozenset(held) for p, held in by_property.items()},
-    )
-    caller.remember_facts(facts)
-    return facts
 
 
 async def load_target(spine: Spine, facts: CallerFacts, scope: Scope, args: dict[str, Any]) -> Target:

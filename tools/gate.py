@@ -15,9 +15,10 @@ from typing import Any
 
 from spine.context import Channel
 from spine.repo import Spine
-from tools.caller import Caller, CallerFacts
+from tools.authority import CallerFacts
+from tools.caller import Caller
 from tools.decide import POLICY, Decision, decide
-from tools.facts import NO_TARGET, Target, load_facts, load_target
+from tools.facts import NO_TARGET, Target, load_target
 from tools.matrix import Scope
 from tools.verification import unverified_refusal
 
@@ -62,7 +63,7 @@ async def _gate(spine: Spine, caller: Caller, tool_name: str, args: dict[str, An
     policy = POLICY.matrix.get(tool_name)
     if policy is None:
         return GateOutcome(decide(POLICY, _NO_FACTS, tool_name, NO_TARGET), None, NO_TARGET)
-    facts = await load_facts(spine, caller)
+    facts = await caller.facts(spine)
     if not POLICY.role_permits(facts, tool_name):
         return GateOutcome(decide(POLICY, facts, tool_name, NO_TARGET), facts, NO_TARGET)
     target = await load_target(spine, facts, policy.scope, args)

@@ -12,7 +12,6 @@ from spine.oncall import PageStatus
 from spine.outbound import Notification
 from spine.paging import PageRequest, PageStart, start_page
 from spine.work import WorkOrder
-from tools.facts import load_facts
 from tools.handlers.base import HandlerContext
 
 PAGING_PRIORITY = "emergency"
@@ -66,7 +65,7 @@ async def reporter_unit(ctx: HandlerContext) -> str | None:
     unknown") for a caller with no unit there, or several."""
     if ctx.target.unit_number:
         return ctx.target.unit_number
-    numbers = (await load_facts(ctx.spine, ctx.caller)).unit_numbers
+    numbers = (await ctx.caller.facts(ctx.spine)).unit_numbers
     return next(iter(numbers.values())) if len(numbers) == 1 else None
 
 

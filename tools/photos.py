@@ -12,13 +12,12 @@ from spine.identity import utcnow
 from spine.repo import Spine
 from spine.work import WorkOrder, WorkOrderNote
 from tools.caller import Caller
-from tools.facts import load_facts
 
 
 async def waiting_for_photos(spine: Spine, caller: Caller) -> list[WorkOrder]:
     """Open work orders on the caller's own units here that asked for a photo, latest first.
     The units are the gate's own (CallerFacts), so this is the scope request_photo is held to."""
-    facts = await load_facts(spine, caller)
+    facts = await caller.facts(spine)
     waiting = [wo for unit_id in sorted(facts.units)
                for wo in await spine.work_orders_of_unit(caller.property_id, unit_id)
                if wo.is_open and wo.photo_request]

@@ -15,12 +15,12 @@ import hashlib
 import time
 from collections.abc import Callable
 
-from actors.turn.authority import STALE_AFTER_S
 from spine.context import Channel
 from spine.envelope import MessageEnvelope
 from spine.participants import claim_kind, normalize_address
 from spine.phone import InvalidPhoneNumber
 from spine.repo import Spine
+from tools.authority import STALE_AFTER_S
 
 PERSON_PREFIX, ADDRESS_PREFIX = "person:", "addr:"
 

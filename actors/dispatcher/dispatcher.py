@@ -1,8 +1,8 @@
 """Dispatcher: the only path from a turn to a tool handler, plus speculative prefetch.
 
 Every call is decided on authority the dispatcher derived from the store itself
-(`actors.turn.authority`), whatever the PersonActor or the model claims: the Caller a turn sends
-names only who (Person.id) and where (property), and its roles are never read. A derivation is
+(`tools.authority`), whatever the PersonActor or the model claims: the Caller a turn sends
+names only who (Person.id) and where (property) and carries no roles (tools.caller). A derivation is
 kept for at most STALE_AFTER_S and dropped at once when one of the person's tools writes, so a
 role removed in the store is refused within that bound. Prefetch runs read-only tools the caller
 may call, in parallel with the first model call, and keeps their results for a short time so
@@ -18,11 +18,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from actors.turn.authority import STALE_AFTER_S, Authority, derive_authority
 from spine.context import Channel
 from spine.repo import Spine
 from spine.store.counting import ReadCount, add_reads, count_round_trip
 from spine.toolspec import CallDecision, ToolInvocation, ToolResult
+from tools.authority import STALE_AFTER_S, Authority, derive_authority
 from tools.caller import Caller
 from tools.dispatch import dispatch, serve_prefetched
 from tools.matrix import TOOL_ROLE_MATRIX
@@ -116,7 +116,7 @@ class Dispatcher:
         if kept is not None and kept[0] == authority.derived_at:
             return kept[1]
         # Who impersonates is carried like who is spoken as; the gate derives that Person's authority too.
-        fresh = authority.caller(caller.interaction_id, Channel(caller.channel), caller.impersonated_by)
+        fresh = Caller.of(authority, caller.interaction_id, Channel(caller.channel), caller.impersonated_by)
         if len(self._callers) > 10_000:
             self._callers.clear()
         self._callers[key] = (authority.derived_at, fresh)

@@ -16,12 +16,12 @@ from ray.exceptions import ActorDiedError
 from actors.client.handles import DispatcherHandle
 from actors.config import RuntimeConfig
 from actors.heap import heap_blocks, settle_heap
-from actors.turn.authority import Authority
 from spine.codec import pack, unpack
 from spine.repo import Spine
 from spine.store.counting import add_reads, count_round_trip, counting
 from spine.store.url import open_store
 from spine.toolspec import ToolInvocation, ToolResult
+from tools.authority import Authority
 from tools.caller import Caller
 
 DISPATCHER_NAME = "clara-dispatcher"

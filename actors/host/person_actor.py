@@ -198,10 +198,10 @@ class PersonActor:
         deps, opening, now = self.rt.deps, self.opening, self.rt.clock()
         channel, address, iid = envelope.channel, envelope.from_address, envelope.interaction_id
         if opening is None or opening.property_id != envelope.property_id:
-            opening = await open_for(deps.spine, deps.tools, person_id, envelope.property_id, now=now,
+            opening = await open_for(deps.spine, deps.authority_source, person_id, envelope.property_id, now=now,
                                      channel=channel, address=address, interaction_id=iid)
         else:
-            opening = await refreshed(deps.spine, deps.tools, opening, now=now, channel=channel, address=address,
+            opening = await refreshed(deps.spine, deps.authority_source, opening, now=now, channel=channel, address=address,
                                       interaction_id=iid)
         person = opening.person
         if person is not None and person.merged_into_person_id:

@@ -32,7 +32,7 @@ from spine.routing_types import L1Result, MetaRole, RoutingDecision
 from spine.store import StoreError
 from spine.store.counting import ReadCount
 from spine.toolspec import ToolInvocation, ToolSpec
-from tools.caller import Caller, load_caller, records_visible
+from tools.caller import Caller, load_caller
 from tools.catalog import facility_tools, role_tools_for, shared_role_tools
 from tools.photos import attach_requested_photos
 from tools.prefetch import prefetch_candidates
@@ -136,7 +136,7 @@ async def _route(deps: TurnDeps, env: MessageEnvelope, opening: Opening | None) 
                                    sender_verified=env.sender_verified)
     if decision.person_id is None or decision.reply_suppressed:
         return decision, None
-    opening = await open_for(deps.spine, deps.tools, decision.person_id, env.property_id, channel=env.channel,
+    opening = await open_for(deps.spine, deps.authority_source, decision.person_id, env.property_id, channel=env.channel,
                              address=env.from_address, interaction_id=env.interaction_id, now=time.time())
     return decision, opening
 
@@ -145,7 +145,7 @@ async def _converse(deps: TurnDeps, env: MessageEnvelope, decision: RoutingDecis
                     history: list[dict[str, Any]], started: float, reads: ReadCount) -> TurnResult:
     if opening is not None:
         caller = opening.caller(env.interaction_id, env.channel, env.impersonated_by)
-        if records_visible(caller):
+        if opening.facts.records_visible:
             context, events = await _opening_context(deps, env, opening, in_session=bool(history))
             name = opening.person.display_name if opening.person else None
         else:  # no active role here: nothing of the number's owner goes into the prompt
@@ -163,7 +163,7 @@ async def _converse(deps: TurnDeps, env: MessageEnvelope, decision: RoutingDecis
                                  context=context, origin=env.origin)
     events = [*_sender_events(env), *events]
     photos_for = await _attach_photos(deps, caller, env, events)
-    facts = _turn_facts(decision, opening if opening is not None and records_visible(caller) else None, context)
+    facts = _turn_facts(decision, opening if opening is not None and opening.facts.records_visible else None, context)
     request = ModelRequest(system=prompt.system, tools=prompt.tools, facts=facts,
                            messages=[*history, {"role": "user", "content": _user_text(env, photos_for)}])
     # Speculative prefetch runs beside the first model call; no candidates, no dispatcher hop.
@@ -198,8 +198,8 @@ async def _capped_tools(deps: TurnDeps, caller: Caller) -> list[ToolSpec] | None
     impersonator = caller.impersonator()
     if impersonator is None:
         return None
-    authority = await deps.tools.authority(impersonator.person_id, caller.property_id)
-    return shared_role_tools(caller, authority.caller(caller.interaction_id, caller.channel))
+    authority = await deps.authority_source.authority(impersonator.person_id, caller.property_id)
+    return shared_role_tools(caller, Caller.of(authority, caller.interaction_id, caller.channel))
 
 
 async def _note_contact(deps: TurnDeps, env: MessageEnvelope, decision: RoutingDecision,
@@ -237,9 +237,11 @@ def _turn_facts(decision: RoutingDecision, opening: Opening | None, context: Per
     """The turn as values, for a backend that must not read the prompt (the offline policy)."""
     if opening is None:
         return turn_facts(decision.l1, [], [], context, None)
-    tenancies = [Tenancy(unit=o.unit_number, kind=o.kind) for o in opening.facts.occupancies]
+    facts = opening.facts
+    tenancies = [Tenancy(unit=facts.unit_numbers.get(unit_id, unit_id), kind=kind)
+                 for unit_id, kinds in sorted(facts.units.items()) for kind in sorted(kinds)]
     name = opening.person.display_name if opening.person else None
-    return turn_facts(decision.l1, list(opening.facts.role_types), tenancies, context, name)
+    return turn_facts(decision.l1, sorted(facts.role_types), tenancies, context, name)
 
 
 def _user_text(env: MessageEnvelope, photos_for: str | None) -> str:

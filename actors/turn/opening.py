@@ -2,12 +2,12 @@
 
 Built once from the store when a PersonActor activates (or a call opens), held warm by the actor
 between turns and handed to every turn of every channel: the Person, the roles in force at the
-inbound property, the authority facts (occupancies and their kinds, assigned work orders, org and
-property scopes), personContext with ghost pointers filtered, and the stable prompt prefix of that
-role set (shared by every Opening with the same role set at the same property).
+inbound property and what they reach (the gate's own CallerFacts: one derivation serves the
+prompt and the gate), personContext with ghost pointers filtered, and the stable prompt prefix of
+that role set (shared by every Opening with the same role set at the same property).
 
 How it goes stale, and how far (`refreshed`):
-  * Person and roles come from the DispatcherActor's own derivation (actors.turn.authority) and are
+  * Person and roles come from the DispatcherActor's own derivation (tools.authority) and are
     re-checked once they are STALE_AFTER_S old: a role added or removed in the store reaches the
     next turn's prompt and tool list within that bound, as it reaches the dispatcher's gate.
   * A turn whose tools wrote (a work order filed, a prospect saved) invalidates the authority and
@@ -17,51 +17,27 @@ How it goes stale, and how far (`refreshed`):
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from pydantic import BaseModel
 
-from pydantic import BaseModel, Field
-
-from actors.turn.authority import STALE_AFTER_S, Authority
 from prompts.assemble import AssembledPrompt, assemble_prompt, with_volatile
 from prompts.context_check import filter_ghost_pointers
 from spine.context import Channel, PersonContext
 from spine.context_build import build_active_pointers
 from spine.events import ContextBuildReason
-from spine.identity import STAFF_ROLE_TYPES, OccupancyKind, Person, PersonRole, PersonRoleType
+from spine.identity import Person, PersonRole
 from spine.language import Language
 from spine.repo import Spine
 from spine.routing_types import L1Result
 from spine.toolspec import ToolSpec
+from tools.authority import STALE_AFTER_S, Authority, AuthoritySource, CallerFacts
 from tools.caller import Caller
 from tools.catalog import facility_tools, role_tools_for
-
-if TYPE_CHECKING:
-    from actors.turn.turn_types import ToolRunner
-
-
-class Occupancy(BaseModel):
-    unit_id: str
-    unit_number: str
-    kind: OccupancyKind
-
-
-class AuthorityFacts(BaseModel):
-    """What the person may act on, as the Opening knows it (the dispatcher decides on its own)."""
-
-    org_id: str | None = None
-    role_types: list[PersonRoleType] = Field(default_factory=list)
-    occupancies: list[Occupancy] = Field(default_factory=list)
-    vendor_ids: list[str] = Field(default_factory=list)
-    assigned_work_orders: list[str] = Field(default_factory=list)  # open, assigned to their vendors: WO-7
-    org_scopes: list[str] = Field(default_factory=list)  # orgs a staff role covers
-    property_scopes: list[str] = Field(default_factory=list)  # properties a staff or prospect role is held at
 
 
 class Opening(BaseModel):
     person_id: str
     property_id: str
-    authority: Authority
-    facts: AuthorityFacts
+    authority: Authority  # the Person, their roles and what those reach (authority.facts)
     context: PersonContext
     context_gap: ContextBuildReason | None = None  # why the context was built, not read (first turn's event)
     prefix: AssembledPrompt | None = None  # shared; the volatile block is rendered per turn
@@ -79,8 +55,12 @@ class Opening(BaseModel):
     def roles(self) -> list[PersonRole]:
         return self.authority.authoritative_roles
 
+    @property
+    def facts(self) -> CallerFacts:
+        return self.authority.facts
+
     def caller(self, interaction_id: str, channel: Channel, impersonated_by: str | None = None) -> Caller:
-        return self.authority.caller(interaction_id, channel, impersonated_by)
+        return Caller.of(self.authority, interaction_id, channel, impersonated_by)
 
     def due(self, now: float) -> bool:
         return self.authority_stale or self.context_stale or now - self.checked_at >= STALE_AFTER_S
@@ -90,21 +70,21 @@ class Opening(BaseModel):
         self.authority_stale = self.context_stale = True
 
 
-async def open_for(spine: Spine, tools: ToolRunner, person_id: str, property_id: str, *, channel: Channel,
-                   address: str | None, interaction_id: str, now: float) -> Opening:
+async def open_for(spine: Spine, authorities: AuthoritySource, person_id: str, property_id: str, *,
+                   channel: Channel, address: str | None, interaction_id: str, now: float) -> Opening:
     """Build an Opening from the store (one derivation of authority, one context read)."""
-    authority = await tools.authority(person_id, property_id, fresh=True)
+    authority = await authorities.authority(person_id, property_id, fresh=True)
     return await _build(spine, authority, channel=channel, address=address, interaction_id=interaction_id)
 
 
-async def refreshed(spine: Spine, tools: ToolRunner, opening: Opening, *, channel: Channel, address: str | None,
-                    interaction_id: str, now: float) -> Opening:
+async def refreshed(spine: Spine, authorities: AuthoritySource, opening: Opening, *, channel: Channel,
+                    address: str | None, interaction_id: str, now: float) -> Opening:
     """The Opening for the next turn, by the staleness rules above (itself if nothing is due)."""
     if not opening.due(now):
         return opening
     authority = opening.authority
     if opening.authority_stale or now - opening.checked_at >= STALE_AFTER_S:
-        authority = await tools.authority(opening.person_id, opening.property_id, fresh=opening.authority_stale)
+        authority = await authorities.authority(opening.person_id, opening.property_id, fresh=opening.authority_stale)
     if not authority.same_as(opening.authority):
         return await _build(spine, authority, channel=channel, address=address, interaction_id=interaction_id,
                             summary_of=opening.context)
@@ -126,9 +106,8 @@ async def _build(spine: Spine, authority: Authority, *, channel: Channel, addres
         context, gap = await load_context(spine, person_id, channel=channel, address=address,
                                           property_id=authority.property_id, interaction_id=interaction_id,
                                           roles=authority.all_roles)
-    return Opening(person_id=person_id, property_id=authority.property_id, authority=authority,
-                   facts=await _facts(spine, authority), context=context, context_gap=gap,
-                   checked_at=authority.derived_at)
+    return Opening(person_id=person_id, property_id=authority.property_id, authority=authority, context=context,
+                   context_gap=gap, checked_at=authority.derived_at)
 
 
 async def load_context(spine: Spine, person_id: str, *, channel: Channel, address: str | None, property_id: str,
@@ -151,38 +130,6 @@ async def _repointed(spine: Spine, context: PersonContext, authority: Authority)
                                              "active_tours": active.active_tours,
                                              "active_renewal_workflow_id": active.active_renewal_workflow_id})
     return context.model_copy(update={"active": kept})
-
-
-async def _facts(spine: Spine, authority: Authority) -> AuthorityFacts:
-    roles = authority.authoritative_roles
-    occupancies, vendor_ids, orgs, properties = [], [], set(), set()
-    for role in roles:
-        scope = role.scope
-        if role.role_type == PersonRoleType.TENANT and scope.unit_id:
-            unit = await spine.get_unit(scope.unit_id)  # reference data: cached
-            occupancies.append(Occupancy(unit_id=scope.unit_id, unit_number=unit.number if unit else scope.unit_id,
-                                         kind=scope.occupancy or OccupancyKind.ROOMMATE))
-        elif role.role_type == PersonRoleType.VENDOR_CONTACT and scope.vendor_id:
-            vendor_ids.append(scope.vendor_id)
-        elif role.role_type in STAFF_ROLE_TYPES or role.role_type == PersonRoleType.PROSPECT:
-            if scope.property_id:
-                properties.add(scope.property_id)
-            elif scope.org_id:
-                orgs.add(scope.org_id)
-    return AuthorityFacts(org_id=authority.org_id, role_types=sorted({r.role_type for r in roles}),
-                          occupancies=occupancies, vendor_ids=sorted(set(vendor_ids)),
-                          assigned_work_orders=await _assigned(spine, set(vendor_ids)),
-                          org_scopes=sorted(orgs), property_scopes=sorted(properties))
-
-
-async def _assigned(spine: Spine, vendor_ids: set[str]) -> list[str]:
-    found: set[str] = set()
-    for vendor_id in sorted(vendor_ids):
-        vendor = await spine.get_vendor(vendor_id)
-        for property_id in sorted(vendor.services_property_ids) if vendor else []:
-            found |= {wo.display_id for wo in await spine.work_orders_at(property_id)
-                      if wo.assigned_vendor_id == vendor_id and wo.is_open}
-    return sorted(found)
 
 
 # -- the prompt --------------------------------------------------------------------------------

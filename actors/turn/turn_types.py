@@ -6,13 +6,13 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from actors.model.base import ModelBackend
-from actors.turn.authority import Authority
 from spine.codec import WireModel
 from spine.intent_hints import IntentConfirmer
 from spine.notification import Notification
 from spine.records import AgentTrace, TraceToolCall, Usage
 from spine.repo import Spine
 from spine.toolspec import ToolInvocation, ToolResult
+from tools.authority import AuthoritySource
 from tools.caller import Caller
 
 
@@ -21,11 +21,6 @@ class ToolRunner(Protocol):
     tests, an in-process actors.dispatcher.dispatcher.Dispatcher."""
 
     async def run(self, invocation: ToolInvocation, caller: Caller) -> ToolResult: ...
-
-    async def authority(self, person_id: str | None, property_id: str, *, fresh: bool = False) -> Authority:
-        """The dispatcher's own derivation of who the person is at the property (the Opening
-        takes its Person and roles from it, so one store read serves both)."""
-        ...
 
     async def prefetch(self, invocations: list[ToolInvocation], caller: Caller) -> list[dict[str, Any]]:
         """Runs read-only lookups for the model's matching calls; how each ended (TracePrefetch)."""
@@ -49,6 +44,21 @@ class TurnDeps:
     confirmer: IntentConfirmer | None = None
     budget: TurnBudget = field(default_factory=TurnBudget)
     prefetch: bool = True  # RuntimeConfig.prefetch: start speculative lookups beside the first model call
+    # Who the person is (the Opening's Person and roles). By default the tool runner's process
+    # answers it: the DispatcherActor derives authority for its gate anyway, so one store read
+    # serves the prompt and the gate; a runner that is no AuthoritySource must be given one.
+    authorities: AuthoritySource | None = None
+
+    def __post_init__(self) -> None:
+        if self.authorities is None:
+            if not isinstance(self.tools, AuthoritySource):
+                raise TypeError("TurnDeps needs an AuthoritySource: this tool runner is none")
+            self.authorities = self.tools
+
+    @property
+    def authority_source(self) -> AuthoritySource:
+        assert self.authorities is not None  # __post_init__ set it or refused
+        return self.authorities
 
 
 @dataclass

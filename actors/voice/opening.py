@@ -40,7 +40,7 @@ from spine.records import (
 from spine.repo import Spine
 from spine.router import route_inbound
 from spine.routing_types import L1Result, MetaRole, RoutingDecision
-from tools.caller import Caller, load_caller, records_visible
+from tools.caller import Caller, load_caller
 
 log = logging.getLogger("clara.voice")
 
@@ -127,8 +127,9 @@ async def open_call(spine: Spine, voice_prompt: str, caller_number: str, called_
     # One after another, not gathered: after routing, the Person, roles, property and units are
     # memo or cache hits, so only the context reads reach the store and there is nothing to overlap.
     caller = await load_caller(reads, pid, prop.id, iid, Channel.VOICE)
-    person = await reads.get_person(pid) if pid is not None and records_visible(caller) else None
-    if records_visible(caller):
+    visible = (await caller.facts(reads)).records_visible
+    person = await reads.get_person(pid) if pid is not None and visible else None
+    if visible:
         context, events, builds = await _context_with_events(reads, pid, caller_number, prop.id, iid)
     else:  # no active role here: nothing of the number's owner goes into [CONTEXT]
         context, events, builds = PersonContext(person_id=pid or ""), [], []
@@ -144,7 +145,7 @@ async def open_from(spine: Spine, voice_prompt: str, opening: Opening, decision:
         log.warning("voice call %s: property %s of the warm opening is gone", iid, opening.property_id)
         return minimal_opening(voice_prompt, iid)
     caller = opening.caller(iid, Channel.VOICE)
-    if not records_visible(caller):  # no active role here: nothing of the number's owner goes into [CONTEXT]
+    if not opening.facts.records_visible:  # no active role here: nothing of the number's owner goes into [CONTEXT]
         return await _opened(spine, voice_prompt, iid, prop, decision, None, caller,
                              PersonContext(person_id=opening.person_id), [], [], caller_number, verified)
     builds = [str(opening.context_gap)] if opening.context_gap else []
@@ -158,14 +159,15 @@ async def _opened(spine: Spine, voice_prompt: str, iid: str, prop: Property, dec
                   person: Person | None, caller: Caller, context: PersonContext, events: list[TraceEvent],
                   builds: list[str], caller_number: str, verified: bool) -> Opened:
     pid = decision.person_id
+    facts = await caller.facts(spine)  # derived with the caller: no store read
     if decision.graceful_degrade_reason:
         events.append(TraceEvent(kind=EventKind.GRACEFUL_DEGRADE, reason=decision.graceful_degrade_reason))
     view = VoiceContextView(
-        caller_name=person.display_name if person else None, person_id=pid, known=bool(person and caller.roles),
+        caller_name=person.display_name if person else None, person_id=pid, known=bool(person and facts.role_types),
         l1=decision.l1, features=_voice_features(decision.l1.roles), property_name=prop.name,
-        units=await _units_of(spine, caller), context=context, tool_names=_voice_tools_for(caller),
+        units=[facts.unit_numbers[u] for u in sorted(facts.unit_numbers)], context=context, tool_names=_voice_tools_for(caller),
         # Withheld only where there is something of the number's owner to withhold.
-        withheld=withheld_until_verified() if person and caller.roles and not verified else frozenset())
+        withheld=withheld_until_verified() if person and facts.role_types and not verified else frozenset())
     # Every value below is built by our own typed code, so it is not validated a second time.
     start = VoiceCallStart.model_construct(
         interaction_id=iid, person_id=pid, property_id=prop.id, dynamic_variables=call_variables(view, iid),
@@ -220,12 +222,6 @@ def _voice_tools_for(caller: Caller) -> list[str]:
     from tools.catalog import catalog_names
 
     return [name for name in catalog_names(caller) if name in voice_tool_names()]
-
-
-async def _units_of(spine: Spine, caller: Caller) -> list[str]:
-    unit_ids = sorted({r.scope.unit_id for r in caller.roles if r.scope.unit_id})
-    units = [await spine.get_unit(u) for u in unit_ids]  # reference data, cached since routing read it
-    return [u.number for u in units if u is not None and u.property_id == caller.property_id]
 
 
 def e164_or_raw(number: str) -> str:

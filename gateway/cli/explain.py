@@ -12,13 +12,14 @@ import uuid
 from gateway.cli.common import open_spine
 from prompts.assemble import AssembledPrompt, assemble_prompt
 from spine.context import Channel, PersonContext
-from spine.identity import PersonRole, PersonRoleSource, PersonRoleType, RoleScope
+from spine.identity import PersonRoleType
 from spine.phone import InvalidPhoneNumber, normalize_phone
 from spine.property import Property
 from spine.records import EventKind, last4
 from spine.repo import Spine
 from spine.router import route_inbound
 from spine.routing_types import MetaRole, RoutingDecision
+from tools.authority import Authority, CallerFacts
 from tools.caller import Caller, load_caller
 from tools.catalog import facility_tools, role_tools_for
 
@@ -66,10 +67,10 @@ async def _caller(spine: Spine, decision: RoutingDecision, prop: Property, inter
                   channel: Channel) -> Caller:
     """The caller the tool gate would see; for a would-be mint, the prospect it would become."""
     if decision.person_id is None and MetaRole.PROSPECT in decision.l1.roles:
-        role = PersonRole(id="would_mint", person_id="would_mint", role_type=PersonRoleType.PROSPECT,
-                          source=PersonRoleSource.ROUTER_MINT, scope=RoleScope(org_id=prop.org_id, property_id=prop.id))
-        return Caller(person_id=None, property_id=prop.id, org_id=prop.org_id, roles=[role],
-                      interaction_id=interaction_id, channel=channel)
+        facts = CallerFacts(person_id=None, property_id=prop.id, org_id=prop.org_id,
+                            role_types=frozenset({PersonRoleType.PROSPECT}))
+        authority = Authority(person_id=None, property_id=prop.id, org_id=prop.org_id, facts=facts)
+        return Caller.of(authority, interaction_id, channel)
     return await load_caller(spine, decision.person_id, prop.id, interaction_id, channel)
 
 

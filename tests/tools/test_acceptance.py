@@ -1,6 +1,7 @@
 """Issue 4's "done when" cases, each spelled out with the refusal an operator would read."""
 from __future__ import annotations
 
+from tools.caller import Caller
 from tools.catalog import catalog_for
 from tools.gate import authorize
 from tools.matrix import TOOL_ROLE_MATRIX
@@ -84,8 +85,12 @@ async def test_unknown_tool_is_refused_by_rule_unknown_tool(spine, callers):
 
 
 async def test_claimed_roles_are_not_trusted(spine, callers):
-    """A Caller carrying someone else's roles still gets only what the store says about it."""
-    forged = callers["other"].model_copy(update={"roles": callers["priya"].roles})
+    """A Caller that arrives over the wire carrying someone else's roles carries none: it names
+    who and where, and the gate derives the rest from the store."""
+    wire = {**callers["other"].model_dump(mode="json"),
+            "roles": [r.model_dump(mode="json") for r in callers["priya"].derived().roles]}
+    forged = Caller.model_validate(wire)
+    assert forged.derived() is None and "roles" not in forged.model_dump()
     decision = await authorize(spine, forged, "pm_list_open_work_orders", {})
     assert decision.rule == "role"
 
@@ -93,16 +98,16 @@ async def test_claimed_roles_are_not_trusted(spine, callers):
 async def test_deceased_tenant_has_no_authority(spine):
     from tools.caller import load_caller
     ruth = await load_caller(spine, "p_ruth", "pf_yale", "i-ruth")
-    assert ruth.roles == []
+    assert (await ruth.facts(spine)).role_types == frozenset() and ruth.derived().roles  # rows exist, no authority
     assert (await authorize(spine, ruth, "get_lease_details", {"unit": "305"})).rule == "role"
 
 
 async def test_roles_changed_in_place_after_loading_are_not_trusted(spine):
-    """load_caller's roles skip a second store read only while they are exactly what it read."""
+    """The gate decides on the facts derived with the roles, not on the role list edited since."""
     from tools.caller import load_caller
     jordan = await load_caller(spine, "p_jordan", "pf_yale", "i-forged")
     priya = await load_caller(spine, "p_priya", "pf_yale", "i-priya")
-    jordan.roles.append(priya.roles[0])
+    jordan.derived().roles.append(priya.derived().roles[0])
     assert (await authorize(spine, jordan, "pm_list_open_work_orders", {})).rule == "role"
     untouched = await load_caller(spine, "p_priya", "pf_yale", "i-priya-2")
     assert (await authorize(spine, untouched, "pm_list_open_work_orders", {})).allowed

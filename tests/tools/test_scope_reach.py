@@ -63,6 +63,6 @@ async def test_lookups_see_only_the_people_of_the_roles_reach(spine):
 
 async def test_nora_has_no_authority_on_yales_line(spine):
     nora = await _as(spine, "p_nora", "pf_yale", "nora-yale")
-    assert nora.roles == []
+    assert (await nora.facts(spine)).role_types == frozenset()
     result = await dispatch(spine, call("pm_list_open_work_orders"), nora)
     assert result.rule == "role"

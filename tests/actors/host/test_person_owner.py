@@ -11,7 +11,6 @@ import json
 import httpx
 import pytest
 
-from actors.turn.authority import STALE_AFTER_S
 from gateway.cli.sms import send_sms
 from spine.identity import PersonRoleType
 from tests.support.serve_helpers import (
@@ -20,6 +19,7 @@ from tests.support.serve_helpers import (
     SHARED_AUTH_TOKEN,
     SHARED_VOICE_TOKEN,
 )
+from tools.authority import STALE_AFTER_S
 
 pytestmark = pytest.mark.ray
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 import pytest
 
 from actors.dispatcher.dispatcher import Dispatcher
-from actors.turn.authority import STALE_AFTER_S
 from actors.turn.opening import open_for, prompt_for
 from prompts.assemble import assemble_prompt
 from spine.context import Channel, PersonContext
@@ -14,6 +13,7 @@ from spine.repo import Spine
 from spine.store.counting import counting
 from spine.toolspec import ToolInvocation
 from tests.support.actor_helpers import envelope, real_host
+from tools.authority import STALE_AFTER_S
 from tools.caller import Caller
 from tools.catalog import facility_tools, role_tools_for
 
@@ -44,14 +44,15 @@ async def test_a_role_removed_in_the_store_is_refused_within_the_bound(spine, co
     host = real_host(counted, clock)
     first = await host.submit(envelope("p_mike", "I'm 10 min out from WO-7"))
     assert "add_eta_note" in first.trace.tools_offered
+    stale = host.persons["person:p_mike"].opening.authority  # the vendor role still in it
     [role] = [r for r in await spine.roles_of("p_mike") if r.role_type == PersonRoleType.VENDOR_CONTACT]
     await spine.put_role(role.model_copy(update={"active": False}))
     clock.advance(STALE_AFTER_S)
     later = await host.submit(envelope("p_mike", "I'm 10 min out from WO-7"))
     assert later.trace.routing.roles == ["other"] and "add_eta_note" not in later.trace.tools_offered
-    # Whatever a caller object claims, the dispatcher decides on its own derivation.
-    claimed = Caller(person_id="p_mike", property_id="pf_yale", org_id="org_propflow", roles=[role],
-                     interaction_id="ix_claim")
+    # Whatever authority a caller object was built from, the dispatcher decides on its own derivation.
+    claimed = Caller.of(stale, "ix_claim")
+    assert claimed.derived() is stale
     refused = await host.runtime.deps.tools.run(
         ToolInvocation(name="add_eta_note", input={"work_order_id": "WO-7", "eta": "3pm"}, tool_use_id="t1"), claimed)
     assert refused.is_error and refused.decision == "refused"
@@ -79,7 +80,7 @@ async def test_openings_of_one_role_set_share_one_prompt_prefix(spine, clock):
     tools = Dispatcher(spine, clock=clock)
     a, b = [await open_for(spine, tools, pid, "pf_yale", channel=Channel.SMS, address=None, interaction_id="ix",
                            now=clock()) for pid in ("p_twin_a", "p_twin_b")]
-    assert a.facts.occupancies[0].unit_number == "110"
+    assert a.facts.unit_numbers == {"u_yale_110": "110"} and a.facts.records_visible
     from spine.router import l1_for_roles
 
     l1 = l1_for_roles(a.roles)

@@ -4,8 +4,8 @@ and a hit is re-decided (a role ended since the prefetch ends the hit too)."""
 from __future__ import annotations
 
 from actors.dispatcher.dispatcher import Dispatcher
-from actors.turn.authority import STALE_AFTER_S
 from spine.toolspec import ToolInvocation
+from tools.authority import STALE_AFTER_S
 from tools.caller import load_caller
 
 DETAIL = {"work_order_id": "WO-7"}
@@ -37,7 +37,7 @@ async def test_a_hit_is_decided_again_for_the_caller(spine):
     await dispatcher.run(detail("tu_first"), marcus)  # the prefetch has finished and was a hit
     role = next(r for r in await spine.roles_of("p_marcus") if r.id == "tr_marcus_204")
     await spine.put_role(role.model_copy(update={"active": False}))  # Marcus moved out meanwhile
-    now[0] += STALE_AFTER_S  # the dispatcher's own derivation is re-read within this bound (actors.turn.authority)
+    now[0] += STALE_AFTER_S  # the dispatcher's own derivation is re-read within this bound (tools.authority)
     again = await dispatcher.run(detail("tu_second"), marcus)
     assert again.is_error and again.decision == "refused" and "toilet" not in again.content
 

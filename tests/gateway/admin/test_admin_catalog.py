@@ -3,9 +3,10 @@ from __future__ import annotations
 
 import pytest
 
-from spine.identity import OccupancyKind, PersonRole, PersonRoleSource, PersonRoleType, RoleScope
+from spine.identity import OccupancyKind, PersonRoleType
 from tests.support.admin_helpers import AUTH
 from tests.support.gateway_helpers import OfflinePool
+from tools.authority import Authority, CallerFacts
 from tools.caller import Caller
 from tools.catalog import catalog_names
 from tools.matrix import TOOL_ROLE_MATRIX
@@ -28,9 +29,9 @@ async def test_every_tool_with_its_policy(make_admin, spine):
 def _single_role_caller(role: PersonRoleType) -> Caller:
     # The page lists a role's tools; a tenant's fullest catalog is a primary signer's (a roommate's
     # leaves out what her occupancy can never pass).
-    scope = RoleScope(unit_id="u_yale_204", occupancy=OccupancyKind.PRIMARY) if role == PersonRoleType.TENANT else RoleScope()
-    held = PersonRole(id="r", person_id="p", role_type=role, source=PersonRoleSource.MANUAL_PM, scope=scope)
-    return Caller(person_id="p", property_id="pf_yale", org_id="org", roles=[held], interaction_id="ix")
+    units = {"u_yale_204": frozenset({OccupancyKind.PRIMARY})} if role == PersonRoleType.TENANT else {}
+    facts = CallerFacts(person_id="p", property_id="pf_yale", org_id="org", role_types=frozenset({role}), units=units)
+    return Caller.of(Authority(person_id="p", property_id="pf_yale", org_id="org", facts=facts), "ix")
 
 
 @pytest.mark.parametrize("role", list(PersonRoleType))

@@ -8,12 +8,12 @@ import uuid
 import httpx
 import pytest
 
-from actors.turn.authority import STALE_AFTER_S
 from gateway.cli.sms import send_sms
 from spine.portfolio.files import FileKind
 from spine.portfolio.run import ImportOptions, import_portfolio
 from tests.support.portfolio_helpers import write_portfolio
 from tests.support.serve_helpers import SHARED_ACCOUNT_SID, SHARED_ADMIN_TOKEN, SHARED_AUTH_TOKEN
+from tools.authority import STALE_AFTER_S
 
 pytestmark = pytest.mark.ray
 
