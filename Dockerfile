@@ -3,7 +3,7 @@
 #   docker run ... clara-gateway                  -> `gateway serve` (one node: Ray + Serve inside)
 #   KubeRay (deploy/kuberay/rayservice.yaml)      -> the operator runs `ray start` in it, then
 #                                                    deploys serveConfigV2 (import gateway.app:build_app)
-# Settings come from the environment (GATEWAY_STORE, TWILIO_AUTH_TOKEN, ...; README "Configure").
+# Settings come from the environment (GATEWAY_STORE, TWILIO_AUTH_TOKEN, ...; docs/configuration.md).
 FROM python:3.11-slim-bookworm AS build
 
 ENV PIP_NO_CACHE_DIR=1 PIP_DISABLE_PIP_VERSION_CHECK=1

@@ -11,7 +11,7 @@ $(STAMP): pyproject.toml
 	$(BIN)/pip install -q -e ".[test,bench]"
 	touch $(STAMP)
 
-.PHONY: install run lint test bench chromium
+.PHONY: install run lint docs test bench chromium
 install: $(STAMP)
 
 run: $(STAMP)
@@ -21,6 +21,11 @@ run: $(STAMP)
 lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/mypy
+
+# The documentation site (docs/, mkdocs.yml): strict, so a broken link or anchor, or a page missing
+# from the nav, fails the build; `make test` runs it.
+docs: $(STAMP)
+	$(BIN)/mkdocs build --strict --site-dir site
 
 # The browser tests drive Debian's Chromium through playwright (tests/gateway/admin/*browser*.py):
 # installed here when missing and this user may (CI runs as root); otherwise they skip, saying why.
@@ -33,7 +38,7 @@ chromium:
 # Then the suite in three processes: each Ray group (tests/support/ray_fixtures.py) runs on one
 # worker and its own private Ray, first, while the workers run every other module, one module at
 # a time, beside them. PYTEST_ARGS narrows or adds.
-test: lint chromium
+test: lint docs chromium
 	$(BIN)/python -m pytest -q -n 3 --dist loadgroup --no-loadscope-reorder $(PYTEST_ARGS)
 
 bench: $(STAMP)

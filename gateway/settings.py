@@ -1,6 +1,6 @@
 """The gateway's one typed configuration, from two sources that never overlap.
 
-* The environment (`ENV`: names are stable, operators and the README rely on them): endpoints,
+* The environment (`ENV`: names are stable, operators and docs/configuration.md rely on them): endpoints,
   keys and tokens, which differ per deployment and never belong in a file in git -> `Settings`.
 * ray_config.yaml's application `args:` -> `GatewayArgs`, which `gateway.app:build_app` takes:
   how the runtime is sized and timed. Unknown keys are refused at every level and ranges are

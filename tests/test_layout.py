@@ -1,4 +1,4 @@
-"""The test tree's rules (README, "Layout"): tests/ mirrors the packages, every shared helper lives
+"""The test tree's rules (docs/architecture.md, "Layout"): tests/ mirrors the packages, every shared helper lives
 in tests/support/ under one naming scheme, and no test imports from a conftest or another test
 module. Each rule fails naming the files that break it."""
 from __future__ import annotations

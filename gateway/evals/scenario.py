@@ -1,4 +1,4 @@
-"""The eval scenario format (README "Evals"): YAML files under evals/, one L2 feature per file.
+"""The eval scenario format (docs/evals.md, "The scenario format"): YAML files under evals/, one L2 feature per file.
 
     role: tenant                 # the MetaRole and L2 feature every scenario in the file scores under
     feature: maintenance
