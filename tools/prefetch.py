@@ -27,7 +27,7 @@ MAINTENANCE = re.compile(
     r"|no heat|no hot water|a/?c|washer|dryer|mold|outlet|breaker)\b", re.IGNORECASE)
 
 
-def _wanted(message: str, context: PersonContext | None) -> list[ToolInvocation]:
+def wanted_lookups(message: str, context: PersonContext | None) -> list[ToolInvocation]:
     """Everything the message and eager context suggest, before filtering by the caller's catalog."""
     wanted: list[ToolInvocation] = []
     named = work_order_ids(message)
@@ -47,10 +47,15 @@ def _wanted(message: str, context: PersonContext | None) -> list[ToolInvocation]
 
 
 def prefetch_candidates(message: str, context: PersonContext | None, caller: Caller) -> list[ToolInvocation]:
+    return offered_lookups(wanted_lookups(message or "", context), caller)
+
+
+def offered_lookups(wanted: list[ToolInvocation], caller: Caller) -> list[ToolInvocation]:
+    """The wanted lookups this caller's catalog offers, read-only, once each, at most MAX_CANDIDATES."""
     offered = set(catalog_names(caller))
     seen: set[tuple[str, str]] = set()
     chosen: list[ToolInvocation] = []
-    for inv in _wanted(message or "", context):
+    for inv in wanted:
         key = (inv.name, repr(sorted(inv.input.items())))
         policy = TOOL_ROLE_MATRIX.get(inv.name)
         if inv.name not in offered or policy is None or not policy.read_only or key in seen:

@@ -57,6 +57,8 @@ class DispatcherHandle(Protocol):
     @property
     def prefetch_report(self) -> Remote[bytes]: ...  # interaction_id -> list[dict]
     @property
+    def begin_turn(self) -> Any: ...  # (Caller, list[ToolInvocation], fresh) -> streams Authority, then statuses
+    @property
     def ping(self) -> Remote[str]: ...
     @property
     def config_bytes(self) -> Remote[bytes]: ...

@@ -18,6 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from actors.turn.turn_types import TurnStart
 from spine.context import Channel
 from spine.repo import Spine
 from spine.store.counting import ReadCount, add_reads, count_round_trip
@@ -26,6 +27,7 @@ from tools.authority import STALE_AFTER_S, Authority, derive_authority
 from tools.caller import Caller
 from tools.dispatch import dispatch, serve_prefetched
 from tools.matrix import TOOL_ROLE_MATRIX
+from tools.prefetch import offered_lookups
 
 PREFETCH_TTL_S = 60.0
 
@@ -157,9 +159,23 @@ class Dispatcher:
         call and marks as hits the calls served from it (ToolResult.prefetched), so the trace's
         prefetch report costs no round trip of its own."""
         count_round_trip()
+        return await _statuses(self._start(invocations, await self._fresh_caller(caller)))
+
+    async def begin_turn(self, caller: Caller, wanted: list[ToolInvocation], *, fresh: bool = False) -> TurnStart:
+        """A turn's first hop when its Opening is due a re-check: the person's authority (derived
+        anew with `fresh`) and, started with it, the wanted lookups this derivation offers, so a
+        turn makes at most 1 + N round trips for N tool calls."""
+        count_round_trip()
+        authority = await self._authority_of(caller.person_id, caller.property_id, fresh=fresh)
+        who = await self._fresh_caller(caller)
+        chosen = offered_lookups(wanted, who)
+        lookups = asyncio.ensure_future(_statuses(self._start(chosen, who))) if chosen else None
+        return TurnStart(authority=authority, lookups=lookups)
+
+    def _start(self, invocations: list[ToolInvocation], fresh: Caller) -> list[_Prefetched]:
+        """The lookups, started now (so a matching call finds them) and kept for the interaction."""
         self._evict()
-        fresh = await self._fresh_caller(caller)
-        slot = self._cache.setdefault(caller.interaction_id, {})
+        slot = self._cache.setdefault(fresh.interaction_id, {})
         started = []
         for inv in invocations:
             key = invocation_key(inv.name, inv.input)
@@ -168,8 +184,7 @@ class Dispatcher:
                 slot[key] = _Prefetched(inv, asyncio.create_task(self._probe(probe, fresh)), time.monotonic(),
                                         (fresh.person_id, fresh.property_id))
             started.append(slot[key])
-        return [{"name": e.invocation.name, "input": e.invocation.input, "status": _status(e, await e.task)}
-                for e in started]
+        return started
 
     async def prefetch_report(self, interaction_id: str) -> list[dict[str, Any]]:
         """hit | unused | refused | failed for each prefetch of an interaction; forgets them
@@ -191,6 +206,12 @@ class Dispatcher:
             del self._cache[iid]
         if len(self._callers) > 10_000:
             self._callers.clear()
+
+
+async def _statuses(started: list[_Prefetched]) -> list[dict[str, Any]]:
+    """How each lookup ended, once all have."""
+    return [{"name": e.invocation.name, "input": e.invocation.input, "status": _status(e, await e.task)}
+            for e in started]
 
 
 def _status(entry: _Prefetched, result: ToolResult) -> str:

@@ -7,7 +7,9 @@ dumps (decision 7): a Caller's private facts never travel, so nothing claimed is
 """
 from __future__ import annotations
 
-from collections.abc import Callable
+import asyncio
+import logging
+from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 import ray
@@ -16,6 +18,7 @@ from ray.exceptions import ActorDiedError
 from actors.client.handles import DispatcherHandle
 from actors.config import RuntimeConfig
 from actors.heap import heap_blocks, settle_heap
+from actors.turn.turn_types import TurnStart
 from spine.codec import pack, unpack
 from spine.repo import Spine
 from spine.store.counting import add_reads, count_round_trip, counting
@@ -25,6 +28,7 @@ from tools.authority import Authority
 from tools.caller import Caller
 
 DISPATCHER_NAME = "clara-dispatcher"
+log = logging.getLogger("clara.dispatcher")
 
 
 class DispatcherService:
@@ -51,6 +55,14 @@ class DispatcherService:
 
     async def prefetch_report(self, interaction_id: str) -> bytes:
         return pack(await self.dispatcher.prefetch_report(interaction_id))
+
+    async def begin_turn(self, caller: bytes, wanted: bytes, fresh: bool) -> AsyncIterator[bytes]:
+        """Two results of one call (a Ray streaming generator): the authority as soon as it is
+        derived, then how the lookups started with it ended."""
+        start = await self.dispatcher.begin_turn(Caller.model_validate(unpack(caller)),
+                                                 [ToolInvocation.model_validate(i) for i in unpack(wanted)], fresh=fresh)
+        yield pack(start.authority)
+        yield pack(await start.lookups if start.lookups is not None else None)
 
     async def ping(self) -> str:
         return DISPATCHER_NAME
@@ -120,6 +132,36 @@ class RayToolRunner:
     async def prefetch_report(self, interaction_id: str) -> list[dict[str, Any]]:
         report: list[dict[str, Any]] = unpack(await self._call("prefetch_report", interaction_id))
         return report
+
+    async def begin_turn(self, caller: Caller, wanted: list[ToolInvocation], *, fresh: bool = False) -> TurnStart:
+        """One call, two results: the authority now, the lookups' statuses when they end."""
+        if self.handle is None:
+            self.handle = self._resolved()
+        count_round_trip()
+        args = (pack(caller), pack(wanted), fresh)
+        results = self.handle.begin_turn.remote(*args)
+        try:
+            first = await results.__anext__()
+            authority = Authority.model_validate(unpack(await first))
+        except ActorDiedError:
+            if self.resolve is None:
+                raise
+            self.handle = self._resolved()  # the replacement, under the same name
+            results = self.handle.begin_turn.remote(*args)
+            authority = Authority.model_validate(unpack(await (await results.__anext__())))
+        add_reads(authority.store_reads)
+        return TurnStart(authority=authority, lookups=asyncio.ensure_future(_lookups_of(results)))
+
+
+async def _lookups_of(results: Any) -> list[dict[str, Any]]:
+    """The second result of begin_turn: how the lookups ended ([] when none were started, or
+    when the dispatcher went away meanwhile: a lost speculation costs the report, never the turn)."""
+    try:
+        statuses: list[dict[str, Any]] | None = unpack(await (await results.__anext__()))
+    except Exception as exc:  # noqa: BLE001 - awaited by the trace's report, or by no one
+        log.warning("the lookups begun with a turn were lost: %s", exc)
+        return []
+    return statuses or []
 
 
 def named_dispatcher(namespace: str, name: str = DISPATCHER_NAME) -> Callable[[], Any]:

@@ -27,6 +27,7 @@ from actors.host.ownership import Ownership, OwnershipHeld, OwnershipLost
 from actors.host.person_runtime import ActorInfo, Moved, PersonRuntime, at
 from actors.host.person_session import SessionOp, SessionReply, run_op
 from actors.turn.opening import Opening, open_for, refreshed
+from actors.turn.turn_start import lookups_with_authority
 from actors.turn.turn_types import TurnDeps, TurnResult
 from spine.envelope import MessageEnvelope
 from spine.identity import utcnow
@@ -202,12 +203,16 @@ class PersonActor:
     async def _open(self, envelope: MessageEnvelope, person_id: str) -> None:
         deps, opening, now = self.rt.deps, self.opening, self.rt.clock()
         channel, address, iid = envelope.channel, envelope.from_address, envelope.interaction_id
+        source = lookups_with_authority(deps, envelope, person_id, opening)
+        authorities = source or deps.authority_source
         if opening is None or opening.property_id != envelope.property_id:
-            opening = await open_for(deps.spine, deps.authority_source, person_id, envelope.property_id, now=now,
+            opening = await open_for(deps.spine, authorities, person_id, envelope.property_id, now=now,
                                      channel=channel, address=address, interaction_id=iid)
         else:
-            opening = await refreshed(deps.spine, deps.authority_source, opening, now=now, channel=channel, address=address,
+            opening = await refreshed(deps.spine, authorities, opening, now=now, channel=channel, address=address,
                                       interaction_id=iid)
+        if source is not None and source.asked:  # the turn's lookups came with the re-check
+            opening.hand_lookups(iid, source.lookups)
         person = opening.person
         if person is not None and person.merged_into_person_id:
             try:

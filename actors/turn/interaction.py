@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from collections.abc import Awaitable
 from typing import Any
 
 from actors.dispatcher.dispatcher import fold_prefetch, writes
@@ -166,9 +167,7 @@ async def _converse(deps: TurnDeps, env: MessageEnvelope, decision: RoutingDecis
     facts = _turn_facts(decision, opening if opening is not None and opening.facts.records_visible else None, context)
     request = ModelRequest(system=prompt.system, tools=prompt.tools, facts=facts,
                            messages=[*history, {"role": "user", "content": _user_text(env, photos_for)}])
-    # Speculative prefetch runs beside the first model call; no candidates, no dispatcher hop.
-    candidates = prefetch_candidates(env.body, context, caller) if deps.prefetch else []
-    prefetch = asyncio.create_task(deps.tools.prefetch(candidates, caller)) if candidates else None
+    prefetch = _start_lookups(deps, env, opening, context, caller)
     out = await run_agent_loop(deps.model, deps.tools, caller, request, deps.budget, started)
     report: list[dict[str, Any]] = []
     if prefetch is not None:
@@ -189,6 +188,17 @@ async def _converse(deps: TurnDeps, env: MessageEnvelope, decision: RoutingDecis
     await deps.spine.put_trace(trace)
     await _note_contact(deps, env, decision, opening)
     return TurnResult(interaction_id=env.interaction_id, person_id=decision.person_id, reply=out.reply, trace=trace)
+
+
+def _start_lookups(deps: TurnDeps, env: MessageEnvelope, opening: Opening | None, context: PersonContext,
+                   caller: Caller) -> Awaitable[list[dict[str, Any]]] | None:
+    """Speculative prefetch, beside the first model call: the lookups started with the Opening's
+    re-check (actors.turn.turn_start), else started here; no candidates, no dispatcher hop."""
+    handed, lookups = opening.take_lookups(env.interaction_id) if opening is not None else (False, None)
+    if handed:
+        return lookups
+    candidates = prefetch_candidates(env.body, context, caller) if deps.prefetch else []
+    return asyncio.ensure_future(deps.tools.prefetch(candidates, caller)) if candidates else None
 
 
 async def _capped_tools(deps: TurnDeps, caller: Caller) -> list[ToolSpec] | None:

@@ -17,7 +17,10 @@ How it goes stale, and how far (`refreshed`):
 """
 from __future__ import annotations
 
-from pydantic import BaseModel
+from collections.abc import Awaitable
+from typing import Any
+
+from pydantic import BaseModel, PrivateAttr
 
 from prompts.assemble import AssembledPrompt, assemble_prompt, with_volatile
 from prompts.context_check import filter_ghost_pointers
@@ -46,6 +49,9 @@ class Opening(BaseModel):
     authority_stale: bool = False  # a tool wrote: re-derive before the next turn
     context_stale: bool = False  # a tool wrote: rebuild the active pointers before the next turn
     contact_noted: tuple[str, str, Language | None] | None = None  # (channel, address, language) last written
+    # The lookups started with this turn's authority re-check (actors.turn.turn_start), for the
+    # turn of that interaction only.
+    _lookups: tuple[str, Awaitable[list[dict[str, Any]]] | None] | None = PrivateAttr(default=None)
 
     @property
     def person(self) -> Person | None:
@@ -64,6 +70,17 @@ class Opening(BaseModel):
 
     def due(self, now: float) -> bool:
         return self.authority_stale or self.context_stale or now - self.checked_at >= STALE_AFTER_S
+
+    def hand_lookups(self, interaction_id: str, lookups: Awaitable[list[dict[str, Any]]] | None) -> None:
+        """The lookups already started for this interaction's turn (None: none were offered)."""
+        self._lookups = (interaction_id, lookups)
+
+    def take_lookups(self, interaction_id: str) -> tuple[bool, Awaitable[list[dict[str, Any]]] | None]:
+        """(handed, lookups): whether the turn's lookups were started for it, and how they end."""
+        handed, self._lookups = self._lookups, None
+        if handed is None or handed[0] != interaction_id:
+            return False, None
+        return True, handed[1]
 
     def wrote(self) -> None:
         """A turn's tool changed the store: what it may have changed is read again next turn."""

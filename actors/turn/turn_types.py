@@ -2,6 +2,7 @@
 and what it leaves (TurnResult). The PersonActor host builds TurnDeps; tests build them too."""
 from __future__ import annotations
 
+from collections.abc import Awaitable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -12,8 +13,17 @@ from spine.notification import Notification
 from spine.records import AgentTrace, TraceToolCall, Usage
 from spine.repo import Spine
 from spine.toolspec import ToolInvocation, ToolResult
-from tools.authority import AuthoritySource
+from tools.authority import Authority, AuthoritySource
 from tools.caller import Caller
+
+
+@dataclass
+class TurnStart:
+    """A turn's first dispatcher hop (ToolRunner.begin_turn): the person's authority at once, and
+    how the lookups started with it end (TracePrefetch rows), or None when none were offered."""
+
+    authority: Authority
+    lookups: Awaitable[list[dict[str, Any]]] | None = None
 
 
 class ToolRunner(Protocol):
@@ -24,6 +34,11 @@ class ToolRunner(Protocol):
 
     async def prefetch(self, invocations: list[ToolInvocation], caller: Caller) -> list[dict[str, Any]]:
         """Runs read-only lookups for the model's matching calls; how each ended (TracePrefetch)."""
+        ...
+
+    async def begin_turn(self, caller: Caller, wanted: list[ToolInvocation], *, fresh: bool = False) -> TurnStart:
+        """The authority a due Opening re-checks and, in the same round trip, the wanted lookups
+        that authority offers: one hop where two were (actors.turn.turn_start)."""
         ...
 
     async def prefetch_report(self, interaction_id: str) -> list[dict[str, Any]]: ...

@@ -266,3 +266,15 @@ async def test_a_host_gone_for_good_is_replaced_and_its_accepted_messages_are_an
     assert [o.reply for o in outcomes] == [f"re: {e.body}" for e in envs]
     runs = await runs_of(doomed.spine, "p_priya")
     assert len({r["pid"] for r in runs}) == 2  # the first turn ran on the dead process, then its successor
+
+
+async def test_a_first_turn_gets_its_authority_and_lookups_from_the_dispatcher_actor_in_one_call(runtime):
+    """begin_turn across Ray (a streaming call): the authority first, the lookups' statuses after;
+    the model's call is served from the lookup, and the turn made 1 + N round trips."""
+    real = await runtime(turn_function=None)
+    env = message("p_carlos", "check on WO-42")
+    await accepted(real.spine, env)
+    trace = (await real.submit(env)).trace
+    assert [c.name for c in trace.tool_calls if c.prefetched], trace.tool_calls
+    assert {p.status for p in trace.prefetch} >= {"hit"}
+    assert trace.dispatcher_round_trips == 1 + len(trace.tool_calls)

@@ -10,8 +10,12 @@ from actors.config import RuntimeConfig
 from actors.host.host import apply_live_settings
 from actors.turn.interaction import run_interaction
 from actors.turn.opening import open_for
-from tests.support.actor_helpers import RecordingTurn, make_host
+from spine.repo import Spine
+from spine.store.counting import counting
+from tests.support.actor_helpers import RecordingTurn, make_host, real_host
+from tests.support.actor_helpers import envelope as actor_envelope
 from tests.support.turn_helpers import envelope
+from tools.authority import STALE_AFTER_S
 
 
 async def test_prefetch_on_serves_the_models_call_from_the_lookup_started_beside_it(offline_deps):
@@ -58,3 +62,18 @@ async def test_a_warm_turn_with_n_tool_calls_makes_one_plus_n_dispatcher_round_t
     warm = (await run_interaction(offline_deps, envelope("+13035552020", "check on WO-42"), opening=opening)).trace
     assert warm.tool_calls and {p.status for p in warm.prefetch} >= {"hit"}
     assert warm.dispatcher_round_trips == 1 + len(warm.tool_calls)
+
+
+async def test_every_turn_on_a_person_actor_makes_at_most_one_plus_n_round_trips(spine, clock):
+    """The first turn (an Opening to build), a warm one, and one whose Opening is due a re-check:
+    the authority comes with the lookups in one call (actors.turn.turn_start), so each makes
+    exactly 1 + N host -> dispatcher round trips for its N tool calls."""
+    host = real_host(Spine(counting(spine.store)), clock)
+    cold = (await host.submit(actor_envelope("p_carlos", "check on WO-42"))).trace
+    warm = (await host.submit(actor_envelope("p_carlos", "check on WO-42 please"))).trace
+    clock.advance(STALE_AFTER_S)
+    due = (await host.submit(actor_envelope("p_carlos", "any news on WO-42?"))).trace
+    for trace in (cold, warm, due):
+        assert trace.tool_calls and {p.status for p in trace.prefetch} >= {"hit"}, trace.reply
+        assert trace.dispatcher_round_trips == 1 + len(trace.tool_calls)
+    assert due.store_reads.get("person") == 1  # it did re-derive (one read serves the prompt and the gate)
