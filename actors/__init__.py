@@ -19,7 +19,8 @@ turn/trace_builder.py (the trace) -> the reply back up the same handles. A tool 
 loop -> dispatcher/dispatcher_actor.py RayToolRunner -> DispatcherActor -> dispatcher/dispatcher.py
 (TOOL_ROLE_MATRIX and scope checks in tools/gate.py, then the handler). A call: gateway/voice/
 (the webhooks and the ElevenLabs websocket) -> voice/call.py VoiceCalls (voice/opening.py first)
--> the same dispatcher for its server tools.
+-> the same dispatcher for its server tools. One SMS turn: 1 + N host -> dispatcher round trips
+for N tool calls (turn/turn_start.py: the Opening's authority re-check carries the lookups).
 
 The names below are the actors layer's public API; everything else is reached through its
 module. Everything here is plain asyncio and imports without Ray, except the Ray runtime
