@@ -269,12 +269,21 @@ async def test_a_host_gone_for_good_is_replaced_and_its_accepted_messages_are_an
 
 
 async def test_a_first_turn_gets_its_authority_and_lookups_from_the_dispatcher_actor_in_one_call(runtime):
-    """begin_turn across Ray (a streaming call): the authority first, the lookups' statuses after;
-    the model's call is served from the lookup, and the turn made 1 + N round trips."""
+    """begin_turn across Ray (a streaming call): the authority first, the lookups' statuses after
+    (the trace's prefetch report, with a hit for any call served from one), and the turn made
+    1 + N round trips (2 + N when the authority and the lookups went separately)."""
+    from spine.identity import Person, PersonRole, PersonRoleSource, PersonRoleType, RoleScope
+
     real = await runtime(turn_function=None)
-    env = message("p_carlos", "check on WO-42")
+    # A vendor contact of Carlos's company no other test here talks as (their leases are the module store's).
+    await real.spine.put_person(Person(id="p_ray_vendor", display_name="Rita Reyes"))
+    await real.spine.put_role(PersonRole(id="vr_ray_vendor", person_id="p_ray_vendor", role_type=PersonRoleType.VENDOR_CONTACT,
+                                         source=PersonRoleSource.MANUAL_PM, scope=RoleScope(vendor_id="v_carlos")))
+    env = message("p_carlos", "check on WO-42").model_copy(update={"participant_id": "p_ray_vendor",
+                                                                  "from_address": "+13035550199"})
     await accepted(real.spine, env)
     trace = (await real.submit(env)).trace
-    assert [c.name for c in trace.tool_calls if c.prefetched], trace.tool_calls
-    assert {p.status for p in trace.prefetch} >= {"hit"}
+    assert trace.prefetch and {p.input.get("work_order_id") for p in trace.prefetch} == {"WO-42"}
+    assert all(p.status == "hit" for p in trace.prefetch if any(c.prefetched and c.name == p.name
+                                                                 for c in trace.tool_calls))
     assert trace.dispatcher_round_trips == 1 + len(trace.tool_calls)
