@@ -41,22 +41,12 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bench.measure import pct  # noqa: E402
-from bench.sms import AUTH_TOKEN, YALE  # noqa: E402
+from bench.prefetch_turns import LAZY_TOOLS, Turn, model_answers, plan, seed_table  # noqa: E402
+from bench.sms import AUTH_TOKEN  # noqa: E402
 
 MODES = ("on", "off")
 API_KEY = "bench-anthropic-key"
 HIDDEN_MIN = 0.50
-LAZY_TOOLS = ("get_work_order_detail", "get_unit_appliances", "get_dispatch_details")
-
-
-@dataclass(frozen=True)
-class Turn:
-    """One first message and the lazy call the model answers it with."""
-
-    phone: str
-    body: str
-    tool: str
-    input: dict[str, Any]
 
 
 @dataclass
@@ -73,123 +63,41 @@ class ModeFigures:
     lazy_ms: list[float] = field(default_factory=list)  # every lazy call's wait
     hit_ms: list[float] = field(default_factory=list)  # the calls served from a prefetch
     missed_ms: list[float] = field(default_factory=list)  # the calls that ran their own lookup
+    by_tool: dict[str, list[float]] = field(default_factory=dict)
+    turn_ms: dict[str, list[float]] = field(default_factory=dict)  # the trace's total / model / tools
+    trace_reads: list[int] = field(default_factory=list)  # the store reads each trace counts
     fetched: int = 0
     wasted: int = 0
     statuses: dict[str, int] = field(default_factory=dict)
     missing_traces: int = 0
 
 
-def plan(count: int) -> list[Turn]:
-    """`count` first messages, in rotation: tenant work order, tenant appliance, vendor dispatch."""
-    turns = []
-    for i in range(count):
-        wo = f"WO-{900 + i}"
-        kind = i % 3
-        if kind == 0:
-            turns.append(Turn(_phone(i), f"Hi, any update on {wo}? Nobody has come by yet.",
-                              "get_work_order_detail", {"work_order_id": wo}))
-        elif kind == 1:
-            turns.append(Turn(_phone(i), "My dishwasher is not working again, what model is it?",
-                              "get_unit_appliances", {}))
-        else:
-            turns.append(Turn(_phone(i), f"On my way to {wo} this afternoon, send me the details please",
-                              "get_dispatch_details", {"work_order_id": wo}))
-    return turns
-
-
-def _phone(i: int) -> str:
-    return f"+1206556{i:04d}"
-
-
-async def seed_table(table: str, endpoint_url: str, turns: list[Turn]) -> None:
-    """The demo data plus, per turn, its sender: a tenant in a unit of their own with an open work
-    order there, or a vendor's contact with a work order assigned to that vendor. Written to moto
-    directly (the delay is for the turns, not the setup)."""
-    from spine.demo import _DISHWASHER, _FRIDGE, seed
-    from spine.identity import (
-        Claim,
-        ClaimKind,
-        OccupancyKind,
-        Person,
-        PersonRole,
-        PersonRoleSource,
-        PersonRoleType,
-        RoleScope,
-    )
-    from spine.property import Unit, Vendor
-    from spine.repo import Spine
-    from spine.store.dynamodb import DynamoStore
-    from spine.work import WorkOrder, WorkOrderStatus
-
-    spine = Spine(DynamoStore(table=table, endpoint_url=endpoint_url, create_missing=True))
-    try:
-        await seed(spine)
-        for i, turn in enumerate(turns):
-            pid, unit = f"p_bench_{i:03d}", f"u_bench_{i:03d}"
-            vendor = turn.tool == "get_dispatch_details"
-            await spine.put_unit(Unit(id=unit, property_id="pf_yale", number=f"9{i:02d}", bedrooms=1,
-                                      monthly_rent_usd=1900, appliances=[_FRIDGE, _DISHWASHER]))
-            await spine.put_person(Person(id=pid, display_name=f"Bench {i}",
-                                          claims=[Claim(kind=ClaimKind.PHONE, value=turn.phone)]))
-            if vendor:
-                await spine.put_vendor(Vendor(id=f"v_bench_{i:03d}", name=f"Bench Plumbing {i}", trade="plumbing",
-                                              services_property_ids=["pf_yale"]))
-                scope = RoleScope(vendor_id=f"v_bench_{i:03d}")
-                role = PersonRoleType.VENDOR_CONTACT
-            else:
-                scope = RoleScope(org_id="org_propflow", property_id="pf_yale", unit_id=unit,
-                                  occupancy=OccupancyKind.PRIMARY)
-                role = PersonRoleType.TENANT
-            await spine.put_role(PersonRole(id=f"r_{pid}", person_id=pid, role_type=role,
-                                            source=PersonRoleSource.PMS_SYNC, scope=scope))
-            await spine.put_work_order(WorkOrder(
-                id=f"wo_{900 + i}", display_id=f"WO-{900 + i}", property_id="pf_yale", unit_id=unit,
-                status=WorkOrderStatus.IN_PROGRESS, brief=f"dishwasher not draining, unit 9{i:02d}",
-                description="Dishwasher leaves standing water after every cycle.",
-                assigned_vendor_id=f"v_bench_{i:03d}" if vendor else "v_inhouse"))
-    finally:
-        await spine.store.close()
-
-
-def model_answers(turns: list[Turn]) -> Any:
-    """The stand-in's answer to a request: the turn's lazy call to its first message, text to
-    anything else (a tool result, a message of no turn)."""
-    from tests.support.anthropic_server import text, tool_use
-
-    calls = {t.body: t for t in turns}
-
-    def answer(body: dict[str, Any]) -> Any:
-        content = body["messages"][-1]["content"]
-        blocks = [{"type": "text", "text": content}] if isinstance(content, str) else content
-        said = " ".join(b.get("text", "") for b in blocks if b.get("type") == "text").strip()
-        turn = calls.get(said) if not any(b.get("type") == "tool_result" for b in blocks) else None
-        if turn is None:
-            return text("Thanks, here is what I found: the details are on file and we are on it today.")
-        return tool_use(turn.tool, turn.input, id=f"toolu_{uuid.uuid4().hex[:20]}")
-
-    return answer
-
-
-def deploy(mode: str, port: int, model_url: str, store_url: str) -> None:
+def deploy(port: int, model_url: str, store_urls: dict[str, str]) -> None:
+    """Both gateways at once (`/on`, `/off`), alike but for RuntimeConfig.prefetch."""
     from ray import serve
 
     from gateway.app import build_app
 
-    env = {"GATEWAY_STORE": store_url, "GATEWAY_MODEL": "anthropic", "ANTHROPIC_API_KEY": API_KEY,
-           "ANTHROPIC_BASE_URL": model_url, "TWILIO_AUTH_TOKEN": AUTH_TOKEN,
-           "GATEWAY_PUBLIC_URL": f"http://127.0.0.1:{port}"}
-    runtime = {"namespace": f"bench-prefetch-{mode}", "hosts": 1, "host_num_cpus": 0.25,
-               "dispatcher_num_cpus": 0.25, "detached": False, "prefetch": mode == "on"}
-    serve.run(build_app({"runtime": runtime, "env": env}), name=f"clara-{mode}", route_prefix=f"/{mode}")
+    targets = []
+    for mode, store_url in store_urls.items():
+        env = {"GATEWAY_STORE": store_url, "GATEWAY_MODEL": "anthropic", "ANTHROPIC_API_KEY": API_KEY,
+               "ANTHROPIC_BASE_URL": model_url, "TWILIO_AUTH_TOKEN": AUTH_TOKEN,
+               "GATEWAY_PUBLIC_URL": f"http://127.0.0.1:{port}"}
+        runtime = {"namespace": f"bench-prefetch-{mode}", "hosts": 1, "host_num_cpus": 0.25,
+                   "dispatcher_num_cpus": 0.25, "detached": False, "prefetch": mode == "on"}
+        targets.append(serve.RunTarget(build_app({"runtime": runtime, "env": env}), name=f"clara-{mode}",
+                                       route_prefix=f"/{mode}"))
+    serve.run_many(targets)
 
 
 async def send(http: Any, base_url: str, mode: str, turn: Turn) -> Done:
     """One signed Twilio webhook to the mode's gateway; the reply must be Clara's, inline."""
     from gateway.cli.sms import inbound_form
     from gateway.sms.signature import sign
+    from spine.demo import YALE_NUMBER
 
     path = f"/{mode}/sms/twilio"
-    form = inbound_form(from_=turn.phone, to=YALE, body=turn.body, message_sid="SM" + uuid.uuid4().hex,
+    form = inbound_form(from_=turn.phone, to=YALE_NUMBER, body=turn.body, message_sid="SM" + uuid.uuid4().hex,
                         account_sid="AC" + "0" * 32)
     headers = {"X-Twilio-Signature": sign(AUTH_TOKEN, base_url + path, form)}
     started = time.perf_counter()
@@ -200,9 +108,9 @@ async def send(http: Any, base_url: str, mode: str, turn: Turn) -> Done:
     return Done(mode, turn, seconds, response.headers.get("X-Clara-Interaction-Id", ""))
 
 
-async def load(base_url: str, warm: list[Turn], measured: list[Turn], concurrency: int) -> list[Done]:
-    """The warm-up turns, then the measured ones: each turn in both modes, one after the other,
-    `concurrency` in flight, so both modes meet the same machine."""
+async def load(base_url: str, turns: list[Turn], concurrency: int) -> list[Done]:
+    """Each turn in both modes, one after the other, `concurrency` in flight, so both modes meet
+    the same machine."""
     import httpx
 
     gate = asyncio.Semaphore(concurrency)
@@ -211,8 +119,7 @@ async def load(base_url: str, warm: list[Turn], measured: list[Turn], concurrenc
             async with gate:
                 return await send(http, base_url, mode, turn)
 
-        await asyncio.gather(*(one(m, t) for t in warm for m in MODES))
-        return list(await asyncio.gather(*(one(m, t) for t in measured for m in MODES)))
+        return list(await asyncio.gather(*(one(m, t) for t in turns for m in MODES)))
 
 
 async def figures(done: list[Done], mode: str, table: str, endpoint_url: str) -> ModeFigures:
@@ -230,9 +137,13 @@ async def figures(done: list[Done], mode: str, table: str, endpoint_url: str) ->
         if trace is None:
             out.missing_traces += 1
             continue
+        out.trace_reads.append(sum(trace.store_reads.values()))
+        for part in ("total", "model", "tools"):
+            out.turn_ms.setdefault(part, []).append(getattr(trace.latency_ms, part))
         for call in trace.tool_calls:
             if call.name in LAZY_TOOLS:
                 out.lazy_ms.append(call.latency_ms)
+                out.by_tool.setdefault(call.name, []).append(call.latency_ms)
                 (out.hit_ms if call.prefetched else out.missed_ms).append(call.latency_ms)
         for lookup in trace.prefetch:
             out.fetched += 1
@@ -258,6 +169,14 @@ def report(result: dict[str, ModeFigures], proxy_delays: list[float], args: argp
               f"{sum(f.lazy_ms):>10.0f}ms{f.fetched:>9}{f.wasted:>8}")
     print(f"on: calls served from a prefetch {_ms(on.hit_ms)}; calls that ran their own lookup {_ms(on.missed_ms)}")
     print(f"off: every call a lookup of its own {_ms(off.missed_ms)}")
+    for tool in LAZY_TOOLS:
+        print(f"  {tool:24} off {_ms(off.by_tool.get(tool, []))}   on {_ms(on.by_tool.get(tool, []))}")
+    for mode, f in result.items():
+        print(f"  {mode:3} the trace's turn, median: " + ", ".join(
+            f"{part} {statistics.median(values):.0f} ms" for part, values in f.turn_ms.items())
+            + f"; store reads it counts {statistics.mean(f.trace_reads):.1f} on average")
+    print(f"store requests per turn through the proxy (reads and writes, the whole SMS path): "
+          f"{len(proxy_delays) / (len(on.latencies_ms) + len(off.latencies_ms)):.1f}")
     print(f"prefetch lookups by status: {dict(sorted(on.statuses.items()))}; waste (fetched, never used): "
           f"{on.wasted}/{on.fetched} = {on.wasted / on.fetched if on.fetched else 0:.0%}")
     if on.missing_traces or off.missing_traces:
@@ -279,6 +198,7 @@ def run(args: argparse.Namespace) -> tuple[dict[str, ModeFigures], list[float]]:
     from tests.support.moto_server import start_moto_server
     from tests.support.ray_fixtures import free_port
 
+    started = time.monotonic()
     turns = plan(args.warmup + args.turns)
     warm, measured = turns[:args.warmup], turns[args.warmup:]
     moto = start_moto_server()
@@ -296,10 +216,12 @@ def run(args: argparse.Namespace) -> tuple[dict[str, ModeFigures], list[float]]:
         try:
             port = free_port()
             serve.start(http_options={"host": "127.0.0.1", "port": port})
-            for mode, table in tables.items():
-                deploy(mode, port, model.url, f"dynamodb://{table}?endpoint_url={proxy.url}&region=us-east-1")
-            proxy.delays.clear()  # the turns' store requests, not the replicas' start
-            done = asyncio.run(load(f"http://127.0.0.1:{port}", warm, measured, args.concurrency))
+            deploy(port, model.url, {mode: f"dynamodb://{table}?endpoint_url={proxy.url}&region=us-east-1"
+                                     for mode, table in tables.items()})
+            asyncio.run(load(f"http://127.0.0.1:{port}", warm, args.concurrency))
+            proxy.delays.clear()  # the measured turns' store requests only
+            print(f"set up in {time.monotonic() - started:.0f} s", file=sys.stderr)
+            done = asyncio.run(load(f"http://127.0.0.1:{port}", measured, args.concurrency))
             delays = list(proxy.delays)
             result = {mode: asyncio.run(figures(done, mode, table, moto.endpoint_url)) for mode, table in tables.items()}
         finally:
@@ -313,7 +235,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--turns", type=int, default=40, help="measured turns per mode")
     parser.add_argument("--warmup", type=int, default=3, help="turns per mode before measuring")
-    parser.add_argument("--concurrency", type=int, default=4, help="turns in flight (both modes together)")
+    parser.add_argument("--concurrency", type=int, default=6, help="turns in flight (both modes together)")
     parser.add_argument("--ttft-ms", type=float, default=400.0, help="the model's time to first token")
     parser.add_argument("--token-ms", type=float, default=10.0, help="the model's time per output token")
     parser.add_argument("--store-low-ms", type=float, default=10.0)
