@@ -10,10 +10,14 @@ from __future__ import annotations
 
 import asyncio
 import random
+import sys
 from collections.abc import Iterable
+from pathlib import Path
 
 import aiohttp
 from aiohttp import web
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # `make bench` runs every bench/*.py as a script
 
 from tests.support.threaded_server import ThreadedServer
 

@@ -27,12 +27,15 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import multiprocessing
 import os
 import statistics
 import sys
 import tempfile
 import time
 import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -188,29 +191,53 @@ def report(result: dict[str, ModeFigures], proxy_delays: list[float], args: argp
     return ok
 
 
+@contextmanager
+def moto_process() -> Iterator[str]:
+    """moto in a process of its own, its endpoint URL: moto's CPU (it serves one request at a
+    time) must not share a GIL with the proxy, the model stand-in and the senders, or the store's
+    latency is this bench's own queueing rather than the proxy's 10-30 ms."""
+    context = multiprocessing.get_context("spawn")
+    urls: Any = context.Queue()
+    child = context.Process(target=_serve_moto, args=(urls,), name="moto", daemon=True)
+    child.start()
+    try:
+        yield urls.get(timeout=180)
+    finally:
+        child.terminate()
+        child.join(10)
+
+
+def _serve_moto(urls: Any) -> None:
+    from tests.support.moto_server import start_moto_server
+
+    server = start_moto_server()
+    urls.put(server.endpoint_url)
+    server.thread.join()
+
+
 def run(args: argparse.Namespace) -> tuple[dict[str, ModeFigures], list[float]]:
-    """Moto, the delaying proxy and the model stand-in in this process; Ray and both gateways."""
+    """moto (its own process), the delaying proxy and the model stand-in; Ray and both gateways."""
     import ray
     from ray import serve
 
     from bench.delay_proxy import DelayProxy
     from tests.support.anthropic_server import AnthropicStandIn
-    from tests.support.moto_server import start_moto_server
+    from tests.support.moto_server import AWS_ENV
     from tests.support.ray_fixtures import free_port
 
     started = time.monotonic()
     turns = plan(args.warmup + args.turns)
     warm, measured = turns[:args.warmup], turns[args.warmup:]
-    moto = start_moto_server()
-    proxy = DelayProxy(moto.endpoint_url, args.store_low_ms / 1000, args.store_high_ms / 1000, seed=args.seed)
     model = AnthropicStandIn(api_key=API_KEY, latency_s=args.ttft_ms / 1000, token_s=args.token_ms / 1000)
     model.default_reply = model_answers(turns)
     workdir = Path(tempfile.mkdtemp(prefix="clara-bench-prefetch-"))
     tables = {mode: f"bench-prefetch-{mode}-{uuid.uuid4().hex[:8]}" for mode in MODES}
-    with moto.credentials(), proxy, model:  # Ray's workers inherit the dummy AWS credentials
+    os.environ.update(AWS_ENV)  # botocore signs every request; Ray's workers inherit them
+    os.environ["PYTHONPATH"] = os.pathsep.join([str(ROOT), *filter(None, [os.environ.get("PYTHONPATH")])])
+    with moto_process() as moto_url, DelayProxy(moto_url, args.store_low_ms / 1000, args.store_high_ms / 1000,
+                                                seed=args.seed) as proxy, model:
         for table in tables.values():
-            asyncio.run(seed_table(table, moto.endpoint_url, turns))
-        os.environ["PYTHONPATH"] = os.pathsep.join([str(ROOT), *filter(None, [os.environ.get("PYTHONPATH")])])
+            asyncio.run(seed_table(table, moto_url, turns))
         ray.init(address="local", num_cpus=4, include_dashboard=False, log_to_driver=False,
                  _temp_dir=str(workdir / "ray"), configure_logging=False)
         try:
@@ -223,11 +250,10 @@ def run(args: argparse.Namespace) -> tuple[dict[str, ModeFigures], list[float]]:
             print(f"set up in {time.monotonic() - started:.0f} s", file=sys.stderr)
             done = asyncio.run(load(f"http://127.0.0.1:{port}", measured, args.concurrency))
             delays = list(proxy.delays)
-            result = {mode: asyncio.run(figures(done, mode, table, moto.endpoint_url)) for mode, table in tables.items()}
+            result = {mode: asyncio.run(figures(done, mode, table, moto_url)) for mode, table in tables.items()}
         finally:
             serve.shutdown()
             ray.shutdown()
-    moto.stop()
     return result, delays
 
 

@@ -98,9 +98,9 @@ def test_latency_delays_every_answer_by_at_least_that_long():
 
 
 def test_generation_adds_token_s_per_output_token():
-    """The answer comes when its last token would have: latency_s, then token_s per output token."""
+    """The answer comes when its last token would have: latency_s, then token_s per output token
+    (a floor, like latency_s: a busy machine only adds)."""
     with AnthropicStandIn(api_key="k", token_s=0.01) as slow:
-        slow.script(Reply(content=[{"type": "text", "text": "x"}], output_tokens=30),
-                    Reply(content=[{"type": "text", "text": "x"}], output_tokens=1))
-        long, short = (post(slow, body()).elapsed.total_seconds() for _ in range(2))
-    assert long >= 0.3 and short < long - 0.15
+        slow.script(Reply(content=[{"type": "text", "text": "x"}], output_tokens=30))
+        took = post(slow, body()).elapsed.total_seconds()
+    assert took >= 0.3
