@@ -215,6 +215,10 @@ def _serve_moto(urls: Any) -> None:
     server.thread.join()
 
 
+async def _seed_all(tables: list[str], moto_url: str, turns: list[Turn]) -> None:
+    await asyncio.gather(*(seed_table(table, moto_url, turns) for table in tables))
+
+
 def run(args: argparse.Namespace) -> tuple[dict[str, ModeFigures], list[float]]:
     """moto (its own process), the delaying proxy and the model stand-in; Ray and both gateways."""
     import ray
@@ -236,8 +240,8 @@ def run(args: argparse.Namespace) -> tuple[dict[str, ModeFigures], list[float]]:
     os.environ["PYTHONPATH"] = os.pathsep.join([str(ROOT), *filter(None, [os.environ.get("PYTHONPATH")])])
     with moto_process() as moto_url, DelayProxy(moto_url, args.store_low_ms / 1000, args.store_high_ms / 1000,
                                                 seed=args.seed) as proxy, model:
-        for table in tables.values():
-            asyncio.run(seed_table(table, moto_url, turns))
+        asyncio.run(_seed_all(list(tables.values()), moto_url, turns))
+        print(f"store seeded after {time.monotonic() - started:.0f} s", file=sys.stderr)
         ray.init(address="local", num_cpus=4, include_dashboard=False, log_to_driver=False,
                  _temp_dir=str(workdir / "ray"), configure_logging=False)
         try:
@@ -245,6 +249,7 @@ def run(args: argparse.Namespace) -> tuple[dict[str, ModeFigures], list[float]]:
             serve.start(http_options={"host": "127.0.0.1", "port": port})
             deploy(port, model.url, {mode: f"dynamodb://{table}?endpoint_url={proxy.url}&region=us-east-1"
                                      for mode, table in tables.items()})
+            print(f"gateways up after {time.monotonic() - started:.0f} s", file=sys.stderr)
             asyncio.run(load(f"http://127.0.0.1:{port}", warm, args.concurrency))
             proxy.delays.clear()  # the measured turns' store requests only
             print(f"set up in {time.monotonic() - started:.0f} s", file=sys.stderr)
