@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import random
 import sys
+from collections import Counter
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -27,7 +28,8 @@ HOP_HEADERS = frozenset({"connection", "keep-alive", "proxy-connection", "transf
 
 
 class DelayProxy(ThreadedServer):
-    """`DelayProxy(upstream).start()`; `url` is where clients go. `delays` keeps each wait (s)."""
+    """`DelayProxy(upstream).start()`; `url` is where clients go. `delays` keeps each wait (s),
+    `operations` counts the requests by DynamoDB operation."""
 
     name = "delaying proxy"
     client_max_size = 32 * 1024 * 1024
@@ -39,6 +41,7 @@ class DelayProxy(ThreadedServer):
         self.upstream, self.low_s, self.high_s = upstream.rstrip("/"), low_s, high_s
         self._rng = random.Random(seed)
         self.delays: list[float] = []
+        self.operations: Counter[str] = Counter()  # by X-Amz-Target (GetItem, PutItem, Query, ...)
         self._session: aiohttp.ClientSession | None = None
 
     def next_delay(self) -> float:
@@ -53,6 +56,7 @@ class DelayProxy(ThreadedServer):
 
     async def _forward(self, request: web.Request) -> web.Response:
         body = await request.read()
+        self.operations[request.headers.get("X-Amz-Target", request.method).rsplit(".", 1)[-1]] += 1
         await asyncio.sleep(self.next_delay())
         if self._session is None:  # made here, on the proxy's own loop
             self._session = aiohttp.ClientSession(auto_decompress=False, timeout=aiohttp.ClientTimeout(total=60))

@@ -159,7 +159,16 @@ def _ms(values: list[float]) -> str:
     return f"mean {statistics.mean(values):6.1f} ms (n={len(values)})" if values else "none"
 
 
-def report(result: dict[str, ModeFigures], proxy_delays: list[float], args: argparse.Namespace) -> bool:
+@dataclass
+class Traffic:
+    """The measured turns' store requests, as the proxy saw them."""
+
+    delays: list[float]
+    operations: dict[str, int]
+
+
+def report(result: dict[str, ModeFigures], traffic: Traffic, args: argparse.Namespace) -> bool:
+    proxy_delays = traffic.delays
     on, off = result["on"], result["off"]
     print(f"\nmodel: {args.ttft_ms:.0f} ms to first token + {args.token_ms:.0f} ms/token; store: moto behind a "
           f"{args.store_low_ms:.0f}-{args.store_high_ms:.0f} ms proxy ({len(proxy_delays)} requests, mean "
@@ -179,7 +188,9 @@ def report(result: dict[str, ModeFigures], proxy_delays: list[float], args: argp
             f"{part} {statistics.median(values):.0f} ms" for part, values in f.turn_ms.items())
             + f"; store reads it counts {statistics.mean(f.trace_reads):.1f} on average")
     print(f"store requests per turn through the proxy (reads and writes, the whole SMS path): "
-          f"{len(proxy_delays) / (len(on.latencies_ms) + len(off.latencies_ms)):.1f}")
+          f"{len(proxy_delays) / (turns := len(on.latencies_ms) + len(off.latencies_ms)):.1f} ("
+          + ", ".join(f"{op} {n / turns:.1f}" for op, n in sorted(traffic.operations.items(), key=lambda o: -o[1]))
+          + ")")
     print(f"prefetch lookups by status: {dict(sorted(on.statuses.items()))}; waste (fetched, never used): "
           f"{on.wasted}/{on.fetched} = {on.wasted / on.fetched if on.fetched else 0:.0%}")
     if on.missing_traces or off.missing_traces:
@@ -219,7 +230,7 @@ async def _seed_all(tables: list[str], moto_url: str, turns: list[Turn]) -> None
     await asyncio.gather(*(seed_table(table, moto_url, turns) for table in tables))
 
 
-def run(args: argparse.Namespace) -> tuple[dict[str, ModeFigures], list[float]]:
+def run(args: argparse.Namespace) -> tuple[dict[str, ModeFigures], Traffic]:
     """moto (its own process), the delaying proxy and the model stand-in; Ray and both gateways."""
     import ray
     from ray import serve
@@ -252,14 +263,15 @@ def run(args: argparse.Namespace) -> tuple[dict[str, ModeFigures], list[float]]:
             print(f"gateways up after {time.monotonic() - started:.0f} s", file=sys.stderr)
             asyncio.run(load(f"http://127.0.0.1:{port}", warm, args.concurrency))
             proxy.delays.clear()  # the measured turns' store requests only
+            proxy.operations.clear()
             print(f"set up in {time.monotonic() - started:.0f} s", file=sys.stderr)
             done = asyncio.run(load(f"http://127.0.0.1:{port}", measured, args.concurrency))
-            delays = list(proxy.delays)
+            traffic = Traffic(list(proxy.delays), dict(proxy.operations))
             result = {mode: asyncio.run(figures(done, mode, table, moto_url)) for mode, table in tables.items()}
         finally:
             serve.shutdown()
             ray.shutdown()
-    return result, delays
+    return result, traffic
 
 
 def main() -> None:
@@ -274,8 +286,8 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=27, help="of the store delays")
     args = parser.parse_args()
     started = time.monotonic()
-    result, delays = run(args)
-    ok = report(result, delays, args)
+    result, traffic = run(args)
+    ok = report(result, traffic, args)
     print(f"bench took {time.monotonic() - started:.0f} s")
     sys.exit(0 if ok else 1)
 

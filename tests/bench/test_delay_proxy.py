@@ -23,6 +23,8 @@ async def test_dynamodb_requests_pass_through_each_held_within_the_bounds(moto_s
     assert got is not None and got.data == {"v": "x" * 5000}
     assert took >= 0.04
     assert proxy.delays and all(0.04 <= d <= 0.06 for d in proxy.delays)
+    assert proxy.operations["CreateTable"] == 1 and proxy.operations["GetItem"] == 1
+    assert sum(proxy.operations.values()) == len(proxy.delays)
 
 
 def test_the_waits_are_a_seeded_sequence():
