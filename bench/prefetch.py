@@ -21,9 +21,9 @@ tools' latency total, the share of it prefetch hides (1 - on/off) and the hit ca
 against a lookup's, the waste (lookups fetched that no tool call used), the trace's own split of
 the turn and the store requests each SMS makes, by operation. Criterion: prefetch hides at least
 50% of the lazy tools' latency (exit 1 when not met). About 2-2.5 minutes, half of it Ray starting.
-A served call still waits for the gate's decision (serve_prefetched re-decides every hit), so at
-most about two thirds of these lookups can be hidden; with an instant model (--ttft-ms 0
---token-ms 0) nothing is hidden and the criterion fails.
+A served call still waits for the gate's decision (serve_prefetched re-decides every hit: one
+work-order read for these tools), so only part of a lookup can be hidden; with an instant model
+(--ttft-ms 0 --token-ms 0) nothing is hidden and the criterion fails.
 
     .venv/bin/python bench/prefetch.py [--turns 40] [--concurrency 6] [--ttft-ms 400] [--token-ms 10]
 """
