@@ -138,12 +138,16 @@ class Dispatcher:
     async def _run(self, invocation: ToolInvocation, fresh: Caller) -> ToolResult:
         entry = self._cache.get(fresh.interaction_id, {}).get(invocation_key(invocation.name, invocation.input))
         if entry is not None and entry.for_caller == (fresh.person_id, fresh.property_id):
+            asked = time.perf_counter()
             result = await entry.task
             if not result.is_error:
                 served = await serve_prefetched(self.spine, invocation, fresh, result)
                 entry.hit = entry.hit or not served.is_error
                 if not served.is_error:
                     add_reads(result.store_reads)  # the lookup's reads count for the turn it served
+                # What this call waited (the rest of the lookup, the gate's check), not the lookup's
+                # own time: the trace's latency is what prefetch did or did not hide.
+                served.latency_ms = round((time.perf_counter() - asked) * 1000, 3)
                 return served
         return await dispatch(self.spine, invocation, fresh)
 

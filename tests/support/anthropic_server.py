@@ -5,8 +5,9 @@ configurable base URL. It checks auth (`x-api-key`, or `Authorization: Bearer` w
 version sends for api_key) and `anthropic-version`, validates the request shape, answers from a
 queue of scripted replies (text / tool_use blocks, HTTP errors with the API's error JSON, delays,
 malformed bodies) or, with an empty queue, a plain text reply; and records every request. With
-`latency_s` every answer first waits that long, as a real model's time to first token (the
-stand-in answers non-streaming requests, so the whole answer comes then).
+`latency_s` every answer first waits that long, as a real model's time to first token, and with
+`token_s` that much more per output token, as its generation (the stand-in answers non-streaming
+requests, so the whole answer comes when its last token would have).
 
 Usage follows the prompt-caching rules: blocks are taken in the API's cache order (tools, then
 system, then message content); the prefix up to and including a `cache_control` block is a cache
@@ -101,10 +102,11 @@ class AnthropicStandIn(ThreadedServer):
     client_max_size = 32 * 1024 * 1024
 
     def __init__(self, api_key: str = "test-key", clock: Callable[[], float] = time.monotonic,
-                 default_text: str = "OK.", min_cache_tokens: int = 0, latency_s: float = 0.0) -> None:
+                 default_text: str = "OK.", min_cache_tokens: int = 0, latency_s: float = 0.0,
+                 token_s: float = 0.0) -> None:
         super().__init__()
         self.api_key = api_key
-        self.latency_s = latency_s
+        self.latency_s, self.token_s = latency_s, token_s
         self.clock = clock
         self.min_cache_tokens = min_cache_tokens  # the real API skips caching short prefixes
         self.default_reply: Callable[[dict[str, Any]], Reply] = lambda body: text(default_text)
@@ -140,8 +142,9 @@ class AnthropicStandIn(ThreadedServer):
             record.status = 400
             return _error_response(400, "invalid_request_error", invalid)
         reply = self._script.popleft() if self._script else self.default_reply(body)
-        if reply.delay_s or self.latency_s:
-            await asyncio.sleep(reply.delay_s + self.latency_s)
+        generating = self.token_s * _output_tokens(reply) if reply.status == 200 else 0.0
+        if reply.delay_s or self.latency_s or generating:
+            await asyncio.sleep(reply.delay_s + self.latency_s + generating)
         record.status = reply.status
         if reply.raw_body is not None:
             return web.Response(status=reply.status, text=reply.raw_body, content_type="application/json")
@@ -178,9 +181,12 @@ class AnthropicStandIn(ThreadedServer):
                 read = sum(sizes[: mark + 1])
             self._cache[key] = now
         prefix = sum(sizes[: last + 1])
-        output = reply.output_tokens if reply.output_tokens is not None else max(1, tokens(reply.content))
-        return {"input_tokens": sum(sizes[last + 1:]), "output_tokens": output,
+        return {"input_tokens": sum(sizes[last + 1:]), "output_tokens": _output_tokens(reply),
                 "cache_read_input_tokens": read, "cache_creation_input_tokens": prefix - read}
+
+
+def _output_tokens(reply: Reply) -> int:
+    return reply.output_tokens if reply.output_tokens is not None else max(1, tokens(reply.content))
 
 
 def cache_order(body: dict[str, Any]) -> list[Any]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 import httpx
 import pytest
 
-from tests.support.anthropic_server import AnthropicStandIn, tokens
+from tests.support.anthropic_server import AnthropicStandIn, Reply, tokens
 
 HEADERS = {"x-api-key": "k", "anthropic-version": "2023-06-01"}
 STABLE = [{"type": "text", "text": "stable " * 100, "cache_control": {"type": "ephemeral"}}]
@@ -95,3 +95,12 @@ def test_latency_delays_every_answer_by_at_least_that_long():
     with AnthropicStandIn(api_key="k", latency_s=0.2) as slow:
         took = [post(slow, body()).elapsed.total_seconds() for _ in range(2)]
     assert min(took) >= 0.2
+
+
+def test_generation_adds_token_s_per_output_token():
+    """The answer comes when its last token would have: latency_s, then token_s per output token
+    (a floor, like latency_s: a busy machine only adds)."""
+    with AnthropicStandIn(api_key="k", token_s=0.01) as slow:
+        slow.script(Reply(content=[{"type": "text", "text": "x"}], output_tokens=30))
+        took = post(slow, body()).elapsed.total_seconds()
+    assert took >= 0.3
