@@ -41,6 +41,7 @@ chromium:
 test: lint docs chromium
 	$(BIN)/python -m pytest -q -n 3 --dist loadgroup --no-loadscope-reorder $(PYTEST_ARGS)
 
+# Every bench (a bench/*.py with a __main__; the others are its shared modules), one after another.
 bench: $(STAMP)
-	failed=""; for f in bench/*.py; do $(BIN)/python $$f || failed="$$failed $$f"; done; \
+	failed=""; for f in $$(grep -l '__name__ == "__main__"' bench/*.py); do $(BIN)/python $$f || failed="$$failed $$f"; done; \
 	test -z "$$failed" || { echo "criteria not met in:$$failed"; exit 1; }
