@@ -284,6 +284,9 @@ class AgentTrace(BaseModel):
     interaction_id: str
     channel: Channel
     origin: Literal["inbound", "admin"] = "inbound"
+    # "keyword": an SMS keyword (ACK <code>, YES / NO to a dispatch) the gateway answered without
+    # an agent turn; its trace has the reply, the events and what it queued, no prompt or model.
+    answered_by: Literal["agent", "keyword"] = "agent"
     impersonated_by: str | None = None
     participant_id: str | None = None
     property_id: str | None = None

@@ -172,11 +172,12 @@ def role_set(trace: AgentTrace) -> str:
 def cache_hit_rates(traces: Iterable[AgentTrace], now: datetime, *,
                     exclude_models: tuple[str, ...] = ()) -> list[RoleCacheRate]:
     """Per role set, over traces started in the window: cache reads / all input tokens. Traces by
-    a model in `exclude_models` (one with no prompt cache) and traces with no input are skipped."""
+    a model in `exclude_models` (one with no prompt cache), keyword answers (no model) and traces
+    with no input are skipped."""
     start = now - WINDOW
     totals: dict[str, list[int]] = {}
     for t in traces:
-        if t.started_at < start or (exclude_models and t.model.startswith(exclude_models)):
+        if t.started_at < start or t.answered_by != "agent" or (exclude_models and t.model.startswith(exclude_models)):
             continue
         u = t.usage
         row = totals.setdefault(role_set(t), [0, 0, 0])

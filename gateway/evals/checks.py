@@ -58,7 +58,7 @@ def check_turn(expect: TurnExpectation, trace: AgentTrace | None, reply: str, su
         lowered = reply.lower()
         failures += [f"reply lacks {p!r}" for p in expect.reply_contains if p.lower() not in lowered]
         failures += [f"reply must not contain {p!r}" for p in expect.reply_not_contains if p.lower() in lowered]
-        return failures + (["an agent turn ran (a trace was written)"] if trace is not None else [])
+        return failures + (["an agent turn ran"] if trace is not None and trace.answered_by == "agent" else [])
     if trace is None:
         return failures + ["no trace was written for the turn"]
     routing = trace.routing

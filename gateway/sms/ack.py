@@ -3,15 +3,24 @@ loop"): from a Person who holds an open page it acknowledges it (spine.paging_ac
 else it is an ordinary message and the turn runs."""
 from __future__ import annotations
 
+from gateway.sms.keyword_trace import KeywordAnswer
 from spine.context import Channel
-from spine.paging_ack import ACK_WORD, AckOutcome, ack_by_text
+from spine.paging_ack import ACK_WORD, ack_by_text
 from spine.participants import resolve_participant
+from spine.records import EventKind, TraceEvent
 from spine.repo import Spine
 
 
-async def page_ack(spine: Spine, from_address: str, body: str) -> AckOutcome | None:
+async def page_ack(spine: Spine, from_address: str, body: str) -> KeywordAnswer | None:
     """What the ACK did, or None when this text is not an acknowledgement (run the turn)."""
     if ACK_WORD.match(body or "") is None:  # most texts: no store read
         return None
+    answer = KeywordAnswer(person_id="", reply="")  # started now, for the trace's latency
     person_id = await resolve_participant(spine, Channel.SMS, from_address)
-    return await ack_by_text(spine, person_id, body) if person_id else None
+    outcome = await ack_by_text(spine, person_id, body) if person_id else None
+    if person_id is None or outcome is None:
+        return None
+    events = [TraceEvent(kind=EventKind.ONCALL_ACKNOWLEDGED, reason="sms")] if outcome.acknowledged else []
+    return answer.model_copy(update={
+        "person_id": person_id, "property_id": outcome.page.property_id if outcome.page else None,
+        "reply": outcome.reply, "notifications": outcome.notifications, "events": events})

@@ -25,6 +25,7 @@ from gateway.sms.ack import page_ack
 from gateway.sms.delivery import Delivery
 from gateway.sms.dispatch_reply import dispatch_reply
 from gateway.sms.inbound import InboundSms
+from gateway.sms.keyword_trace import KeywordAnswer, write_keyword_trace
 from gateway.sms.keywords import Keyword, classify_keyword, help_text, opt_in_text
 from gateway.sms.splitting import split_body
 from spine.context import Channel
@@ -119,7 +120,7 @@ class SmsHandler:
         prop = await self.spine.property_for_number(sms.to_address)
         opted_out = not await self.delivery.may_send(sms.from_address)
         if (ack := await page_ack(self.spine, sms.from_address, sms.body)) is not None:  # even opted out
-            return await self._without_turn(record, None if opted_out else ack.reply, Outcome.ACKNOWLEDGED)
+            return await self._keyword(record, ack, "" if opted_out else ack.reply, prop, Outcome.ACKNOWLEDGED)
         if keyword is Keyword.OPT_IN and opted_out:  # from anyone else "Yes" answers Clara's question
             return await self._opt(record, sms, opted_out=False, prop=prop)
         if opted_out:
@@ -127,7 +128,7 @@ class SmsHandler:
                               {"hint": "the sender must text START before Clara may answer"})
             return await self._without_turn(record, None, Outcome.SENDER_OPTED_OUT)
         if (answer := await dispatch_reply(self.spine, sms.from_address, sms.body)) is not None:
-            return await self._without_turn(record, answer.reply, Outcome.DISPATCH_ANSWERED)
+            return await self._keyword(record, answer, answer.reply, prop, Outcome.DISPATCH_ANSWERED)
         if keyword is Keyword.HELP:
             return await self._without_turn(record, help_text(prop.name if prop else None), Outcome.HELP)
         if prop is None:
@@ -195,6 +196,16 @@ class SmsHandler:
         else:
             await self.log.blocked(record)
         return SmsReply(messages=split_body(reply or ""), outcome=outcome)
+
+    async def _keyword(self, record: InboundMessage, answer: KeywordAnswer, reply: str, prop: Property | None,
+                       outcome: Outcome) -> SmsReply:
+        """An ACK or YES/NO that did something: answered without a turn, but traced as a turn is."""
+        await write_keyword_trace(self.spine, record, answer, sent=reply, property_id=prop.id if prop else None)
+        if reply:
+            await self.log.answered(record, reply)
+        else:
+            await self.log.blocked(record)
+        return SmsReply(messages=split_body(reply), outcome=outcome, interaction_id=record.interaction_id)
 
     async def _apology(self, to: str) -> list[str]:
         try:
