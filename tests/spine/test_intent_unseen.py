@@ -10,7 +10,15 @@ import hashlib
 import pytest
 
 from spine.intent_hints import regex_hints
-from spine.intent_model import DATA, UNSEEN_HELDOUT, UNSEEN_HELDOUT_2, UNSEEN_HELDOUT_3, UNSEEN_HELDOUT_4, load_rows
+from spine.intent_model import (
+    DATA,
+    UNSEEN_HELDOUT,
+    UNSEEN_HELDOUT_2,
+    UNSEEN_HELDOUT_3,
+    UNSEEN_HELDOUT_4,
+    UNSEEN_HELDOUT_5,
+    load_rows,
+)
 
 # Changing an unseen held-out set means it is no longer unseen: write a new one instead.
 FROZEN = {
@@ -18,6 +26,7 @@ FROZEN = {
     UNSEEN_HELDOUT_2: "33a5da51686dc3efb738652a66d19cd421356413a809529daffa38313217af1f",
     UNSEEN_HELDOUT_3: "1db2c2abab24ea7d8f3a4f0cd76ef64665c8f4d2fbc231a7f1280616a59fd385",
     UNSEEN_HELDOUT_4: "4a993c2e3bac2b2b0f2b2b36c4c84a17351b580c0f7e1d5fba427ee338bf0767",
+    UNSEEN_HELDOUT_5: "f8e975f74187708f313fac7da97dec3b1630c4ec4b37afafa5f2de603c4eaa55",
 }
 
 
