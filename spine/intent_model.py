@@ -2,7 +2,8 @@
 
 A logistic regression over the message's words and word pairs (English and Spanish, accents
 folded) plus a few shape features (a bedroom count, a money amount, a link, a resident's "my
-unit", a resident's renewal or move-out, a seeker's budget or lease terms, a job or sales pitch).
+unit", a resident's renewal or move-out, a neighbour's or relative's home, a resident who just
+moved in, a seeker's budget or lease terms or lease elsewhere, a job or sales pitch).
 Its weights are a small JSON file in the package (spine/data/intent_weights.json), fitted by
 `python -m spine.intent_model fit` on the training split of tests/data/intent_first_messages.jsonl
 only; its held-out split and the separate unseen held-out set (UNSEEN_HELDOUT) are scored by
@@ -62,6 +63,17 @@ _SHAPES = (
                               r"\bsame\s+(?:building|complex|community)\b|\baqui\s+mismo\b|"
                               r"\b(?:my|mi)\s+(?:deposit|deposito|car|carro|spot|lugar|key|llave|package|paquete|"
                               r"ceiling|sink|toilet|door|puerta|neighbor|vecino)\b|\bsalir(?:me)?\s+del\b")),
+    # A resident speaking of the unit beside theirs, or a relative's home: neither is theirs to rent.
+    ("<other_home>", re.compile(r"\b(?:next\s+to|above|below|across\s+from)\s+(?:mine|me|us|ours)\b|"
+                                r"\b(?:upstairs|downstairs)\s+from\s+(?:me|us)\b|\bthe\s+(?:unit|apartment|apt)\s+"
+                                r"(?:upstairs|downstairs)\b|\b(?:depa\w*|departamento|apartamento|piso|unidad)\s+de\s+"
+                                r"(?:al\s+lado|arriba|abajo|enfrente)\b|\b(?:abajo|arriba|enfrente)\s+del\s+mio\b|"
+                                r"\b(?:my|our)\s+(?:son|daughter|mom|mother|dad|father|client|niece|nephew|brother|sister)'s\s+"
+                                r"(?:apartment|apt|unit|lease|place)\b")),
+    # Someone who has just moved in: a resident, however new.
+    ("<new_resident>", re.compile(r"\bnew\s+here\b|\bfirst\s+(?:month|week)\s+here\b|\bjust\s+moved\s+in\b|"
+                                  r"\bmoved\s+in\s+(?:yesterday|last\s+week)\b|\b(?:primer\s+mes|primera\s+semana)\s+aqui\b|"
+                                  r"\bme\s+mude\s+ayer\b|\bacabo\s+de\s+(?:llegar|mudarme)\s+al\b")),
     # Someone seeking a home: looking, moving in, applying, a budget, a lease still to sign.
     ("<seeking>", re.compile(r"\b(?:looking|lookin|searching|hunting|shopping)\s+(?:for|4|around)\b|"
                              r"\b(?:busco|buscamos|buscando|ando\s+buscando)\b|\bmov(?:e|ing)\s+in\b|"
@@ -70,7 +82,10 @@ _SHAPES = (
                              r"apartamento|departamento)\b|\blease\s+(?:terms?|lengths?|options?)\b|"
                              r"\bask\s+(?:about|abt)\s+(?:units|apartments|renting|leasing|moving)\b|"
                              r"\bpreguntar\s+por\b|\bbecom\w+\s+a\s+(?:resident|tenant)\b|\bnew\s+(?:residents?|"
-                             r"tenants?|renters?)\b|\bnuevos?\s+inquilinos?\b|\bprospective\b|\brelocat\w+")),
+                             r"tenants?|renters?)\b|\bnuevos?\s+inquilinos?\b|\bprospective\b|\brelocat\w+|"
+                             # a lease that ends somewhere else: "my lease" then is not one of ours
+                             r"\belsewhere\b|\b(?:my|our)\s+current\s+(?:place|landlord|rental)\b|\ben\s+otro\s+lugar\b|"
+                             r"\bdonde\s+vivo\s+ahora\b")),
     # A job seeker or someone selling a service: neither is renting.
     ("<pitch>", re.compile(r"\b(?:hiring|position|empleo|contratando|resume|porter|conserje)\b|\bjob\s+(?:at|opening|posting)\b|"
                            r"\b(?:porter|agent|technician|techs?|maintenance)\s+(?:job|position)s?\b|"

@@ -48,6 +48,7 @@ def test_the_unseen_held_out_sets_are_frozen_and_apart_from_the_training_data():
     "how long are your leases?",
     "I'm planning to stop by the leasing office on Thursday to ask about units",
     "Hola, mi esposo y yo buscamos nuestro primer departamento juntos, tenemos unos 1,500 al mes",
+    "we have to be out of our current rental by June, got anything for two adults?",
 ])
 def test_leasing_questions_that_name_no_unit_price_or_availability_are_prospects(message):
     assert regex_hints(message).fires
@@ -58,6 +59,11 @@ def test_leasing_questions_that_name_no_unit_price_or_availability_are_prospects
     "How long is my current lease? I moved into 318 last spring",
     "The shower in my apartment won't drain, unit 114",
     "what's up Trevor, u still coming by the leasing office later?",
+    # Speaking of the unit beside theirs, a relative's home, or a home they just moved into.
+    "the apartment below mine has been empty a while, is it for rent? my coworker wants to know",
+    "my sister's apartment has had no heat since Monday, she asked me to text you",
+    "just moved in and my mailbox key doesn't work",
+    "el departamento de enfrente está vacío, ¿lo van a rentar? es para mi cuñado",
 ])
 def test_a_tenant_or_a_friend_is_not_minted_a_prospect(message):
     assert not regex_hints(message).fires
