@@ -67,3 +67,27 @@ def test_leasing_questions_that_name_no_unit_price_or_availability_are_prospects
 ])
 def test_a_tenant_or_a_friend_is_not_minted_a_prospect(message):
     assert not regex_hints(message).fires
+
+
+@pytest.mark.parametrize("message", [
+    # An owner wanting a property of theirs leased or managed, a job seeker naming a leasing role,
+    # a friend speaking of the reader's own search, a resident on an applicant's words.
+    "I've got a condo a few streets over that I want rented out, do you take on owners?",
+    "tengo dos casas cerca y busco quien me las administre, ¿cobran mucho?",
+    "Hi, is the leasing consultant role from your LinkedIn post still open? I'd love to interview",
+    "Buenas, vi la vacante de asesor de arrendamiento, les mando mi currículum",
+    "bro did u ever find an apartment? my building has a studio",
+    "is there a waitlist for the garage spots? I'm in 1402",
+])
+def test_owners_job_seekers_friends_and_residents_on_leasing_words_are_not_minted(message):
+    assert not regex_hints(message).fires
+
+
+@pytest.mark.parametrize("message", [
+    "do you accept guarantors? I'm a grad student with no rental history",
+    "what's needed to get approved there, my credit is fair",
+    "¿aceptan fiador? es la primera vez que rento",
+    "just got a new job nearby and need a place, what do you have?",
+])
+def test_an_applicants_questions_are_prospects(message):
+    assert regex_hints(message).fires
