@@ -20,7 +20,7 @@ SHAPES: tuple[tuple[str, re.Pattern[str]], ...] = (
                              # "I'm in 1204", "we're in 3B", "Jess from 410", "estamos en el 2C": a unit of ours
                              r"\b(?:i'?m|we'?re|i\s+am|we\s+are)\s+in\s+(?:unit\s+|apt\s+|#)?\d{1,4}[a-z]?\b|"
                              r"\bfrom\s+(?:unit\s+|apt\s+|#)?\d{3,4}[a-z]?\b|\b(?:in|en\s+el)\s+\d[a-z]\b|"
-                             r"\b(?:estoy|estamos|vivimos)\s+en\s+el\s+\d{1,4}[a-z]?\b", re.IGNORECASE)),
+                             r"\b(?:estoy|estamos|vivimos)\s+en\s+el\s+\d{1,4}[a-z]?\b|\b(?:unit|apt|#)\s*\d{1,4}[a-z]?\b", re.IGNORECASE)),
     ("<date>", re.compile(r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)\w*\b|\b(?:enero|febrero|marzo|abril|"
                           r"mayo|junio|julio|agosto|septiembre|octubre|noviembre|diciembre)\b|\bnext\s+month\b|"
                           r"\bpr[oó]ximo\s+mes\b|\bmes\s+que\s+viene\b", re.IGNORECASE)),
@@ -34,7 +34,8 @@ SHAPES: tuple[tuple[str, re.Pattern[str]], ...] = (
                               r"ceiling|sink|toilet|door|puerta|neighbor|vecino)\b|\bsalir(?:me)?\s+del\b|"
                               # a resident just gone: the keys handed back, the deposit owed
                               r"\b(?:turned\s+in|returned|dropped\s+off)\s+(?:my|the)\s+keys\b|\bentregue\s+(?:las\s+)?llaves\b|"
-                              r"\bregresen\s+(?:el|mi)\s+deposito\b|\bdeposit\s+back\b")),
+                              r"\bregresen\s+(?:el|mi)\s+deposito\b|\bdeposit\s+back\b|"
+                              r"\bstay(?:ing)?\s+(?:another|one\s+more)\s+year\b|\bquedarme\s+otro\s+ano\b")),
     # A resident speaking of the unit beside theirs, or a relative's home: neither is theirs to rent.
     ("<other_home>", re.compile(r"\b(?:next\s+to|above|below|across\s+from)\s+(?:mine|me|us|ours)\b|"
                                 r"\b(?:upstairs|downstairs)\s+from\s+(?:me|us)\b|\bthe\s+(?:unit|apartment|apt)\s+"
@@ -45,7 +46,8 @@ SHAPES: tuple[tuple[str, re.Pattern[str]], ...] = (
     # Someone who has just moved in: a resident, however new.
     ("<new_resident>", re.compile(r"\bnew\s+here\b|\bfirst\s+(?:month|week)\s+here\b|\bjust\s+moved\s+in\b|"
                                   r"\bmoved\s+in\s+(?:yesterday|last\s+week)\b|\b(?:primer\s+mes|primera\s+semana)\s+aqui\b|"
-                                  r"\bme\s+mude\s+ayer\b|\bacabo\s+de\s+(?:llegar|mudarme)\s+al\b")),
+                                  r"\bme\s+mude\s+ayer\b|\bacabo\s+de\s+(?:llegar|mudarme)\s+al\b|\bsoy\s+nuev[oa]\s+aqui\b|"
+                                  r"\bnuev[oa]s?\s+(?:en\s+el\s+edificio|vecin[oa]s?)\b")),
     # Someone seeking a home: looking, moving in, applying, a budget, a lease still to sign.
     ("<seeking>", re.compile(r"\b(?:looking|lookin|searching|hunting|shopping)\s+(?:for|4|around)\b|"
                              r"\b(?:busco|buscamos|buscando|ando\s+buscando)\b|\bmov(?:e|ing)\s+in\b|"
@@ -57,7 +59,7 @@ SHAPES: tuple[tuple[str, re.Pattern[str]], ...] = (
                              r"tenants?|renters?)\b|\bnuevos?\s+inquilinos?\b|\bprospective\b|\brelocat\w+|"
                              # a lease that ends somewhere else: "my lease" then is not one of ours
                              r"\belsewhere\b|\b(?:my|our)\s+current\s+(?:place|landlord|rental)\b|\ben\s+otro\s+lugar\b|"
-                             r"\bdonde\s+vivo\s+ahora\b|"
+                             r"\bdonde\s+(?:vivo|estoy)\s+ahora\b|\b(?:my|our)\s+old\s+(?:apartment|apt|place|building)\b|"
                              r"\bneed\s+(?:a|an|a\s+new)\s+(?:apartment|apt|place|home|unit|studio)\b|"
                              r"\bnecesito\s+(?:un|una)\s+(?:depa\w*|departamento|apartamento|casa|lugar|cuarto)\b")),
     # A move that brings someone here: a new job, a transfer, a first time renting.
@@ -82,10 +84,12 @@ SHAPES: tuple[tuple[str, re.Pattern[str]], ...] = (
                            r"\b(?:porter|agent|technician|techs?|maintenance)\s+(?:job|position)s?\b|"
                            r"\b(?:busco|looking\s+for)\s+(?:trabajo|work|a\s+job)\b|"
                            r"\b(?:we|i)\s+(?:offer|sell|buy|provide|help)\b|\bour\s+(?:company|services?|app)\b|"
-                           r"\b(?:ofrecemos|vendemos|compramos|somos\s+(?:una\s+empresa|de\s+la))\b")),
+                           r"\b(?:ofrecemos|vendemos|compramos|somos\s+(?:una\s+empresa|de\s+la))\b|"
+                           r"\bsomos\s+(?:una?\s+)?(?:empresa|compania|agencia|equipo|pintores|plomeros|electricistas|limpieza)\b|"
+                           r"\b(?:earn|gane|gana)\s+\$?\d|\b(?:from|desde)\s+(?:home|casa)\b")),
     ("<job>", re.compile(r"\b(?:role|vacancy|puesto|postul\w+|curricul\w*|cv|indeed|linkedin|interview\w*|entrevist\w+|"
-                         r"asesora?|auxiliar|recepcionista|receptionist|consultant)\b|\bvacante\s+de\b|"
-                         r"\b(?:assistant|professional|manager|agent)\s+(?:role|opening|job|vacancy|position)\b")),
+                         r"auxiliar|recepcionista|receptionist)\b|\bvacante\s+de\b|"
+                         r"\b(?:consultant|assistant|professional|manager|agent)\s+(?:role|opening|job|vacancy|position)\b")),
     # An owner wanting their own property leased or managed: a client, never a prospect.
     ("<owner>", re.compile(r"\b(?:i|we)\s+(?:own|have|bought|inherited)\s+(?:a|an|one|two|three|four|\d|my|our)?\s*(?:\w+\s+)?"
                            + _HOME_WORDS + r"\b|\b(?:rent|lease|list)\s+(?:it|mine|them|my\s+\w+)\s+(?:out|for)\b|"
