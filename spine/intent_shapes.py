@@ -59,14 +59,16 @@ SHAPES: tuple[tuple[str, re.Pattern[str]], ...] = (
                              r"tenants?|renters?)\b|\bnuevos?\s+inquilinos?\b|\bprospective\b|\brelocat\w+|"
                              # a lease that ends somewhere else: "my lease" then is not one of ours
                              r"\belsewhere\b|\b(?:my|our)\s+current\s+(?:place|landlord|rental)\b|\ben\s+otro\s+lugar\b|"
-                             r"\bdonde\s+(?:vivo|estoy)\s+ahora\b|\b(?:my|our)\s+old\s+(?:apartment|apt|place|building)\b|"
+                             r"\bdonde\s+(?:vivo|estoy)\s+ahora\b|\b(?:my|our)\s+(?:old|last|previous|former)\s+(?:apartment|apt|place|"
+                             r"building|landlord|rental)\b|\bacross\s+town\b|\b(?:del\s+)?otro\s+lado\s+de\s+la\s+ciudad\b|"
                              r"\bneed\s+(?:a|an|a\s+new)\s+(?:apartment|apt|place|home|unit|studio)\b|"
                              r"\bnecesito\s+(?:un|una)\s+(?:depa\w*|departamento|apartamento|casa|lugar|cuarto)\b")),
     # A move that brings someone here: a new job, a transfer, a first time renting.
     ("<moving>", re.compile(r"\bcambiar(?:me|nos)\b|\bme\s+cambio\b|\btransferred\b|\btrasladaron\b|"
                             r"\b(?:got|new)\s+(?:a\s+)?(?:new\s+)?job\b|\bnuevo\s+(?:trabajo|empleo)\b|\bvengo\s+(?:de|a)\b|"
                             r"\bnew\s+(?:to\s+the\s+area|in\s+town)\b|\bnever\s+rented\b|\bnunca\s+he\s+rentado\b|"
-                            r"\bfirst\s+time\s+renting\b|\bprimera\s+vez\s+rentando\b")),
+                            r"\bfirst\s+time\s+renting\b|\bprimera\s+vez\s+rentando\b|\boutgr(?:owing|ew|own)\b|\bya\s+no\s+cabemos\b|"
+                            r"\b(?:need|want)\s+more\s+(?:room|space)\b|\bnecesitamos\s+mas\s+espacio\b")),
     # Questions only an applicant asks: qualifying, a cosigner, a waitlist.
     ("<terms_q>", re.compile(r"\b(?:qualify|approv\w+|cosigners?|co-signers?|guarantors?|credit|income|requirements?|"
                              r"requisitos|aval|fiador|garante|garantia|fianza|waitlist|wait\s+list|section\s+8|vouchers?|"
