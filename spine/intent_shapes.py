@@ -88,10 +88,20 @@ SHAPES: tuple[tuple[str, re.Pattern[str]], ...] = (
                            r"\b(?:we|i)\s+(?:offer|sell|buy|provide|help)\b|\bour\s+(?:company|services?|app)\b|"
                            r"\b(?:ofrecemos|vendemos|compramos|somos\s+(?:una\s+empresa|de\s+la))\b|"
                            r"\bsomos\s+(?:una?\s+)?(?:empresa|compania|agencia|equipo|pintores|plomeros|electricistas|limpieza)\b|"
-                           r"\b(?:earn|gane|gana)\s+\$?\d|\b(?:from|desde)\s+(?:home|casa)\b")),
+                           r"\b(?:earn|gane|gana)\s+\$?\d|\b(?:from|desde)\s+(?:home|casa)\b|"
+                           r"\bour\s+(?:platform|website|site|software)\b|\bnuestr[oa]s?\s+(?:plataforma|empresa|servicios?|app|"
+                           r"aplicacion|pagina)\b|\b(?:list|publicar)\s+(?:your|sus)\b")),
+    # Someone told they were approved and asked to pay: a scam, whatever leasing words it uses.
+    ("<pay_demand>", re.compile(r"\b(?:send|deposit|deposite|envie|transfiera)\s+(?:a\s+|un\s+)?\$?\d{2,5}\b|"
+                                r"\b(?:zelle|venmo|cash\s*app|western\s+union|gift\s+cards?|tarjetas?\s+de\s+regalo)\b|"
+                                r"\b(?:was|were|been|fue)\s+(?:approved|aprobad[ao])\b|\bapproved\s+for\b")),
     ("<job>", re.compile(r"\b(?:role|vacancy|puesto|postul\w+|curricul\w*|cv|indeed|linkedin|interview\w*|entrevist\w+|"
                          r"auxiliar|recepcionista|receptionist)\b|\bvacante\s+de\b|"
-                         r"\b(?:consultant|assistant|professional|manager|agent)\s+(?:role|opening|job|vacancy|position)\b")),
+                         r"\b(?:consultant|assistant|professional|manager|agent)\s+(?:role|opening|job|vacancy|position)\b|"
+                         # an opening for a title: a job, not a home
+                         r"\b(?:opening|vacancy|position|vacante|puesto)\s+(?:for|de|para)\s+(?:an?\s+)?(?:\w+\s+)?"
+                         r"(?:specialist|agent|consultant|coordinator|manager|assistant|asesor\w*|agente|coordinador\w*|"
+                         r"gerente|auxiliar)\b|\b(?:leasing|arrendamiento|rentas)\s+(?:specialist|coordinator|coordinador\w*)\b")),
     # An owner wanting their own property leased or managed: a client, never a prospect.
     ("<owner>", re.compile(r"\b(?:i|we)\s+(?:own|have|bought|inherited)\s+(?:a|an|one|two|three|four|\d|my|our)?\s*(?:\w+\s+)?"
                            + _HOME_WORDS + r"\b|\b(?:rent|lease|list)\s+(?:it|mine|them|my\s+\w+)\s+(?:out|for)\b|"

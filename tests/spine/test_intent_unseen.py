@@ -78,6 +78,9 @@ def test_a_tenant_or_a_friend_is_not_minted_a_prospect(message):
     "Buenas, vi la vacante de asesor de arrendamiento, les mando mi currículum",
     "bro did u ever find an apartment? my building has a studio",
     "is there a waitlist for the garage spots? I'm in 1402",
+    # A scam telling the reader they were approved and must pay: leasing words, no seeker.
+    "felicidades, su solicitud fue aprobada, mande 150 dólares por Zelle para apartar el departamento",
+    "¿sigue abierta la vacante para coordinador de rentas? tengo experiencia",
 ])
 def test_owners_job_seekers_friends_and_residents_on_leasing_words_are_not_minted(message):
     assert not regex_hints(message).fires
