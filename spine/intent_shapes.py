@@ -51,7 +51,7 @@ SHAPES: tuple[tuple[str, re.Pattern[str]], ...] = (
     # Someone seeking a home: looking, moving in, applying, a budget, a lease still to sign.
     ("<seeking>", re.compile(r"\b(?:looking|lookin|searching|hunting|shopping)\s+(?:for|4|around)\b|"
                              r"\b(?:busco|buscamos|buscando|ando\s+buscando)\b|\bmov(?:e|ing)\s+in\b|"
-                             r"\bmud(?:ar(?:me|nos|se)?|o|amos|anza)\b|\bapply\w*|\baplicar\b|\bsolicit\w+|\bbudget\b|"
+                             r"\bmud(?:ar(?:me|nos|se)?|o|amos|anza)\b|\bapply\w*|\bapplied\b|\baplicar\b|\baplique\b|\bsolicit\w+|\bbudget\b|"
                              r"\bpresupuesto\b|\bfirst\s+(?:apartment|apt|place|home)\b|\bprimer\s+(?:depa\w*|hogar|"
                              r"apartamento|departamento)\b|\blease\s+(?:terms?|lengths?|options?)\b|"
                              r"\bask\s+(?:about|abt)\s+(?:units|apartments|renting|leasing|moving)\b|"
@@ -113,6 +113,12 @@ SHAPES: tuple[tuple[str, re.Pattern[str]], ...] = (
                            r"mi|una|la)\b|\b(?:soy|somos)\s+(?:el\s+|la\s+)?(?:duen|propietari)\w*|\bpara\s+(?:duenos|propietarios)\b|"
                            r"\bme\s+(?:la|lo|los|las)\s+(?:renten|alquilen|administr\w*)\b|\bponer\s+(?:a|en)\s+(?:alquil|rent)\w*|"
                            r"\bla\s+queremos\s+rentar\b")),
+    # A search that is over: found elsewhere, signed elsewhere, stop writing.
+    ("<search_over>", re.compile(r"\b(?:no\s+longer|not)\s+looking\b|\bnot\s+interested\b|\balready\s+(?:found|signed|rented)\b|"
+                                 r"\bstop\s+(?:texting|messaging|calling)\b|\btake\s+me\s+off\b|\bsigned\s+(?:a\s+lease\s+)?elsewhere\b|"
+                                 r"\bya\s+no\s+(?:estoy|estamos|ando)\s+buscando\b|\bya\s+(?:encontre|encontramos|rentamos|firme)\b|"
+                                 r"\bya\s+no\s+(?:me|nos)\s+(?:escriban|llamen)\b|\bborren(?:me|nos)\b|\bfirme\s+en\s+otro\b|"
+                                 r"\bno\s+(?:me|nos)\s+interesa\b")),
     # Someone telling the reader about the reader's own search: a friend or relative, not a prospect.
     ("<your_search>", re.compile(r"\b(?:you'?re|you\s+are|u\s+r|ur|you|u)\s+(?:still\s+)?(?:apartment\s+hunting|looking\s+"
                                  r"(?:for|to)\s+(?:a|rent|move)|trying\s+to\s+(?:move|find))|\bdid\s+(?:you|u)\s+(?:ever\s+)?find\b|"
