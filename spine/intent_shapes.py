@@ -35,7 +35,8 @@ SHAPES: tuple[tuple[str, re.Pattern[str]], ...] = (
                               # a resident just gone: the keys handed back, the deposit owed
                               r"\b(?:turned\s+in|returned|dropped\s+off)\s+(?:my|the)\s+keys\b|\bentregue\s+(?:las\s+)?llaves\b|"
                               r"\bregresen\s+(?:el|mi)\s+deposito\b|\bdeposit\s+back\b|"
-                              r"\bstay(?:ing)?\s+(?:another|one\s+more)\s+year\b|\bquedarme\s+otro\s+ano\b")),
+                              r"\bstay(?:ing)?\s+(?:another|one\s+more)\s+year\b|\bquedarme\s+otro\s+ano\b|"
+                              r"\b(?:vacate|vacating|dejare|desocupare)\b")),
     # A resident speaking of the unit beside theirs, or a relative's home: neither is theirs to rent.
     ("<other_home>", re.compile(r"\b(?:next\s+to|above|below|across\s+from)\s+(?:mine|me|us|ours)\b|"
                                 r"\b(?:upstairs|downstairs)\s+from\s+(?:me|us)\b|\bthe\s+(?:unit|apartment|apt)\s+"
@@ -89,7 +90,7 @@ SHAPES: tuple[tuple[str, re.Pattern[str]], ...] = (
                            r"\b(?:ofrecemos|vendemos|compramos|somos\s+(?:una\s+empresa|de\s+la))\b|"
                            r"\bsomos\s+(?:una?\s+)?(?:empresa|compania|agencia|equipo|pintores|plomeros|electricistas|limpieza)\b|"
                            r"\b(?:earn|gane|gana)\s+\$?\d|\b(?:from|desde)\s+(?:home|casa)\b|"
-                           r"\bour\s+(?:platform|website|site|software)\b|\bnuestr[oa]s?\s+(?:plataforma|empresa|servicios?|app|"
+                           r"\bour\s+(?:platform|website|site|software)\b|\bcotiz\w+|\bbidding\b|\bbid\s+on\b|\bnuestr[oa]s?\s+(?:plataforma|empresa|servicios?|app|"
                            r"aplicacion|pagina)\b|\b(?:list|publicar)\s+(?:your|sus)\b")),
     # Someone told they were approved and asked to pay: a scam, whatever leasing words it uses.
     ("<pay_demand>", re.compile(r"\b(?:send|deposit|deposite|envie|transfiera)\s+(?:a\s+|un\s+)?\$?\d{2,5}\b|"
