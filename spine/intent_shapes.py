@@ -36,7 +36,10 @@ SHAPES: tuple[tuple[str, re.Pattern[str]], ...] = (
                               r"\b(?:turned\s+in|returned|dropped\s+off)\s+(?:my|the)\s+keys\b|\bentregue\s+(?:las\s+)?llaves\b|"
                               r"\bregresen\s+(?:el|mi)\s+deposito\b|\bdeposit\s+back\b|"
                               r"\bstay(?:ing)?\s+(?:another|one\s+more)\s+year\b|\bquedarme\s+otro\s+ano\b|"
-                              r"\b(?:vacate|vacating|dejare|desocupare)\b")),
+                              r"\b(?:vacate|vacating|dejare|desocupare)\b|\bya\s+vivimos\b|\blos\s+que\s+(?:ya\s+)?vivimos\b|"
+                              # renting from us now (present tense), not wanting to rent
+                              r"\b(?:rento|rentamos|alquilo|alquilamos)\s+(?:con\s+ustedes|aqui|de\s+ustedes)\b|"
+                              r"\bi(?:'m|\s+am)?\s+rent(?:ing)?\s+from\s+you\b")),
     # A resident speaking of the unit beside theirs, or a relative's home: neither is theirs to rent.
     ("<other_home>", re.compile(r"\b(?:next\s+to|above|below|across\s+from)\s+(?:mine|me|us|ours)\b|"
                                 r"\b(?:upstairs|downstairs)\s+from\s+(?:me|us)\b|\bthe\s+(?:unit|apartment|apt)\s+"
@@ -124,5 +127,7 @@ SHAPES: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("<your_search>", re.compile(r"\b(?:you'?re|you\s+are|u\s+r|ur|you|u)\s+(?:still\s+)?(?:apartment\s+hunting|looking\s+"
                                  r"(?:for|to)\s+(?:a|rent|move)|trying\s+to\s+(?:move|find))|\bdid\s+(?:you|u)\s+(?:ever\s+)?find\b|"
                                  r"\b(?:andas|estas|sigues)\s+buscando\b|\bya\s+encontraste\b|\bte\s+quieres\s+mudar\b|"
-                                 r"\b(?:you|u)\s+need\s+to\s+see\b|\b(?:you|u)\s+and\s+\w+\s+are\s+looking\b")),
+                                 r"\b(?:you|u)\s+need\s+to\s+see\b|\b(?:you|u)\s+and\s+\w+\s+are\s+looking\b|"
+                                 r"\bque\s+me\s+dijiste\b|\byou\s+told\s+me\b|\b(?:i|we)\s+sent\s+(?:you|u)\b|\bte\s+mande\b|"
+                                 r"\bya\s+viste\b|\bdid\s+(?:you|u)\s+see\s+the\b")),
 )
