@@ -66,7 +66,8 @@ SHAPES: tuple[tuple[str, re.Pattern[str]], ...] = (
                              r"\bdonde\s+(?:vivo|estoy)\s+ahora\b|\b(?:my|our)\s+(?:old|last|previous|former)\s+(?:apartment|apt|place|"
                              r"building|landlord|rental)\b|\bacross\s+town\b|\b(?:del\s+)?otro\s+lado\s+de\s+la\s+ciudad\b|"
                              r"\bneed\s+(?:a|an|a\s+new)\s+(?:apartment|apt|place|home|unit|studio)\b|"
-                             r"\bnecesito\s+(?:un|una)\s+(?:depa\w*|departamento|apartamento|casa|lugar|cuarto)\b")),
+                             r"\bnecesito\s+(?:un|una)\s+(?:depa\w*|departamento|apartamento|casa|lugar|cuarto)\b|"
+                             r"\bhold\s+(?:a|an|the|one)\s+(?:unit|apartment|apt|place)\b|\bapartar(?:me)?\s+(?:uno|un|una|el|la)\b")),
     # A move that brings someone here: a new job, a transfer, a first time renting.
     ("<moving>", re.compile(r"\bcambiar(?:me|nos)\b|\bme\s+cambio\b|\btransferred\b|\btrasladaron\b|"
                             r"\b(?:got|new)\s+(?:a\s+)?(?:new\s+)?job\b|\bnuevo\s+(?:trabajo|empleo)\b|\bvengo\s+(?:de|a)\b|"
@@ -93,7 +94,11 @@ SHAPES: tuple[tuple[str, re.Pattern[str]], ...] = (
                            r"\b(?:ofrecemos|vendemos|compramos|somos\s+(?:una\s+empresa|de\s+la))\b|"
                            r"\bsomos\s+(?:una?\s+)?(?:empresa|compania|agencia|equipo|pintores|plomeros|electricistas|limpieza)\b|"
                            r"\b(?:earn|gane|gana)\s+\$?\d|\b(?:from|desde)\s+(?:home|casa)\b|"
-                           r"\bour\s+(?:platform|website|site|software)\b|\bcotiz\w+|\bbidding\b|\bbid\s+on\b|\bnuestr[oa]s?\s+(?:plataforma|empresa|servicios?|app|"
+                           r"\bour\s+(?:platform|website|site|software)\b|\bcotiz\w+|\bbidding\b|\bbid\s+on\b|\bofrezco\b|"
+                           # a service for the landlord's own vacancies: "for your available apartments"
+                           r"\b(?:for|on)\s+your\s+(?:available|vacant|empty|open)\s+(?:apartments|units)\b|"
+                           r"\bpara\s+sus\s+(?:departamentos|apartamentos|unidades)\b|\bque\s+necesiten\b|"
+                           r"\bthat\s+need\s+(?:carpet|paint|painting|cleaning|flooring)\b|\bdamos\s+(?:buen|mejor)\s+precio\b|\bnuestr[oa]s?\s+(?:plataforma|empresa|servicios?|app|"
                            r"aplicacion|pagina)\b|\b(?:list|publicar)\s+(?:your|sus)\b")),
     # Someone told they were approved and asked to pay: a scam, whatever leasing words it uses.
     ("<pay_demand>", re.compile(r"\b(?:send|deposit|deposite|envie|transfiera)\s+(?:a\s+|un\s+)?\$?\d{2,5}\b|"
