@@ -1,12 +1,16 @@
 """The shipped intent classifier: is this first message from an unknown sender a rental inquiry?
 
-A logistic regression over the message's words and word pairs (English and Spanish, accents
-folded) plus a few shape features (a bedroom count, a money amount, a link, a resident's "my
-unit", a resident's renewal or move-out, a seeker's budget or lease terms, a job or sales pitch).
+A logistic regression over the message's words, word pairs and character 3-5-grams (English and
+Spanish, accents folded; the grams weigh less, for typos and unseen inflections) plus shape
+features (spine.intent_shapes: a bedroom count, money, a resident's own home, a neighbour's or
+relative's home, a seeker's lease elsewhere, an applicant's questions, an owner's property, a job,
+a friend's search).
 Its weights are a small JSON file in the package (spine/data/intent_weights.json), fitted by
-`python -m spine.intent_model fit` on the training split of tests/data/intent_first_messages.jsonl
-only; its held-out split and the separate unseen held-out set (UNSEEN_HELDOUT) are scored by
-bench/intent.py and never used for fitting. Loading takes a
+`python -m spine.intent_model fit` on `training_rows()`: the train split of
+tests/data/intent_first_messages.jsonl and the five spent unseen sets (SPENT; each was scored once
+before its errors were studied, so it no longer measures unseen phrasing and serves better as
+training). The dev and held-out splits are never fitted on; bench/intent.py scores them, and
+`bench/intent.py --loso` fits without each spent set in turn and scores it. Loading takes a
 few milliseconds, a decision microseconds, no network. It is explainable: `explain()` names the
 features that weighed most, and the trace keeps them.
 """
@@ -25,6 +29,8 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from spine.intent_shapes import SHAPES
+
 WEIGHTS = Path(__file__).resolve().parent / "data" / "intent_weights.json"
 DATA = Path(__file__).resolve().parents[1] / "tests" / "data" / "intent_first_messages.jsonl"
 # Written apart from DATA, before its second round of training phrasings, and frozen: never fitted on or tuned against.
@@ -36,45 +42,27 @@ UNSEEN_HELDOUT_3 = DATA.with_name("intent_unseen_heldout_3.jsonl")
 # Written by several writers' styles (terse, typos, voicemail, usted, Spanglish) and frozen before the
 # round of leasing-question phrasings that names no unit, price or availability (issue 28 item 19).
 UNSEEN_HELDOUT_4 = DATA.with_name("intent_unseen_heldout_4.jsonl")
+# Set 4 was studied for its errors (tenants, owners, vendors, job seekers, friends using leasing
+# words), so it no longer measures fairly: set 5 (terse, typos, voicemail, formal, usted, Rioplatense,
+# Spain, Spanglish; many hard negatives) was written and frozen before the training round on those errors.
+UNSEEN_HELDOUT_5 = DATA.with_name("intent_unseen_heldout_5.jsonl")
+# All five were scored once as unseen sets and their errors then studied: spent, they are fitted on
+# (their files and frozen hashes unchanged); a new round is measured on a new set written first.
+SPENT = (UNSEEN_HELDOUT, UNSEEN_HELDOUT_2, UNSEEN_HELDOUT_3, UNSEEN_HELDOUT_4, UNSEEN_HELDOUT_5)
+# Written blind by another writer (who never saw the training data, the features or the model) and
+# frozen before the round fitted on the spent sets; scored once by bench/intent.py ('unseen6'),
+# never fitted on (not in SPENT) or tuned against.
+UNSEEN_HELDOUT_6 = DATA.with_name("intent_unseen_heldout_6.jsonl")
+# Chosen on dev and leave-one-spent-set-out (bench/intent.py --loso): 3e-3 let rare words overfit.
+L2 = 0.02
 
 _WORD = re.compile(r"[a-z0-9$']+")
-_SHAPES = (
-    ("<bedrooms>", re.compile(r"\b\d\s*-?\s*(?:br|bd|bdr|bed|beds|bedrooms?|b1b|rec[aá]maras?|cuartos|habitaciones)\b"
-                              r"|\b(?:one|two|three|una|dos|tres)[\s-]+(?:bed|bedrooms?|rec[aá]maras?|cuartos|habitaciones)\b",
-                              re.IGNORECASE)),
-    ("<money>", re.compile(r"\$\s?\d|\b\d{3,4}\s*(?:/\s*mo(?:nth)?|a month|al mes)\b", re.IGNORECASE)),
-    ("<link>", re.compile(r"https?://|www\.|\.(?:com|co|net|info|ly)\b/?", re.IGNORECASE)),
-    ("<my_home>", re.compile(r"\b(?:my|our|mi|nuestro)\s+(?:apartment|apt|unit|lease|rent|balance|departamento|"
-                             r"depa|depto|apartamento|piso|contrato|renta|alquiler|unidad)\b|\b(?:unit|apt|del|el)\s+\d{3}\b|\bin\s+\d{3}\b|\bi\s+live\b|"
-                             r"\bvivo\s+en\b", re.IGNORECASE)),
-    ("<date>", re.compile(r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)\w*\b|\b(?:enero|febrero|marzo|abril|"
-                          r"mayo|junio|julio|agosto|septiembre|octubre|noviembre|diciembre)\b|\bnext\s+month\b|"
-                          r"\bpr[oó]ximo\s+mes\b|\bmes\s+que\s+viene\b", re.IGNORECASE)),
-    # A resident speaking of the home they already have: renewing, leaving, a bill, a repair.
-    ("<resident>", re.compile(r"\b(?:renew\w*|renova\w*|move[\s-]?out|moving\s+out|notice|aviso|sublet\w*|"
-                              r"work\s+order|late\s+fee|recargo|autopay|balance|saldo|debo)\b|"
-                              r"\bi(?:'m|\s+am)\s+(?:a\s+)?(?:resident|tenant)\b|\bi\s+live\s+(?:here|there)\b|"
-                              r"\bvivo\s+aqui\b|\bya\s+vivo\b|\bsoy\s+(?:residente|inquilin[oa])\b|\b(?:current|existing)\s+residents?\b|"
-                              r"\bsame\s+(?:building|complex|community)\b|\baqui\s+mismo\b|"
-                              r"\b(?:my|mi)\s+(?:deposit|deposito|car|carro|spot|lugar|key|llave|package|paquete|"
-                              r"ceiling|sink|toilet|door|puerta|neighbor|vecino)\b|\bsalir(?:me)?\s+del\b")),
-    # Someone seeking a home: looking, moving in, applying, a budget, a lease still to sign.
-    ("<seeking>", re.compile(r"\b(?:looking|lookin|searching|hunting|shopping)\s+(?:for|4|around)\b|"
-                             r"\b(?:busco|buscamos|buscando|ando\s+buscando)\b|\bmov(?:e|ing)\s+in\b|"
-                             r"\bmud(?:ar(?:me|nos|se)?|o|amos|anza)\b|\bapply\w*|\baplicar\b|\bsolicit\w+|\bbudget\b|"
-                             r"\bpresupuesto\b|\bfirst\s+(?:apartment|apt|place|home)\b|\bprimer\s+(?:depa\w*|hogar|"
-                             r"apartamento|departamento)\b|\blease\s+(?:terms?|lengths?|options?)\b|"
-                             r"\bask\s+(?:about|abt)\s+(?:units|apartments|renting|leasing|moving)\b|"
-                             r"\bpreguntar\s+por\b|\bbecom\w+\s+a\s+(?:resident|tenant)\b|\bnew\s+(?:residents?|"
-                             r"tenants?|renters?)\b|\bnuevos?\s+inquilinos?\b|\bprospective\b|\brelocat\w+")),
-    # A job seeker or someone selling a service: neither is renting.
-    ("<pitch>", re.compile(r"\b(?:hiring|position|empleo|contratando|resume|porter|conserje)\b|\bjob\s+(?:at|opening|posting)\b|"
-                           r"\b(?:porter|agent|technician|techs?|maintenance)\s+(?:job|position)s?\b|"
-                           r"\b(?:busco|looking\s+for)\s+(?:trabajo|work|a\s+job)\b|"
-                           r"\b(?:we|i)\s+(?:offer|sell|buy|provide|help)\b|\bour\s+(?:company|services?|app)\b|"
-                           r"\b(?:ofrecemos|vendemos|compramos|somos\s+(?:una\s+empresa|de\s+la))\b")),
-)
 BIAS = "<bias>"
+GRAM_SIZES = (3, 4, 5)
+# Chosen on leave-one-spent-set-out and a typo'd copy of dev and held-out: at 1.0 the grams outvote
+# the words (LOSO false prospects en 3 -> 11); at 0.35 LOSO loses precision; at 0.2 the typo'd copy's
+# errors go 12 -> 7 (false prospects 2 -> 0) for one more LOSO error each way.
+GRAM_VALUE = 0.2
 
 
 def fold(text: str) -> str:
@@ -83,13 +71,22 @@ def fold(text: str) -> str:
     return "".join(c for c in text if not unicodedata.combining(c))
 
 
-def features(text: str) -> set[str]:
-    words = _WORD.findall(fold(text))
-    stems = [w[:5] for w in words if len(w) > 5]  # "showing"/"showings", "rental"/"rentals" share a stem
-    found = {BIAS, *words, *(f"{a} {b}" for a, b in itertools.pairwise(words)), *(f"{s}~" for s in stems)}
+def features(text: str) -> dict[str, float]:
+    """Each feature with its value: 1 for a word, word pair, stem or shape; GRAM_VALUE for a
+    character n-gram ('#<rent', '#ntal>'), so a typo or an unseen inflection still shares most of
+    its grams with the word it misspells, while the grams together do not drown the words."""
     folded = fold(text)
-    found.update(name for name, pattern in _SHAPES if pattern.search(folded))
+    words = _WORD.findall(folded)
+    stems = [w[:5] for w in words if len(w) > 5]  # "showing"/"showings", "rental"/"rentals" share a stem
+    found: dict[str, float] = dict.fromkeys((f"#{g}" for w in words for g in _grams(f"<{w}>")), GRAM_VALUE)
+    found.update(dict.fromkeys((BIAS, *words, *(f"{a} {b}" for a, b in itertools.pairwise(words)),
+                                *(f"{s}~" for s in stems)), 1.0))
+    found.update((name, 1.0) for name, pattern in SHAPES if pattern.search(folded))
     return found
+
+
+def _grams(marked: str) -> list[str]:
+    return [marked[i:i + n] for n in GRAM_SIZES for i in range(len(marked) - n + 1)]
 
 
 class IntentVerdict(BaseModel):
@@ -101,8 +98,8 @@ class IntentModel:
     def __init__(self, weights: dict[str, float]) -> None:
         self.weights = weights
 
-    def _score(self, found: set[str]) -> float:
-        score = sum(self.weights.get(f, 0.0) for f in found)
+    def _score(self, found: dict[str, float]) -> float:
+        score = sum(self.weights.get(f, 0.0) * value for f, value in found.items())
         return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, score))))
 
     def probability(self, text: str) -> float:
@@ -112,7 +109,7 @@ class IntentModel:
         found = features(text)
         p = self._score(found)
         sign = 1.0 if p >= 0.5 else -1.0
-        weighed = [(self.weights.get(f, 0.0) * sign, f) for f in found if f != BIAS]
+        weighed = [(self.weights.get(f, 0.0) * value * sign, f) for f, value in found.items() if f != BIAS]
         ranked = heapq.nlargest(top, weighed)
         return IntentVerdict(probability=round(p, 4), top_features=[f for w, f in ranked if w > 0])
 
@@ -126,27 +123,39 @@ def load_rows(path: Path = DATA) -> list[dict[str, Any]]:
     return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
 
 
-def fit(rows: list[dict[str, Any]], epochs: int = 60, rate: float = 0.3, l2: float = 3e-3) -> dict[str, float]:
-    """Plain stochastic gradient descent on the log loss, in a fixed order (reproducible weights)."""
-    examples = [(features(r["text"]), 1.0 if r["label"] == "prospect" else 0.0) for r in rows]
-    weights: dict[str, float] = {}
+def training_rows(spent: tuple[Path, ...] = SPENT) -> list[dict[str, Any]]:
+    """What `fit` learns from: the train split and the spent unseen sets, never dev or held-out."""
+    return [r for r in load_rows() if r["split"] == "train"] + [r for path in spent for r in load_rows(path)]
+
+
+def fit(rows: list[dict[str, Any]], epochs: int = 60, rate: float = 0.3, l2: float = L2) -> dict[str, float]:
+    """Plain stochastic gradient descent on the log loss, in a fixed order (reproducible weights).
+    numpy only here, to fit in seconds: deciding needs none."""
+    import numpy as np
+
+    index: dict[str, int] = {}
+    examples = []
+    for r in rows:
+        found = features(r["text"])
+        names = sorted(found)
+        examples.append((np.array([index.setdefault(f, len(index)) for f in names]),
+                         np.array([found[f] for f in names]), 1.0 if r["label"] == "prospect" else 0.0))
+    weights = np.zeros(len(index))
     for epoch in range(epochs):
         step = rate / (1.0 + epoch * 0.1)
-        for index in range(len(examples)):
-            feats, label = examples[(index * 7919 + epoch * 104729) % len(examples)]
-            score = sum(weights.get(f, 0.0) for f in feats)
+        for i in range(len(examples)):
+            at, values, label = examples[(i * 7919 + epoch * 104729) % len(examples)]
+            score = float(weights[at] @ values)
             error = 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, score)))) - label
-            for f in feats:
-                w = weights.get(f, 0.0)
-                weights[f] = w - step * (error + l2 * w)
-    return {f: round(w, 4) for f, w in sorted(weights.items()) if abs(w) >= 0.01}
+            weights[at] -= step * (error * values + l2 * weights[at])
+    return {f: round(float(weights[i]), 4) for f, i in sorted(index.items()) if abs(weights[i]) >= 0.01}
 
 
 def main(argv: list[str]) -> int:
     if argv[:1] != ["fit"]:
         print("usage: python -m spine.intent_model fit", file=sys.stderr)
         return 2
-    train = [r for r in load_rows() if r["split"] == "train"]  # the held-out split is never fitted on
+    train = training_rows()
     weights = fit(train)
     WEIGHTS.parent.mkdir(exist_ok=True)
     WEIGHTS.write_text(json.dumps(weights, ensure_ascii=False, indent=0, sort_keys=True), encoding="utf-8")

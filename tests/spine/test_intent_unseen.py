@@ -1,6 +1,8 @@
 """Issue 28 item 19: prospects in phrasing no one tuned for. The unseen held-out sets
-(tests/data/intent_unseen_heldout*.jsonl) are frozen: each written before the training round it
-measures, never fitted on or tuned against, so bench/intent.py's figures on them mean something.
+(tests/data/intent_unseen_heldout*.jsonl) are frozen: each was written before the training round it
+measured and scored once. Sets 1-5 are spent (their errors studied) and now fitted on
+(spine.intent_model.training_rows); they stay frozen and apart from the labelled set so that
+`bench/intent.py --loso` (fit without one, score it) keeps meaning something.
 The four kinds the weights before it missed (a leasing question that names no unit, price or
 availability) are prospects now, and tenants asking about their own lease are still not."""
 from __future__ import annotations
@@ -10,7 +12,16 @@ import hashlib
 import pytest
 
 from spine.intent_hints import regex_hints
-from spine.intent_model import DATA, UNSEEN_HELDOUT, UNSEEN_HELDOUT_2, UNSEEN_HELDOUT_3, UNSEEN_HELDOUT_4, load_rows
+from spine.intent_model import (
+    DATA,
+    UNSEEN_HELDOUT,
+    UNSEEN_HELDOUT_2,
+    UNSEEN_HELDOUT_3,
+    UNSEEN_HELDOUT_4,
+    UNSEEN_HELDOUT_5,
+    UNSEEN_HELDOUT_6,
+    load_rows,
+)
 
 # Changing an unseen held-out set means it is no longer unseen: write a new one instead.
 FROZEN = {
@@ -18,6 +29,8 @@ FROZEN = {
     UNSEEN_HELDOUT_2: "33a5da51686dc3efb738652a66d19cd421356413a809529daffa38313217af1f",
     UNSEEN_HELDOUT_3: "1db2c2abab24ea7d8f3a4f0cd76ef64665c8f4d2fbc231a7f1280616a59fd385",
     UNSEEN_HELDOUT_4: "4a993c2e3bac2b2b0f2b2b36c4c84a17351b580c0f7e1d5fba427ee338bf0767",
+    UNSEEN_HELDOUT_5: "f8e975f74187708f313fac7da97dec3b1630c4ec4b37afafa5f2de603c4eaa55",
+    UNSEEN_HELDOUT_6: "4ab05a2e5416040ad0f67af34ac911c5bae13be591523acd20df0fdda01d5203",
 }
 
 
@@ -39,6 +52,7 @@ def test_the_unseen_held_out_sets_are_frozen_and_apart_from_the_training_data():
     "how long are your leases?",
     "I'm planning to stop by the leasing office on Thursday to ask about units",
     "Hola, mi esposo y yo buscamos nuestro primer departamento juntos, tenemos unos 1,500 al mes",
+    "we have to be out of our current rental by June, got anything for two adults?",
 ])
 def test_leasing_questions_that_name_no_unit_price_or_availability_are_prospects(message):
     assert regex_hints(message).fires
@@ -49,6 +63,38 @@ def test_leasing_questions_that_name_no_unit_price_or_availability_are_prospects
     "How long is my current lease? I moved into 318 last spring",
     "The shower in my apartment won't drain, unit 114",
     "what's up Trevor, u still coming by the leasing office later?",
+    # Speaking of the unit beside theirs, a relative's home, or a home they just moved into.
+    "the apartment below mine has been empty a while, is it for rent? my coworker wants to know",
+    "my sister's apartment has had no heat since Monday, she asked me to text you",
+    "just moved in and my mailbox key doesn't work",
+    "el departamento de enfrente está vacío, ¿lo van a rentar? es para mi cuñado",
 ])
 def test_a_tenant_or_a_friend_is_not_minted_a_prospect(message):
     assert not regex_hints(message).fires
+
+
+@pytest.mark.parametrize("message", [
+    # An owner wanting a property of theirs leased or managed, a job seeker naming a leasing role,
+    # a friend speaking of the reader's own search, a resident on an applicant's words.
+    "I've got a condo a few streets over that I want rented out, do you take on owners?",
+    "tengo dos casas cerca y busco quien me las administre, ¿cobran mucho?",
+    "Hi, is the leasing consultant role from your LinkedIn post still open? I'd love to interview",
+    "Buenas, vi la vacante de asesor de arrendamiento, les mando mi currículum",
+    "bro did u ever find an apartment? my building has a studio",
+    "is there a waitlist for the garage spots? I'm in 1402",
+    # A scam telling the reader they were approved and must pay: leasing words, no seeker.
+    "felicidades, su solicitud fue aprobada, mande 150 dólares por Zelle para apartar el departamento",
+    "¿sigue abierta la vacante para coordinador de rentas? tengo experiencia",
+])
+def test_owners_job_seekers_friends_and_residents_on_leasing_words_are_not_minted(message):
+    assert not regex_hints(message).fires
+
+
+@pytest.mark.parametrize("message", [
+    "do you accept guarantors? I'm a grad student with no rental history",
+    "what's needed to get approved there, my credit is fair",
+    "¿aceptan fiador? es la primera vez que rento",
+    "just got a new job nearby and need a place, what do you have?",
+])
+def test_an_applicants_questions_are_prospects(message):
+    assert regex_hints(message).fires

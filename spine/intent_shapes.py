@@ -1,0 +1,138 @@
+"""The intent classifier's shape features: regexes over the folded text (lowercase, accents
+removed) for what a message is about, whatever its words: a bedroom count, money, a resident's own
+home, a seeker's lease elsewhere, an owner's property, a job, a friend's search. Each names a kind
+of sender, not a phrasing from any one set, so a weight learnt on one style carries to others."""
+from __future__ import annotations
+
+import re
+
+_HOME_WORDS = r"(?:house|home|condo|duplex|triplex|fourplex|townhouse|rentals?|propert(?:y|ies)|units)"
+
+SHAPES: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("<bedrooms>", re.compile(r"\b\d\s*-?\s*(?:br|bd|bdr|bed|beds|bedrooms?|b1b|rec[aá]maras?|cuartos|habitaciones)\b"
+                              r"|\b(?:one|two|three|una|dos|tres)[\s-]+(?:bed|bedrooms?|rec[aá]maras?|cuartos|habitaciones)\b",
+                              re.IGNORECASE)),
+    ("<money>", re.compile(r"\$\s?\d|\b\d{3,4}\s*(?:/\s*mo(?:nth)?|a month|al mes)\b", re.IGNORECASE)),
+    ("<link>", re.compile(r"https?://|www\.|\.(?:com|co|net|info|ly)\b/?", re.IGNORECASE)),
+    ("<my_home>", re.compile(r"\b(?:my|our|mi|nuestro)\s+(?:apartment|apt|unit|lease|rent|balance|departamento|"
+                             r"depa|depto|apartamento|piso|contrato|renta|alquiler|unidad)\b|\b(?:unit|apt|del|el)\s+\d{3}\b|\bin\s+\d{3}\b|\bi\s+live\b|"
+                             r"\bvivo\s+en\b|"
+                             # "I'm in 1204", "we're in 3B", "Jess from 410", "estamos en el 2C": a unit of ours
+                             r"\b(?:i'?m|we'?re|i\s+am|we\s+are)\s+in\s+(?:unit\s+|apt\s+|#)?\d{1,4}[a-z]?\b|"
+                             r"\bfrom\s+(?:unit\s+|apt\s+|#)?\d{3,4}[a-z]?\b|\b(?:in|en\s+el)\s+\d[a-z]\b|"
+                             r"\b(?:estoy|estamos|vivimos)\s+en\s+el\s+\d{1,4}[a-z]?\b|\b(?:unit|apt|#)\s*\d{1,4}[a-z]?\b", re.IGNORECASE)),
+    ("<date>", re.compile(r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)\w*\b|\b(?:enero|febrero|marzo|abril|"
+                          r"mayo|junio|julio|agosto|septiembre|octubre|noviembre|diciembre)\b|\bnext\s+month\b|"
+                          r"\bpr[oó]ximo\s+mes\b|\bmes\s+que\s+viene\b", re.IGNORECASE)),
+    # A resident speaking of the home they already have: renewing, leaving, a bill, a repair.
+    ("<resident>", re.compile(r"\b(?:renew\w*|renova\w*|move[\s-]?out|moving\s+out|notice|aviso|sublet\w*|"
+                              r"work\s+order|late\s+fee|recargo|autopay|balance|saldo|debo)\b|"
+                              r"\bi(?:'m|\s+am)\s+(?:a\s+)?(?:resident|tenant)\b|\bi\s+live\s+(?:here|there)\b|"
+                              r"\bvivo\s+aqui\b|\bya\s+vivo\b|\bsoy\s+(?:residente|inquilin[oa])\b|\b(?:current|existing)\s+residents?\b|"
+                              r"\bsame\s+(?:building|complex|community)\b|\baqui\s+mismo\b|"
+                              r"\b(?:my|mi)\s+(?:deposit|deposito|car|carro|spot|lugar|key|llave|package|paquete|"
+                              r"ceiling|sink|toilet|door|puerta|neighbor|vecino)\b|\bsalir(?:me)?\s+del\b|"
+                              # a resident just gone: the keys handed back, the deposit owed
+                              r"\b(?:turned\s+in|returned|dropped\s+off)\s+(?:my|the)\s+keys\b|\bentregue\s+(?:las\s+)?llaves\b|"
+                              r"\bregresen\s+(?:el|mi)\s+deposito\b|\bdeposit\s+back\b|"
+                              r"\bstay(?:ing)?\s+(?:another|one\s+more)\s+year\b|\bquedarme\s+otro\s+ano\b|"
+                              r"\b(?:vacate|vacating|dejare|desocupare)\b|\bya\s+vivimos\b|\blos\s+que\s+(?:ya\s+)?vivimos\b|"
+                              # renting from us now (present tense), not wanting to rent
+                              r"\b(?:rento|rentamos|alquilo|alquilamos)\s+(?:con\s+ustedes|aqui|de\s+ustedes)\b|"
+                              r"\bi(?:'m|\s+am)?\s+rent(?:ing)?\s+from\s+you\b")),
+    # A resident speaking of the unit beside theirs, or a relative's home: neither is theirs to rent.
+    ("<other_home>", re.compile(r"\b(?:next\s+to|above|below|across\s+from)\s+(?:mine|me|us|ours)\b|"
+                                r"\b(?:upstairs|downstairs)\s+from\s+(?:me|us)\b|\bthe\s+(?:unit|apartment|apt)\s+"
+                                r"(?:upstairs|downstairs)\b|\b(?:depa\w*|departamento|apartamento|piso|unidad)\s+de\s+"
+                                r"(?:al\s+lado|arriba|abajo|enfrente)\b|\b(?:abajo|arriba|enfrente)\s+del\s+mio\b|"
+                                r"\b(?:my|our)\s+(?:son|daughter|mom|mother|dad|father|client|niece|nephew|brother|sister)'s\s+"
+                                r"(?:apartment|apt|unit|lease|place)\b")),
+    # Someone who has just moved in: a resident, however new.
+    ("<new_resident>", re.compile(r"\bnew\s+here\b|\bfirst\s+(?:month|week)\s+here\b|\bjust\s+moved\s+in\b|"
+                                  r"\bmoved\s+in\s+(?:yesterday|last\s+week)\b|\b(?:primer\s+mes|primera\s+semana)\s+aqui\b|"
+                                  r"\bme\s+mude\s+ayer\b|\bacabo\s+de\s+(?:llegar|mudarme)\s+al\b|\bsoy\s+nuev[oa]\s+aqui\b|"
+                                  r"\bnuev[oa]s?\s+(?:en\s+el\s+edificio|vecin[oa]s?)\b")),
+    # Someone seeking a home: looking, moving in, applying, a budget, a lease still to sign.
+    ("<seeking>", re.compile(r"\b(?:looking|lookin|searching|hunting|shopping)\s+(?:for|4|around)\b|"
+                             r"\b(?:busco|buscamos|buscando|ando\s+buscando)\b|\bmov(?:e|ing)\s+in\b|"
+                             r"\bmud(?:ar(?:me|nos|se)?|o|amos|anza)\b|\bapply\w*|\bapplied\b|\baplicar\b|\baplique\b|\bsolicit\w+|\bbudget\b|"
+                             r"\bpresupuesto\b|\bfirst\s+(?:apartment|apt|place|home)\b|\bprimer\s+(?:depa\w*|hogar|"
+                             r"apartamento|departamento)\b|\blease\s+(?:terms?|lengths?|options?)\b|"
+                             r"\bask\s+(?:about|abt)\s+(?:units|apartments|renting|leasing|moving)\b|"
+                             r"\bpreguntar\s+por\b|\bbecom\w+\s+a\s+(?:resident|tenant)\b|\bnew\s+(?:residents?|"
+                             r"tenants?|renters?)\b|\bnuevos?\s+inquilinos?\b|\bprospective\b|\brelocat\w+|"
+                             # a lease that ends somewhere else: "my lease" then is not one of ours
+                             r"\belsewhere\b|\b(?:my|our)\s+current\s+(?:place|landlord|rental)\b|\ben\s+otro\s+lugar\b|"
+                             r"\bdonde\s+(?:vivo|estoy)\s+ahora\b|\b(?:my|our)\s+(?:old|last|previous|former)\s+(?:apartment|apt|place|"
+                             r"building|landlord|rental)\b|\bacross\s+town\b|\b(?:del\s+)?otro\s+lado\s+de\s+la\s+ciudad\b|"
+                             r"\bneed\s+(?:a|an|a\s+new)\s+(?:apartment|apt|place|home|unit|studio)\b|"
+                             r"\bnecesito\s+(?:un|una)\s+(?:depa\w*|departamento|apartamento|casa|lugar|cuarto)\b|"
+                             r"\bhold\s+(?:a|an|the|one)\s+(?:unit|apartment|apt|place)\b|\bapartar(?:me)?\s+(?:uno|un|una|el|la)\b")),
+    # A move that brings someone here: a new job, a transfer, a first time renting.
+    ("<moving>", re.compile(r"\bcambiar(?:me|nos)\b|\bme\s+cambio\b|\btransferred\b|\btrasladaron\b|"
+                            r"\b(?:got|new)\s+(?:a\s+)?(?:new\s+)?job\b|\bnuevo\s+(?:trabajo|empleo)\b|\bvengo\s+(?:de|a)\b|"
+                            r"\bnew\s+(?:to\s+the\s+area|in\s+town)\b|\bnever\s+rented\b|\bnunca\s+he\s+rentado\b|"
+                            r"\bfirst\s+time\s+renting\b|\bprimera\s+vez\s+rentando\b|\boutgr(?:owing|ew|own)\b|\bya\s+no\s+cabemos\b|"
+                            r"\b(?:need|want)\s+more\s+(?:room|space)\b|\bnecesitamos\s+mas\s+espacio\b")),
+    # Questions only an applicant asks: qualifying, a cosigner, a waitlist.
+    ("<terms_q>", re.compile(r"\b(?:qualify|approv\w+|cosigners?|co-signers?|guarantors?|credit|income|requirements?|"
+                             r"requisitos|aval|fiador|garante|garantia|fianza|waitlist|wait\s+list|section\s+8|vouchers?|"
+                             r"califico)\b|\blista\s+de\s+espera\b")),
+    # Wanting to live there, or to reach whoever leases.
+    ("<live_there>", re.compile(r"\b(?:living|live|vivir|residing|residency)\s+(?:there|at\s+your|with\s+you|in\s+your|"
+                                r"ahi|alli|en\s+su|con\s+ustedes)\b|\bget\s+(?:in|a\s+place)\b|\bhit\s+up\b|\bentrar\b|"
+                                r"\bconsidering\s+your\b|\bthinkin[g']?\s+(?:about|of)\s+(?:moving|renting|applying|living)\b|"
+                                r"\b(?:for|about|abt|through|with)\s+(?:leasing|renting)\b|\bright\s+number\b|"
+                                r"\boficina\s+de\s+(?:renta|rentas|alquiler\w*|arrendamiento)\b")),
+    ("<saw_listing>", re.compile(r"\b(?:saw|seen|vi|vimos)\s+(?:the|your|ur|a|su|la|el|tu)\s+(?:post|posting|listing|ad|sign|"
+                                 r"anuncio|publicacion|letrero)\b|\b(?:marketplace|zillow|craigslist)\b")),
+    # A job seeker or someone selling a service: neither is renting. ("got a job at" is a move.)
+    ("<pitch>", re.compile(r"\b(?:hiring|position|empleo|contratando|resume|porter|conserje)\b|(?<!got a )\bjob\s+(?:at|opening|posting)\b|"
+                           r"\b(?:porter|agent|technician|techs?|maintenance)\s+(?:job|position)s?\b|"
+                           r"\b(?:busco|looking\s+for)\s+(?:trabajo|work|a\s+job)\b|"
+                           r"\b(?:we|i)\s+(?:offer|sell|buy|provide|help)\b|\bour\s+(?:company|services?|app)\b|"
+                           r"\b(?:ofrecemos|vendemos|compramos|somos\s+(?:una\s+empresa|de\s+la))\b|"
+                           r"\bsomos\s+(?:una?\s+)?(?:empresa|compania|agencia|equipo|pintores|plomeros|electricistas|limpieza)\b|"
+                           r"\b(?:earn|gane|gana)\s+\$?\d|\b(?:from|desde)\s+(?:home|casa)\b|"
+                           r"\bour\s+(?:platform|website|site|software)\b|\bcotiz\w+|\bbidding\b|\bbid\s+on\b|\bofrezco\b|"
+                           # a service for the landlord's own vacancies: "for your available apartments"
+                           r"\b(?:for|on)\s+your\s+(?:available|vacant|empty|open)\s+(?:apartments|units)\b|"
+                           r"\bpara\s+sus\s+(?:departamentos|apartamentos|unidades)\b|\bque\s+necesiten\b|"
+                           r"\bthat\s+need\s+(?:carpet|paint|painting|cleaning|flooring)\b|\bdamos\s+(?:buen|mejor)\s+precio\b|\bnuestr[oa]s?\s+(?:plataforma|empresa|servicios?|app|"
+                           r"aplicacion|pagina)\b|\b(?:list|publicar)\s+(?:your|sus)\b")),
+    # Someone told they were approved and asked to pay: a scam, whatever leasing words it uses.
+    ("<pay_demand>", re.compile(r"\b(?:send|deposit|deposite|envie|transfiera)\s+(?:a\s+|un\s+)?\$?\d{2,5}\b|"
+                                r"\b(?:zelle|venmo|cash\s*app|western\s+union|gift\s+cards?|tarjetas?\s+de\s+regalo)\b|"
+                                r"\b(?:was|were|been|fue)\s+(?:approved|aprobad[ao])\b|\bapproved\s+for\b")),
+    ("<job>", re.compile(r"\b(?:role|vacancy|puesto|postul\w+|curricul\w*|cv|indeed|linkedin|interview\w*|entrevist\w+|"
+                         r"auxiliar|recepcionista|receptionist)\b|\bvacante\s+de\b|"
+                         r"\b(?:consultant|assistant|professional|manager|agent)\s+(?:role|opening|job|vacancy|position)\b|"
+                         # an opening for a title: a job, not a home
+                         r"\b(?:opening|vacancy|position|vacante|puesto)\s+(?:for|de|para)\s+(?:an?\s+)?(?:\w+\s+)?"
+                         r"(?:specialist|agent|consultant|coordinator|manager|assistant|asesor\w*|agente|coordinador\w*|"
+                         r"gerente|auxiliar)\b|\b(?:leasing|arrendamiento|rentas)\s+(?:specialist|coordinator|coordinador\w*)\b")),
+    # An owner wanting their own property leased or managed: a client, never a prospect.
+    ("<owner>", re.compile(r"\b(?:i|we)\s+(?:own|have|bought|inherited)\s+(?:a|an|one|two|three|four|\d|my|our)?\s*(?:\w+\s+)?"
+                           + _HOME_WORDS + r"\b|\b(?:rent|lease|list)\s+(?:it|mine|them|my\s+\w+)\s+(?:out|for)\b|"
+                           r"\b(?:rent|lease)\s+(?:it|mine|them)\b|\bmanage\s+(?:my|our|a|the)\s+\w+|\bproperty\s+management\b|"
+                           r"\bmanagement\s+fee\b|\bmanage\s+properties\b|\b(?:for|outside|small)\s+(?:owners|landlords)\b|"
+                           r"\bi'?m\s+a\s+landlord\b|\bowner\s+(?:here|of)\b|\basking\s+rent\b|"
+                           r"\btengo\s+(?:un|una|dos|tres|\d)\s+(?:casa|departamentos?|depas?|pisos?|duplex|triplex|"
+                           r"propiedad\w*|cuarto\s+de\s+renta)\b|\b(?:administr\w+|gestion\w+)\s+(?:propiedades|alquileres|"
+                           r"mi|una|la)\b|\b(?:soy|somos)\s+(?:el\s+|la\s+)?(?:duen|propietari)\w*|\bpara\s+(?:duenos|propietarios)\b|"
+                           r"\bme\s+(?:la|lo|los|las)\s+(?:renten|alquilen|administr\w*)\b|\bponer\s+(?:a|en)\s+(?:alquil|rent)\w*|"
+                           r"\bla\s+queremos\s+rentar\b")),
+    # A search that is over: found elsewhere, signed elsewhere, stop writing.
+    ("<search_over>", re.compile(r"\b(?:no\s+longer|not)\s+looking\b|\bnot\s+interested\b|\balready\s+(?:found|signed|rented)\b|"
+                                 r"\bstop\s+(?:texting|messaging|calling)\b|\btake\s+me\s+off\b|\bsigned\s+(?:a\s+lease\s+)?elsewhere\b|"
+                                 r"\bya\s+no\s+(?:estoy|estamos|ando)\s+buscando\b|\bya\s+(?:encontre|encontramos|rentamos|firme)\b|"
+                                 r"\bya\s+no\s+(?:me|nos)\s+(?:escriban|llamen)\b|\bborren(?:me|nos)\b|\bfirme\s+en\s+otro\b|"
+                                 r"\bno\s+(?:me|nos)\s+interesa\b")),
+    # Someone telling the reader about the reader's own search: a friend or relative, not a prospect.
+    ("<your_search>", re.compile(r"\b(?:you'?re|you\s+are|u\s+r|ur|you|u)\s+(?:still\s+)?(?:apartment\s+hunting|looking\s+"
+                                 r"(?:for|to)\s+(?:a|rent|move)|trying\s+to\s+(?:move|find))|\bdid\s+(?:you|u)\s+(?:ever\s+)?find\b|"
+                                 r"\b(?:andas|estas|sigues)\s+buscando\b|\bya\s+encontraste\b|\bte\s+quieres\s+mudar\b|"
+                                 r"\b(?:you|u)\s+need\s+to\s+see\b|\b(?:you|u)\s+and\s+\w+\s+are\s+looking\b|"
+                                 r"\bque\s+me\s+dijiste\b|\byou\s+told\s+me\b|\b(?:i|we)\s+sent\s+(?:you|u)\b|\bte\s+mande\b|"
+                                 r"\bya\s+viste\b|\bdid\s+(?:you|u)\s+see\s+the\b")),
+)
