@@ -79,7 +79,7 @@ SHAPES: tuple[tuple[str, re.Pattern[str]], ...] = (
                              r"\bany\s+(?:vacant|open|available|empty)\s+(?:apartments|units|places|studios)\b|"
                              r"\bhold\s+(?:a|an|the|one)\s+(?:unit|apartment|apt|place)\b|\bapartar(?:me)?\s+(?:uno|un|una|el|la)\b")),
     # A move that brings someone here: a new job, a transfer, a first time renting.
-    ("<moving>", re.compile(r"\bcambiar(?:me|nos)\b|\bme\s+cambio\b|\btransferred\b|\btrasladaron\b|"
+    ("<moving>", re.compile(r"\bcambiar(?:me|nos)\b|\bmoving\s+(?:here\s+|down\s+|up\s+)?from\b|\b(?:nos\s+)?venimos\s+(?:de|a|por)\b|\bme\s+cambio\b|\btransferred\b|\btrasladaron\b|"
                             r"\b(?:got|new)\s+(?:a\s+)?(?:new\s+)?job\b|\bnuevo\s+(?:trabajo|empleo)\b|\bvengo\s+(?:de|a)\b|"
                             r"\bnew\s+(?:to\s+the\s+area|in\s+town)\b|\bnever\s+rented\b|\bnunca\s+he\s+rentado\b|"
                             r"\bfirst\s+time\s+renting\b|\bprimera\s+vez\s+rentando\b|\boutgr(?:owing|ew|own)\b|\bya\s+no\s+cabemos\b|"
@@ -93,7 +93,13 @@ SHAPES: tuple[tuple[str, re.Pattern[str]], ...] = (
                               r"\b(?:accept|allow|aceptan|admiten|permiten|se\s+admiten|se\s+permiten)\s+(?:pets|cats|dogs|"
                               r"mascotas|perr\w+|gat[oi]\w*)\b|\bis\s+there\s+parking\b|\btienen\s+(?:estacionamiento|parking|"
                               r"cochera|garage|ascensor|elevador)\b|\bmonth[\s-]+to[\s-]+month\b|\bmes\s+a\s+mes\b|"
-                              r"\b\d{1,2}[\s-]+month\s+leases?\b")),
+                              r"\b\d{1,2}[\s-]+month\s+leases?\b|\bpet[\s-]+friendly\b|\bis\s+there\s+(?:a\s+)?(?:pool|gym|laundry)\b|"
+                              r"\btienen\s+(?:lavanderia|alberca|piscina|gimnasio)\b|"
+                              # a deposit asked about before moving in, not one owed back
+                              r"\b(?:pay|need)\s+(?:a\s+)?(?:security\s+)?deposit\b|\bhay\s+que\s+pagar\b|\bpiden\s+de\s+deposito\b|"
+                              r"\b(?:cuanto|how\s+much)\s+(?:es\s+el\s+|is\s+the\s+)?(?:deposito|deposit|fianza)\b|"
+                              r"\b(?:rent|alquilan|alquilais|rentan)\s+(?:to\s+|a\s+)(?:familias|families|students|estudiantes|"
+                              r"parejas|couples)\b")),
     # Wanting to live there, or to reach whoever leases.
     ("<live_there>", re.compile(r"\b(?:living|live|vivir|residing|residency)\s+(?:there|at\s+your|with\s+you|in\s+your|"
                                 r"ahi|alli|en\s+su|con\s+ustedes)\b|\bget\s+(?:in|a\s+place)\b|\bhit\s+up\b|\bentrar\b|"
