@@ -3,8 +3,8 @@
 A logistic regression over the message's words, word pairs and character 3-5-grams (English and
 Spanish, accents folded; the grams weigh less, for typos and unseen inflections) plus shape
 features (spine.intent_shapes: a bedroom count, money, a resident's own home, a neighbour's or
-relative's home, a seeker's lease elsewhere, an applicant's questions, an owner's property, a job,
-a friend's search).
+relative's home, a seeker's lease elsewhere, an applicant's questions and house-rule questions, an
+owner's property or manager, a vendor's or realtor's pitch, a job, a friend's search).
 Its weights are a small JSON file in the package (spine/data/intent_weights.json), fitted by
 `python -m spine.intent_model fit` on `training_rows()`: the train split of
 tests/data/intent_first_messages.jsonl and the six spent unseen sets (SPENT; each was scored once

@@ -1,7 +1,9 @@
 """The intent classifier's shape features: regexes over the folded text (lowercase, accents
 removed) for what a message is about, whatever its words: a bedroom count, money, a resident's own
-home, a seeker's lease elsewhere, an owner's property, a job, a friend's search. Each names a kind
-of sender, not a phrasing from any one set, so a weight learnt on one style carries to others."""
+home, a relative's, a seeker's lease elsewhere, an applicant's house-rule questions (pets, parking,
+lease length, a deposit), an owner's property or manager, a vendor or realtor filling vacancies, a
+job, a friend's search. Each names a kind of sender, not a phrasing from any one set, so a weight
+learnt on one style carries to others."""
 from __future__ import annotations
 
 import re
