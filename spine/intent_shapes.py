@@ -101,7 +101,8 @@ SHAPES: tuple[tuple[str, re.Pattern[str]], ...] = (
                               r"\b(?:pay|need)\s+(?:a\s+)?(?:security\s+)?deposit\b|\bhay\s+que\s+pagar\b|\bpiden\s+de\s+deposito\b|"
                               r"\b(?:cuanto|how\s+much)\s+(?:es\s+el\s+|is\s+the\s+)?(?:deposito|deposit|fianza)\b|"
                               r"\b(?:rent|alquilan|alquilais|rentan)\s+(?:to\s+|a\s+)(?:familias|families|students|estudiantes|"
-                              r"parejas|couples)\b")),
+                              r"parejas|couples)\b|\b(?:dejan|puedo|se\s+puede)\s+tener\s+(?:mascotas?|perr\w+|gat\w+)|"
+                              r"\bpet\s+(?:deposit|fee|rent|policy)\b|\bpolitica\s+de\s+mascotas\b")),
     # Wanting to live there, or to reach whoever leases.
     ("<live_there>", re.compile(r"\b(?:living|live|vivir|residing|residency)\s+(?:there|at\s+your|with\s+you|in\s+your|"
                                 r"ahi|alli|en\s+su|con\s+ustedes)\b|\bget\s+(?:in|a\s+place)\b|\bhit\s+up\b|\bentrar\b|"
@@ -131,7 +132,8 @@ SHAPES: tuple[tuple[str, re.Pattern[str]], ...] = (
                            r"\b(?:trabajo|manejo)\s+(?:en\s+)?bienes\s+raices\b|\bvendo\b|\bal\s+mayoreo\b|\bdamos\s+servicio\b|"
                            r"\bhacemos\s+(?:pintura|limpieza|remodel\w+|mantenimiento|jardineria)\b|"
                            r"\bwe\s+do\s+(?:landscaping|painting|cleaning|roofing|plumbing)\b|\bfree\s+estimate\b|"
-                           r"\bdejar(?:le)?\s+un\s+presupuesto\b")),
+                           r"\bdejar(?:le)?\s+un\s+presupuesto\b|\bcomercializ\w+|\bpreventa\b|\bpre-?sale\b|\bstaging\s+company\b|"
+                           r"\bwe\s+(?:install|furnish|stage)\b|\binstalamos\b")),
     # Someone told they were approved and asked to pay: a scam, whatever leasing words it uses.
     ("<pay_demand>", re.compile(r"\b(?:send|deposit|deposite|envie|transfiera)\s+(?:a\s+|un\s+)?\$?\d{2,5}\b|"
                                 r"\b(?:zelle|venmo|cash\s*app|western\s+union|gift\s+cards?|tarjetas?\s+de\s+regalo)\b|"
@@ -164,7 +166,11 @@ SHAPES: tuple[tuple[str, re.Pattern[str]], ...] = (
                            r"(?:casas?|departamentos?|apartamentos?|pisos?|unidades)\b|"
                            r"\b(?:management\s+compan(?:y|ies)|property\s+manager|per\s+door|fee\s+structure|administradora|"
                            r"inmobiliaria\s+actual|consiguen\s+inquilinos|find\s+(?:me\s+)?tenants|se\s+encargue\s+de\s+los\s+"
-                           r"inquilinos|(?:somos\s+)?duenos\s+de\s+un)\b")),
+                           r"inquilinos|(?:somos\s+)?duenos\s+de\s+un)\b|"
+                           # a home of one's own to let: "I've got a basement unit I wanna rent out"
+                           r"\b(?:i|we)(?:'ve|\s+have)?\s+(?:own|got|bought|inherited)\s+(?:a|an|my|our)\s+(?:[\w']+\s+){0,2}"
+                           r"(?:house|home|condo|duplex|rental|property|unit|basement|adu)\b|\brent\s+(?:\w+\s+)?out\b|"
+                           r"\bfind\s+(?:me\s+)?renters\b|\bother\s+people'?s\s+(?:places|homes|units)\b")),
     # A search that is over: found elsewhere, signed elsewhere, stop writing.
     ("<search_over>", re.compile(r"\b(?:no\s+longer|not)\s+looking\b|\bnot\s+interested\b|\balready\s+(?:found|signed|rented)\b|"
                                  r"\bstop\s+(?:texting|messaging|calling)\b|\btake\s+me\s+off\b|\bsigned\s+(?:a\s+lease\s+)?elsewhere\b|"
