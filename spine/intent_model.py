@@ -3,14 +3,15 @@
 A logistic regression over the message's words, word pairs and character 3-5-grams (English and
 Spanish, accents folded; the grams weigh less, for typos and unseen inflections) plus shape
 features (spine.intent_shapes: a bedroom count, money, a resident's own home, a neighbour's or
-relative's home, a seeker's lease elsewhere, an applicant's questions, an owner's property, a job,
-a friend's search).
+relative's home, a seeker's lease elsewhere, an applicant's questions and house-rule questions, an
+owner's property or manager, a vendor's or realtor's pitch, a job, a friend's search).
 Its weights are a small JSON file in the package (spine/data/intent_weights.json), fitted by
 `python -m spine.intent_model fit` on `training_rows()`: the train split of
-tests/data/intent_first_messages.jsonl and the five spent unseen sets (SPENT; each was scored once
+tests/data/intent_first_messages.jsonl and the six spent unseen sets (SPENT; each was scored once
 before its errors were studied, so it no longer measures unseen phrasing and serves better as
 training). The dev and held-out splits are never fitted on; bench/intent.py scores them, and
-`bench/intent.py --loso` fits without each spent set in turn and scores it. Loading takes a
+`bench/intent.py --loso` fits without each spent set in turn and scores it. A new blind set is
+measured only once it is written and frozen, before anyone studies it. Loading takes a
 few milliseconds, a decision microseconds, no network. It is explainable: `explain()` names the
 features that weighed most, and the trace keeps them.
 """
@@ -46,14 +47,15 @@ UNSEEN_HELDOUT_4 = DATA.with_name("intent_unseen_heldout_4.jsonl")
 # words), so it no longer measures fairly: set 5 (terse, typos, voicemail, formal, usted, Rioplatense,
 # Spain, Spanglish; many hard negatives) was written and frozen before the training round on those errors.
 UNSEEN_HELDOUT_5 = DATA.with_name("intent_unseen_heldout_5.jsonl")
-# All five were scored once as unseen sets and their errors then studied: spent, they are fitted on
-# (their files and frozen hashes unchanged); a new round is measured on a new set written first.
-SPENT = (UNSEEN_HELDOUT, UNSEEN_HELDOUT_2, UNSEEN_HELDOUT_3, UNSEEN_HELDOUT_4, UNSEEN_HELDOUT_5)
 # Written blind by another writer (who never saw the training data, the features or the model) and
-# frozen before the round fitted on the spent sets; scored once by bench/intent.py ('unseen6'),
-# never fitted on (not in SPENT) or tuned against.
+# frozen before the round fitted on sets 1-5; scored once on those weights (en P 0.968 R 0.938, es
+# P 0.939 R 0.969: two Spanish owners/realtors promoted), then its errors were studied.
 UNSEEN_HELDOUT_6 = DATA.with_name("intent_unseen_heldout_6.jsonl")
-# Chosen on dev and leave-one-spent-set-out (bench/intent.py --loso): 3e-3 let rare words overfit.
+# All six were scored once as unseen sets and their errors then studied: spent, they are fitted on
+# (their files and frozen hashes unchanged); a new round is measured on a new set written first.
+SPENT = (UNSEEN_HELDOUT, UNSEEN_HELDOUT_2, UNSEEN_HELDOUT_3, UNSEEN_HELDOUT_4, UNSEEN_HELDOUT_5, UNSEEN_HELDOUT_6)
+# Chosen on dev and leave-one-spent-set-out (bench/intent.py --loso): 3e-3 let rare words overfit;
+# re-checked on six sets (loso* en/es P/R): 0.015 1.000/0.979, 1.000/0.973; 0.02 0.995/0.984, same es; 0.03 0.995/0.969.
 L2 = 0.02
 
 _WORD = re.compile(r"[a-z0-9$']+")

@@ -1,7 +1,9 @@
 """The intent classifier's shape features: regexes over the folded text (lowercase, accents
 removed) for what a message is about, whatever its words: a bedroom count, money, a resident's own
-home, a seeker's lease elsewhere, an owner's property, a job, a friend's search. Each names a kind
-of sender, not a phrasing from any one set, so a weight learnt on one style carries to others."""
+home, a relative's, a seeker's lease elsewhere, an applicant's house-rule questions (pets, parking,
+lease length, a deposit), an owner's property or manager, a vendor or realtor filling vacancies, a
+job, a friend's search. Each names a kind of sender, not a phrasing from any one set, so a weight
+learnt on one style carries to others."""
 from __future__ import annotations
 
 import re
@@ -10,7 +12,8 @@ _HOME_WORDS = r"(?:house|home|condo|duplex|triplex|fourplex|townhouse|rentals?|p
 
 SHAPES: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("<bedrooms>", re.compile(r"\b\d\s*-?\s*(?:br|bd|bdr|bed|beds|bedrooms?|b1b|rec[aá]maras?|cuartos|habitaciones)\b"
-                              r"|\b(?:one|two|three|una|dos|tres)[\s-]+(?:bed|bedrooms?|rec[aá]maras?|cuartos|habitaciones)\b",
+                              r"|\b(?:one|two|three|una|dos|tres)[\s-]+(?:bed|bedrooms?|rec[aá]maras?|cuartos|habitaciones)\b"
+                              r"|\b\d\s*bd?\s*/?\s*\d\s*ba?\b",
                               re.IGNORECASE)),
     ("<money>", re.compile(r"\$\s?\d|\b\d{3,4}\s*(?:/\s*mo(?:nth)?|a month|al mes)\b", re.IGNORECASE)),
     ("<link>", re.compile(r"https?://|www\.|\.(?:com|co|net|info|ly)\b/?", re.IGNORECASE)),
@@ -38,7 +41,10 @@ SHAPES: tuple[tuple[str, re.Pattern[str]], ...] = (
                               r"\bstay(?:ing)?\s+(?:another|one\s+more)\s+year\b|\bquedarme\s+otro\s+ano\b|"
                               r"\b(?:vacate|vacating|dejare|desocupare)\b|\bya\s+vivimos\b|\blos\s+que\s+(?:ya\s+)?vivimos\b|"
                               # renting from us now (present tense), not wanting to rent
-                              r"\b(?:rento|rentamos|alquilo|alquilamos)\s+(?:con\s+ustedes|aqui|de\s+ustedes)\b|"
+                              r"\b(?:rento|rentamos|alquilo|alquilamos)\s+(?:con\s+(?:ustedes|vosotros)|aqui|de\s+ustedes)\b|"
+                              r"\b(?:soy|somos)\s+(?:el|la|los|las)\s+que\s+(?:renta|rentamos|alquila|vive|vivimos)\b|"
+                              r"\b(?:vivo|vivimos)\s+en\s+(?:uno\s+de\s+)?sus\s+(?:departamentos|apartamentos|pisos|edificios|casas)\b|"
+                              r"\binquilin[oa]s?\s+(?:suy[oa]s?|de\s+ustedes)\b|\bse\s+me\s+vencio\s+el\s+contrato\b|"
                               r"\bi(?:'m|\s+am)?\s+rent(?:ing)?\s+from\s+you\b")),
     # A resident speaking of the unit beside theirs, or a relative's home: neither is theirs to rent.
     ("<other_home>", re.compile(r"\b(?:next\s+to|above|below|across\s+from)\s+(?:mine|me|us|ours)\b|"
@@ -46,7 +52,12 @@ SHAPES: tuple[tuple[str, re.Pattern[str]], ...] = (
                                 r"(?:upstairs|downstairs)\b|\b(?:depa\w*|departamento|apartamento|piso|unidad)\s+de\s+"
                                 r"(?:al\s+lado|arriba|abajo|enfrente)\b|\b(?:abajo|arriba|enfrente)\s+del\s+mio\b|"
                                 r"\b(?:my|our)\s+(?:son|daughter|mom|mother|dad|father|client|niece|nephew|brother|sister)'s\s+"
-                                r"(?:apartment|apt|unit|lease|place)\b")),
+                                r"(?:apartment|apt|unit|lease|place)\b|"
+                                # a relative who rents here already: "my son rents from you", "mi mama vive en el 7A"
+                                r"\b(?:my|our)\s+(?:son|daughter|mom|mother|dad|father|grandma|grandpa|aunt|uncle|cousin|niece|"
+                                r"nephew|brother|sister)\s+(?:rents\s+from\s+you|lives\s+(?:in|at)\s+(?:your|unit|apt|#?\d))|"
+                                r"\bmi\s+(?:hij[oa]|mama|papa|madre|padre|abuel\w+|ti[oa]|prim[oa]|herman[oa]|sobrin[oa])\s+"
+                                r"(?:renta\s+con|es\s+inquilin|vive\s+en\s+(?:su|el|la|uno|sus))")),
     # Someone who has just moved in: a resident, however new.
     ("<new_resident>", re.compile(r"\bnew\s+here\b|\bfirst\s+(?:month|week)\s+here\b|\bjust\s+moved\s+in\b|"
                                   r"\bmoved\s+in\s+(?:yesterday|last\s+week)\b|\b(?:primer\s+mes|primera\s+semana)\s+aqui\b|"
@@ -67,9 +78,10 @@ SHAPES: tuple[tuple[str, re.Pattern[str]], ...] = (
                              r"building|landlord|rental)\b|\bacross\s+town\b|\b(?:del\s+)?otro\s+lado\s+de\s+la\s+ciudad\b|"
                              r"\bneed\s+(?:a|an|a\s+new)\s+(?:apartment|apt|place|home|unit|studio)\b|"
                              r"\bnecesito\s+(?:un|una)\s+(?:depa\w*|departamento|apartamento|casa|lugar|cuarto)\b|"
+                             r"\bany\s+(?:vacant|open|available|empty)\s+(?:apartments|units|places|studios)\b|"
                              r"\bhold\s+(?:a|an|the|one)\s+(?:unit|apartment|apt|place)\b|\bapartar(?:me)?\s+(?:uno|un|una|el|la)\b")),
     # A move that brings someone here: a new job, a transfer, a first time renting.
-    ("<moving>", re.compile(r"\bcambiar(?:me|nos)\b|\bme\s+cambio\b|\btransferred\b|\btrasladaron\b|"
+    ("<moving>", re.compile(r"\bcambiar(?:me|nos)\b|\bmoving\s+(?:here\s+|down\s+|up\s+)?from\b|\b(?:nos\s+)?venimos\s+(?:de|a|por)\b|\bme\s+cambio\b|\btransferred\b|\btrasladaron\b|"
                             r"\b(?:got|new)\s+(?:a\s+)?(?:new\s+)?job\b|\bnuevo\s+(?:trabajo|empleo)\b|\bvengo\s+(?:de|a)\b|"
                             r"\bnew\s+(?:to\s+the\s+area|in\s+town)\b|\bnever\s+rented\b|\bnunca\s+he\s+rentado\b|"
                             r"\bfirst\s+time\s+renting\b|\bprimera\s+vez\s+rentando\b|\boutgr(?:owing|ew|own)\b|\bya\s+no\s+cabemos\b|"
@@ -78,6 +90,19 @@ SHAPES: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("<terms_q>", re.compile(r"\b(?:qualify|approv\w+|cosigners?|co-signers?|guarantors?|credit|income|requirements?|"
                              r"requisitos|aval|fiador|garante|garantia|fianza|waitlist|wait\s+list|section\s+8|vouchers?|"
                              r"califico)\b|\blista\s+de\s+espera\b")),
+    # An applicant's questions on the house rules: pets, parking, lease length.
+    ("<policy_q>", re.compile(r"\b(?:pets?|cats?|dogs?|mascotas?|perr\w+|gat[oi]\w*)\s+(?:ok|okay|allowed|welcome|permitid\w+)\b|"
+                              r"\b(?:accept|allow|aceptan|admiten|permiten|se\s+admiten|se\s+permiten)\s+(?:pets|cats|dogs|"
+                              r"mascotas|perr\w+|gat[oi]\w*)\b|\bis\s+there\s+parking\b|\btienen\s+(?:estacionamiento|parking|"
+                              r"cochera|garage|ascensor|elevador)\b|\bmonth[\s-]+to[\s-]+month\b|\bmes\s+a\s+mes\b|"
+                              r"\b\d{1,2}[\s-]+month\s+leases?\b|\bpet[\s-]+friendly\b|\bis\s+there\s+(?:a\s+)?(?:pool|gym|laundry)\b|"
+                              r"\btienen\s+(?:lavanderia|alberca|piscina|gimnasio)\b|"
+                              # a deposit asked about before moving in, not one owed back
+                              r"\b(?:pay|need)\s+(?:a\s+)?(?:security\s+)?deposit\b|\bhay\s+que\s+pagar\b|\bpiden\s+de\s+deposito\b|"
+                              r"\b(?:cuanto|how\s+much)\s+(?:es\s+el\s+|is\s+the\s+)?(?:deposito|deposit|fianza)\b|"
+                              r"\b(?:rent|alquilan|alquilais|rentan)\s+(?:to\s+|a\s+)(?:familias|families|students|estudiantes|"
+                              r"parejas|couples)\b|\b(?:dejan|puedo|se\s+puede)\s+tener\s+(?:mascotas?|perr\w+|gat\w+)|"
+                              r"\bpet\s+(?:deposit|fee|rent|policy)\b|\bpolitica\s+de\s+mascotas\b")),
     # Wanting to live there, or to reach whoever leases.
     ("<live_there>", re.compile(r"\b(?:living|live|vivir|residing|residency)\s+(?:there|at\s+your|with\s+you|in\s+your|"
                                 r"ahi|alli|en\s+su|con\s+ustedes)\b|\bget\s+(?:in|a\s+place)\b|\bhit\s+up\b|\bentrar\b|"
@@ -99,7 +124,16 @@ SHAPES: tuple[tuple[str, re.Pattern[str]], ...] = (
                            r"\b(?:for|on)\s+your\s+(?:available|vacant|empty|open)\s+(?:apartments|units)\b|"
                            r"\bpara\s+sus\s+(?:departamentos|apartamentos|unidades)\b|\bque\s+necesiten\b|"
                            r"\bthat\s+need\s+(?:carpet|paint|painting|cleaning|flooring)\b|\bdamos\s+(?:buen|mejor)\s+precio\b|\bnuestr[oa]s?\s+(?:plataforma|empresa|servicios?|app|"
-                           r"aplicacion|pagina)\b|\b(?:list|publicar)\s+(?:your|sus)\b")),
+                           r"aplicacion|pagina)\b|\b(?:list|publicar)\s+(?:your|sus)\b|"
+                           r"\b(?:help|ayudar\w*|ayudo|ofrecer\w*)\s+(?:you\s+|a\s+|les\s+|le\s+)?(?:to\s+)?(?:rent|lease|fill|list|"
+                           r"rentar|alquilar|llenar|ocupar)\b|\b(?:rentar|alquilar|llenar|ocupar|fill)\s+(?:sus|your)\s+(?:unidades|"
+                           r"departamentos|apartamentos|pisos|casas|propiedades|vacant|empty|vacancies)\b|"
+                           r"\b(?:realtor|broker|corredor[a]?\s+de\s+(?:propiedades|bienes)|agente\s+(?:inmobiliari\w+|de\s+bienes))\b|"
+                           r"\b(?:trabajo|manejo)\s+(?:en\s+)?bienes\s+raices\b|\bvendo\b|\bal\s+mayoreo\b|\bdamos\s+servicio\b|"
+                           r"\bhacemos\s+(?:pintura|limpieza|remodel\w+|mantenimiento|jardineria)\b|"
+                           r"\bwe\s+do\s+(?:landscaping|painting|cleaning|roofing|plumbing)\b|\bfree\s+estimate\b|"
+                           r"\bdejar(?:le)?\s+un\s+presupuesto\b|\bcomercializ\w+|\bpreventa\b|\bpre-?sale\b|\bstaging\s+company\b|"
+                           r"\bwe\s+(?:install|furnish|stage)\b|\binstalamos\b")),
     # Someone told they were approved and asked to pay: a scam, whatever leasing words it uses.
     ("<pay_demand>", re.compile(r"\b(?:send|deposit|deposite|envie|transfiera)\s+(?:a\s+|un\s+)?\$?\d{2,5}\b|"
                                 r"\b(?:zelle|venmo|cash\s*app|western\s+union|gift\s+cards?|tarjetas?\s+de\s+regalo)\b|"
@@ -121,7 +155,22 @@ SHAPES: tuple[tuple[str, re.Pattern[str]], ...] = (
                            r"propiedad\w*|cuarto\s+de\s+renta)\b|\b(?:administr\w+|gestion\w+)\s+(?:propiedades|alquileres|"
                            r"mi|una|la)\b|\b(?:soy|somos)\s+(?:el\s+|la\s+)?(?:duen|propietari)\w*|\bpara\s+(?:duenos|propietarios)\b|"
                            r"\bme\s+(?:la|lo|los|las)\s+(?:renten|alquilen|administr\w*)\b|\bponer\s+(?:a|en)\s+(?:alquil|rent)\w*|"
-                           r"\bla\s+queremos\s+rentar\b")),
+                           r"\bla\s+queremos\s+rentar\b|"
+                           # rentals counted as one's own, or a manager to replace: an owner shopping for management
+                           r"\b(?:my|our|mis|nuestr[oa]s)\s+(?:\d+|two|three|four|five|six|several|dos|tres|cuatro|cinco|seis|"
+                           r"vari[oa]s)\s+(?:\w+\s+)?(?:units|rentals|properties|houses|homes|doors|unidades|casas|departamentos|"
+                           r"propiedades)\b|\b(?:tengo|tenemos)\s+(?:\d+|un|una|dos|tres|cuatro|cinco|seis|vari[oa]s)\s+"
+                           r"(?:casas?|departamentos?|depas?|pisos?|unidades|propiedades|apartamentos?|edificios?|duplex|ph)\s+"
+                           r"(?:en\s+(?:renta|alquiler)|rentad[oa]s|alquilad[oa]s|para\s+(?:rentar|alquilar))\b|"
+                           r"\bmi\s+(?:ti[oa]|mama|papa|madre|padre|herman[oa]|abuel\w+)\s+tiene\s+(?:\d+|un|una|dos|tres)\s+"
+                           r"(?:casas?|departamentos?|apartamentos?|pisos?|unidades)\b|"
+                           r"\b(?:management\s+compan(?:y|ies)|property\s+manager|per\s+door|fee\s+structure|administradora|"
+                           r"inmobiliaria\s+actual|consiguen\s+inquilinos|find\s+(?:me\s+)?tenants|se\s+encargue\s+de\s+los\s+"
+                           r"inquilinos|(?:somos\s+)?duenos\s+de\s+un)\b|"
+                           # a home of one's own to let: "I've got a basement unit I wanna rent out"
+                           r"\b(?:i|we)(?:'ve|\s+have)?\s+(?:own|got|bought|inherited)\s+(?:a|an|my|our)\s+(?:[\w']+\s+){0,2}"
+                           r"(?:house|home|condo|duplex|rental|property|unit|basement|adu)\b|\brent\s+(?:\w+\s+)?out\b|"
+                           r"\bfind\s+(?:me\s+)?renters\b|\bother\s+people'?s\s+(?:places|homes|units)\b")),
     # A search that is over: found elsewhere, signed elsewhere, stop writing.
     ("<search_over>", re.compile(r"\b(?:no\s+longer|not)\s+looking\b|\bnot\s+interested\b|\balready\s+(?:found|signed|rented)\b|"
                                  r"\bstop\s+(?:texting|messaging|calling)\b|\btake\s+me\s+off\b|\bsigned\s+(?:a\s+lease\s+)?elsewhere\b|"
