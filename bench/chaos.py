@@ -117,9 +117,12 @@ def main() -> int:
         print(f"load stopped; waiting {wait:.0f}s for late replies and the abandoned-inbound sweep", flush=True)
         time.sleep(wait)
         rows = asyncio.run(audit(rig, load, phases, args.slow_s))
+        # Printed before the rig stops: Ray's shutdown has been seen to end the process outright
+        # ("the core worker has already been shutdown"), which lost a whole run's table.
+        ok = report(rows, phases, rig, args)
     finally:
         rig.stop(args.keep_logs)
-    return 0 if report(rows, phases, rig, args) else 1
+    return 0 if ok else 1
 
 
 if __name__ == "__main__":
