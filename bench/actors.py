@@ -143,8 +143,12 @@ async def bench_ray_host(n: int, workdir: Path) -> dict:
     from actors.client.pool import HostPool
     from actors.config import RuntimeConfig
 
+    # Prefetch off: the trivial turn never reads the lookups a real turn would start beside its first
+    # model call (since begin_turn they start with the Opening's authority), and this measures what
+    # a PersonActor costs, not the dispatcher's speculative reads.
     config = RuntimeConfig(store_url=f"sqlite:///{workdir / 'bench-ray.db'}", namespace="clara-bench", hosts=1,
-                           detached=False, idle_deactivate_s=3600, turn_function="bench.actors:trivial_turn")
+                           detached=False, idle_deactivate_s=3600, turn_function="bench.actors:trivial_turn",
+                           prefetch=False)
     pool = await HostPool.start(config)
     host_pid = await pool.hosts[0].pid.remote()
     await pool.submit(first_messages(1)[0])  # warm the host's imports and store connection
