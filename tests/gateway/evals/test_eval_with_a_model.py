@@ -15,7 +15,7 @@ from gateway.evals.runner import JUDGE_SYSTEM
 from spine.intent_hints import regex_hints
 from tests.support.anthropic_server import AnthropicStandIn, Reply, text
 
-UNSURE = "walked past your place today"  # the classifier alone would not promote this sender
+UNSURE = "walked by the building today, looks nice"  # the classifier alone would not promote this sender
 SCENARIOS = """\
 role: prospect
 feature: discovery
@@ -23,7 +23,7 @@ scenarios:
   - name: an-unsure-sender-promoted-by-the-fast-model
     sender: "+14155550777"
     turns:
-      - say: "walked past your place today"
+      - say: "walked by the building today, looks nice"
         expect:
           roles: [prospect]
           confidence: inferred
