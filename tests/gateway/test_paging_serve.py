@@ -74,7 +74,10 @@ async def test_a_page_leaves_at_once_escalates_after_the_timeout_across_a_schedu
             await _until(lambda: _first_at(lambda: twilio.calls, PRIYA, since), 5)
             ray_session.kill(ray_session.get_actor(SCHEDULER_NAME, namespace=SHARED_NAMESPACE), no_restart=False)
             again = await _until(lambda: _first_at(twilio.accepted, MIKE, level2, "Reply ACK"), 30)
-            assert again - level2 >= 5.0  # the second pass, after level 2's own timeout
+            # The second pass comes after level 2's own timeout, which runs from level 2's step; its
+            # text reached the stand-in up to a loaded tick after that step (3.97 s was seen in a
+            # full suite), so a restarted scheduler that re-paged at once still fails this.
+            assert again - level2 >= ACK_TIMEOUT_S - LOADED_MARGIN_S, again - level2
             assert len([c for c in twilio.calls if c.to == MIKE and c.at >= since]) == 2  # once per pass
             assert len([c for c in twilio.calls if c.to == PRIYA and c.at >= since]) == 1  # not again after restart
             ack = await _text(http, PRIYA, "ACK")
