@@ -203,7 +203,7 @@ class PersonActor:
     async def _open(self, envelope: MessageEnvelope, person_id: str) -> None:
         deps, opening, now = self.rt.deps, self.opening, self.rt.clock()
         channel, address, iid = envelope.channel, envelope.from_address, envelope.interaction_id
-        source = lookups_with_authority(deps, envelope, person_id, opening)
+        source = lookups_with_authority(deps, envelope, person_id, opening, now)
         authorities = source or deps.authority_source
         if opening is None or opening.property_id != envelope.property_id:
             opening = await open_for(deps.spine, authorities, person_id, envelope.property_id, now=now,

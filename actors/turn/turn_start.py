@@ -37,10 +37,13 @@ class LookupsWithAuthority:
 
 
 def lookups_with_authority(deps: TurnDeps, envelope: MessageEnvelope, person_id: str,
-                           opening: Opening | None) -> LookupsWithAuthority | None:
+                           opening: Opening | None, now: float) -> LookupsWithAuthority | None:
     """What the turn will want looked up, to send with the Opening's authority re-check if it is
-    due one; None when prefetch is off or nothing is wanted (a re-check goes alone)."""
+    due one; None when no re-check is due (the turn starts its own lookups), prefetch is off or
+    nothing is wanted (a re-check goes alone)."""
     same_place = opening is not None and opening.property_id == envelope.property_id
+    if opening is not None and same_place and not opening.due(now):
+        return None
     context = opening.context if opening is not None and same_place and opening.facts.records_visible else None
     wanted = wanted_lookups(envelope.body, context) if deps.prefetch else []
     if not wanted:
