@@ -5,7 +5,8 @@ failed. Adds what the adapters share: a failure is recorded (masked) and evented
 every channel, and events never take the reply down. For the channels whose replies leave by API
 (email, Telegram) also: a store that cannot accept is InboundNotAccepted (the route answers 503, so
 the provider retries), `handle_once` runs a message once and apologises when it fails, and the end
-of a turn decides the text to send (`turn_ended`). SMS accepts its own way (TwiML inline, a
+of a turn decides the text to send and queues it before the record says how it ended
+(`turn_ended`), so a reply is never on record as sent while it never reached the outbox. SMS accepts its own way (TwiML inline, a
 store that cannot accept still answers) but ends its turns here too, with `Delivery.may_send`
 checked at the end."""
 from __future__ import annotations
@@ -31,6 +32,7 @@ from spine.repo import Spine
 
 log = logging.getLogger("clara.gateway")
 Result = TypeVar("Result")
+Send = Callable[[str], Awaitable[object]]  # queues one text to the sender through the outbox, by its key
 
 APOLOGY = "Sorry — I hit a problem. A team member will follow up."
 INTERACTION_HEADER = "X-Clara-Interaction-Id"  # on every webhook answer: operators and the demo find the trace
@@ -104,36 +106,36 @@ class ChannelInbound:
             return await process()
         except Exception as exc:
             log.exception("%s %s failed", self.channel, record.id)
-            await self.fail(record, exc)
-            await apologise(APOLOGY)
+            await self.fail(record, exc, apologise)
             return ended(InboundOutcome.FAILED, record.interaction_id)
 
-    async def deliver(self, record: InboundMessage, send: Callable[[], Awaitable[object]]) -> None:
-        """Queue a reply (or the apology) to `record` through the outbox: a store that refuses
-        the row for a moment holds the reply back until it takes it, never drops it."""
-        await self.behind.write(f"reply to {record.id}", record.received_at, send)
-
-    async def answered(self, record: InboundMessage, reply: str) -> None:
-        _copy_end(record, await self.records.answered(record, reply))
+    async def answered(self, record: InboundMessage, reply: str, send: Send | None = None) -> None:
+        """`send`: the reply leaves by API; it is queued (in the outbox) before the record says
+        answered, in one write that outlasts a store refusing it for a moment (WriteBehind)."""
+        first = (lambda: send(reply)) if send is not None else None
+        _copy_end(record, await self.records.answered(record, reply, first=first))
 
     async def blocked(self, record: InboundMessage, reply: str | None = None) -> None:
         _copy_end(record, await self.records.blocked(record, reply))
 
-    async def fail(self, record: InboundMessage, exc: BaseException) -> None:
+    async def fail(self, record: InboundMessage, exc: BaseException, send: Send | None = None) -> None:
+        """`send`: the apology leaves by API, queued before the record says failed."""
         failure = mask_phones(f"{type(exc).__name__}: {exc}")
+        first = (lambda: send(APOLOGY)) if send is not None else None
         try:
-            _copy_end(record, await self.records.failed(record, failure))
+            _copy_end(record, await self.records.failed(record, failure, first=first))
         except Exception:
             log.exception("%s %s: the failure could not be recorded", self.channel, record.id)
         await self.emit(EventKind.INBOUND_FAILED, type(exc).__name__, record.from_address, None, record.interaction_id,
                         {self.id_detail: record.id, "failure": failure[:500]})
 
     async def turn_ended(self, record: InboundMessage, result: TurnResult | None,
-                         error: BaseException | None, *,
+                         error: BaseException | None, *, send: Send | None = None,
                          may_send: Callable[[], Awaitable[bool]] | None = None) -> str | None:
-        """Record how a turn ended; the text to send: its reply, the apology when it failed,
-        None when the reply is suppressed (spam) or `may_send` refuses it now (SMS: a STOP that
-        arrived during the turn blocks the answer, which is kept on the record, never sent)."""
+        """Record how a turn ended; the text for the sender: its reply, the apology when it
+        failed, None when the reply is suppressed (spam) or `may_send` refuses it now (SMS: a
+        STOP that arrived during the turn blocks the answer, which is kept on the record, never
+        sent). `send`: that text leaves by API, queued before the record is ended (`answered`)."""
         try:
             if error is not None:
                 raise error
@@ -147,11 +149,11 @@ class ChannelInbound:
             if may_send is not None and not await may_send():
                 await self.blocked(record, reply)
                 return None
-            await self.answered(record, reply)
+            await self.answered(record, reply, send)
             return reply
         except Exception as exc:
             log.exception("%s %s: the turn failed", self.channel, record.id)
-            await self.fail(record, exc)
+            await self.fail(record, exc, send)
             return APOLOGY
 
     async def emit(self, kind: EventKind, reason: str, address: str, property_id: str | None,

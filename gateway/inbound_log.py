@@ -10,6 +10,8 @@ runtime (PersonActors, the pool) touches the record.
 """
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
+
 from gateway.write_behind import WriteBehind
 from spine.records import InboundMessage, InboundStatus
 from spine.repo import Spine
@@ -31,24 +33,35 @@ class InboundLog:
     async def get(self, message_id: str) -> InboundMessage | None:
         return await self.spine.get_inbound(message_id)
 
-    async def answered(self, record: InboundMessage, reply: str) -> InboundMessage:
-        return await self._end(record, InboundStatus.ANSWERED, reply=reply)
+    async def answered(self, record: InboundMessage, reply: str, *,
+                       first: Callable[[], Awaitable[object]] | None = None) -> InboundMessage:
+        """`first`: what must land before the record says answered (the reply's outbox row),
+        so a reply that never got into the outbox leaves the message `accepted`, for the
+        abandoned-inbound sweep to send, never answered and unsent."""
+        return await self._end(record, InboundStatus.ANSWERED, reply=reply, first=first)
 
     async def blocked(self, record: InboundMessage, reply: str | None = None) -> InboundMessage:
         """Nothing is sent. `reply`: what Clara would have said (kept for the operator, never sent)."""
         return await self._end(record, InboundStatus.BLOCKED, reply=reply)
 
-    async def failed(self, record: InboundMessage, failure: str) -> InboundMessage:
-        return await self._end(record, InboundStatus.FAILED, failure=failure[:500])
+    async def failed(self, record: InboundMessage, failure: str, *,
+                     first: Callable[[], Awaitable[object]] | None = None) -> InboundMessage:
+        """`first`: as for `answered` (the apology's outbox row)."""
+        return await self._end(record, InboundStatus.FAILED, failure=failure[:500], first=first)
 
     async def _end(self, record: InboundMessage, status: InboundStatus, *, reply: str | None = None,
-                   failure: str | None = None) -> InboundMessage:
+                   failure: str | None = None, first: Callable[[], Awaitable[object]] | None = None) -> InboundMessage:
         if status not in FINAL:
             raise ValueError(f"an inbound ends answered, blocked or failed, not {status}")
         ended = record.model_copy(update={"status": status, "reply": reply, "failure": failure})
-        if self.behind is None:
+
+        async def write() -> None:
+            if first is not None:  # idempotent (an outbox row by its key): a retry may run it again
+                await first()
             await self.spine.update_inbound(ended)
+
+        if self.behind is None:
+            await write()
         else:
-            await self.behind.write(f"inbound {record.id} {status}", record.received_at,
-                                    lambda: self.spine.update_inbound(ended))
+            await self.behind.write(f"inbound {record.id} {status}", record.received_at, write)
         return ended

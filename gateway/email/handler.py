@@ -130,8 +130,7 @@ class EmailHandler:
             await self.inbound.blocked(record)
             return EmailResult(outcome=InboundOutcome.OPTED_OUT, sender_verified=True)
         text = f"You're subscribed again to email from {prop.name}. Reply \"unsubscribe\" to stop."
-        await self.inbound.answered(record, text)
-        await self._reply(record, mail, prop, text)
+        await self.inbound.answered(record, text, lambda body: self._reply(record, mail, prop, body))
         return EmailResult(outcome=InboundOutcome.OPTED_IN, sender_verified=True)
 
     async def _unverified_keyword(self, record: InboundMessage, mail: InboundEmail, prop: Property, word: str,
@@ -143,8 +142,7 @@ class EmailHandler:
                                 {"message_id": record.id, "sender_check": verdict.reason})
         text = (f"We could not confirm that this \"{word}\" came from {mail.from_address}, so nothing was changed. "
                 f"To change what {prop.name} sends you, write from your own mail account or ask the office.")
-        await self.inbound.answered(record, text)
-        await self._reply(record, mail, prop, text)
+        await self.inbound.answered(record, text, lambda body: self._reply(record, mail, prop, body))
         return EmailResult(outcome=InboundOutcome.ANSWERED, sender_verified=False, sender_check=verdict.reason,
                            reply=text)
 
@@ -161,17 +159,11 @@ class EmailHandler:
     async def _turn_ended(self, record: InboundMessage, mail: InboundEmail, prop: Property,
                           result: TurnResult | None, error: BaseException | None) -> None:
         """Record how the turn ended and send its reply (or the apology) in the sender's thread."""
-        reply = await self.inbound.turn_ended(record, result, error)
-        if reply is not None:
-            await self._reply(record, mail, prop, reply)
+        await self.inbound.turn_ended(record, result, error, send=lambda text: self._reply(record, mail, prop, text))
 
     async def _reply(self, record: InboundMessage, mail: InboundEmail, prop: Property, text: str) -> None:
-        try:
-            await self.inbound.deliver(record, lambda: self.delivery.send(
-                key=keys.reply_delivery(record.id), to=mail.from_address, from_=record.to_address, body=text,
-                subject=reply_subject(mail, prop), headers=thread_headers(mail, prop)))
-        except Exception:
-            log.exception("email %s: the reply could not be queued", mail.message_id)
+        await self.delivery.send(key=keys.reply_delivery(record.id), to=mail.from_address, from_=record.to_address,
+                                 body=text, subject=reply_subject(mail, prop), headers=thread_headers(mail, prop))
 
     async def _event(self, kind: EventKind, reason: str, record: InboundMessage, prop: Property | None) -> None:
         await self.inbound.emit(kind, reason, record.from_address, prop.id if prop else None, None,

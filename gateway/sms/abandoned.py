@@ -3,10 +3,14 @@
 Every inbound is accepted (written) before its turn runs, and ends answered, ignored or failed.
 One left `accepted` long past any turn's budget was abandoned: its replica crashed or was
 redeployed mid-turn, and the sender heard nothing. Each replica sweeps now and then, and for
-each abandoned message either
+each abandoned message
+  * ends it as its reply row says, when a reply (or the apology) is already in the outbox under
+    the message's reply key: it was queued before its end was recorded (a store outage outlasted
+    the write behind), and the outbox sends it; nothing is sent again, or else
   * ends it answered and sends the turn's reply, when the turn's trace shows the turn did end:
-    the replica died after the turn but before writing its end, and every channel's reply leaves
-    only after that write (the TwiML answer, the REST or API send), so it never left; it goes
+    the replica died after the turn but before ending the record, and no reply row means the reply
+    never left (an SMS's TwiML answer leaves only after that write, a REST or API reply is queued
+    before it); it goes
     under the key the replica would have sent it with, so a reply that did leave is not sent again
     (bench/chaos.py: a replica killed mid-turn left these unanswered while on record as answered), or
   * records it failed, emits `gateway/inbound-failed` (reason `abandoned`) and texts the sender
@@ -81,6 +85,13 @@ class AbandonedInboundSweep:
         """Record first (the same write from any replica), then the side effects, which exactly
         one replica claims (`mark_once`): a store failure before the claim leaves the message
         `accepted` for the next sweep, never claimed and unsent."""
+        queued = await self.spine.get_outbox(reply_key(record))
+        if queued is not None:  # its reply (or apology) reached the outbox before the record could say so
+            record = await (self.log.failed(record, "the turn failed; its apology was queued")
+                            if queued.body == APOLOGY else self.log.answered(record, queued.body))
+            if await self.spine.mark_once(keys.inbound_abandoned_marker(record.id)):
+                await self._event(EventKind.INBOUND_REPAIRED, "reply_queued_unrecorded", record)
+            return record
         # A turn writes its trace as it ends, so a trace means the turn ended.
         trace = await self.spine.get_trace(record.interaction_id) if record.interaction_id else None
         if trace is not None:  # no reply: suppressed

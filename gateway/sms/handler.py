@@ -20,7 +20,7 @@ import spine.keys as keys
 from actors.client.placement import Placer
 from actors.turn.turn_types import TurnResult
 from gateway.api_turns import ApiTurns
-from gateway.channel_inbound import APOLOGY, ChannelInbound, TurnSubmitter, new_interaction_id
+from gateway.channel_inbound import APOLOGY, ChannelInbound, Send, TurnSubmitter, new_interaction_id
 from gateway.sms.ack import page_ack
 from gateway.sms.delivery import Delivery
 from gateway.sms.dispatch_reply import dispatch_reply
@@ -256,17 +256,14 @@ class _SmsTurnEnd:
                                  {"inline_budget_s": handler.options.inline_budget_s}, self.record.interaction_id)
         except Exception as exc:  # noqa: BLE001 - recorded as the turn's failure; the apology goes out
             result, error = None, exc
-        text = await self._ended(result, error)
-        if text:
-            try:
-                await handler.inbound.deliver(self.record, lambda: handler.delivery.send(
-                    key=sms.message_sid, to=sms.from_address, from_=sms.to_address, body=text))
-            except Exception:
-                log.exception("sms %s: the late reply could not be queued", sms.message_sid)
+        await self._ended(result, error, send=lambda text: handler.delivery.send(
+            key=sms.message_sid, to=sms.from_address, from_=sms.to_address, body=text))
 
-    async def _ended(self, result: TurnResult | None, error: BaseException | None) -> str | None:
+    async def _ended(self, result: TurnResult | None, error: BaseException | None,
+                     send: Send | None = None) -> str | None:
         if error is None and result is not None and result.suppressed:
             await self.handler._event(EventKind.SPAM_DROPPED, "reply_suppressed", self.sms, self.prop,
                                       {"person_id": result.person_id}, result.interaction_id)
         return await self.handler.inbound.turn_ended(
-            self.record, result, error, may_send=lambda: self.handler.delivery.may_send(self.sms.from_address))
+            self.record, result, error, send=send,
+            may_send=lambda: self.handler.delivery.may_send(self.sms.from_address))

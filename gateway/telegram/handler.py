@@ -137,8 +137,7 @@ class TelegramHandler:
     async def _answer(self, record: InboundMessage, message: Message, text: str, outcome: InboundOutcome,
                       markup: dict | None) -> TelegramResult:
         """Answer without a turn (contacts, commands, messages with no text)."""
-        await self.inbound.answered(record, text)
-        await self._send(record, message, text, markup)
+        await self.inbound.answered(record, text, lambda body: self._send(record, message, body, markup))
         return TelegramResult(outcome=outcome, reply=text)
 
     async def _turn(self, record: InboundMessage, message: Message, prop: Property) -> TelegramResult:
@@ -162,17 +161,11 @@ class TelegramHandler:
 
     async def _turn_ended(self, record: InboundMessage, message: Message, result: TurnResult | None,
                           error: BaseException | None, offer: dict | None) -> None:
-        reply = await self.inbound.turn_ended(record, result, error)
-        if reply is not None:
-            await self._send(record, message, reply, offer)
+        await self.inbound.turn_ended(record, result, error, send=lambda text: self._send(record, message, text, offer))
 
     async def _send(self, record: InboundMessage, message: Message, text: str, markup: dict | None = None) -> None:
-        try:
-            await self.inbound.deliver(record, lambda: self.delivery.send(
-                key=keys.reply_delivery(record.id), to=str(message.chat.id), from_=record.to_address, body=text,
-                reply_markup=markup))
-        except Exception:
-            log.exception("telegram %s: the reply could not be queued", record.id)
+        await self.delivery.send(key=keys.reply_delivery(record.id), to=str(message.chat.id), from_=record.to_address,
+                                 body=text, reply_markup=markup)
 
     async def _event(self, kind: EventKind, reason: str, record: InboundMessage, prop: Property | None, **detail) -> None:
         await self.inbound.emit(kind, reason, record.from_address, prop.id if prop else None, None,

@@ -13,11 +13,13 @@ import pytest
 from actors.turn.turn_types import TurnResult
 from gateway.channel_inbound import APOLOGY
 from gateway.email.route_form import route_form
+from spine.context import Channel
 from spine.demo import seed
 from spine.envelope import MessageEnvelope
 from spine.identity import utcnow
-from spine.records import AgentTrace, InboundStatus
+from spine.records import AgentTrace, InboundMessage, InboundStatus
 from spine.repo import Spine
+from spine.store import StoreUnavailable
 from spine.store.sqlite import SqliteStore
 from tests.support.gateway_helpers import GatewayClients, text
 
@@ -104,3 +106,28 @@ def test_the_write_behind_horizon_ends_before_the_sweep_may_act():
 
     [lowest] = [m.ge for m in SmsOptions.model_fields["abandoned_after_s"].metadata if isinstance(m, Ge)]
     assert lowest > HORIZON_S
+
+
+async def test_a_reply_whose_row_never_landed_leaves_its_message_accepted_for_the_sweep(quick_spine):
+    # The outbox row's write keeps timing out until the write behind's horizon (cut to a moment
+    # here) while the record's own write would land: the message must not be on record as
+    # answered, or no one would ever send its reply (bench/chaos.py on DynamoDB lost a Telegram
+    # reply so).
+    from gateway.inbound_log import InboundLog
+    from gateway.write_behind import WriteBehind
+
+    log = InboundLog(quick_spine, WriteBehind(horizon_s=1.0))
+    record = InboundMessage(id="telegram:880001", channel=Channel.TELEGRAM, from_address="5550009",
+                            to_address="7000000100", body="hi")
+    assert await log.accept(record)
+    tries = []
+
+    async def queue_the_row() -> None:
+        tries.append(1)
+        raise StoreUnavailable("the outbox row's write timed out")
+
+    await log.answered(record, "The pool opens at 8.", first=queue_the_row)
+    await log.behind.drain()
+    stored = await quick_spine.get_inbound(record.id)
+    assert len(tries) >= 2  # retried behind, then given up
+    assert stored is not None and stored.status == InboundStatus.ACCEPTED
