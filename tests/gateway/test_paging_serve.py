@@ -1,9 +1,10 @@
 """A page in a real (private) Ray with its real timing: the shared gateway on Serve, its one
-PagingScheduler, the Twilio stand-in. Level 1's text and call leave within a second of the turn's
-end; with a 5 s ack timeout level 2 is paged 5-7 s later; the scheduler killed then (Ray restarts
-it and it goes on from the store), the ladder's second pass pages level 1 again, once; ACK stops it.
-The kill sits between levels whose gap is not timed to the second: a restarted actor's start-up on
-a loaded machine is not the ladder's timing."""
+PagingScheduler, the Twilio stand-in. Level 1's text and call leave with the turn's end, long before
+the ack timeout; with a 5 s timeout level 2 is paged after it, never before; the scheduler killed
+then (Ray restarts it and it goes on from the store), the ladder's second pass pages level 1 again,
+once, not at once; ACK stops it. What is asserted is order and "never early": how late a loaded
+tick sends is a figure (printed here, measured alone by bench/oncall.py), and a CI machine twice as
+slow as this one once took 8.75 s for a 5 s timeout."""
 from __future__ import annotations
 
 import asyncio
@@ -22,9 +23,9 @@ pytestmark = pytest.mark.ray
 
 JORDAN, MIKE, PRIYA, YALE = "+12065551002", "+13035551500", "+12065550150", "+12065550100"
 ACK_TIMEOUT_S = 5
-LEVEL1_LAG_S = 1.0  # level 1's text and call leave within this of the turn's end
-# What 2 loaded cores add to a tick's own work (store reads and writes, the Twilio post) in the
-# whole suite; the product's figure is ACK_TIMEOUT_S plus that work, printed below.
+# Level 1 leaves with the turn, not after a timeout: well within one, however loaded the machine.
+LEVEL1_LAG_S = ACK_TIMEOUT_S / 2
+# What loaded cores may add to a tick's own work (store reads and writes, the Twilio post).
 LOADED_MARGIN_S = 2.0
 
 
@@ -61,14 +62,12 @@ async def test_a_page_leaves_at_once_escalates_after_the_timeout_across_a_schedu
             sms_at = await _until(lambda: _first_at(twilio.accepted, MIKE, since, "Reply ACK"), 5)
             call_at = await _until(lambda: _first_at(lambda: twilio.calls, MIKE, since), 5)
             assert sms_at - ended < LEVEL1_LAG_S and call_at - ended < LEVEL1_LAG_S
-            level2 = await _until(lambda: _first_at(twilio.accepted, PRIYA, since, "Reply ACK"), 15)
-            gap = level2 - sms_at
-            print(f"level 2 paged {gap:.2f} s after level 1 (level 1's text {sms_at - since:.2f} s after the inbound)")
-            # Level 2's timeout runs from level 1's step, taken during the turn, whose text leaves at
-            # the turn's end (within LEVEL1_LAG_S, asserted above); the scheduler wakes when the step
-            # is due and sends its rows in that tick: ACK_TIMEOUT_S plus the tick's own work.
-            assert level2 - since >= ACK_TIMEOUT_S, level2 - since  # never early
-            assert ACK_TIMEOUT_S - LEVEL1_LAG_S <= gap <= ACK_TIMEOUT_S + 2 * TICK_S + LOADED_MARGIN_S, gap
+            level2 = await _until(lambda: _first_at(twilio.accepted, PRIYA, since, "Reply ACK"), 4 * ACK_TIMEOUT_S)
+            print(f"level 2 paged {level2 - sms_at:.2f} s after level 1 (its timeout {ACK_TIMEOUT_S} s, a tick "
+                  f"{TICK_S} s; level 1's text {sms_at - since:.2f} s after the inbound)")
+            # Level 2's timeout runs from level 1's step, taken during the turn: never early.
+            assert level2 - since >= ACK_TIMEOUT_S, level2 - since
+            assert _first_at(twilio.accepted, MIKE, sms_at + 0.01, "Reply ACK") is None  # level 2 before level 1 again
             # Kill between levels, not mid-send: Priya's call, posted just after her text, is in (a
             # send cut mid-post is recovered after INTERRUPTED_AFTER_S, tests/gateway/test_outbox_interrupted.py).
             await _until(lambda: _first_at(lambda: twilio.calls, PRIYA, since), 5)

@@ -86,6 +86,13 @@ async def pool(runtime) -> HostPool:
     return await runtime()
 
 
+@pytest.fixture(scope="module")
+async def real_pool(runtime) -> HostPool:
+    """A pool running real turns (run_interaction on the offline model, tools via the
+    DispatcherActor), shared by the tests below that need them; each talks as its own person."""
+    return await runtime(turn_function=None, idle_deactivate_s=1.0)
+
+
 async def restart(host) -> None:
     """Kill a host and wait until it is back as a new process: restarted by Ray, or replaced
     under its name by the reconciler when Ray's restart is slow."""
@@ -206,10 +213,10 @@ async def test_idle_persons_deactivate_and_release_their_leases(pool):
     assert lease.data["owner"] == "" and lease.data["expires_at"] == 0
 
 
-async def test_real_turns_through_the_dispatcher_actor_then_refresh_on_deactivation(runtime):
+async def test_real_turns_through_the_dispatcher_actor_then_refresh_on_deactivation(real_pool):
     """run_interaction on the offline model, tools via the DispatcherActor, in order; then the idle
     deactivation ends the interaction and writes the personContext."""
-    real = await runtime(turn_function=None, idle_deactivate_s=1.0)
+    real = real_pool
     questions = ["what are the pool hours?", "what's my balance?"]
     envs = [message("p_marcus", questions[i % 2]) for i in range(20)]
     for env in envs:
@@ -268,13 +275,13 @@ async def test_a_host_gone_for_good_is_replaced_and_its_accepted_messages_are_an
     assert len({r["pid"] for r in runs}) == 2  # the first turn ran on the dead process, then its successor
 
 
-async def test_a_first_turn_gets_its_authority_and_lookups_from_the_dispatcher_actor_in_one_call(runtime):
+async def test_a_first_turn_gets_its_authority_and_lookups_from_the_dispatcher_actor_in_one_call(real_pool):
     """begin_turn across Ray (a streaming call): the authority first, the lookups' statuses after
     (the trace's prefetch report, with a hit for any call served from one), and the turn made
     1 + N round trips (2 + N when the authority and the lookups went separately)."""
     from spine.identity import Person, PersonRole, PersonRoleSource, PersonRoleType, RoleScope
 
-    real = await runtime(turn_function=None)
+    real = real_pool
     # A vendor contact of Carlos's company no other test here talks as (their leases are the module store's).
     await real.spine.put_person(Person(id="p_ray_vendor", display_name="Rita Reyes"))
     await real.spine.put_role(PersonRole(id="vr_ray_vendor", person_id="p_ray_vendor", role_type=PersonRoleType.VENDOR_CONTACT,

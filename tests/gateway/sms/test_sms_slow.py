@@ -52,7 +52,7 @@ def base_url(ray_session, store_path, anthropic, twilio):
                              "ANTHROPIC_API_KEY": "sk-slow-standin", "ANTHROPIC_BASE_URL": anthropic.url,
                              "TWILIO_AUTH_TOKEN": AUTH_TOKEN, "TWILIO_ACCOUNT_SID": twilio.account_sid,
                              "TWILIO_API_BASE": twilio.url, "GATEWAY_PUBLIC_URL": url},
-                   sms={"inline_budget_s": INLINE_BUDGET_S})
+                   sms={"inline_budget_s": INLINE_BUDGET_S}, runtime={"hosts": 1})  # one person: one host
     yield url
     undeploy(APP)
 
