@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import asyncio
 import random
-import time
 
 import pytest
 
@@ -30,11 +29,9 @@ async def test_turns_of_one_person_run_one_at_a_time_in_arrival_order(spine, clo
 async def test_different_persons_run_in_parallel(spine, clock):
     turn = RecordingTurn(spine, delay=0.2)
     host = make_host(spine, "h0", turn, clock)
-    started = time.monotonic()
     await asyncio.gather(host.submit(envelope("p_marcus", "a")), host.submit(envelope("p_jordan", "b")),
                          host.submit(envelope("p_carlos", "c")))
-    assert time.monotonic() - started < 0.5
-    assert turn.max_running_total == 3
+    assert turn.max_running_total == 3  # all three turns were running at once
     assert {i.person_id for i in host.actor_infos()} == {"p_marcus", "p_jordan", "p_carlos"}
 
 

@@ -88,14 +88,17 @@ async def test_an_oversize_voice_webhook_is_a_413_and_changes_nothing(client, sp
     assert fits.status_code != 413
 
 
+STORE_DELAY_S = 1.5  # each read; the call's budget is 0.1 s
+
+
 async def test_slow_store_still_answers_in_bounded_time(spine):
-    slow = Spine(SlowStore(spine.store, delay_s=0.4))
+    slow = Spine(SlowStore(spine.store, delay_s=STORE_DELAY_S))
     services = VoiceServices.build(voice_settings(), slow, Dispatcher(slow), OfflineModel(), open_budget_s=0.1)
     async with client_for(voice_app(services)) as c:
         t0 = time.perf_counter()
         r = await c.post("/voice/personalization", json=_personalization(MARCUS, "CA_slow"), headers=AUTH)
         elapsed = time.perf_counter() - t0
-    assert r.status_code == 200 and elapsed < 0.35
+    assert r.status_code == 200 and elapsed < STORE_DELAY_S / 2  # answered long before the store would
     body = r.json()
     assert body["dynamic_variables"]["caller_known"] is False
     assert "could not be loaded in time" in body["conversation_config_override"]["agent"]["prompt"]["prompt"]
