@@ -247,6 +247,12 @@ def mailgun_token_marker(token: str) -> str:
 
 
 # -- outbound deliveries: the key naming a reply's outbox rows (`{key}-{n}`) -----------------
+def reply_part(key: str, n: int) -> str:
+    """The outbox row of part `n` of a reply split to fit its channel (SMS, Telegram); an email
+    is one row, named by its key alone."""
+    return f"{key}-{n}"
+
+
 def reply_delivery(inbound_id: str) -> str:
     """The reply to an inbound email or Telegram message."""
     return f"{inbound_id}-reply"

@@ -48,6 +48,13 @@ def reply_key(record: InboundMessage) -> str:
     return record.id if record.channel == Channel.SMS else keys.reply_delivery(record.id)
 
 
+def first_reply_row(record: InboundMessage) -> str:
+    """The outbox row of the first part of this message's reply (or apology), as its channel's
+    sender writes it: an email is one row, an SMS or Telegram reply one row per part."""
+    key = reply_key(record)
+    return key if record.channel == Channel.EMAIL else keys.reply_part(key, 0)
+
+
 class AbandonedInboundSweep:
     def __init__(self, spine: Spine, deliveries: Delivery | Mapping[Channel, ApologySender], *,
                  abandoned_after_s: float, every_s: float, clock: Callable[[], datetime] = utcnow) -> None:
@@ -85,7 +92,7 @@ class AbandonedInboundSweep:
         """Record first (the same write from any replica), then the side effects, which exactly
         one replica claims (`mark_once`): a store failure before the claim leaves the message
         `accepted` for the next sweep, never claimed and unsent."""
-        queued = await self.spine.get_outbox(reply_key(record))
+        queued = await self.spine.get_outbox(first_reply_row(record))
         if queued is not None:  # its reply (or apology) reached the outbox before the record could say so
             record = await (self.log.failed(record, "the turn failed; its apology was queued")
                             if queued.body == APOLOGY else self.log.answered(record, queued.body))

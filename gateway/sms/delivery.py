@@ -3,6 +3,7 @@ first (so nothing is lost), then to Twilio's REST API when credentials are confi
 Without credentials the outbox holds it, pending, for an operator or a later sender."""
 from __future__ import annotations
 
+import spine.keys as keys
 from gateway.outbox_delivery import deliver_once
 from gateway.sms.rest import TwilioRest, TwilioRestError
 from gateway.sms.splitting import split_body
@@ -29,7 +30,7 @@ class Delivery:
         opted_out = not await self.may_send(to)
         sent = []
         for n, part in enumerate(split_body(body)):
-            message = OutboxMessage(id=f"{key}-{n}", to_address=to, from_address=from_, body=part)
+            message = OutboxMessage(id=keys.reply_part(key, n), to_address=to, from_address=from_, body=part)
             if opted_out:
                 message.status = OutboxStatus.WITHHELD
                 message.error = "recipient opted out"

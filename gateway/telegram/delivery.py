@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+import spine.keys as keys
 from gateway.outbox_delivery import deliver_once
 from gateway.sms.splitting import split_body
 from gateway.telegram.botapi import TelegramBotApi, TelegramError
@@ -29,7 +30,7 @@ class TelegramDelivery:
         sent = []
         for n, part in enumerate(parts):
             headers = {REPLY_MARKUP: json.dumps(reply_markup)} if reply_markup and n == len(parts) - 1 else {}
-            message = OutboxMessage(id=f"{key}-{n}", channel=Channel.TELEGRAM, to_address=to, from_address=from_,
+            message = OutboxMessage(id=keys.reply_part(key, n), channel=Channel.TELEGRAM, to_address=to, from_address=from_,
                                     body=part, headers=headers)
             if opted_out:
                 message.status, message.error = OutboxStatus.WITHHELD, "recipient sent /stop"

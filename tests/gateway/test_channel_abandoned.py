@@ -46,20 +46,30 @@ async def test_an_email_whose_turn_ended_unrecorded_gets_the_turns_reply(make_ch
 
 async def test_a_message_whose_reply_was_queued_unrecorded_ends_as_its_row_says_and_nothing_is_resent(
         make_channels, spine):
-    # A store outage outlasted the write behind after the reply's row (or the apology's) was in the
-    # outbox: the row is the outbox's to send, so the sweep only ends the record.
+    # A store outage outlasted the write behind after the reply's rows (or the apology's) were in
+    # the outbox, written as each channel's sender writes them: they are the outbox's to send, so
+    # the sweep only ends the records.
     ch = await make_channels()
     long_ago = utcnow() - timedelta(hours=1)
-    queued = {"telegram:777001": "The pool opens at 8.", "telegram:777002": APOLOGY}
-    for message_id, body in queued.items():
-        assert await spine.accept_inbound(InboundMessage(
-            id=message_id, channel=Channel.TELEGRAM, from_address="5550009", to_address="7000000100", body="hi",
-            received_at=long_ago, interaction_id=f"ix_{message_id[-3:]}"))
-        await spine.put_outbox(OutboxMessage(id=keys.reply_delivery(message_id), channel=Channel.TELEGRAM,
-                                             to_address="5550009", from_address="7000000100", body=body))
-    await spine.put_trace(AgentTrace(interaction_id="ix_001", channel=Channel.TELEGRAM, reply="The pool opens at 8."))
+    sid = "SM" + "7" * 32
+    queued = [  # (the message, its first reply row, what was queued)
+        (InboundMessage(id="telegram:777001", channel=Channel.TELEGRAM, from_address="5550009",
+                        to_address="7000000100", body="hi"), keys.reply_part(keys.reply_delivery("telegram:777001"), 0),
+         "The pool opens at 8."),
+        (InboundMessage(id="email:q@example.com", channel=Channel.EMAIL, from_address="marcus@example.com",
+                        to_address="yale@clara.example", body="hi"), keys.reply_delivery("email:q@example.com"),
+         "Your renewal is in."),
+        (InboundMessage(id=sid, channel=Channel.SMS, from_address="+12065551001", to_address="+12065550100",
+                        body="hi"), keys.reply_part(sid, 0), APOLOGY)]  # a late SMS apology, by REST
+    for record, row_id, body in queued:
+        assert await spine.accept_inbound(record.model_copy(update={"received_at": long_ago,
+                                                                    "interaction_id": f"ix_q_{record.id}"}))
+        await spine.put_outbox(OutboxMessage(id=row_id, channel=record.channel, to_address=record.from_address,
+                                             from_address=record.to_address, body=body))
     settled = await ch.context.abandoned.sweep_once()
     assert {r.id: (r.status, r.reply) for r in settled} == {
         "telegram:777001": (InboundStatus.ANSWERED, "The pool opens at 8."),
-        "telegram:777002": (InboundStatus.FAILED, None)}
-    assert ch.telegram.wait_for_sends(1, timeout_s=0.5) == []  # the sweep sent neither again
+        "email:q@example.com": (InboundStatus.ANSWERED, "Your renewal is in."),
+        sid: (InboundStatus.FAILED, None)}
+    assert await spine.get_outbox(keys.apology_delivery(sid) + "-0") is None  # no second apology
+    assert ch.telegram.wait_for_sends(1, timeout_s=0.3) == [] and ch.mailgun.wait_for_sends(1, timeout_s=0.3) == []
