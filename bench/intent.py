@@ -1,16 +1,16 @@
 """bench/intent.py: the shipped intent classifier on its HELD-OUT first messages, English and
 Spanish separately: the held-out split of the labelled set, beside the dev split, with how many
-errors fall in the unsure band a configured fast model decides. The six unseen sets
-(tests/data/intent_unseen_heldout.jsonl, _2 to _6) are spent: each was scored once before its
+errors fall in the unsure band a configured fast model decides. The seven unseen sets
+(tests/data/intent_unseen_heldout.jsonl, _2 to _7) are spent: each was scored once before its
 errors were studied, and they are now fitted on (spine.intent_model.training_rows), so their rows
 here show only the fit. `--loso` measures unseen phrasing instead: for each spent set, fit without
-it and score it ('loso*' is the six together). `--baseline WEIGHTS.json` scores a previous weights
+it and score it ('loso*' is the seven together). `--baseline WEIGHTS.json` scores a previous weights
 file beside the shipped one in the same run, at its own threshold (`--baseline-at`, 0.4 for the
-weights before issue 28). Set 7 ('unseen7', tests/data/intent_unseen_heldout_7.jsonl) is the
-measure of phrasing no one tuned for: written blind by a third writer, never fitted on or studied
-(a new round is measured on a new blind set). Plus load and decision times. Criteria, at precision
->= 0.95 in each language: recall >= 0.93 on set 7, >= 0.90 on the held-out split and, with --loso,
->= 0.93 on set 6 left out and on the six left out in turn."""
+weights before issue 28). Set 8 ('unseen8', tests/data/intent_unseen_heldout_8.jsonl) is the
+measure of phrasing no one tuned for: written blind by another writer, never fitted on or studied
+(a new round is measured on a new blind set); until it is written it is skipped. Plus load and
+decision times. Criteria, at precision >= 0.95 in each language: recall >= 0.93 on set 8, >= 0.90
+on the held-out split and, with --loso, >= 0.93 on set 7 left out and on the seven left out in turn."""
 from __future__ import annotations
 
 import argparse
@@ -24,9 +24,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from spine.intent_hints import PROMOTE_AT, UNSURE, regex_hints, veto_reasons
-from spine.intent_model import SPENT, UNSEEN_HELDOUT_7, WEIGHTS, IntentModel, fit, load_rows, training_rows
+from spine.intent_model import SPENT, UNSEEN_HELDOUT_8, WEIGHTS, IntentModel, fit, load_rows, training_rows
 
-RECALL_AT_LEAST = {"heldout": 0.90, "unseen7": 0.93, "loso6": 0.93, "loso*": 0.93}
+RECALL_AT_LEAST = {"heldout": 0.90, "unseen8": 0.93, "loso7": 0.93, "loso*": 0.93}
 PRECISION_AT_LEAST = 0.95
 Fires = Callable[[str], bool]
 
@@ -123,9 +123,12 @@ def main(argv: list[str]) -> int:
     print(f"spent sets 1-{len(SPENT)} (fitted on: the fit, not generalization):")
     report(rows, ("spent*",), lambda t: regex_hints(t).fires, band=False, baseline=baseline)
     ok = report(rows, ("heldout", "dev"), lambda t: regex_hints(t).fires, band=True, baseline=baseline)
-    print("unseen set 7 (written blind by a third writer, never fitted on or tuned against):")
-    unseen = load_rows(UNSEEN_HELDOUT_7)
-    ok = report(unseen, ("unseen7",), lambda t: regex_hints(t).fires, band=True, baseline=baseline) and ok
+    if UNSEEN_HELDOUT_8.exists():
+        print("unseen set 8 (written blind by another writer, never fitted on or tuned against):")
+        unseen = load_rows(UNSEEN_HELDOUT_8)
+        ok = report(unseen, ("unseen8",), lambda t: regex_hints(t).fires, band=True, baseline=baseline) and ok
+    else:
+        print(f"unseen set 8: set 8 not written yet ({UNSEEN_HELDOUT_8.name}), skipped")
     if args.loso:
         print("leave one spent set out (fit without set k, score set k):")
         ok = loso() and ok

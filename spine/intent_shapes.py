@@ -74,7 +74,12 @@ SHAPES: tuple[tuple[str, re.Pattern[str]], ...] = (
                              r"tenants?|renters?)\b|\bnuevos?\s+inquilinos?\b|\bprospective\b|\brelocat\w+|"
                              # a lease that ends somewhere else: "my lease" then is not one of ours
                              r"\belsewhere\b|\b(?:my|our)\s+current\s+(?:place|landlord|rental)\b|\ben\s+otro\s+lugar\b|"
-                             r"\bdonde\s+(?:vivo|estoy)\s+ahora\b|\b(?:my|our)\s+(?:old|last|previous|former)\s+(?:apartment|apt|place|"
+                             r"\bdonde\s+(?:vivo|estoy)\s+ahora\b|\bdonde\s+(?:rento|rentamos|alquilo|alquilamos|estoy\s+rentando)\b|"
+                             # a landlord elsewhere ending the lease: selling, moving back in, not renewing
+                             r"\b(?:my|our|the)\s+(?:landlord|owner)\s+(?:is\s+)?(?:selling|sold|moving\s+(?:back|in)|won'?t\s+renew|"
+                             r"isn'?t\s+renewing|is\s+not\s+renewing)\b|\b(?:el|mi|nuestro)\s+(?:dueno|propietario|casero|arrendador)\s+"
+                             r"(?:\w+\s+){0,4}?(?:vendio|va\s+a\s+vender|esta\s+vendiendo|la\s+necesita|lo\s+necesita|lo\s+va\s+a\s+ocupar|"
+                             r"no\s+(?:me|nos)\s+(?:lo\s+|la\s+)?(?:quiere\s+|quieren\s+)?renov\w+)\b|\b(?:my|our)\s+(?:old|last|previous|former)\s+(?:apartment|apt|place|"
                              r"building|landlord|rental)\b|\bacross\s+town\b|\b(?:del\s+)?otro\s+lado\s+de\s+la\s+ciudad\b|"
                              r"\bneed\s+(?:a|an|a\s+new)\s+(?:apartment|apt|place|home|unit|studio)\b|"
                              r"\bnecesito\s+(?:un|una)\s+(?:depa\w*|departamento|apartamento|casa|lugar|cuarto)\b|"
@@ -140,6 +145,9 @@ SHAPES: tuple[tuple[str, re.Pattern[str]], ...] = (
                                 r"\b(?:was|were|been|fue)\s+(?:approved|aprobad[ao])\b|\bapproved\s+for\b")),
     ("<job>", re.compile(r"\b(?:role|vacancy|puesto|postul\w+|curricul\w*|cv|indeed|linkedin|interview\w*|entrevist\w+|"
                          r"auxiliar|recepcionista|receptionist)\b|\bvacante\s+de\b|"
+                         # a student after a placement, not a home: "mis prácticas", "servicio social", "pasantía"
+                         r"\bpracticas\s+(?:profesionales|laborales)\b|\bhacer\s+(?:mis|las|sus)\s+practicas\b|\bpracticantes?\b|"
+                         r"\bpasant\w+|\bservicio\s+social\b|\bbecari[oa]s?\b|\binternships?\b|"
                          r"\b(?:consultant|assistant|professional|manager|agent)\s+(?:role|opening|job|vacancy|position)\b|"
                          # an opening for a title: a job, not a home
                          r"\b(?:opening|vacancy|position|vacante|puesto)\s+(?:for|de|para)\s+(?:an?\s+)?(?:\w+\s+)?"
@@ -170,7 +178,20 @@ SHAPES: tuple[tuple[str, re.Pattern[str]], ...] = (
                            # a home of one's own to let: "I've got a basement unit I wanna rent out"
                            r"\b(?:i|we)(?:'ve|\s+have)?\s+(?:own|got|bought|inherited)\s+(?:a|an|my|our)\s+(?:[\w']+\s+){0,2}"
                            r"(?:house|home|condo|duplex|rental|property|unit|basement|adu)\b|\brent\s+(?:\w+\s+)?out\b|"
-                           r"\bfind\s+(?:me\s+)?renters\b|\bother\s+people'?s\s+(?:places|homes|units)\b")),
+                           r"\bfind\s+(?:me\s+)?renters\b|\bother\s+people'?s\s+(?:places|homes|units)\b|"
+                           # a home of one's own let on one's behalf: "rentar mi casa", "¿me lo alquilan?", "por mí",
+                           # a tenant found for it, the rent it could ask
+                           r"\b(?:rentar|alquilar|arrendar)\s+(?:mi|nuestr[oa])\s+(?:casa|casita|piso|depa\w*|dpto|departamento|"
+                           r"apartamento|cuarto|local|propiedad|condominio)\b|\b(?:me|nos)\s+(?:l[oa]s?)\s+(?:rent|alquil|arrend)\w+|"
+                           r"\b(?:rent|alquil|arrend|administr)\w*\s+por\s+(?:mi|nosotros)\b|\bponer\s+(?:el|la)\s+mi[oa]\s+en\b|"
+                           r"\b(?:buscan|buscar|buscarme|conseguir|consiguen|consigan|encontrar|encuentren|conseguirme)\s+(?:a\s+)?"
+                           r"(?:un\s+|una\s+|al\s+|el\s+|la\s+)?(?:nuev[oa]\s+)?inquilin[oa]s?\b|"
+                           r"\bcuanto\s+(?:podria|puedo|deberia|se\s+puede|le\s+puedo)\s+(?:pedir|cobrar)\b|\bposeo\b|"
+                           r"\bsoy\s+(?:arrendador|arrendadora|casero|casera)\b|"
+                           r"\ben\s+cuanto\s+(?:se\s+|lo\s+|la\s+)?(?:podria|puedo|podemos|podriamos)\s+(?:rentar|alquilar|arrendar)\w*|"
+                           r"\bcuanto\s+(?:me|nos)\s+(?:darian|pagarian|dan|pagan)\s+(?:de\s+renta|por)\b|"
+                           r"\bwhat\s+(?:would|could)\s+(?:it|mine|my\s+\w+)\s+(?:rent|go)\s+for\b|"
+                           r"\bhow\s+much\s+(?:could|can|should)\s+(?:i|we)\s+(?:charge|ask|get)\b")),
     # A search that is over: found elsewhere, signed elsewhere, stop writing.
     ("<search_over>", re.compile(r"\b(?:no\s+longer|not)\s+looking\b|\bnot\s+interested\b|\balready\s+(?:found|signed|rented)\b|"
                                  r"\bstop\s+(?:texting|messaging|calling)\b|\btake\s+me\s+off\b|\bsigned\s+(?:a\s+lease\s+)?elsewhere\b|"

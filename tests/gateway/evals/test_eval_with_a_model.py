@@ -15,15 +15,17 @@ from gateway.evals.runner import JUDGE_SYSTEM
 from spine.intent_hints import regex_hints
 from tests.support.anthropic_server import AnthropicStandIn, Reply, text
 
-UNSURE = "walked by the building today, looks nice"  # the classifier alone would not promote this sender
-SCENARIOS = """\
+# In the classifier's unsure band, below its promotion threshold (p 0.45 on the round 4 weights):
+# the classifier alone would not promote this sender.
+UNSURE = "is the area around the building quiet at night?"
+SCENARIOS = f"""\
 role: prospect
 feature: discovery
 scenarios:
   - name: an-unsure-sender-promoted-by-the-fast-model
     sender: "+14155550777"
     turns:
-      - say: "walked by the building today, looks nice"
+      - say: "{UNSURE}"
         expect:
           roles: [prospect]
           confidence: inferred
