@@ -8,7 +8,6 @@ from actors.client.placement import Placer, claimed_person
 from actors.client.pool import HostPool
 from actors.config import RuntimeConfig
 from actors.host.host import host_name, owner_id
-from actors.model.offline import OfflineModel
 from actors.voice.call import VoiceCalls
 from actors.voice.opening import interaction_id_for
 from spine.records import TranscriptEntry
