@@ -25,7 +25,6 @@ import asyncio
 import logging
 import time
 from collections.abc import Sequence
-from datetime import datetime
 from functools import partial
 from typing import Any
 
@@ -35,6 +34,7 @@ from actors.host.conversation_log import record_call
 from actors.host.person_session import CallEnd, CallOpen, CallTool, OpenedCall, PersonSessions, SessionReply
 from actors.turn.trace_builder import trace_call
 from actors.turn.turn_types import ToolRunner
+from actors.voice.call_trace import completed
 from actors.voice.opening import Opened, VoiceCallStart, e164_or_raw, interaction_id_for, minimal_opening
 from actors.voice.session import VoiceCall
 from actors.voice.tools import not_on_the_phone, tool_use_id_for
@@ -45,7 +45,7 @@ from spine.context import Channel
 from spine.events import context_build, emit_event
 from spine.identity import utcnow
 from spine.notification import Notification
-from spine.records import AgentTrace, EventKind, TraceEvent, TracePrefetch, TraceToolCall, TranscriptEntry, last4
+from spine.records import AgentTrace, EventKind, TraceEvent, TraceToolCall, TranscriptEntry, last4
 from spine.repo import Spine
 from spine.store import StoreError
 from spine.toolspec import ToolInvocation, ToolResult
@@ -268,7 +268,7 @@ class VoiceCalls:
         if trace is None:
             log.warning("end of unknown voice call %s", interaction_id)
             return False
-        _complete(trace, transcript, tool_calls, prefetch, events, notifications)
+        completed(trace, transcript, tool_calls, prefetch, events, notifications)
         await self.spine.put_trace(trace)
         if not await self.spine.mark_once(keys.voice_end_marker(interaction_id)):
             return False
@@ -298,28 +298,6 @@ class VoiceCalls:
         """Wait for background work, including what background work starts (tests and shutdown)."""
         while self._background:
             await asyncio.gather(*self._background, return_exceptions=True)
-
-
-def _complete(trace: AgentTrace, transcript: list[TranscriptEntry], tool_calls: Sequence[TraceToolCall],
-              prefetch: Sequence[dict[str, Any]], events: Sequence[TraceEvent],
-              notifications: Sequence[Notification]) -> None:
-    """What the call's end adds to its trace (only what an earlier end did not have)."""
-    if len(transcript) > len(trace.transcript or []):
-        trace.transcript = list(transcript)
-    known = {c.tool_use_id for c in trace.tool_calls}
-    trace.tool_calls += [c for c in tool_calls if c.tool_use_id not in known]
-    trace.prefetch = trace.prefetch or [TracePrefetch(**p) for p in prefetch]
-    trace.events += [e for e in events if e not in trace.events]
-    queued = {n.outbox_id for n in trace.notifications}
-    trace.notifications += [n for n in notifications if n.outbox_id not in queued]
-    said = trace.transcript or []
-    trace.inbound = next((t.text for t in said if t.role == "user"), trace.inbound)
-    trace.reply = next((t.text for t in reversed(said) if t.role == "agent"), trace.reply)
-    trace.latency_ms.total = max(trace.latency_ms.total, _ms_since(trace.started_at))
-
-
-def _ms_since(started: datetime) -> float:
-    return max(0.0, (utcnow() - started).total_seconds() * 1000)
 
 
 def _log_failure(task: asyncio.Task[Any]) -> None:
