@@ -71,6 +71,7 @@ class VoiceCalls:
         self.voice_prompt = voice_prompt if voice_prompt is not None else default_voice_prompt()
         self.open_budget_s, self.write_retry_s = open_budget_s, write_retry_s
         self._background: set[asyncio.Task[Any]] = set()
+        self._opening: dict[str, asyncio.Task[Opened]] = {}  # calls being opened by this replica
         self._openings_in_progress = 0  # on this replica
         self._all_answered = asyncio.Event()  # set whenever no opening is in progress
         self._all_answered.set()
@@ -94,7 +95,8 @@ class VoiceCalls:
         """Within the budget, or minimal context and an event. The full open keeps running in the
         background so the call's trace (its identity for tools) still lands."""
         iid = interaction_id_for(call_sid)
-        task = asyncio.create_task(self._open(caller_number, called_number, iid, verified))
+        task = self._opening[iid] = asyncio.create_task(self._open(caller_number, called_number, iid, verified))
+        task.add_done_callback(lambda _: self._opening.pop(iid, None))
         self._openings_in_progress += 1
         self._all_answered.clear()
         task.add_done_callback(self._answered)
@@ -176,6 +178,11 @@ class VoiceCalls:
             self._writes.write(lambda: self.spine.put_call_caller(caller), recording=iid)
 
     async def _recorded(self, interaction_id: str) -> None:
+        """The call's opening on this replica done and its trace written. An opening still in
+        progress (the caller was answered past the budget; a host being replaced) is waited for."""
+        opening = self._opening.get(interaction_id)
+        if opening is not None:
+            await asyncio.gather(asyncio.shield(opening), return_exceptions=True)
         await self._writes.recorded(interaction_id)
 
     async def _op_key(self, trace: AgentTrace) -> dict[str, Any] | None:

@@ -3,6 +3,8 @@ call still gets Clara: the minimal opening and a STORE_DEGRADED event; its tools
 call on record, or, for a call on record, run with the authority the store gives its caller."""
 from __future__ import annotations
 
+import asyncio
+
 from actors.client.pool import TurnFailed
 from actors.voice.opening import interaction_id_for
 from spine.records import EventKind, TranscriptEntry
@@ -47,3 +49,26 @@ async def test_a_recorded_calls_tool_runs_with_the_authority_the_store_gives_its
     assert unreachable.ops == ["tool", "tool", "end"]
     said = [m.text for m in await spine.messages_of("p_marcus") if m.interaction_id == iid]
     assert said == ["what appliances do I have?"]  # the call is still in his conversation
+
+
+class Held:
+    """Sessions whose host holds each call's opening until released (a host being replaced)."""
+
+    def __init__(self, inner) -> None:
+        self.inner, self.release = inner, asyncio.Event()
+
+    async def session(self, op):
+        if op.kind == "open":
+            await self.release.wait()
+        return await self.inner.session(op)
+
+
+async def test_a_tool_call_during_an_opening_past_the_budget_waits_for_it_and_runs_in_the_actor(spine):
+    calls = in_process_calls(spine, open_budget_s=0.05)
+    calls.sessions = held = Held(calls.sessions)
+    start = await calls.start(caller_number=MARCUS, called_number=YALE_LINE, call_sid="CA_held")
+    assert start.degraded  # answered with the minimal opening meanwhile
+    asyncio.get_running_loop().call_later(0.3, held.release.set)
+    appliances = await calls.run_webhook_tool(interaction_id_for("CA_held"), "get_unit_appliances", {})
+    assert appliances is not None and not appliances.is_error, appliances  # the call is on record: Marcus's
+    await calls.drain()
