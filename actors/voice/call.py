@@ -28,14 +28,14 @@ from collections.abc import Sequence
 from functools import partial
 from typing import Any
 
-from actors.client.placement import claimed_person
 from actors.errors import ActorError
 from actors.host.conversation_log import record_call
 from actors.host.person_session import CallEnd, CallOpen, CallTool, OpenedCall, PersonSessions, SessionReply
 from actors.turn.trace_builder import trace_call
 from actors.turn.turn_types import ToolRunner
+from actors.voice.call_placement import call_open, whose_call
 from actors.voice.call_trace import completed
-from actors.voice.opening import Opened, VoiceCallStart, e164_or_raw, interaction_id_for, minimal_opening
+from actors.voice.opening import Opened, VoiceCallStart, interaction_id_for, minimal_opening
 from actors.voice.session import VoiceCall
 from actors.voice.tools import not_on_the_phone, tool_use_id_for
 from actors.voice.write_behind import WRITE_BEHIND_MAX_S, WRITE_BEHIND_S, WRITE_RETRY_S, WriteBehind, logged
@@ -43,9 +43,8 @@ from prompts.voice import default_voice_prompt
 from spine import keys
 from spine.context import Channel
 from spine.events import context_build, emit_event
-from spine.identity import utcnow
 from spine.notification import Notification
-from spine.records import AgentTrace, EventKind, TraceEvent, TraceToolCall, TranscriptEntry, last4
+from spine.records import AgentTrace, EventKind, TraceEvent, TraceToolCall, TranscriptEntry
 from spine.repo import Spine
 from spine.store import StoreError
 from spine.toolspec import ToolInvocation, ToolResult
@@ -132,7 +131,8 @@ class VoiceCalls:
     async def _open(self, caller_number: str, called_number: str, iid: str, verified: bool = False) -> Opened:
         """The opening from the caller's actor (a failure to reach it raises: `_open_bounded`
         answers), its bookkeeping queued to write once answered."""
-        op = await self._placed(caller_number, called_number, iid, verified)
+        op = await call_open(self.spine, caller_number, called_number, iid, verified=verified,
+                             voice_prompt=self._custom_prompt)
         opened = (await self._opened_by_actor(op)).opened if op is not None else None
         if opened is None:  # a number no property answers to (or that went away meanwhile)
             return minimal_opening(self.voice_prompt, iid)
@@ -155,18 +155,6 @@ class VoiceCalls:
             await asyncio.sleep(pause)
             pause = min(pause * 2, 2.0)
 
-    async def _placed(self, caller_number: str, called_number: str, iid: str, verified: bool) -> CallOpen | None:
-        """Where the call goes, as SMS's Placer places a text: the property the called number
-        rings, and the caller's Person by the number's claim (nobody's: their address actor)."""
-        prop = await self.spine.property_for_number(e164_or_raw(called_number))
-        if prop is None:
-            log.warning("voice call %s to an unknown number ...%s", iid, last4(called_number))
-            return None
-        person_id = await claimed_person(self.spine, Channel.VOICE, caller_number)
-        return CallOpen(person_id=person_id, property_id=prop.id, interaction_id=iid, caller_number=caller_number,
-                        unclaimed_at=None if person_id else utcnow(), voice_prompt=self._custom_prompt,
-                        verified=verified)
-
     def _record(self, opened: OpenedCall, caller_number: str, iid: str) -> None:
         for reason in opened.context_builds:
             self._writes.write(partial(context_build, self.spine, reason, channel=Channel.VOICE, address=caller_number,
@@ -185,15 +173,6 @@ class VoiceCalls:
             await asyncio.gather(asyncio.shield(opening), return_exceptions=True)
         await self._writes.recorded(interaction_id)
 
-    async def _op_key(self, trace: AgentTrace) -> dict[str, Any] | None:
-        """Whose actor a recorded call's later op goes to: its participant's, else its number's
-        (None: the number was never recorded)."""
-        base = {"property_id": trace.property_id, "interaction_id": trace.interaction_id}
-        if trace.participant_id:
-            return {**base, "person_id": trace.participant_id}
-        caller = await self.spine.get_call_caller(trace.interaction_id)
-        return {**base, "caller_number": caller.address} if caller is not None else None
-
     # -- during the call -----------------------------------------------------------------------
     async def caller_of(self, interaction_id: str) -> Caller | None:
         """The caller's authority, from the call's recorded trace (never from the request)."""
@@ -210,7 +189,7 @@ class VoiceCalls:
         trace = await self.spine.get_trace(interaction_id)
         if trace is None or trace.channel != Channel.VOICE or not trace.property_id:
             return None
-        where = await self._op_key(trace)
+        where = await whose_call(self.spine, trace)
         if where is not None:
             try:
                 result = (await self.sessions.session(CallTool(**where, invocation=inv))).result
@@ -290,7 +269,7 @@ class VoiceCalls:
         """The call's end ends the caller's interaction in their actor: one refresh, over their
         texts during the call too. Whose interaction it was: the call's participant, or the
         Person its number became during the call (the address actor moved it on)."""
-        where = await self._op_key(trace)
+        where = await whose_call(self.spine, trace)
         if where is None:
             return trace.participant_id
         try:
