@@ -7,7 +7,8 @@ What runs where (one folder per process; a module's folder says which process ru
     turn/        one turn, run by a PersonActor inside its host: interaction, opening, agent loop
     dispatcher/  the DispatcherActor process: the tool gate, tool runs, speculative prefetch
     control/     one actor each per namespace: the reconciler (host sizing), the PagingScheduler
-    voice/       a call's opening, session and server tools (replica and host today; issue 27)
+    voice/       a call: its opening and tools (run in the caller's actor, host/person_session.py),
+                 and the replica's side of it (call.py VoiceCalls: the open budget, bookkeeping, forwarding)
     model/       the model backends (Anthropic, offline), called from the turn
     config, errors, metrics, heap: shared by all of them
 
@@ -18,8 +19,11 @@ person's mailbox, under its ownership lease) -> turn/interaction.py run_interact
 turn/trace_builder.py (the trace) -> the reply back up the same handles. A tool call: the agent
 loop -> dispatcher/dispatcher_actor.py RayToolRunner -> DispatcherActor -> dispatcher/dispatcher.py
 (TOOL_ROLE_MATRIX and scope checks in tools/gate.py, then the handler). A call: gateway/voice/
-(the webhooks and the ElevenLabs websocket) -> voice/call.py VoiceCalls (voice/opening.py first)
--> the same dispatcher for its server tools. One SMS turn: 1 + N host -> dispatcher round trips
+(the webhooks and the ElevenLabs websocket) -> voice/call.py VoiceCalls (the replica: the open
+budget, the trace written after the answer) -> client/pool.py HostPool.session -> the caller's
+actor (their PersonActor, or their number's address actor `addr:voice:<number>`, as on SMS) ->
+host/person_session.py: the call's open (voice/opening.py), its tools (the same dispatcher) and
+its end (the personContext refresh). One SMS turn: 1 + N host -> dispatcher round trips
 for N tool calls (turn/turn_start.py: the Opening's authority re-check carries the lookups).
 
 The names below are the actors layer's public API; everything else is reached through its

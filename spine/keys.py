@@ -427,6 +427,11 @@ def call_verification(interaction_id: str) -> str:
     return f"CALLVERIFY#{interaction_id}"
 
 
+def call_caller(interaction_id: str) -> str:
+    """The number an unknown caller's call came from (spine.verification.CallCaller)."""
+    return f"CALLCALLER#{interaction_id}"
+
+
 def step_up(person_id: str) -> str:
     """The latest one-time code texted to a Person's number on file (one per Person)."""
     return f"STEPUP#{person_id}"

@@ -1,5 +1,6 @@
-"""Spine methods of caller verification on voice: the call's verification, the Person's latest
-step-up code and the sliding-window log of codes sent. A mixin of `Spine` (spine/repo.py)."""
+"""Spine methods of callers on voice: the call's verification, the number an unknown caller's
+call came from, the Person's latest step-up code and the sliding-window log of codes sent. A
+mixin of `Spine` (spine/repo.py)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
@@ -8,7 +9,7 @@ from datetime import datetime, timedelta
 import spine.keys as keys
 from spine.repo_base import RepoBase
 from spine.store.base import ABSENT, ConditionFailed, Item
-from spine.verification import CallVerification, IssuedCode, StepUpChallenge, StepUpSends
+from spine.verification import CallCaller, CallVerification, IssuedCode, StepUpChallenge, StepUpSends
 
 SENDS_KEPT = timedelta(days=1)  # the longest window a send budget counts over
 
@@ -19,6 +20,12 @@ class VerificationRecords(RepoBase):
 
     async def get_call_verification(self, interaction_id: str) -> CallVerification | None:
         return await self._get(CallVerification, keys.call_verification(interaction_id))
+
+    async def put_call_caller(self, caller: CallCaller) -> None:
+        await self._put(caller, keys.call_caller(caller.interaction_id))
+
+    async def get_call_caller(self, interaction_id: str) -> CallCaller | None:
+        return await self._get(CallCaller, keys.call_caller(interaction_id))
 
     async def add_step_up_code(self, person_id: str, code: IssuedCode, now: datetime, keep: int) -> None:
         """Add a code texted to `person_id`'s number, keeping the `keep` newest still valid ones. The

@@ -31,6 +31,14 @@ class CallVerification(BaseModel):
     at: datetime = Field(default_factory=utcnow)
 
 
+class CallCaller(BaseModel):
+    """The number a call of no Person's came from (its caller ID: no identity, only where the
+    call's later tool calls and its end go: that number's address actor, actors.client.placement)."""
+
+    interaction_id: str
+    address: str
+
+
 class IssuedCode(BaseModel):
     """One one-time code texted to the number on file: its salted hash, never the code."""
 

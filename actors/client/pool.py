@@ -21,7 +21,7 @@ import ray
 from ray.exceptions import RayActorError
 
 from actors.client.handles import DispatcherHandle, PersonHostHandle, ReconcilerHandle, kill_actor
-from actors.client.placement import host_index, person_key, person_of, placement_key
+from actors.client.placement import host_index, person_of, placement_key
 from actors.config import RuntimeConfig
 from actors.control.reconciler import RECONCILER_NAME, HostReconciler, Layout
 from actors.dispatcher.dispatcher_actor import DISPATCHER_NAME
@@ -136,9 +136,9 @@ class HostPool:
         return reply.result
 
     async def session(self, op: SessionOp) -> SessionReply:
-        """One op of a phone call, run by the caller's PersonActor in order with their texts
-        (actors.host.person_session); TurnFailed as for a message."""
-        reply = await self._in_order(person_key(op.person_id), "session", op)
+        """One op of a phone call, run by the caller's PersonActor (or their number's address
+        actor) in order with their texts (actors.host.person_session); TurnFailed as for a message."""
+        reply = await self._in_order(op.key, "session", op)
         assert reply.session is not None
         return reply.session
 

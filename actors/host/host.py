@@ -19,7 +19,7 @@ import ray
 from pydantic import ValidationError
 
 import actors.metrics as metrics
-from actors.client.placement import person_key, placement_key
+from actors.client.placement import placement_key
 from actors.config import RuntimeConfig
 from actors.heap import heap_blocks, settle_heap
 from actors.host.ownership import Ownerships
@@ -122,8 +122,9 @@ class PersonHost:
         return await self._answer(op.interaction_id, self.call(op), "session")
 
     async def call(self, op: SessionOp) -> SessionReply:
-        """As `submit`, for a phone call's op: the caller's PersonActor runs it in mailbox order."""
-        key = person_key(op.person_id)
+        """As `submit`, for a phone call's op: the caller's PersonActor (or their number's address
+        actor) runs it in mailbox order."""
+        key = op.key
         if self.retiring:
             raise Moved(key)
         self._ensure_sweeper()

@@ -131,6 +131,8 @@ class PersonActor:
             await self._own(item.as_envelope())
             reply = await run_op(self, item)
         self.last_active = self.rt.clock()
+        if self.person_id is None and reply.person_id:  # the call's caller was minted (or claimed): move over
+            await self._leave(reply.person_id)
         return reply
 
     # -- state ------------------------------------------------------------------------

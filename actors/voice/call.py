@@ -1,88 +1,80 @@
-"""The phone calls of one process with Clara, channel-neutral: a call opened within a time
-bound and recorded, the tools it runs with the caller's authority, and its end as the end of the
-interaction.
+"""The phone calls of one process with Clara, on the replica's side of the wire: a call answered
+within a time bound and recorded, its tool calls and its end forwarded to the caller's actor.
 
-A call is one interaction, `voice-<CallSid>`. Opening it (`actors.voice.opening`) routes the caller
-and shapes the call's trace; the trace is recorded just after answering, and is the call's identity
-for every later tool call, whichever replica or webhook it arrives on, so authority never comes
-from the model's parameters. Ending it (the stream closing, or the post-call webhook, whichever
-comes first; `Spine.mark_once` makes the two one) completes the trace and refreshes personContext.
+A call is one interaction, `voice-<CallSid>`, and a session of the caller's actor
+(actors.host.person_session): their PersonActor's when the number is a Person's claim, else the
+number's address actor (as an unknown SMS sender's). The actor opens it (the one opening
+pipeline, actors.voice.opening), runs its tools and ends it. What stays here: the open-time
+budget (a caller never hears silence: past OPEN_BUDGET_S they get a minimal opening and a
+STORE_DEGRADED event), writing the opening's bookkeeping just after the answer (the trace is the
+call's identity for every later tool call, whichever replica or webhook it arrives on, so
+authority never comes from the model's parameters), and the call's end: the trace completed
+(`Spine.mark_once` makes the stream closing and the post-call webhook one end), then `CallEnd`.
+
+When the caller's actor cannot be reached (the pool found no host within its submit budget):
+the call still gets Clara, with the minimal opening and no trace, so its tools are refused as
+"no call on record". A tool of a call on record still runs, through the DispatcherActor with the
+authority the store gives the call's recorded participant (none for a caller who is no Person),
+missing only the actor's order with the person's texts. Its end still completes the trace and
+the person's conversation log, but makes no personContext refresh (that is the actor's; the
+replica has no model).
 """
 from __future__ import annotations
 
 import asyncio
 import logging
 import time
-from collections.abc import Awaitable, Callable, Sequence
-from datetime import datetime
+from collections.abc import Sequence
 from functools import partial
 from typing import Any
 
-from actors.client.placement import claimed_person
-from actors.host.context_refresh import refresh_person_context
+from actors.errors import ActorError
 from actors.host.conversation_log import record_call
-from actors.host.person_session import CallEnd, CallOpen, CallTool, PersonSessions
-from actors.model.base import ModelBackend
+from actors.host.person_session import CallEnd, CallOpen, CallTool, OpenedCall, PersonSessions, SessionReply
 from actors.turn.trace_builder import trace_call
 from actors.turn.turn_types import ToolRunner
-from actors.voice.opening import (
-    Opened,
-    VoiceCallStart,
-    e164_or_raw,
-    interaction_id_for,
-    minimal_opening,
-    open_call,
-)
+from actors.voice.call_placement import call_open, whose_call
+from actors.voice.call_trace import completed
+from actors.voice.opening import Opened, VoiceCallStart, interaction_id_for, minimal_opening
 from actors.voice.session import VoiceCall
 from actors.voice.tools import not_on_the_phone, tool_use_id_for
+from actors.voice.write_behind import WRITE_BEHIND_MAX_S, WRITE_BEHIND_S, WRITE_RETRY_S, WriteBehind, logged
 from prompts.voice import default_voice_prompt
 from spine import keys
 from spine.context import Channel
 from spine.events import context_build, emit_event
-from spine.identity import utcnow
 from spine.notification import Notification
-from spine.records import EventKind, TraceEvent, TracePrefetch, TraceToolCall, TranscriptEntry
+from spine.records import AgentTrace, EventKind, TraceEvent, TraceToolCall, TranscriptEntry
 from spine.repo import Spine
-from spine.store import StoreError, StoreUnavailable
+from spine.store import StoreError
 from spine.toolspec import ToolInvocation, ToolResult
+from spine.verification import CallCaller
 from tools.caller import Caller, load_caller
+
+__all__ = ["OPEN_BUDGET_S", "WRITE_BEHIND_MAX_S", "WRITE_BEHIND_S", "VoiceCalls"]
 
 log = logging.getLogger("clara.voice")
 
 OPEN_BUDGET_S = 1.0  # the caller hears ringing while we build context; never longer than this
-# Bookkeeping of an opening (the call's trace, context-build events) is written just after the
-# answer, and while other phones are still ringing on this replica it waits for them (up to
-# WRITE_BEHIND_MAX_S), so a burst of calls is answered first; nothing reads it that soon but this
-# replica, which waits for it (`_recorded`).
-WRITE_BEHIND_S = 0.05
-WRITE_BEHIND_MAX_S = 0.5
-# A store that refuses the bookkeeping for a moment (locked, unreachable) is waited out this long:
-# a call whose trace never landed has every later tool refused as "no call on record"
-# (bench/chaos.py, the store refusing writes for 10 s).
-WRITE_RETRY_S = 20.0
 
 
 class VoiceCalls:
-    """The voice calls of one process (a Serve replica, or a test): opens, runs tools for, and
-    ends calls. A call's state is in the store (its trace) and, on a bridge, in its `VoiceCall`."""
+    """The voice calls of one process (a Serve replica, or a test). A call's state is in the
+    store (its trace), in the caller's actor and, on a bridge, in its `VoiceCall`. `tools`: the
+    DispatcherActor, for the bridge's speculative prefetch and the last resort above."""
 
-    def __init__(self, spine: Spine, tools: ToolRunner, model: ModelBackend, *, voice_prompt: str | None = None,
-                 open_budget_s: float = OPEN_BUDGET_S, sessions: PersonSessions | None = None,
-                 write_retry_s: float = WRITE_RETRY_S) -> None:
-        """`sessions`: the actor pool. With it, a known caller's call is a session of their
-        PersonActor (actors.host.person_session): opened from its Opening, its tools run in its mailbox,
-        its end is the end of their interaction. Without it (tests), all of that runs here."""
-        self.spine, self.tools, self.model, self.sessions = spine, tools, model, sessions
+    def __init__(self, spine: Spine, tools: ToolRunner, sessions: PersonSessions, *, voice_prompt: str | None = None,
+                 open_budget_s: float = OPEN_BUDGET_S, write_retry_s: float = WRITE_RETRY_S) -> None:
+        self.spine, self.tools, self.sessions = spine, tools, sessions
         self._custom_prompt = voice_prompt
         self.voice_prompt = voice_prompt if voice_prompt is not None else default_voice_prompt()
         self.open_budget_s, self.write_retry_s = open_budget_s, write_retry_s
         self._background: set[asyncio.Task[Any]] = set()
-        self._recording: dict[str, asyncio.Task[None]] = {}  # call traces being written by this replica
-        self._batch: list[Callable[[], Awaitable[Any]]] | None = None  # bookkeeping queued to write
-        self._batch_task: asyncio.Task[None] | None = None
+        self._opening: dict[str, asyncio.Task[Opened]] = {}  # calls being opened by this replica
         self._openings_in_progress = 0  # on this replica
         self._all_answered = asyncio.Event()  # set whenever no opening is in progress
         self._all_answered.set()
+        self._writes = WriteBehind(self._all_answered, self._run_in_background, write_retry_s)
 
     # -- start ---------------------------------------------------------------------------------
     async def start(self, *, caller_number: str, called_number: str, call_sid: str) -> VoiceCallStart:
@@ -102,7 +94,8 @@ class VoiceCalls:
         """Within the budget, or minimal context and an event. The full open keeps running in the
         background so the call's trace (its identity for tools) still lands."""
         iid = interaction_id_for(call_sid)
-        task = asyncio.create_task(self._open(caller_number, called_number, iid, verified))
+        task = self._opening[iid] = asyncio.create_task(self._open(caller_number, called_number, iid, verified))
+        task.add_done_callback(lambda _: self._opening.pop(iid, None))
         self._openings_in_progress += 1
         self._all_answered.clear()
         task.add_done_callback(self._answered)
@@ -111,9 +104,9 @@ class VoiceCalls:
             if not task.done():
                 raise TimeoutError(f"no context within {self.open_budget_s} s")
             return task.result()
-        except Exception as exc:  # slow or failing store, or a bug: the ringing caller still gets Clara
+        except Exception as exc:  # slow or failing store or host, or a bug: the ringing caller still gets Clara
             reason = "voice_context_timeout" if isinstance(exc, TimeoutError) else "voice_context_failed"
-            if not isinstance(exc, (TimeoutError, StoreError)):
+            if not isinstance(exc, (TimeoutError, StoreError, ActorError)):
                 log.exception("opening voice call %s failed", iid)
             self._run_in_background(task)
             self._run_in_background(asyncio.create_task(emit_event(
@@ -126,33 +119,6 @@ class VoiceCalls:
         if not self._openings_in_progress:
             self._all_answered.set()
 
-    def _write_after_answer(self, write: Callable[[], Awaitable[Any]], *, recording: str | None = None) -> None:
-        """Write an opening's bookkeeping just after answering. Everything queued within
-        WRITE_BEHIND_S is written by one task: a burst of ringing phones costs one timer and one
-        task, not one of each per write. With `recording`, the call's own readers on this
-        replica wait for the batch (`_recorded`)."""
-        if self._batch is None or self._batch_task is None:
-            self._batch = []
-            self._batch_task = asyncio.create_task(self._write_behind(self._batch))
-            self._run_in_background(self._batch_task)
-        self._batch.append(write)
-        if recording and self._batch_task is not None:
-            self._recording[recording] = self._batch_task
-
-    async def _write_behind(self, batch: list[Callable[[], Awaitable[Any]]]) -> None:
-        await asyncio.sleep(WRITE_BEHIND_S)
-        self._batch = None
-        try:
-            await asyncio.wait_for(self._all_answered.wait(), WRITE_BEHIND_MAX_S - WRITE_BEHIND_S)
-        except TimeoutError:
-            pass  # phones keep ringing: write anyway, the call's tools need its trace
-        try:
-            await asyncio.gather(*(_logged(write, self.write_retry_s) for write in batch))
-        finally:
-            me = asyncio.current_task()
-            for iid in [i for i, task in self._recording.items() if task is me]:
-                del self._recording[iid]
-
     def _run_in_background(self, task: asyncio.Task[Any]) -> None:
         self._background.add(task)
         task.add_done_callback(self._background.discard)
@@ -163,45 +129,49 @@ class VoiceCalls:
         return minimal_opening(self.voice_prompt, interaction_id_for(call_sid)).start
 
     async def _open(self, caller_number: str, called_number: str, iid: str, verified: bool = False) -> Opened:
-        try:
-            opened = await self._open_in_actor(caller_number, called_number, iid, verified)
-        except Exception as exc:  # noqa: BLE001 - the person's host is gone: open here, the caller still gets Clara
-            log.warning("voice call %s opened outside the PersonActor: %r", iid, exc)
-            opened = None
-        if opened is None:
-            opened = await open_call(self.spine, self.voice_prompt, caller_number, called_number, iid,
-                                     verified=verified)
-        for reason in opened.context_builds:
-            self._write_after_answer(partial(context_build, self.spine, reason, channel=Channel.VOICE,
-                                             address=caller_number, property_id=opened.start.property_id,
-                                             interaction_id=iid))
-        if opened.trace is not None:
-            trace = opened.trace
-            self._write_after_answer(lambda: self.spine.put_trace(trace()), recording=iid)
-        return opened
-
-    async def _open_in_actor(self, caller_number: str, called_number: str, iid: str,
-                             verified: bool) -> Opened | None:
-        """The opening from the caller's PersonActor; None for a caller who is no Person (or
-        without the pool), whose call is opened here."""
-        if self.sessions is None:
-            return None
-        prop = await self.spine.property_for_number(e164_or_raw(called_number))
-        person_id = await claimed_person(self.spine, Channel.VOICE, caller_number) if prop else None
-        if prop is None or person_id is None:
-            return None
-        op = CallOpen(person_id=person_id, property_id=prop.id, interaction_id=iid, caller_number=caller_number,
-                      voice_prompt=self._custom_prompt, verified=verified)
-        opened = (await self.sessions.session(op)).opened
-        assert opened is not None
+        """The opening from the caller's actor (a failure to reach it raises: `_open_bounded`
+        answers), its bookkeeping queued to write once answered."""
+        op = await call_open(self.spine, caller_number, called_number, iid, verified=verified,
+                             voice_prompt=self._custom_prompt)
+        opened = (await self._opened_by_actor(op)).opened if op is not None else None
+        if opened is None:  # a number no property answers to (or that went away meanwhile)
+            return minimal_opening(self.voice_prompt, iid)
+        self._record(opened, caller_number, iid)
         trace = opened.trace
         return Opened(start=opened.start, context=opened.context, trace=lambda: trace,
                       context_builds=opened.context_builds)
 
+    async def _opened_by_actor(self, op: CallOpen) -> SessionReply:
+        """The actor's opening; one that failed on the store (a lease it could not write) or on
+        its host is asked again, backing off, for up to `write_retry_s`: the caller was answered
+        meanwhile, but the call's trace, the identity its tools need, still lands (bench/chaos.py)."""
+        deadline, pause = time.monotonic() + self.write_retry_s, 0.25
+        while True:
+            try:
+                return await self.sessions.session(op)
+            except (StoreError, ActorError):
+                if time.monotonic() + pause > deadline:
+                    raise
+            await asyncio.sleep(pause)
+            pause = min(pause * 2, 2.0)
+
+    def _record(self, opened: OpenedCall, caller_number: str, iid: str) -> None:
+        for reason in opened.context_builds:
+            self._writes.write(partial(context_build, self.spine, reason, channel=Channel.VOICE, address=caller_number,
+                                       property_id=opened.start.property_id, interaction_id=iid))
+        trace = opened.trace
+        self._writes.write(lambda: self.spine.put_trace(trace), recording=iid)
+        if trace.participant_id is None:  # the call's later ops go to the number's address actor
+            caller = CallCaller(interaction_id=iid, address=caller_number)
+            self._writes.write(lambda: self.spine.put_call_caller(caller), recording=iid)
+
     async def _recorded(self, interaction_id: str) -> None:
-        task = self._recording.get(interaction_id)
-        if task is not None:
-            await asyncio.gather(asyncio.shield(task), return_exceptions=True)
+        """The call's opening on this replica done and its trace written. An opening still in
+        progress (the caller was answered past the budget; a host being replaced) is waited for."""
+        opening = self._opening.get(interaction_id)
+        if opening is not None:
+            await asyncio.gather(asyncio.shield(opening), return_exceptions=True)
+        await self._writes.recorded(interaction_id)
 
     # -- during the call -----------------------------------------------------------------------
     async def caller_of(self, interaction_id: str) -> Caller | None:
@@ -213,19 +183,20 @@ class VoiceCalls:
         return await load_caller(self.spine, trace.participant_id, trace.property_id, interaction_id, Channel.VOICE)
 
     async def run_tool(self, interaction_id: str, inv: ToolInvocation) -> ToolResult | None:
-        """One of the call's tools, with the caller's authority: in their PersonActor, in order
-        with their texts, when the call is theirs; None when the call is unknown."""
+        """One of the call's tools, with the caller's authority: in their actor, in order with
+        their texts; None when the call is unknown. The actor unreachable: see the module's doc."""
         await self._recorded(interaction_id)
         trace = await self.spine.get_trace(interaction_id)
         if trace is None or trace.channel != Channel.VOICE or not trace.property_id:
             return None
-        if self.sessions is not None and trace.participant_id:
-            op = CallTool(person_id=trace.participant_id, property_id=trace.property_id,
-                          interaction_id=interaction_id, invocation=inv)
+        where = await whose_call(self.spine, trace)
+        if where is not None:
             try:
-                return (await self.sessions.session(op)).result
+                result = (await self.sessions.session(CallTool(**where, invocation=inv))).result
+                if result is not None:
+                    return result
             except Exception as exc:  # noqa: BLE001 - the host is gone: still the caller's authority, from the store
-                log.warning("voice tool %s for %s ran outside the PersonActor: %r", inv.name, interaction_id, exc)
+                log.warning("voice tool %s for %s ran outside the caller's actor: %r", inv.name, interaction_id, exc)
         caller = await load_caller(self.spine, trace.participant_id, trace.property_id, interaction_id, Channel.VOICE)
         return not_on_the_phone(inv) or await self.tools.run(inv, caller)
 
@@ -265,52 +236,49 @@ class VoiceCalls:
         (personalization off, no bridge) is opened from the report first: its transcript is kept."""
         await self._recorded(interaction_id)
         if caller_number and called_number and await self.spine.get_trace(interaction_id) is None:
-            await self._open(caller_number, called_number, interaction_id)  # nobody is waiting on it now
+            try:
+                await self._open(caller_number, called_number, interaction_id)  # nobody is waiting on it now
+            except Exception as exc:  # noqa: BLE001 - the caller's actor is unreachable: the report has no call to end
+                log.warning("voice call %s reported ended could not be opened: %r", interaction_id, exc)
             await self._recorded(interaction_id)
         return await self.end(interaction_id, transcript)
 
     async def end(self, interaction_id: str, transcript: list[TranscriptEntry], *,
                   tool_calls: Sequence[TraceToolCall] = (), prefetch: Sequence[dict[str, Any]] = (),
                   events: Sequence[TraceEvent] = (), notifications: Sequence[Notification] = ()) -> bool:
-        """Complete the call's trace and refresh personContext. True for the first end of the call;
-        the second (stream end and post-call webhook) only adds what the first did not have."""
+        """Complete the call's trace and end the interaction in the caller's actor. True for the
+        first end of the call; the second (stream end and post-call webhook) only adds what the
+        first did not have."""
         await self._recorded(interaction_id)
         trace = await self.spine.get_trace(interaction_id)
         if trace is None:
             log.warning("end of unknown voice call %s", interaction_id)
             return False
-        if len(transcript) > len(trace.transcript or []):
-            trace.transcript = list(transcript)
-        known = {c.tool_use_id for c in trace.tool_calls}
-        trace.tool_calls += [c for c in tool_calls if c.tool_use_id not in known]
-        trace.prefetch = trace.prefetch or [TracePrefetch(**p) for p in prefetch]
-        trace.events += [e for e in events if e not in trace.events]
-        queued = {n.outbox_id for n in trace.notifications}
-        trace.notifications += [n for n in notifications if n.outbox_id not in queued]
-        said = trace.transcript or []
-        trace.inbound = next((t.text for t in said if t.role == "user"), trace.inbound)
-        trace.reply = next((t.text for t in reversed(said) if t.role == "agent"), trace.reply)
-        trace.latency_ms.total = max(trace.latency_ms.total, _ms_since(trace.started_at))
+        completed(trace, transcript, tool_calls, prefetch, events, notifications)
         await self.spine.put_trace(trace)
         if not await self.spine.mark_once(keys.voice_end_marker(interaction_id)):
             return False
-        if trace.participant_id:
-            await _logged(lambda: record_call(self.spine, trace, said), self.write_retry_s)
-            await self._end_interaction(trace.participant_id, trace.property_id or "", interaction_id, said)
+        said = trace.transcript or []
+        person_id = await self._end_interaction(trace, said)
+        if person_id:
+            mine = trace.model_copy(update={"participant_id": person_id})
+            await logged(lambda: record_call(self.spine, mine, said), self.write_retry_s)
         return True
 
-    async def _end_interaction(self, person_id: str, property_id: str, interaction_id: str,
-                               said: list[TranscriptEntry]) -> None:
-        """The call's end ends the person's interaction: one refresh, by their PersonActor when
-        the call was its session (so their texts during the call are in it too)."""
-        if self.sessions is not None:
-            op = CallEnd(person_id=person_id, property_id=property_id, interaction_id=interaction_id, transcript=said)
-            try:
-                await self.sessions.session(op)
-                return
-            except Exception as exc:  # noqa: BLE001 - the host is gone: refresh from here, it is idempotent
-                log.warning("end of %s outside the PersonActor: %r", interaction_id, exc)
-        await refresh_person_context(self.spine, self.model, person_id, interaction_id, said)
+    async def _end_interaction(self, trace: AgentTrace, said: list[TranscriptEntry]) -> str | None:
+        """The call's end ends the caller's interaction in their actor: one refresh, over their
+        texts during the call too. Whose interaction it was: the call's participant, or the
+        Person its number became during the call (the address actor moved it on)."""
+        where = await whose_call(self.spine, trace)
+        if where is None:
+            return trace.participant_id
+        try:
+            reply = await self.sessions.session(CallEnd(**where, transcript=said))
+        except Exception as exc:  # noqa: BLE001 - the host is gone: no refresh for this call (module doc)
+            log.warning("end of %s outside the caller's actor, personContext not refreshed: %r",
+                        trace.interaction_id, exc)
+            return trace.participant_id
+        return reply.person_id or trace.participant_id
 
     async def drain(self) -> None:
         """Wait for background work, including what background work starts (tests and shutdown)."""
@@ -318,29 +286,6 @@ class VoiceCalls:
             await asyncio.gather(*self._background, return_exceptions=True)
 
 
-def _ms_since(started: datetime) -> float:
-    return max(0.0, (utcnow() - started).total_seconds() * 1000)
-
-
-async def _logged(write: Callable[[], Awaitable[Any]], retry_s: float) -> None:
-    """One bookkeeping write; while the store is unavailable, tried again (backing off) for `retry_s`."""
-    deadline, pause = time.monotonic() + retry_s, 0.25
-    while True:
-        try:
-            await write()
-            return
-        except StoreUnavailable as exc:
-            if time.monotonic() + pause > deadline:
-                log.warning("voice bookkeeping write failed: %r", exc)
-                return
-            await asyncio.sleep(pause)
-            pause = min(pause * 2, 2.0)
-        except Exception as exc:  # noqa: BLE001 - bookkeeping of one call; the others in its batch still land
-            log.warning("voice bookkeeping write failed: %r", exc)
-            return
-
-
 def _log_failure(task: asyncio.Task[Any]) -> None:
     if not task.cancelled() and task.exception() is not None:
         log.warning("voice background task failed: %r", task.exception())
-

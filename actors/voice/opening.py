@@ -1,9 +1,11 @@
 """The opening of a phone call: who is calling, and what the voice agent is told about them.
 
-Opening routes the caller (phone -> Person -> roles -> personContext, as for SMS), renders the
-voice prompt's [CONTEXT] block, and shapes the call's trace, which is the call's identity for
-every later tool call. The opening is answered while the phone rings, so its own bookkeeping (the
-trace, context-build events) is not written here but returned, for `VoiceCalls` to write just after.
+It runs in the caller's actor (actors.host.person_session): a Person's from their warm Opening
+(phone -> Person -> roles -> personContext, as for SMS), a caller who is no Person yet in their
+address actor, as the router decides. It renders the voice prompt's [CONTEXT] block and shapes
+the call's trace, which is the call's identity for every later tool call. The opening is answered
+while the phone rings, so its own bookkeeping (the trace, context-build events) is not written
+here but returned, for the replica's `VoiceCalls` to write just after answering.
 """
 from __future__ import annotations
 
@@ -14,9 +16,8 @@ from functools import cache, partial
 
 from pydantic import BaseModel
 
-from actors.turn.opening import Opening, load_context
+from actors.turn.opening import Opening
 from actors.turn.trace_builder import trace_routing
-from actors.voice.reads import OpenReads
 from prompts.voice import (
     HIDDEN_POINTERS,
     VoiceContextView,
@@ -26,7 +27,6 @@ from prompts.voice import (
     voice_applicable_features,
 )
 from spine.context import ActivePointers, Channel, PersonContext, estimate_tokens
-from spine.events import ContextBuildReason
 from spine.identity import Person
 from spine.property import Property
 from spine.records import (
@@ -38,7 +38,6 @@ from spine.records import (
     last4,
 )
 from spine.repo import Spine
-from spine.router import route_inbound
 from spine.routing_types import L1Result, MetaRole, RoutingDecision
 from tools.caller import Caller, load_caller
 
@@ -112,38 +111,22 @@ def minimal_opening(voice_prompt: str, iid: str) -> Opened:
     return Opened(start=start, context=view.context)
 
 
-async def open_call(spine: Spine, voice_prompt: str, caller_number: str, called_number: str, iid: str, *,
-                    verified: bool = False) -> Opened:
-    """`verified`: Twilio's STIR/SHAKEN A verdict reached us for this call (the bridge's signed
-    parameters); every other call opens unverified, with [CONTEXT] to match."""
-    reads = OpenReads(spine)
-    prop = await reads.property_for_number(e164_or_raw(called_number))
-    if prop is None:
-        log.warning("voice call %s to an unknown number ...%s", iid, last4(called_number))
-        return minimal_opening(voice_prompt, iid)
-    decision = await route_inbound(reads, channel=Channel.VOICE, wire_address=caller_number,
-                                   property_id=prop.id, message="", interaction_id=iid)
-    pid = decision.person_id
-    # One after another, not gathered: after routing, the Person, roles, property and units are
-    # memo or cache hits, so only the context reads reach the store and there is nothing to overlap.
-    caller = await load_caller(reads, pid, prop.id, iid, Channel.VOICE)
-    visible = (await caller.facts(reads)).records_visible
-    person = await reads.get_person(pid) if pid is not None and visible else None
-    if visible:
-        context, events, builds = await _context_with_events(reads, pid, caller_number, prop.id, iid)
-    else:  # no active role here: nothing of the number's owner goes into [CONTEXT]
-        context, events, builds = PersonContext(person_id=pid or ""), [], []
-    return await _opened(reads, voice_prompt, iid, prop, decision, person, caller, context, events, builds,
-                         caller_number, verified)
-
-
-async def open_from(spine: Spine, voice_prompt: str, opening: Opening, decision: RoutingDecision,
+async def open_from(spine: Spine, voice_prompt: str, opening: Opening | None, decision: RoutingDecision,
                     caller_number: str, iid: str, *, verified: bool = False) -> Opened:
-    """A call's opening from the caller's PersonActor's warm Opening (nothing about them is read again)."""
-    prop = await spine.get_property(opening.property_id)  # reference data: cached
-    if prop is None:  # the property went away since the Opening was made: a call as to an unknown number
-        log.warning("voice call %s: property %s of the warm opening is gone", iid, opening.property_id)
+    """A call's opening, in the caller's actor: from their PersonActor's warm Opening (nothing
+    about them is read again), or, with no Opening, for a caller who is no Person (an address
+    actor's), with nobody's records. `verified`: Twilio's STIR/SHAKEN A verdict reached us for
+    this call (the bridge's signed parameters); every other call opens unverified, with [CONTEXT]
+    to match."""
+    property_id = opening.property_id if opening is not None else decision.property_id
+    prop = await spine.get_property(property_id)  # reference data: cached
+    if prop is None:  # the property went away since the call was placed: a call as to an unknown number
+        log.warning("voice call %s: property %s is gone", iid, property_id)
         return minimal_opening(voice_prompt, iid)
+    if opening is None:
+        caller = await load_caller(spine, None, prop.id, iid, Channel.VOICE)
+        return await _opened(spine, voice_prompt, iid, prop, decision, None, caller, PersonContext(person_id=""),
+                             [], [], caller_number, verified)
     caller = opening.caller(iid, Channel.VOICE)
     if not opening.facts.records_visible:  # no active role here: nothing of the number's owner goes into [CONTEXT]
         return await _opened(spine, voice_prompt, iid, prop, decision, None, caller,
@@ -188,20 +171,6 @@ def _trace(voice_prompt: str, start: VoiceCallStart, decision: RoutingDecision, 
             PromptSection(layer="L0", name="voice_prompt", token_estimate=estimate_tokens(voice_prompt)),
             PromptSection(layer="context", name="voice_context",
                           token_estimate=estimate_tokens(start.prompt) - estimate_tokens(voice_prompt))]))
-
-
-async def _context_with_events(reads: Spine, person_id: str | None, address: str, property_id: str,
-                   iid: str) -> tuple[PersonContext, list[TraceEvent], list[str]]:
-    """The eager tier (actors.turn.opening.load_context), and the reasons of the context-build
-    events to record after answering."""
-    if person_id is None:
-        reason = ContextBuildReason.PERSON_ID_MISSING
-        return PersonContext(person_id=""), [TraceEvent(kind=EventKind.CONTEXT_BUILD, reason=reason)], [reason]
-    context, gap = await load_context(reads, person_id, channel=Channel.VOICE, address=address,
-                                      property_id=property_id, interaction_id=iid)
-    if gap is None:
-        return context, [], []
-    return context, [TraceEvent(kind=EventKind.CONTEXT_BUILD, reason=gap)], [gap]
 
 
 def _voice_features(roles: list[MetaRole]) -> list[str]:

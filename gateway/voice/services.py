@@ -30,20 +30,29 @@ class VoiceServices:
     def build(cls, settings: Settings, spine: Spine, tools: ToolRunner, model: ModelBackend, *,
               http: httpx.AsyncClient | None = None, open_budget_s: float = OPEN_BUDGET_S,
               sessions: PersonSessions | None = None) -> VoiceServices:
-        api = (ElevenLabsApi(settings.elevenlabs_api_base, settings.elevenlabs_api_key, http=http)
-               if settings.elevenlabs_api_key else None)
-        endpoint = AgentEndpoint(ws_url=settings.elevenlabs_ws_url, agent_id=settings.elevenlabs_agent_id, api=api)
-        return cls(settings, VoiceCalls(spine, tools, model, open_budget_s=open_budget_s, sessions=sessions), endpoint,
-                   http=http)
+        """`sessions`: the actor pool. Without it (an app without Ray: tests, bench/voice.py), a
+        PersonHost in this process over `tools` and `model` runs the calls' sessions."""
+        if sessions is None:
+            from actors.host.in_process import InProcessSessions
+            from actors.turn.turn_types import TurnDeps
+
+            sessions = InProcessSessions(TurnDeps(spine=spine, model=model, tools=tools))
+        return cls(settings, VoiceCalls(spine, tools, sessions, open_budget_s=open_budget_s),
+                   agent_endpoint(settings, http), http=http)
 
     @classmethod
     def from_context(cls, ctx) -> VoiceServices:
-        """In a Serve replica: a known caller's call is a session of their PersonActor on the
-        pool; tools through the DispatcherActor (looked up again if the reconciler replaced it);
-        the configured model."""
+        """In a Serve replica: every call is a session of the caller's actor on the pool (their
+        PersonActor, or their number's address actor), which has its own model; tools the
+        bridge prefetches go to the DispatcherActor (looked up again if the reconciler replaced it)."""
         from actors.dispatcher.dispatcher_actor import RayToolRunner
-        from actors.model.factory import make_model_from
 
         tools = RayToolRunner(resolve=lambda: ctx.pool.dispatcher)
-        return cls.build(ctx.settings, ctx.spine, tools, make_model_from(ctx.settings),
-                         http=ctx.http, sessions=ctx.pool)
+        return cls(ctx.settings, VoiceCalls(ctx.spine, tools, ctx.pool), agent_endpoint(ctx.settings, ctx.http),
+                   http=ctx.http)
+
+
+def agent_endpoint(settings: Settings, http: httpx.AsyncClient | None) -> AgentEndpoint:
+    api = (ElevenLabsApi(settings.elevenlabs_api_base, settings.elevenlabs_api_key, http=http)
+           if settings.elevenlabs_api_key else None)
+    return AgentEndpoint(ws_url=settings.elevenlabs_ws_url, agent_id=settings.elevenlabs_agent_id, api=api)

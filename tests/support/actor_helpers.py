@@ -146,8 +146,8 @@ class _Remote:
     def __init__(self, method) -> None:
         self.method = method
 
-    def remote(self, data: bytes):
-        return self.method(data)
+    def remote(self, *data: bytes):
+        return self.method(*data)
 
 
 class InProcess:
@@ -156,6 +156,7 @@ class InProcess:
     def __init__(self, host) -> None:
         self.host = host
         self.handle, self.session = _Remote(host.handle), _Remote(host.session)
+        self.list_actors = _Remote(host.list_actors)
 
 
 def actor(pool: HostPool, key: str):

@@ -20,6 +20,19 @@ MARCUS = "+12065551001"
 UNKNOWN = "+14155559876"
 
 
+def in_process_calls(spine, tools=None, **options) -> VoiceCalls:
+    """VoiceCalls whose sessions run on a PersonHost in this process (real PersonActors, the
+    offline model, an in-process Dispatcher unless `tools` says otherwise)."""
+    from actors.dispatcher.dispatcher import Dispatcher
+    from actors.host.in_process import InProcessSessions
+    from actors.model.offline import OfflineModel
+    from actors.turn.turn_types import TurnDeps
+
+    tools = tools or Dispatcher(spine)
+    return VoiceCalls(spine, tools, InProcessSessions(TurnDeps(spine=spine, model=OfflineModel(), tools=tools)),
+                      **options)
+
+
 def twilio_sid(prefix: str, tag: str) -> str:
     """A SID in Twilio's shape (two letters, 32 hex digits), stable for a test's tag."""
     import hashlib

@@ -4,11 +4,10 @@ from __future__ import annotations
 
 import json
 
-from actors.client.placement import Placer
+from actors.client.placement import Placer, claimed_person
 from actors.client.pool import HostPool
 from actors.config import RuntimeConfig
 from actors.host.host import host_name, owner_id
-from actors.model.offline import OfflineModel
 from actors.voice.call import VoiceCalls
 from actors.voice.opening import interaction_id_for
 from spine.records import TranscriptEntry
@@ -16,13 +15,14 @@ from tests.support.actor_helpers import InProcess, RecordingRefresh, actor, enve
 
 YALE = "+12065550100"
 MARCUS = "+12065551001"
+STRANGER = "+13105557777"
 
 
 def pool_and_calls(spine, clock, refresh: RecordingRefresh) -> tuple[HostPool, VoiceCalls]:
     hosts = [real_host(spine, clock, owner_id("t", host_name(i)), refresh=refresh) for i in range(2)]
     pool = HostPool(RuntimeConfig(namespace="t"), [InProcess(h) for h in hosts], None, spine)
     any_host = hosts[0].runtime.deps
-    return pool, VoiceCalls(spine, any_host.tools, OfflineModel(), sessions=pool)
+    return pool, VoiceCalls(spine, any_host.tools, pool)
 
 
 async def test_a_text_during_a_call_sees_the_work_order_the_call_filed(spine, clock):
@@ -56,11 +56,46 @@ async def test_a_text_during_a_call_sees_the_work_order_the_call_filed(spine, cl
     assert len(refresh.calls) == 1 and not owner.active  # the idle end did not refresh a second time
 
 
-async def test_an_unknown_callers_call_is_opened_without_an_actor(spine, clock):
+async def test_an_unknown_callers_call_is_a_session_of_their_numbers_address_actor(spine, clock):
     pool, calls = pool_and_calls(spine, clock, RecordingRefresh())
-    start = await calls.start(caller_number="+13105557777", called_number=YALE, call_sid="CA2")
+    start = await calls.start(caller_number=STRANGER, called_number=YALE, call_sid="CA2")
     assert start.person_id is None
-    assert all(not h.host.persons for h in pool.hosts)
+    [info] = await pool.actors()  # the admin API's list: where the call opened
+    assert (info.key, info.person_id) == ("addr:voice:" + STRANGER, None)
+    addr = actor(pool, info.key)
+    hours = await calls.run_webhook_tool(interaction_id_for("CA2"), "get_property_hours", {})
+    assert hours is not None and not hours.is_error, hours  # a facility tool: for unknown callers too
+    units = await calls.run_webhook_tool(interaction_id_for("CA2"), "get_available_units", {})
+    assert units is not None and units.decision == "refused"  # a prospect's: they are no Person
+    assert [a.key for a in await pool.actors()] == [info.key] and actor(pool, info.key) is addr
+    await calls.end(interaction_id_for("CA2"), [TranscriptEntry(role="user", text="what are your hours?")])
+    assert [a.key for a in await pool.actors()] == [info.key]  # its end went there too, and made no Person
+
+
+async def test_a_caller_minted_a_prospect_during_the_call_is_one_person_for_the_call_and_their_texts(spine, clock):
+    refresh = RecordingRefresh()
+    pool, calls = pool_and_calls(spine, clock, refresh)
+    iid = interaction_id_for("CA3")
+    await calls.start(caller_number=STRANGER, called_number=YALE, call_sid="CA3")
+    assert actor(pool, "addr:voice:" + STRANGER) is not None
+    # While on the phone, they text the property: the router mints them a prospect.
+    texted = await pool.submit(await Placer(spine).placed(envelope(None, "do you have 2BR units next month?",
+                                                                   from_address=STRANGER)))
+    minted = texted.person_id
+    assert minted is not None and await claimed_person(spine, "voice", STRANGER) == minted
+    # The call's next tool is theirs now: their number's address actor moves it to the Person's.
+    units = await calls.run_webhook_tool(iid, "get_available_units", {})
+    assert units is not None and not units.is_error, units
+    person = actor(pool, "person:" + minted)
+    assert person is not None and person.active and person.opening is not None
+    await calls.end(iid, [TranscriptEntry(role="user", text="I'd like to see a two bedroom")])
+    [(who, ended, said)] = refresh.calls  # the call's end ended the Person's interaction
+    assert (who, ended) == (minted, iid) and TranscriptEntry(role="user", text="I'd like to see a two bedroom") in said
+    later = await pool.submit(await Placer(spine).placed(envelope(None, "can I tour it saturday?",
+                                                                  from_address=STRANGER)))
+    assert later.person_id == minted and actor(pool, "person:" + minted) is person  # the same Person, same actor
+    said_on_the_call = [m for m in await spine.messages_of(minted) if m.interaction_id == iid]
+    assert [m.text for m in said_on_the_call] == ["I'd like to see a two bedroom"]  # in their conversation
 
 
 async def test_a_call_that_sets_an_eta_lists_the_tenants_notice_in_its_trace(spine, clock):

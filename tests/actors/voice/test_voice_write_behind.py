@@ -8,11 +8,9 @@ import logging
 import time
 
 from actors.dispatcher.dispatcher import Dispatcher
-from actors.model.offline import OfflineModel
-from actors.voice.call import VoiceCalls
 from spine.repo import Spine
 from spine.store.base import StoreUnavailable
-from tests.support.voice_helpers import MARCUS, UNKNOWN, YALE_LINE
+from tests.support.voice_helpers import MARCUS, UNKNOWN, YALE_LINE, in_process_calls
 
 
 class RefusingStore:
@@ -32,7 +30,7 @@ class RefusingStore:
 
 async def test_one_refused_trace_write_loses_nothing_else(spine, caplog):
     refusing = Spine(RefusingStore(spine.store, "TRACE#voice-CA_wb_bad"))
-    calls = VoiceCalls(refusing, Dispatcher(refusing), OfflineModel(), write_retry_s=0.3)
+    calls = in_process_calls(refusing, write_retry_s=0.3)
     with caplog.at_level(logging.WARNING, logger="clara.voice"):
         await asyncio.gather(*(calls.start(caller_number=MARCUS, called_number=YALE_LINE, call_sid=sid)
                                for sid in ("CA_wb_bad", "CA_wb_ok")))
@@ -64,7 +62,7 @@ async def test_bookkeeping_waits_while_other_phones_ring_but_not_past_the_cap(sp
     from actors.voice.call import WRITE_BEHIND_MAX_S, WRITE_BEHIND_S
 
     held = HeldClaimStore(spine.store, UNKNOWN)
-    calls = VoiceCalls(Spine(held), Dispatcher(spine), OfflineModel(), open_budget_s=10.0)
+    calls = in_process_calls(Spine(held), Dispatcher(spine), open_budget_s=10.0)
     async def recorded_within(iid: str, seconds: float) -> float | None:
         """How long until the call's trace is in the store (None: not within `seconds`)."""
         started = time.monotonic()
@@ -102,7 +100,7 @@ async def test_a_trace_refused_while_the_store_is_locked_lands_once_it_answers(t
     holder = sqlite3.connect(tmp_path / "clara.db", isolation_level=None)
     holder.execute("BEGIN IMMEDIATE")
     asyncio.get_running_loop().call_later(1.0, lambda: (holder.execute("ROLLBACK"), holder.close()))
-    calls = VoiceCalls(spine, Dispatcher(spine), OfflineModel())
+    calls = in_process_calls(spine)
     try:
         await calls.start(caller_number=MARCUS, called_number=YALE_LINE, call_sid="CA_wb_locked")
         await calls.drain()

@@ -1,19 +1,19 @@
-"""Voice fixtures: the seeded store (root conftest), VoiceCalls over an in-process Dispatcher and
-the offline model, and the voice routes in-process (no Ray) over VoiceServices built on them."""
+"""Voice fixtures: the seeded store (root conftest), VoiceCalls whose sessions run on a PersonHost
+in this process (an in-process Dispatcher, the offline model), and the voice routes in-process
+(no Ray) over VoiceServices built on them."""
 from __future__ import annotations
 
 import pytest
 
 from actors.dispatcher.dispatcher import Dispatcher
 from actors.model.offline import OfflineModel
-from actors.voice.call import VoiceCalls
 from gateway.voice.services import VoiceServices
-from tests.support.voice_helpers import client_for, voice_app, voice_settings
+from tests.support.voice_helpers import client_for, in_process_calls, voice_app, voice_settings
 
 
 @pytest.fixture
 async def calls(spine):
-    calls = VoiceCalls(spine, Dispatcher(spine), OfflineModel())
+    calls = in_process_calls(spine)
     yield calls
     await calls.drain()  # trace and event writes finish before the store closes
 

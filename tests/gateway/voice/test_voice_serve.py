@@ -129,3 +129,19 @@ async def test_personalization_and_a_server_tool_over_serve(base_url):
         assert start.status_code == 200 and "[CONTEXT]" in start.text
         tool = await http.post("/voice/tools/get_unit_appliances", headers=auth, json={"call_sid": "CA_ray_2"})
     assert tool.status_code == 200 and tool.json()["is_error"] is False and "Kohler" in tool.json()["result"]
+
+
+async def test_an_unknown_callers_call_opens_on_their_numbers_address_actor_over_serve(base_url):
+    from tests.support.serve_helpers import SHARED_ADMIN_TOKEN
+
+    auth, stranger = {"Authorization": f"Bearer {VOICE_TOKEN}"}, "+13105554242"
+    async with httpx.AsyncClient(base_url=base_url, timeout=30) as http:
+        start = await http.post("/voice/personalization", headers=auth, json={
+            "caller_id": stranger, "agent_id": "agent", "called_number": YALE, "call_sid": "CA_ray_addr"})
+        assert start.status_code == 200 and start.json()["dynamic_variables"]["caller_known"] is False
+        tool = await http.post("/voice/tools/get_property_hours", headers=auth, json={"call_sid": "CA_ray_addr"})
+        listed = await http.get("/admin/actors", headers={"Authorization": f"Bearer {SHARED_ADMIN_TOKEN}"})
+    assert tool.status_code == 200 and tool.json()["is_error"] is False, tool.json()
+    assert listed.status_code == 200, listed.text
+    keys = [a["key"] for a in listed.json()["actors"] if a["person_id"] is None]
+    assert "addr:voice:…4242" in keys, listed.json()  # masked, as the admin API shows an address
