@@ -27,51 +27,67 @@ its end (the personContext refresh). One SMS turn: 1 + N host -> dispatcher roun
 for N tool calls (turn/turn_start.py: the Opening's authority re-check carries the lookups).
 
 The names below are the actors layer's public API; everything else is reached through its
-module. Everything here is plain asyncio and imports without Ray, except the Ray runtime
-(the PersonActor hosts, their pool, the DispatcherActor), which is imported the first time one
-of its names is asked for, so `import actors` stays cheap for code that never starts Ray.
+module, each imported the first time one of its names is asked for, so `import actors.config`
+stays cheap and code that never starts Ray never imports it. Everything is plain asyncio and
+imports without Ray, except the Ray runtime (the PersonActor hosts, their pool, the DispatcherActor).
 Errors: `actors.errors.ActorError` and below.
 """
 import importlib
 import typing
 
-from actors.config import DEFAULT_FAST_MODEL, DEFAULT_TURN_MODEL, RuntimeConfig
-from actors.dispatcher.dispatcher import Dispatcher
-from actors.errors import ActorError
-from actors.host.context_refresh import refresh_person_context
-from actors.host.ownership import OwnershipHeld, OwnershipLost, Ownerships
-from actors.host.person_actor import PersonActor
-from actors.host.person_runtime import ActorInfo, Moved, PersonRuntime
-from actors.host.person_session import CallEnd, CallOpen, CallTool, PersonSessions, SessionReply
-from actors.model.base import ModelBackend, ModelRequest, ModelResponse, ModelUnavailable
-from actors.model.factory import make_model_from
-from actors.model.offline import OfflineModel
-from actors.turn.interaction import run_interaction
-from actors.turn.opening import Opening, load_context, open_for
-from actors.turn.turn_types import ToolRunner, TurnBudget, TurnDeps, TurnResult
-from actors.voice.call import VoiceCalls
-from actors.voice.opening import VoiceCallStart
-from actors.voice.session import VoiceCall
-
 if typing.TYPE_CHECKING:
     from actors.client.pool import HostPool, TurnFailed
+    from actors.config import DEFAULT_FAST_MODEL, DEFAULT_TURN_MODEL, RuntimeConfig, TurnBudget
+    from actors.dispatcher.dispatcher import Dispatcher
     from actors.dispatcher.dispatcher_actor import DispatcherActor, RayToolRunner
+    from actors.errors import ActorError
+    from actors.host.context_refresh import refresh_person_context
     from actors.host.host import PersonActorHost, PersonHost
+    from actors.host.ownership import OwnershipHeld, OwnershipLost, Ownerships
+    from actors.host.person_actor import PersonActor
+    from actors.host.person_runtime import ActorInfo, Moved, PersonRuntime
+    from actors.host.person_session import CallEnd, CallOpen, CallTool, PersonSessions, SessionReply
+    from actors.model.base import ModelBackend, ModelRequest, ModelResponse, ModelUnavailable
+    from actors.model.factory import make_model_from
+    from actors.model.offline import OfflineModel
+    from actors.turn.interaction import run_interaction
+    from actors.turn.opening import Opening, load_context, open_for
+    from actors.turn.turn_types import ToolRunner, TurnDeps, TurnResult
+    from actors.voice.call import VoiceCalls
+    from actors.voice.opening import VoiceCallStart
+    from actors.voice.session import VoiceCall
 
-# The Ray runtime: name -> module, imported on first use (module __getattr__, PEP 562).
-_RAY_RUNTIME = {
-    "DispatcherActor": "actors.dispatcher.dispatcher_actor",
-    "HostPool": "actors.client.pool",
-    "PersonActorHost": "actors.host.host",
-    "PersonHost": "actors.host.host",
-    "RayToolRunner": "actors.dispatcher.dispatcher_actor",
-    "TurnFailed": "actors.client.pool",
+# name -> the module that defines it, imported on first use (module __getattr__, PEP 562): a
+# command that needs only `actors.config` (every `gateway` CLI command, through its settings)
+# does not pay for the turn, the hosts, the model backends or Ray (about 0.4 s of start-up).
+_HOMES = {
+    **dict.fromkeys(["DEFAULT_FAST_MODEL", "DEFAULT_TURN_MODEL", "RuntimeConfig", "TurnBudget"], "actors.config"),
+    "Dispatcher": "actors.dispatcher.dispatcher",
+    **dict.fromkeys(["DispatcherActor", "RayToolRunner"], "actors.dispatcher.dispatcher_actor"),
+    **dict.fromkeys(["HostPool", "TurnFailed"], "actors.client.pool"),
+    "ActorError": "actors.errors",
+    "refresh_person_context": "actors.host.context_refresh",
+    **dict.fromkeys(["PersonActorHost", "PersonHost"], "actors.host.host"),
+    **dict.fromkeys(["OwnershipHeld", "OwnershipLost", "Ownerships"], "actors.host.ownership"),
+    "PersonActor": "actors.host.person_actor",
+    **dict.fromkeys(["ActorInfo", "Moved", "PersonRuntime"], "actors.host.person_runtime"),
+    **dict.fromkeys(["CallEnd", "CallOpen", "CallTool", "PersonSessions", "SessionReply"],
+                    "actors.host.person_session"),
+    **dict.fromkeys(["ModelBackend", "ModelRequest", "ModelResponse", "ModelUnavailable"], "actors.model.base"),
+    "make_model_from": "actors.model.factory",
+    "OfflineModel": "actors.model.offline",
+    "run_interaction": "actors.turn.interaction",
+    **dict.fromkeys(["Opening", "load_context", "open_for"], "actors.turn.opening"),
+    **dict.fromkeys(["ToolRunner", "TurnDeps", "TurnResult"], "actors.turn.turn_types"),
+    **dict.fromkeys(["VoiceCalls"], "actors.voice.call"),
+    "VoiceCallStart": "actors.voice.opening",
+    "VoiceCall": "actors.voice.session",
 }
 
 
 def __getattr__(name: str) -> object:
-    if name in _RAY_RUNTIME:
-        return getattr(importlib.import_module(_RAY_RUNTIME[name]), name)
+    if name in _HOMES:
+        return getattr(importlib.import_module(_HOMES[name]), name)
     raise AttributeError(f"module 'actors' has no attribute {name!r}")
 
 

@@ -10,11 +10,11 @@ live ones reach the running hosts in place; a host-process field replaces each h
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from pydantic import ConfigDict, Field
 
-from actors.turn.turn_types import TurnBudget
 from spine.codec import WireModel
 from spine.store.url import DEFAULT_STORE_URL
 
@@ -22,6 +22,15 @@ from spine.store.url import DEFAULT_STORE_URL
 # GATEWAY_FAST_MODEL say otherwise: spelled here only (gateway/settings.py, the backends read them).
 DEFAULT_TURN_MODEL = "claude-sonnet-4-6"
 DEFAULT_FAST_MODEL = "claude-haiku-4-5"
+
+
+@dataclass
+class TurnBudget:
+    """How long and how many model rounds one turn may take (RuntimeConfig.turn_budget)."""
+
+    max_rounds: int = 4
+    total_s: float = 12.0   # safely below Twilio's 15 s webhook limit
+    model_call_s: float = 8.0
 
 
 # Fields a running host process cannot take in place (Ray resources and concurrency are fixed
@@ -80,7 +89,7 @@ class RuntimeConfig(WireModel):
     # cache (bench/prefetch.py measures what it hides). Off: every tool call is a lookup of its own.
     prefetch: bool = True
 
-    # One turn (see actors.turn.turn_types.TurnBudget).
+    # One turn (TurnBudget, above).
     max_rounds: int = 4
     turn_total_s: float = 12.0
     model_call_s: float = 8.0

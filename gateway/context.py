@@ -20,7 +20,8 @@ from gateway.send_soon import SendingPool
 from gateway.settings import GatewayArgs, Settings, TakeoverOptions
 from gateway.sms.abandoned import AbandonedInboundSweep, ApologySender
 from gateway.sms.delivery import Delivery
-from gateway.sms.handler import SmsHandler, SmsOptions
+from gateway.sms.handler import SmsHandler
+from gateway.sms.options import SmsOptions
 from gateway.sms.rest import TwilioRest
 from gateway.telegram.channel import TelegramChannel
 from spine.context import Channel

@@ -20,7 +20,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model
 
 from actors.config import DEFAULT_FAST_MODEL, DEFAULT_TURN_MODEL, RuntimeConfig
 from gateway.errors import GatewayError
-from gateway.sms.handler import SmsOptions
+from gateway.sms.options import SmsOptions
 from spine.conversation import DEFAULT_IDLE_RELEASE_S
 from spine.store.url import DEFAULT_STORE_URL
 

@@ -6,9 +6,10 @@ import asyncio
 import time
 from typing import Any
 
+from actors.config import TurnBudget
 from actors.model.base import ModelBackend, ModelRequest, ModelResponse, ModelUnavailable
 from actors.turn.trace_builder import trace_call
-from actors.turn.turn_types import LoopOutcome, ToolRunner, TurnBudget
+from actors.turn.turn_types import LoopOutcome, ToolRunner
 from spine.toolspec import ToolInvocation, ToolResult
 from tools.caller import Caller
 

@@ -6,6 +6,7 @@ from collections.abc import Awaitable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from actors.config import TurnBudget
 from actors.model.base import ModelBackend
 from spine.codec import WireModel
 from spine.intent_hints import IntentConfirmer
@@ -42,13 +43,6 @@ class ToolRunner(Protocol):
         ...
 
     async def prefetch_report(self, interaction_id: str) -> list[dict[str, Any]]: ...
-
-
-@dataclass
-class TurnBudget:
-    max_rounds: int = 4
-    total_s: float = 12.0   # safely below Twilio's 15 s webhook limit
-    model_call_s: float = 8.0
 
 
 @dataclass

@@ -24,9 +24,7 @@ import gateway.admin.html as html
 from gateway.context import GatewayContext, get_context
 from gateway.errors import GatewayError
 from spine.admin_access import OPERATOR, AdminToken, operator_binding
-from spine.admin_scope import AdminScope, admin_scope
-from spine.identity import STAFF_ROLE_TYPES
-from spine.repo import Spine
+from spine.admin_scope import AdminScope, admin_scope, is_staff
 
 SESSION_COOKIE = "session"
 DISABLED = "the admin API is disabled: set GATEWAY_ADMIN_TOKEN or issue an admin token (gateway admin-token)"
@@ -50,14 +48,6 @@ def token_ok(expected: str | None, given: str | None) -> bool:
     if not expected or given is None:
         return False
     return hmac.compare_digest(given.encode(), expected.encode())
-
-
-async def is_staff(spine: Spine, person_id: str) -> bool:
-    """A Person who may hold admin access: alive, not merged away, with an active staff role."""
-    person = await spine.get_person(person_id)
-    if person is None or person.deceased or person.merged_into_person_id or person.category is not None:
-        return False
-    return any(r.role_type in STAFF_ROLE_TYPES for r in await spine.roles_of(person_id))
 
 
 @dataclass(frozen=True, slots=True)

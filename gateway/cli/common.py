@@ -4,7 +4,6 @@ from __future__ import annotations
 from gateway.settings import Settings
 from spine.repo import Spine
 from spine.store import open_store
-from spine.store.dynamodb import DynamoStore
 
 
 def open_spine(settings: Settings | None = None, *, read_only: bool = False) -> Spine:
@@ -16,6 +15,8 @@ def open_spine(settings: Settings | None = None, *, read_only: bool = False) -> 
 
 async def open_spine_for_writing(settings: Settings) -> Spine:
     """The store, created if it is not there yet (SQLite file, DynamoDB table): what seeding needs."""
+    from spine.store.dynamodb import DynamoStore  # here: aioboto3 costs every command ~0.2 s to import
+
     spine = open_spine(settings)
     if isinstance(spine.store, DynamoStore):
         await spine.store.ensure_table()

@@ -6,7 +6,6 @@ fail, not start an empty table. The table's keys and index are in spine.store.dy
 from __future__ import annotations
 
 from gateway.settings import Settings
-from spine.store.dynamodb import DynamoStore
 from spine.store.url import open_store, parse_store_url
 
 
@@ -18,6 +17,8 @@ def register(sub) -> None:
 
 
 async def create_table(args) -> int:
+    from spine.store.dynamodb import DynamoStore  # here: aioboto3 would cost every command's start-up
+
     settings = Settings.from_env()
     where = parse_store_url(settings.store_url)
     if where.kind != "dynamodb":

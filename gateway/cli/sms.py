@@ -10,8 +10,7 @@ import httpx
 
 from gateway.cli.sender import Exchange, add_url_argument, missing_secret, post_each
 from gateway.settings import Settings
-from gateway.sms.routes import IDEMPOTENCY_HEADER
-from gateway.sms.signature import SIGNATURE_HEADER, sign
+from gateway.sms.signature import IDEMPOTENCY_HEADER, SIGNATURE_HEADER, sign
 from gateway.sms.twiml import TwimlError, read_twiml
 
 DEFAULT_TO = "+12065550100"  # JP Yale Station

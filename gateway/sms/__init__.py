@@ -1,14 +1,51 @@
 """The Twilio SMS channel adapter: small pure modules (form parsing, signatures, keywords,
 splitting, TwiML, the REST client, outbound delivery) and the inbound handler that joins them.
-The Serve routes in `routes.py` only move bytes between HTTP and `SmsHandler`."""
-from gateway.sms.abandoned import AbandonedInboundSweep
-from gateway.sms.delivery import Delivery
-from gateway.sms.handler import SmsHandler, SmsOptions, SmsReply
-from gateway.sms.inbound import InboundSms, MalformedWebhook, UnsupportedSender, parse_inbound
-from gateway.sms.rest import SentMessage, TwilioRest, TwilioRestError
-from gateway.sms.signature import sign, signature_valid
-from gateway.sms.twilio_params import RecutWebhook, TwilioWebhook, check_form
-from gateway.sms.twiml import TwimlError, read_twiml, render_twiml
+The Serve routes in `routes.py` only move bytes between HTTP and `SmsHandler`.
+Each name below is imported on first use (PEP 562): the settings import `gateway.sms.options`
+without the channel."""
+import importlib
+import typing
+
+if typing.TYPE_CHECKING:
+    from gateway.sms.abandoned import AbandonedInboundSweep
+    from gateway.sms.delivery import Delivery
+    from gateway.sms.handler import SmsHandler, SmsReply
+    from gateway.sms.inbound import InboundSms, MalformedWebhook, UnsupportedSender, parse_inbound
+    from gateway.sms.options import SmsOptions
+    from gateway.sms.rest import SentMessage, TwilioRest, TwilioRestError
+    from gateway.sms.signature import sign, signature_valid
+    from gateway.sms.twilio_params import RecutWebhook, TwilioWebhook, check_form
+    from gateway.sms.twiml import TwimlError, read_twiml, render_twiml
+
+_HOMES = {
+    "AbandonedInboundSweep": "gateway.sms.abandoned",
+    "Delivery": "gateway.sms.delivery",
+    "InboundSms": "gateway.sms.inbound",
+    "MalformedWebhook": "gateway.sms.inbound",
+    "RecutWebhook": "gateway.sms.twilio_params",
+    "SentMessage": "gateway.sms.rest",
+    "SmsHandler": "gateway.sms.handler",
+    "SmsOptions": "gateway.sms.options",
+    "SmsReply": "gateway.sms.handler",
+    "TwilioRest": "gateway.sms.rest",
+    "TwilioRestError": "gateway.sms.rest",
+    "TwilioWebhook": "gateway.sms.twilio_params",
+    "TwimlError": "gateway.sms.twiml",
+    "UnsupportedSender": "gateway.sms.inbound",
+    "check_form": "gateway.sms.twilio_params",
+    "parse_inbound": "gateway.sms.inbound",
+    "read_twiml": "gateway.sms.twiml",
+    "render_twiml": "gateway.sms.twiml",
+    "sign": "gateway.sms.signature",
+    "signature_valid": "gateway.sms.signature",
+}
+
+
+def __getattr__(name: str) -> object:
+    if name in _HOMES:
+        return getattr(importlib.import_module(_HOMES[name]), name)
+    raise AttributeError(f"module 'gateway.sms' has no attribute {name!r}")
+
 
 __all__ = [
     "AbandonedInboundSweep",

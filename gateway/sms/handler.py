@@ -14,7 +14,7 @@ import logging
 import time
 from enum import StrEnum
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, Field
 
 import spine.keys as keys
 from actors.client.placement import Placer
@@ -27,6 +27,7 @@ from gateway.sms.dispatch_reply import dispatch_reply
 from gateway.sms.inbound import InboundSms
 from gateway.sms.keyword_trace import KeywordAnswer, write_keyword_trace
 from gateway.sms.keywords import Keyword, classify_keyword, help_text, opt_in_text
+from gateway.sms.options import SmsOptions
 from gateway.sms.splitting import split_body
 from spine.context import Channel
 from spine.envelope import MessageEnvelope
@@ -56,17 +57,6 @@ class SmsReply(BaseModel):
     messages: list[str] = Field(default_factory=list)
     outcome: Outcome
     interaction_id: str | None = None
-
-
-class SmsOptions(BaseModel):
-    model_config = ConfigDict(extra="forbid")  # a misspelt option in ray_config.yaml is refused
-    inline_budget_s: float = Field(default=10.0, gt=0, lt=15.0)  # Twilio gives up at 15 s
-    redelivery_wait_s: float = Field(default=4.0, ge=0, lt=15.0)
-    poll_s: float = Field(default=0.05, gt=0)
-    # An inbound still `accepted` this long after arriving was abandoned by a replica that died
-    # mid-turn (gateway.sms.abandoned); well past the inline budget plus a turn's own budget.
-    abandoned_after_s: float = Field(default=120.0, ge=30.0)
-    sweep_every_s: float = Field(default=30.0, gt=0)
 
 
 class SmsHandler:

@@ -16,6 +16,7 @@ from gateway.errors import WebhookRejected
 from gateway.inbound_log import InboundLog
 from gateway.sms.handler import Outcome
 from gateway.sms.inbound import MalformedWebhook, UnsupportedSender, parse_inbound
+from gateway.sms.signature import IDEMPOTENCY_HEADER
 from gateway.sms.status import parse_status, record_status
 from gateway.sms.twilio_params import TwilioWebhook
 from gateway.sms.twiml import TWIML_MEDIA_TYPE, render_twiml
@@ -29,7 +30,6 @@ T = TypeVar("T")
 log = logging.getLogger("clara.sms")
 router = APIRouter()
 
-IDEMPOTENCY_HEADER = "I-Twilio-Idempotency-Token"
 NOT_A_PHONE_REPLY = "Sorry, this line answers text messages from phone numbers only."
 
 

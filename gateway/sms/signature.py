@@ -12,6 +12,7 @@ from twilio.request_validator import RequestValidator, get_signature_algorithm
 
 SIGNATURE_HEADER = "X-Twilio-Signature"
 SETTINGS_HEADER = "X-Twilio-Webhooks-Signature-Settings"
+IDEMPOTENCY_HEADER = "I-Twilio-Idempotency-Token"  # the same on each of Twilio's retries of one webhook
 MAX_SIGNATURE_CHARS = 128  # base64 of an HMAC-SHA256 is 44; anything far longer is not Twilio's
 
 

@@ -1,11 +1,34 @@
 """The voice channel: Twilio's voice webhook and Media Streams bridged to an ElevenLabs agent
 (Conversational AI) websocket, ElevenLabs' webhooks (personalization, server tools, post-call),
-and what a call says when the agent cannot."""
-from gateway.voice.bridge import CallBridge, SocketClosed
-from gateway.voice.elevenlabs import AgentEndpoint, ElevenLabsApi, ElevenLabsError
-from gateway.voice.services import VoiceServices
-from gateway.voice.signature import SignatureRejected
-from gateway.voice.texts import CallTexts
+and what a call says when the agent cannot. Each name below is imported on
+first use (PEP 562): `gateway voice-prompt` reads the agent's config without the bridge."""
+import importlib
+import typing
+
+if typing.TYPE_CHECKING:
+    from gateway.voice.bridge import CallBridge, SocketClosed
+    from gateway.voice.elevenlabs import AgentEndpoint, ElevenLabsApi, ElevenLabsError
+    from gateway.voice.services import VoiceServices
+    from gateway.voice.signature import SignatureRejected
+    from gateway.voice.texts import CallTexts
+
+_HOMES = {
+    "AgentEndpoint": "gateway.voice.elevenlabs",
+    "CallBridge": "gateway.voice.bridge",
+    "CallTexts": "gateway.voice.texts",
+    "ElevenLabsApi": "gateway.voice.elevenlabs",
+    "ElevenLabsError": "gateway.voice.elevenlabs",
+    "SignatureRejected": "gateway.voice.signature",
+    "SocketClosed": "gateway.voice.bridge",
+    "VoiceServices": "gateway.voice.services",
+}
+
+
+def __getattr__(name: str) -> object:
+    if name in _HOMES:
+        return getattr(importlib.import_module(_HOMES[name]), name)
+    raise AttributeError(f"module 'gateway.voice' has no attribute {name!r}")
+
 
 __all__ = [
     "AgentEndpoint",

@@ -101,7 +101,7 @@ def test_the_write_behind_horizon_ends_before_the_sweep_may_act():
     """A retried end and the abandoned-inbound sweep never both act on one message."""
     from annotated_types import Ge
 
-    from gateway.sms.handler import SmsOptions
+    from gateway.sms.options import SmsOptions
     from gateway.write_behind import HORIZON_S
 
     [lowest] = [m.ge for m in SmsOptions.model_fields["abandoned_after_s"].metadata if isinstance(m, Ge)]

@@ -12,7 +12,7 @@ from gateway.app import create_app
 from gateway.cli.sms import send_sms
 from gateway.context import GatewayContext
 from gateway.settings import Settings
-from gateway.sms.handler import SmsOptions
+from gateway.sms.options import SmsOptions
 from spine.envelope import MessageEnvelope
 from spine.records import AgentTrace
 from spine.repo import Spine

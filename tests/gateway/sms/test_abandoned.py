@@ -12,7 +12,7 @@ import pytest
 from gateway.channel_inbound import APOLOGY
 from gateway.sms.abandoned import AbandonedInboundSweep
 from gateway.sms.delivery import Delivery
-from gateway.sms.handler import SmsOptions
+from gateway.sms.options import SmsOptions
 from gateway.sms.rest import TwilioRest
 from spine.context import Channel
 from spine.identity import utcnow
