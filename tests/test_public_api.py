@@ -27,7 +27,7 @@ def _public_names(package: types.ModuleType) -> set[str]:
     `from __future__` features."""
     names = {name for name, value in vars(package).items()
              if not name.startswith("_") and not isinstance(value, types.ModuleType | __future__._Feature)}
-    names |= set(getattr(package, "_RAY_RUNTIME", {}))  # imported on first use (actors)
+    names |= set(getattr(package, "_HOMES", {}))  # imported on first use (PEP 562: actors, gateway.sms, ...)
     return names | MODULES_IN_API.get(package.__name__, set())
 
 
