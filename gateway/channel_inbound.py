@@ -6,9 +6,9 @@ every channel, and events never take the reply down. For the channels whose repl
 (email, Telegram) also: a store that cannot accept is InboundNotAccepted (the route answers 503, so
 the provider retries), `handle_once` runs a message once and apologises when it fails, and the end
 of a turn decides the text to send and queues it before the record says how it ended
-(`turn_ended`), so a reply is never on record as sent while it never reached the outbox. SMS accepts its own way (TwiML inline, a
-store that cannot accept still answers) but ends its turns here too, with `Delivery.may_send`
-checked at the end."""
+(`turn_ended`), so a reply is never on record as sent while it never reached the outbox. SMS
+accepts its own way (TwiML inline, a store that cannot accept still answers) but ends its turns
+here too, with `Delivery.may_send` checked at the end."""
 from __future__ import annotations
 
 import logging
