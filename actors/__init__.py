@@ -32,8 +32,9 @@ stays cheap and code that never starts Ray never imports it. Everything is plain
 imports without Ray, except the Ray runtime (the PersonActor hosts, their pool, the DispatcherActor).
 Errors: `actors.errors.ActorError` and below.
 """
-import importlib
 import typing
+
+from spine.lazy_names import lazy_names as _lazy_names
 
 if typing.TYPE_CHECKING:
     from actors.client.pool import HostPool, TurnFailed
@@ -84,11 +85,7 @@ _HOMES = {
     "VoiceCall": "actors.voice.session",
 }
 
-
-def __getattr__(name: str) -> object:
-    if name in _HOMES:
-        return getattr(importlib.import_module(_HOMES[name]), name)
-    raise AttributeError(f"module 'actors' has no attribute {name!r}")
+__getattr__ = _lazy_names(__name__, _HOMES)
 
 
 __all__ = [

@@ -3,6 +3,6 @@ call's routing, first message and context (actors/host/person_session.py runs it
 and the end, for a Person or for a caller who is no Person yet, on their number's address actor).
 The GatewayIngress replica keeps the wire's side (gateway/voice/services.py, bridge.py): call
 (VoiceCalls) answers within a time bound, places each op (call_placement), writes the opening's
-bookkeeping (write_behind) and the end's (call_trace), and forwards each op to the actor; session
+bookkeeping (bookkeeping) and the end's (call_trace), and forwards each op to the actor; session
 is the call's state over the ElevenLabs websocket; tools maps server-tool calls onto tool uses.
 """

@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import time
 from collections.abc import Sequence
 from functools import partial
 from typing import Any
@@ -33,12 +32,12 @@ from actors.host.conversation_log import record_call
 from actors.host.person_session import CallEnd, CallOpen, CallTool, OpenedCall, PersonSessions, SessionReply
 from actors.turn.trace_builder import trace_call
 from actors.turn.turn_types import ToolRunner
+from actors.voice.bookkeeping import WRITE_BEHIND_MAX_S, WRITE_BEHIND_S, WRITE_RETRY_S, Bookkeeping, logged, retried
 from actors.voice.call_placement import call_open, whose_call
 from actors.voice.call_trace import completed
 from actors.voice.opening import Opened, VoiceCallStart, interaction_id_for, minimal_opening
 from actors.voice.session import VoiceCall
 from actors.voice.tools import not_on_the_phone, tool_use_id_for
-from actors.voice.write_behind import WRITE_BEHIND_MAX_S, WRITE_BEHIND_S, WRITE_RETRY_S, WriteBehind, logged
 from prompts.voice import default_voice_prompt
 from spine import keys
 from spine.context import Channel
@@ -74,7 +73,7 @@ class VoiceCalls:
         self._openings_in_progress = 0  # on this replica
         self._all_answered = asyncio.Event()  # set whenever no opening is in progress
         self._all_answered.set()
-        self._writes = WriteBehind(self._all_answered, self._run_in_background, write_retry_s)
+        self._writes = Bookkeeping(self._all_answered, self._run_in_background, write_retry_s)
 
     # -- start ---------------------------------------------------------------------------------
     async def start(self, *, caller_number: str, called_number: str, call_sid: str) -> VoiceCallStart:
@@ -145,15 +144,7 @@ class VoiceCalls:
         """The actor's opening; one that failed on the store (a lease it could not write) or on
         its host is asked again, backing off, for up to `write_retry_s`: the caller was answered
         meanwhile, but the call's trace, the identity its tools need, still lands (bench/chaos.py)."""
-        deadline, pause = time.monotonic() + self.write_retry_s, 0.25
-        while True:
-            try:
-                return await self.sessions.session(op)
-            except (StoreError, ActorError):
-                if time.monotonic() + pause > deadline:
-                    raise
-            await asyncio.sleep(pause)
-            pause = min(pause * 2, 2.0)
+        return await retried(lambda: self.sessions.session(op), self.write_retry_s, (StoreError, ActorError))
 
     def _record(self, opened: OpenedCall, caller_number: str, iid: str) -> None:
         for reason in opened.context_builds:

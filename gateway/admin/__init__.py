@@ -1,8 +1,9 @@
 """The /admin surface: bearer-token JSON API and server-rendered pages (sign-in, status cards,
 tool catalog, traces, actors, Ask Clara). Each name below is imported on first use (PEP 562):
 `gateway admin-token` checks a staff identity without loading Ask Clara's turn."""
-import importlib
 import typing
+
+from spine.lazy_names import lazy_names as _lazy_names
 
 if typing.TYPE_CHECKING:
     from gateway.admin.ask import AskForbidden, AskRefused
@@ -16,11 +17,7 @@ _HOMES = {
     "require_admin": "gateway.admin.auth",
 }
 
-
-def __getattr__(name: str) -> object:
-    if name in _HOMES:
-        return getattr(importlib.import_module(_HOMES[name]), name)
-    raise AttributeError(f"module 'gateway.admin' has no attribute {name!r}")
+__getattr__ = _lazy_names(__name__, _HOMES)
 
 
 __all__ = [

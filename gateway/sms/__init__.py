@@ -3,8 +3,9 @@ splitting, TwiML, the REST client, outbound delivery) and the inbound handler th
 The Serve routes in `routes.py` only move bytes between HTTP and `SmsHandler`.
 Each name below is imported on first use (PEP 562): the settings import `gateway.sms.options`
 without the channel."""
-import importlib
 import typing
+
+from spine.lazy_names import lazy_names as _lazy_names
 
 if typing.TYPE_CHECKING:
     from gateway.sms.abandoned import AbandonedInboundSweep
@@ -40,11 +41,7 @@ _HOMES = {
     "signature_valid": "gateway.sms.signature",
 }
 
-
-def __getattr__(name: str) -> object:
-    if name in _HOMES:
-        return getattr(importlib.import_module(_HOMES[name]), name)
-    raise AttributeError(f"module 'gateway.sms' has no attribute {name!r}")
+__getattr__ = _lazy_names(__name__, _HOMES)
 
 
 __all__ = [

@@ -2,8 +2,9 @@
 (Conversational AI) websocket, ElevenLabs' webhooks (personalization, server tools, post-call),
 and what a call says when the agent cannot. Each name below is imported on
 first use (PEP 562): `gateway voice-prompt` reads the agent's config without the bridge."""
-import importlib
 import typing
+
+from spine.lazy_names import lazy_names as _lazy_names
 
 if typing.TYPE_CHECKING:
     from gateway.voice.bridge import CallBridge, SocketClosed
@@ -23,11 +24,7 @@ _HOMES = {
     "VoiceServices": "gateway.voice.services",
 }
 
-
-def __getattr__(name: str) -> object:
-    if name in _HOMES:
-        return getattr(importlib.import_module(_HOMES[name]), name)
-    raise AttributeError(f"module 'gateway.voice' has no attribute {name!r}")
+__getattr__ = _lazy_names(__name__, _HOMES)
 
 
 __all__ = [

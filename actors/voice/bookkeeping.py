@@ -8,7 +8,7 @@ import asyncio
 import logging
 import time
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import Any, TypeVar
 
 from spine.store import StoreUnavailable
 
@@ -22,10 +22,12 @@ WRITE_BEHIND_MAX_S = 0.5
 WRITE_RETRY_S = 20.0
 
 Write = Callable[[], Awaitable[Any]]
+T = TypeVar("T")
+FIRST_PAUSE_S, MAX_PAUSE_S = 0.25, 2.0
 
 
-class WriteBehind:
-    """Everything queued within WRITE_BEHIND_S is written by one task: a burst of ringing phones
+class Bookkeeping:
+    """(Not gateway.write_behind, which outlasts a refused end of an inbound.) Everything queued within WRITE_BEHIND_S is written by one task: a burst of ringing phones
     costs one timer and one task, not one of each per write."""
 
     def __init__(self, all_answered: asyncio.Event, run_in_background: Callable[[asyncio.Task[Any]], None],
@@ -65,19 +67,23 @@ class WriteBehind:
                 del self._recording[iid]
 
 
-async def logged(write: Write, retry_s: float) -> None:
-    """One bookkeeping write; while the store is unavailable, tried again (backing off) for `retry_s`."""
-    deadline, pause = time.monotonic() + retry_s, 0.25
+async def retried(call: Callable[[], Awaitable[T]], retry_s: float,
+                  retry_on: tuple[type[Exception], ...] = (StoreUnavailable,)) -> T:
+    """`call()`'s result; a `retry_on` failure is tried again, backing off, for `retry_s` (then raised)."""
+    deadline, pause = time.monotonic() + retry_s, FIRST_PAUSE_S
     while True:
         try:
-            await write()
-            return
-        except StoreUnavailable as exc:
+            return await call()
+        except retry_on:
             if time.monotonic() + pause > deadline:
-                log.warning("voice bookkeeping write failed: %r", exc)
-                return
-            await asyncio.sleep(pause)
-            pause = min(pause * 2, 2.0)
-        except Exception as exc:  # noqa: BLE001 - bookkeeping of one call; the others in its batch still land
-            log.warning("voice bookkeeping write failed: %r", exc)
-            return
+                raise
+        await asyncio.sleep(pause)
+        pause = min(pause * 2, MAX_PAUSE_S)
+
+
+async def logged(write: Write, retry_s: float) -> None:
+    """One bookkeeping write, `retried` while the store is unavailable; a failure is logged, not raised."""
+    try:
+        await retried(write, retry_s)
+    except Exception as exc:  # noqa: BLE001 - bookkeeping of one call; the others in its batch still land
+        log.warning("voice bookkeeping write failed: %r", exc)
