@@ -9,7 +9,8 @@ scheduler killed; the store refusing writes for 10 s; the model answering 529 fo
 of `--seconds-per-fault` (at least the fault's window + 10 s). After the load it waits for the
 abandoned-inbound sweep, then judges every message from what the store and the stand-ins hold
 (bench/chaos_audit.py) and prints, per fault: accepted, answered, apologised, lost, answered
-twice, 5xx to a provider (apart from the documented retryable 503s), voice webhooks ok, and the
+twice, 5xx to a provider (apart from the documented retryable 503s and the SMS primaries whose
+fallback request was answered, counted as `fallback`), voice webhooks ok, and the
 recovery time (from the fault, or the end of its window, to the end of the last request not
 served normally: failed, apologised, refused, or slower than `--slow-s`), and the slowest
 request of the phase. Goal: 0 lost, 0 twice, 0 5xx, every accepted message answered or apologised.
@@ -34,7 +35,7 @@ from bench.chaos_faults import FAULTS, Injected, inject, window_s  # noqa: E402
 from bench.chaos_load import MixedLoad, add_load_arguments  # noqa: E402
 from bench.chaos_rig import ABANDONED_AFTER_S, SWEEP_EVERY_S, Rig  # noqa: E402
 
-COLUMNS = ("accepted", "answered", "apologised", "lost", "twice", "bad_5xx", "retry_503")
+COLUMNS = ("accepted", "answered", "apologised", "lost", "twice", "bad_5xx", "retry_503", "fallback")
 
 
 async def run_phases(rig: Rig, load: MixedLoad, args) -> list[tuple[Injected, float, float]]:

@@ -14,7 +14,9 @@ counted only when the provider holds a message of that text to that recipient.
   twice       more than one answer reached the sender for one message
   5xx         answers >= 500 a provider saw, other than 503: the store-down answer every route
               documents as 'retry shortly' (gateway/health.py; email and Telegram rely on their
-              provider's retry), counted apart as retryable 503s
+              provider's retry), counted apart as retryable 503s, and an SMS primary's failure
+              the fallback request then answered (gateway/sms/twilio_params.py FALLBACK), counted
+              apart as `fallback`
 """
 from __future__ import annotations
 
@@ -81,6 +83,7 @@ class Tally:
     twice: int = 0
     bad_5xx: int = 0
     retry_503: int = 0
+    fallback: int = 0  # SMS primaries that failed (5xx, reset) and whose fallback request took 200
     unaccepted: int = 0  # refused every attempt and never in the inbound log (the provider gave up)
     calls: int = 0
     calls_ok: int = 0
@@ -128,6 +131,7 @@ async def tally_of(spine: Spine, messages: list[Message], calls: list[Call], see
         tally.slowest_s = max(tally.slowest_s, message.done_at - message.sent_at)
         for status in message.statuses:
             tally.add_status(message.channel, status)
+        tally.fallback += len(message.rescued)
         fate = await judge(spine, message, seen, tally)
         tally.accepted += fate != "unaccepted"
         setattr(tally, fate, getattr(tally, fate) + 1)

@@ -44,6 +44,7 @@ class InboundSms(BaseModel):
     num_media: int = 0
     media_urls: list[str] = Field(default_factory=list)
     media_content_types: list[str] = Field(default_factory=list)
+    primary_error: str | None = None  # Twilio's ErrorCode when it posted this to the fallback URL
 
 
 def decode_form(raw: bytes) -> ImmutableMultiDict:
@@ -101,4 +102,5 @@ def parse_inbound(form: Mapping[str, str]) -> InboundSms:
         num_media=count,
         media_urls=urls,
         media_content_types=types,
+        primary_error=form.get("ErrorCode") or None,
     )

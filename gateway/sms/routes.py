@@ -77,6 +77,9 @@ async def twilio_inbound(request: Request, ctx: GatewayContext = Depends(get_con
         return _rejected(exc)
     except UnsupportedSender as exc:
         return await _unsupported_sender(ctx, exc)
+    if sms.primary_error:  # a redelivery of the MessageSid if the primary got as far as recording it
+        log.warning("sms %s came to the fallback URL after Twilio's error %s at the primary",
+                    sms.message_sid, sms.primary_error)
     reply = await ctx.sms.handle(sms)
     metrics.inbound("sms", reply.outcome)
     # An answered message is already on record twice (the inbound log's row, Serve's access

@@ -15,6 +15,9 @@ Sources (the lists below are copied from these pages, by hand):
   request parameters for every channel, then the WhatsApp-specific ones: WHATSAPP_ONLY)
 - Message status callback: https://www.twilio.com/docs/messaging/guides/track-outbound-message-status
   and https://www.twilio.com/docs/messaging/api/message-resource (StatusCallback parameters)
+- Fallback request: https://www.twilio.com/docs/usage/security/availability-reliability (when the
+  primary URL fails, Twilio posts the same parameters at once to the number's fallback URL, adding
+  ErrorCode and ErrorUrl: FALLBACK)
 - Voice webhook: https://www.twilio.com/docs/voice/twiml#request-parameters, the <Gather> action's
   https://www.twilio.com/docs/voice/twiml/gather#action, and
   https://www.twilio.com/docs/voice/trusted-calling-with-shakenstir (StirVerstat, StirPassportToken)
@@ -47,10 +50,15 @@ WHATSAPP_ONLY = frozenset({
 })
 WHATSAPP_SENDER = "whatsapp:"
 
+# What Twilio adds when it posts an inbound message to the number's fallback URL because the
+# primary failed (a GatewayIngress replica that died mid-request answers 500 through Serve's proxy).
+# The fallback URL is this same route: the message is then a redelivery of its MessageSid.
+FALLBACK = frozenset({"ErrorCode", "ErrorUrl"})
+
 INBOUND_MESSAGE = frozenset({
     "MessageSid", "SmsSid", "SmsMessageSid", "AccountSid", "MessagingServiceSid", "From", "To", "Body",
     "NumMedia", "NumSegments", "ApiVersion", "SmsStatus", "AddOns", "OptOutType", "MessageType",
-}) | WHATSAPP_ONLY | _GEO_FIELDS
+}) | WHATSAPP_ONLY | FALLBACK | _GEO_FIELDS
 
 STATUS_CALLBACK = frozenset({
     "MessageSid", "SmsSid", "MessageStatus", "SmsStatus", "AccountSid", "MessagingServiceSid", "From", "To",
@@ -67,6 +75,11 @@ VOICE_CALL = frozenset({
 
 # Indexed names: MediaUrl0..MediaUrl9 and MediaContentType0..9 on a message.
 _INDEXED = {"inbound": re.compile(r"(MediaUrl|MediaContentType)\d"), "status": None, "voice": None}
+
+
+# The fallback's fields have one exact shape on an inbound message, checked so that no name/value
+# boundary around them can move (both sort between Body and From): a five-digit error code, a URL.
+_FALLBACK_SHAPES = {"ErrorCode": re.compile(r"\d{5}"), "ErrorUrl": re.compile(r"https?://[^\s]{1,2000}")}
 
 
 class TwilioWebhook(StrEnum):
@@ -129,6 +142,10 @@ def check_form(form: ImmutableMultiDict, webhook: TwilioWebhook, *, account_sid:
         value = form.get(name)
         if value is not None and not sid_ok(value, prefixes):
             raise RecutWebhook(name, f"is not {' or '.join(prefixes)} followed by 32 hex digits")
+    for name, shape in _FALLBACK_SHAPES.items() if webhook == TwilioWebhook.INBOUND else ():
+        value = form.get(name)
+        if value is not None and not shape.fullmatch(value):
+            raise RecutWebhook(name, f"is not the shape Twilio sends ({shape.pattern})")
     required = "CallSid" if webhook == TwilioWebhook.VOICE else None
     if required and required not in form:
         raise RecutWebhook(required, "is missing")
