@@ -22,6 +22,9 @@ DEFAULT_ACK_TIMEOUT_S = 300
 DEFAULT_REPEATS = 2
 ACK_TIMEOUT_RANGE = (5, 3600)
 REPEATS_RANGE = (0, 9)
+# A page someone took stays among the pages its other people hold this long (a late ACK is told who
+# has it); after that it leaves their list, so the list a page or an ACK reads stays short.
+TAKEN_PAGE_KEPT_S = 3600.0
 
 
 class OnCallPlan(BaseModel):

@@ -18,7 +18,7 @@ from spine.dispatch import accept_by_page
 from spine.escalation import EscalationStatus
 from spine.events import emit_event
 from spine.identity import PersonRoleType, utcnow
-from spine.oncall import Page, PageStatus, PageVia
+from spine.oncall import TAKEN_PAGE_KEPT_S, Page, PageStatus, PageVia
 from spine.outbound import Notification, NotificationKind, NotificationStatus, OutboundRequest, queue_outbound
 from spine.records import EventKind
 from spine.repo import Spine
@@ -27,7 +27,6 @@ from spine.work import WorkOrderNote
 ACK_WORD = re.compile(r"^\s*ack(?:\s+(\d{4}))?\s*[.!]?\s*$", re.IGNORECASE)
 _ACKABLE = frozenset({PageStatus.PAGING, PageStatus.EXHAUSTED})  # a late answer still takes it
 _CAS_ATTEMPTS = 5
-RECENT_S = 3600.0  # an ACK this long after someone else took the page is still told who has it
 
 
 class AckOutcome(BaseModel):
@@ -134,7 +133,7 @@ async def pass_page(spine: Spine, page_id: str, person_id: str, *, now: datetime
 async def _taken_by_another(spine: Spine, pages: list[Page], person_id: str) -> AckOutcome | None:
     """An ACK for a page someone else took within the last hour: say who has it (not a turn)."""
     recent = [p for p in pages if p.status == PageStatus.ACKNOWLEDGED and p.acknowledged_by != person_id
-              and p.acknowledged_at is not None and (utcnow() - p.acknowledged_at).total_seconds() < RECENT_S]
+              and p.acknowledged_at is not None and (utcnow() - p.acknowledged_at).total_seconds() < TAKEN_PAGE_KEPT_S]
     if not recent:
         return None
     return AckOutcome(acknowledged=False, page=recent[-1], reply=await _taken_reply(spine, recent[-1]))

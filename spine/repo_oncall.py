@@ -6,12 +6,14 @@ it is indexed by status and next step due, so the scheduler reads only the ladde
 """
 from __future__ import annotations
 
+from contextlib import suppress
 from datetime import datetime
 
 import spine.keys as keys
-from spine.oncall import OnCallPlan, Page, PageStatus
+from spine.identity import utcnow
+from spine.oncall import TAKEN_PAGE_KEPT_S, OnCallPlan, Page, PageStatus
 from spine.repo_base import RepoBase
-from spine.store.base import ABSENT, ConditionFailed, Item
+from spine.store.base import ABSENT, ConditionFailed, Item, StoreError
 
 
 def _page_item(page: Page) -> Item:
@@ -75,11 +77,24 @@ class OnCallRecords(RepoBase):
         await self.store.put(Item(pk=keys.pages_held(person_id), sk=page_id, data={"page_id": page_id}))
 
     async def pages_held_by(self, person_id: str) -> list[Page]:
-        """Every page this Person was paged by, oldest first."""
-        pages = [await self.get_page(i.sk) for i in await self.store.query(keys.pages_held(person_id))]
-        return sorted((p for p in pages if p is not None), key=lambda p: p.created_at)
+        """The pages this Person was paged by, oldest first: those nobody took, and those taken
+        within TAKEN_PAGE_KEPT_S. An older taken page leaves the list here (the page itself is kept)."""
+        held: list[Page] = []
+        for item in await self.store.query(keys.pages_held(person_id)):
+            page = await self.get_page(item.sk)
+            if page is None or _taken_long_ago(page):
+                with suppress(StoreError):  # a store refusing writes: the next read trims it
+                    await self.store.delete(item.pk, item.sk)
+            else:
+                held.append(page)
+        return sorted(held, key=lambda p: p.created_at)
 
     async def open_pages_held_by(self, person_id: str) -> list[Page]:
         """The pages this Person was paged by that nobody has taken yet (running or exhausted), oldest first."""
         untaken = (PageStatus.PAGING, PageStatus.EXHAUSTED)
         return [p for p in await self.pages_held_by(person_id) if p.status in untaken]
+
+
+def _taken_long_ago(page: Page) -> bool:
+    return page.status == PageStatus.ACKNOWLEDGED and page.acknowledged_at is not None \
+        and (utcnow() - page.acknowledged_at).total_seconds() >= TAKEN_PAGE_KEPT_S

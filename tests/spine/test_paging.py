@@ -7,8 +7,9 @@ from datetime import timedelta
 
 import pytest
 
+import spine.keys as keys
 from spine.identity import utcnow
-from spine.oncall import OnCallPlan, PageStatus, PageVia
+from spine.oncall import TAKEN_PAGE_KEPT_S, OnCallPlan, PageStatus, PageVia
 from spine.outbound import NotificationKind
 from spine.paging import PageRequest, advance_page, start_page
 from spine.paging_ack import ack_by_text, acknowledge, pass_page
@@ -184,3 +185,20 @@ async def test_exhaustion_claims_the_managers_were_told_only_when_a_message_to_o
     assert (await spine.get_page("pg_test_1")).status == PageStatus.EXHAUSTED
     body = (await spine.get_outbox("page-pg_test_1-exhausted-reporter")).body
     assert "911" in body and "have been told" not in body and "could not be reached" in body
+
+
+async def test_a_page_taken_over_an_hour_ago_leaves_the_pages_its_people_hold(seeded_sqlite):
+    """Else every page ever held would be read on each new page and each ACK (PAGESHELD grows)."""
+    spine, now = seeded_sqlite, utcnow()
+    await spine.put_oncall_plan(OnCallPlan(property_id="pf_yale", levels=[["p_mike", "p_priya"]], ack_timeout_s=5))
+    old_start = now - timedelta(seconds=TAKEN_PAGE_KEPT_S + 60)
+    await start_page(spine, _request(1), now=old_start)
+    await acknowledge(spine, "pg_test_1", "p_priya", PageVia.SMS, now=old_start + timedelta(seconds=30))
+    await start_page(spine, _request(2), now=now - timedelta(seconds=60))
+    await acknowledge(spine, "pg_test_2", "p_priya", PageVia.SMS, now=now - timedelta(seconds=30))
+    await start_page(spine, _request(3), now=now)
+    assert [p.id for p in await spine.pages_held_by("p_mike")] == ["pg_test_2", "pg_test_3"]
+    assert sorted(i.sk for i in await spine.store.query(keys.pages_held("p_mike"))) == ["pg_test_2", "pg_test_3"]
+    assert (await spine.get_page("pg_test_1")).acknowledged_by == "p_priya"  # the page itself is kept
+    told = await ack_by_text(spine, "p_priya", "ACK")  # a late ACK still takes the open page
+    assert told is not None and told.acknowledged and told.page.id == "pg_test_3"
