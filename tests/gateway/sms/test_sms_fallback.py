@@ -44,6 +44,7 @@ async def test_a_fallback_for_a_message_the_primary_answered_replays_it_without_
     sid = new_message_sid()
     first = await text(client, "is the pool open?", sid=sid)
     response, messages = await _post(client, _fallback(sid))
+    assert response.status_code == 200
     assert first.messages == messages == ["turn 1"] and len(pool.submitted) == 1
 
 
