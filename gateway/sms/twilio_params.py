@@ -50,9 +50,10 @@ WHATSAPP_ONLY = frozenset({
 })
 WHATSAPP_SENDER = "whatsapp:"
 
-# What Twilio adds when it posts an inbound message to the number's fallback URL because the
-# primary failed (a GatewayIngress replica that died mid-request answers 500 through Serve's proxy).
-# The fallback URL is this same route: the message is then a redelivery of its MessageSid.
+# What Twilio adds when it posts an inbound message or a call to the number's fallback URL because
+# the primary failed (a GatewayIngress replica that died mid-request answers 500 through Serve's
+# proxy). The fallback URL is the same route: a message is then a redelivery of its MessageSid, a
+# call's TwiML is built again (it is the same for the same CallSid).
 FALLBACK = frozenset({"ErrorCode", "ErrorUrl"})
 
 INBOUND_MESSAGE = frozenset({
@@ -71,14 +72,14 @@ VOICE_CALL = frozenset({
     "CallerName", "ParentCallSid", "CallToken", "StirVerstat", "StirPassportToken", "StirStatus", "AddOns",
     "Caller", "Called", "Digits", "SpeechResult", "Confidence", "FinishedOnKey",  # <Gather> action
     *(f"{side}{part}" for side in ("Caller", "Called") for part in _GEO),
-}) | _GEO_FIELDS
+}) | FALLBACK | _GEO_FIELDS
 
 # Indexed names: MediaUrl0..MediaUrl9 and MediaContentType0..9 on a message.
 _INDEXED = {"inbound": re.compile(r"(MediaUrl|MediaContentType)\d"), "status": None, "voice": None}
 
 
-# The fallback's fields have one exact shape on an inbound message, checked so that no name/value
-# boundary around them can move (both sort between Body and From): a five-digit error code, a URL.
+# The fallback's fields have one exact shape, checked so that no name/value boundary around them can
+# move (they sort between Body and From, and between Direction and From): a five-digit code, a URL.
 _FALLBACK_SHAPES = {"ErrorCode": re.compile(r"\d{5}"), "ErrorUrl": re.compile(r"https?://[^\s]{1,2000}")}
 
 
@@ -142,7 +143,7 @@ def check_form(form: ImmutableMultiDict, webhook: TwilioWebhook, *, account_sid:
         value = form.get(name)
         if value is not None and not sid_ok(value, prefixes):
             raise RecutWebhook(name, f"is not {' or '.join(prefixes)} followed by 32 hex digits")
-    for name, shape in _FALLBACK_SHAPES.items() if webhook == TwilioWebhook.INBOUND else ():
+    for name, shape in _FALLBACK_SHAPES.items() if webhook != TwilioWebhook.STATUS else ():
         value = form.get(name)
         if value is not None and not shape.fullmatch(value):
             raise RecutWebhook(name, f"is not the shape Twilio sends ({shape.pattern})")

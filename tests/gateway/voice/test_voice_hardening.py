@@ -67,6 +67,21 @@ async def test_a_voice_webhook_twilio_never_sends_is_refused(client, field, valu
     assert r.status_code == 403 and field in r.text
 
 
+async def test_the_fallback_request_for_a_call_gets_the_same_twiml_as_its_primary(client):
+    """Twilio posts a call whose primary failed (Serve's 500 from a dead replica) to the fallback
+    URL, /voice/twiml itself, with ErrorCode and ErrorUrl added."""
+    url = f"{PUBLIC_URL}/voice/twiml"
+    form = {"CallSid": twilio_sid("CA", "fb"), "From": MARCUS, "To": YALE_LINE}
+    fallback = {**form, "ErrorCode": "11200", "ErrorUrl": url}
+    primary = await client.post(url, data=form, headers={"X-Twilio-Signature": twilio_sign(SECRET, url, form)})
+    answer = await client.post(url, data=fallback, headers={"X-Twilio-Signature": twilio_sign(SECRET, url, fallback)})
+    assert primary.status_code == answer.status_code == 200 and "<Stream" in answer.text
+    assert answer.text == primary.text
+    bad = {**fallback, "ErrorCode": "11200Direction"}
+    refused = await client.post(url, data=bad, headers={"X-Twilio-Signature": twilio_sign(SECRET, url, bad)})
+    assert refused.status_code == 403 and "ErrorCode" in refused.text
+
+
 async def test_a_call_sid_recut_under_the_same_signature_is_refused(client):
     form = {"CallSid": twilio_sid("CA", "recut"), "From": MARCUS, "To": YALE_LINE}
     url = f"{PUBLIC_URL}/voice/twiml"
