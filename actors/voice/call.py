@@ -55,6 +55,10 @@ __all__ = ["OPEN_BUDGET_S", "WRITE_BEHIND_MAX_S", "WRITE_BEHIND_S", "VoiceCalls"
 log = logging.getLogger("clara.voice")
 
 OPEN_BUDGET_S = 1.0  # the caller hears ringing while we build context; never longer than this
+# A call's trace may be written by another replica's bookkeeping that the store refused a moment
+# ago: its next try comes within MAX_PAUSE_S of the store's return, so a call not on record is
+# read again for this long before its tool is refused (bench/chaos.py, the store down 10 s).
+RECORD_WAIT_S = 3.0
 
 
 class VoiceCalls:
@@ -63,11 +67,12 @@ class VoiceCalls:
     DispatcherActor, for the bridge's speculative prefetch and the last resort above."""
 
     def __init__(self, spine: Spine, tools: ToolRunner, sessions: PersonSessions, *, voice_prompt: str | None = None,
-                 open_budget_s: float = OPEN_BUDGET_S, write_retry_s: float = WRITE_RETRY_S) -> None:
+                 open_budget_s: float = OPEN_BUDGET_S, write_retry_s: float = WRITE_RETRY_S,
+                 record_wait_s: float = RECORD_WAIT_S) -> None:
         self.spine, self.tools, self.sessions = spine, tools, sessions
         self._custom_prompt = voice_prompt
         self.voice_prompt = voice_prompt if voice_prompt is not None else default_voice_prompt()
-        self.open_budget_s, self.write_retry_s = open_budget_s, write_retry_s
+        self.open_budget_s, self.write_retry_s, self.record_wait_s = open_budget_s, write_retry_s, record_wait_s
         self._background: set[asyncio.Task[Any]] = set()
         self._opening: dict[str, asyncio.Task[Opened]] = {}  # calls being opened by this replica
         self._openings_in_progress = 0  # on this replica
@@ -164,11 +169,26 @@ class VoiceCalls:
             await asyncio.gather(asyncio.shield(opening), return_exceptions=True)
         await self._writes.recorded(interaction_id)
 
+    async def _call_trace(self, interaction_id: str) -> AgentTrace | None:
+        """The call's trace once this replica's part of it is written; one not on record yet is
+        read again for `record_wait_s` (RECORD_WAIT_S: another replica may still be writing it)."""
+        await self._recorded(interaction_id)
+
+        async def read() -> AgentTrace:
+            trace = await self.spine.get_trace(interaction_id)
+            if trace is None:
+                raise _NotOnRecord(interaction_id)
+            return trace
+
+        try:
+            return await retried(read, self.record_wait_s, (_NotOnRecord,))
+        except _NotOnRecord:
+            return None
+
     # -- during the call -----------------------------------------------------------------------
     async def caller_of(self, interaction_id: str) -> Caller | None:
         """The caller's authority, from the call's recorded trace (never from the request)."""
-        await self._recorded(interaction_id)
-        trace = await self.spine.get_trace(interaction_id)
+        trace = await self._call_trace(interaction_id)
         if trace is None or trace.channel != Channel.VOICE or not trace.property_id:
             return None
         return await load_caller(self.spine, trace.participant_id, trace.property_id, interaction_id, Channel.VOICE)
@@ -176,8 +196,7 @@ class VoiceCalls:
     async def run_tool(self, interaction_id: str, inv: ToolInvocation) -> ToolResult | None:
         """One of the call's tools, with the caller's authority: in their actor, in order with
         their texts; None when the call is unknown. The actor unreachable: see the module's doc."""
-        await self._recorded(interaction_id)
-        trace = await self.spine.get_trace(interaction_id)
+        trace = await self._call_trace(interaction_id)
         if trace is None or trace.channel != Channel.VOICE or not trace.property_id:
             return None
         where = await whose_call(self.spine, trace)
@@ -280,3 +299,7 @@ class VoiceCalls:
 def _log_failure(task: asyncio.Task[Any]) -> None:
     if not task.cancelled() and task.exception() is not None:
         log.warning("voice background task failed: %r", task.exception())
+
+
+class _NotOnRecord(Exception):
+    """A call's trace not (yet) in the store."""

@@ -23,7 +23,7 @@ class Unreachable:
 
 
 async def test_a_call_whose_actor_is_unreachable_gets_the_minimal_opening_and_no_tools(spine):
-    calls = in_process_calls(spine, write_retry_s=0.3, open_budget_s=5.0)
+    calls = in_process_calls(spine, write_retry_s=0.3, open_budget_s=5.0, record_wait_s=0.3)
     calls.sessions = unreachable = Unreachable()
     start = await calls.start(caller_number=MARCUS, called_number=YALE_LINE, call_sid="CA_gone")
     await calls.drain()

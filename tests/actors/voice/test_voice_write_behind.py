@@ -41,6 +41,41 @@ async def test_one_refused_trace_write_loses_nothing_else(spine, caplog):
     assert "refused TRACE#voice-CA_wb_bad" in caplog.text
 
 
+class StoreDown:
+    """A store that refuses every write until `up()` (locked, unreachable), counting the refusals."""
+
+    def __init__(self, inner) -> None:
+        self.inner, self.is_up, self.refused = inner, False, 0
+
+    def up(self) -> None:
+        self.is_up = True
+
+    async def put(self, item, **kwargs):
+        if not self.is_up:
+            self.refused += 1
+            raise StoreUnavailable("the store refuses writes")
+        return await self.inner.put(item, **kwargs)
+
+    def __getattr__(self, name: str):
+        return getattr(self.inner, name)
+
+
+async def test_a_tool_on_another_replica_waits_for_a_trace_the_store_refused_a_moment_ago(spine):
+    # Replica A answers the call while the store refuses writes, and its bookkeeping backs off; the
+    # call's first tool reaches replica B, and the store comes back before A's next try.
+    down = StoreDown(spine.store)
+    replica_a, replica_b = in_process_calls(Spine(down), write_retry_s=10.0), in_process_calls(spine)
+    await replica_a.start(caller_number=MARCUS, called_number=YALE_LINE, call_sid="CA_wb_down")
+    while not down.refused:
+        await asyncio.sleep(0.02)
+    tool = asyncio.create_task(replica_b.run_webhook_tool("voice-CA_wb_down", "get_unit_appliances", {}))
+    await asyncio.sleep(0.1)  # B has found no call on record
+    down.up()
+    appliances = await tool
+    assert appliances is not None and not appliances.is_error, appliances  # Marcus's own unit, not "no call"
+    await replica_a.drain()
+
+
 class HeldClaimStore:
     """A store that holds the phone-claim read of one number until released: that caller's
     phone keeps ringing on this replica for as long as the test wants."""
