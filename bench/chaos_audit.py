@@ -131,6 +131,9 @@ async def tally_of(spine: Spine, messages: list[Message], calls: list[Call], see
         tally.slowest_s = max(tally.slowest_s, message.done_at - message.sent_at)
         for status in message.statuses:
             tally.add_status(message.channel, status)
+        if any(status >= 500 and status != 503 for status in message.statuses):
+            tally.examples.append(f"5xx: {message.channel} {message.id} statuses={message.statuses} "
+                                  f"rescued={message.rescued} took {message.done_at - message.sent_at:.1f}s")
         tally.fallback += len(message.rescued)
         fate = await judge(spine, message, seen, tally)
         tally.accepted += fate != "unaccepted"
