@@ -1,14 +1,18 @@
 """The intent classifier's shape features: regexes over the folded text (lowercase, accents
 removed) for what a message is about, whatever its words: a bedroom count, money, a resident's own
 home, a relative's, a seeker's lease elsewhere, an applicant's house-rule questions (pets, parking,
-lease length, a deposit), an owner's property or manager, a vendor or realtor filling vacancies, a
-job, a friend's search. Each names a kind of sender, not a phrasing from any one set, so a weight
-learnt on one style carries to others."""
+lease length, a deposit), an owner's property or manager, a vendor or realtor filling vacancies or
+selling, a job, a wrong number asking for a shop, a friend's search, a particular home asked
+after. Each names a kind of sender, not a phrasing from any one set, so a weight learnt on one
+style carries to others."""
 from __future__ import annotations
 
 import re
 
 _HOME_WORDS = r"(?:house|home|condo|duplex|triplex|fourplex|townhouse|rentals?|propert(?:y|ies)|units)"
+_THAT_HOME = (r"(?:house|home|place|cottage|loft|townhouse|townhome|duplex|condo|apartment|apt|bungalow|cabin|casita|studio|"
+              r"flat|unit|rental|listing)")
+_ESTA_CASA = r"(?:casa|casita|depa|departamento|depto|piso|chalet|adosado|apartamento|duplex|atico|estudio|loft|cabana)"
 
 SHAPES: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("<bedrooms>", re.compile(r"\b\d\s*-?\s*(?:br|bd|bdr|bed|beds|bedrooms?|b1b|rec[aá]maras?|cuartos|habitaciones)\b"
@@ -22,7 +26,7 @@ SHAPES: tuple[tuple[str, re.Pattern[str]], ...] = (
                              r"\bvivo\s+en\b|"
                              # "I'm in 1204", "we're in 3B", "Jess from 410", "estamos en el 2C": a unit of ours
                              r"\b(?:i'?m|we'?re|i\s+am|we\s+are)\s+in\s+(?:unit\s+|apt\s+|#)?\d{1,4}[a-z]?\b|"
-                             r"\bfrom\s+(?:unit\s+|apt\s+|#)?\d{3,4}[a-z]?\b|\b(?:in|en\s+el)\s+\d[a-z]\b|"
+                             r"\bfrom\s+(?:unit\s+|apt\s+|#)?\d{3,4}[a-z]?\b|(?<!interested )(?<!interesad[oa] )\b(?:in|en\s+el)\s+\d[a-z]\b|"
                              r"\b(?:estoy|estamos|vivimos)\s+en\s+el\s+\d{1,4}[a-z]?\b|\b(?:unit|apt|#)\s*\d{1,4}[a-z]?\b", re.IGNORECASE)),
     ("<date>", re.compile(r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)\w*\b|\b(?:enero|febrero|marzo|abril|"
                           r"mayo|junio|julio|agosto|septiembre|octubre|noviembre|diciembre)\b|\bnext\s+month\b|"
@@ -116,6 +120,25 @@ SHAPES: tuple[tuple[str, re.Pattern[str]], ...] = (
                                 r"\boficina\s+de\s+(?:renta|rentas|alquiler\w*|arrendamiento)\b")),
     ("<saw_listing>", re.compile(r"\b(?:saw|seen|vi|vimos)\s+(?:the|your|ur|a|su|la|el|tu)\s+(?:post|posting|listing|ad|sign|"
                                  r"anuncio|publicacion|letrero)\b|\b(?:marketplace|zillow|craigslist)\b")),
+    # A particular home asked after, by its looks or its street, or whether it is still to be had: "calling about
+    # the house with the blue door", "is the townhouse still a thing?", "¿sigue lo del dúplex?". (A tenant's
+    # "the house I rent from you" is <my_home>'s or <resident>'s to outweigh.)
+    ("<that_home>", re.compile(r"\b(?:calling|call|texting|writing|asking|reaching\s+out|inquiring)\s+(?:about|abt|regarding|re|on)\s+"
+                               r"(?:the|that|this|your)\s+(?:(?!in\b|at\b|of\b|for\b)[\w-]+\s+){0,3}?" + _THAT_HOME + r"\b|"
+                               r"\b(?:is|are)\s+(?:the|that|this|your)\s+(?:[\w-]+\s+){0,4}?" + _THAT_HOME + r"\s+(?:[\w-]+\s+){0,5}?"
+                               r"still\s+(?:a\s+thing|happening|going|around|up|open|on\b|there|for\s+(?:rent|lease)|available|a\s+possibility)|"
+                               r"\b" + _THAT_HOME + r"\s+(?:[\w-]+\s+){0,6}?still\s+a\s+thing\b|"
+                               r"\b(?:llamo|hablo|marco|escribo|pregunto|comunico|es)\s+(?:por|sobre|acerca\s+de)\s+(?:la|el|lo\s+de\s+la|"
+                               r"lo\s+del|una|un)\s+" + _ESTA_CASA + r"\b|"
+                               r"\b(?:sigue|siguen(?:\s+teniendo)?|todavia\s+(?:tienen|esta|sigue|rentan|alquilan)|aun\s+(?:sigue|tienen|esta))\s+"
+                               r"(?:\w+\s+){0,3}?" + _ESTA_CASA + r"\b|"
+                               r"\b" + _ESTA_CASA + r"\s+(?:\w+\s+){0,6}?(?:sigue|todavia\s+esta|aun\s+esta)\b")),
+    # A wrong number asking for a shop or a business: "¿es la farmacia?", "is this the hardware store?"
+    ("<wrong_business>", re.compile(r"\b(?:es|hablo\s+(?:a|con)|esta\s+es|is\s+this|this\s+is|am\s+i\s+(?:texting|calling))\s+"
+                                    r"(?:la|el|the|a)\s+(?:[\w']+\s+){0,2}?(?:farmacia|tienda|ferreteria|peluqueria|estetica|taller|"
+                                    r"tortilleria|panaderia|pizzeria|restaurante?|consultorio|escuela|iglesia|carniceria|lavanderia|"
+                                    r"pharmacy|store|shop|salon|bakery|clinic|pizzeria|pizza\s+place|church|school|dentist|"
+                                    r"barber\w*|taqueria|bar|gym|gimnasio)\b")),
     # A job seeker or someone selling a service: neither is renting. ("got a job at" is a move.)
     ("<pitch>", re.compile(r"\b(?:hiring|position|empleo|contratando|resume|porter|conserje)\b|(?<!got a )\bjob\s+(?:at|opening|posting)\b|"
                            r"\b(?:porter|agent|technician|techs?|maintenance)\s+(?:job|position)s?\b|"
@@ -138,7 +161,12 @@ SHAPES: tuple[tuple[str, re.Pattern[str]], ...] = (
                            r"\bhacemos\s+(?:pintura|limpieza|remodel\w+|mantenimiento|jardineria)\b|"
                            r"\bwe\s+do\s+(?:landscaping|painting|cleaning|roofing|plumbing)\b|\bfree\s+estimate\b|"
                            r"\bdejar(?:le)?\s+un\s+presupuesto\b|\bcomercializ\w+|\bpreventa\b|\bpre-?sale\b|\bstaging\s+company\b|"
-                           r"\bwe\s+(?:install|furnish|stage)\b|\binstalamos\b")),
+                           r"\bwe\s+(?:install|furnish|stage)\b|\binstalamos\b|"
+                           # a realtor's or investor's listing or buyers: a sale, not a home to rent
+                           r"\binvestment\s+(?:property|properties|opportunit\w+)\b|\bcap\s+rate\b|\b\d+(?:\.\d+)?%\s+cap\b|"
+                           r"\b(?:your|sus|tus)\s+(?:clients|buyers|investors|clientes|compradores|inversionistas)\b|"
+                           r"\boff[\s-]market\b|\btenant[\s-]occupied\b|\bcurrently\s+(?:leased|rented)\b|"
+                           r"\b(?:excelente|buena)\s+inversion\b|\b(?:en|a\s+la)\s+venta\s+con\s+inquilinos\b")),
     # Someone told they were approved and asked to pay: a scam, whatever leasing words it uses.
     ("<pay_demand>", re.compile(r"\b(?:send|deposit|deposite|envie|transfiera)\s+(?:a\s+|un\s+)?\$?\d{2,5}\b|"
                                 r"\b(?:zelle|venmo|cash\s*app|western\s+union|gift\s+cards?|tarjetas?\s+de\s+regalo)\b|"

@@ -1,10 +1,13 @@
 """Issue 28 item 19: prospects in phrasing no one tuned for. The unseen held-out sets
 (tests/data/intent_unseen_heldout*.jsonl) are frozen: each was written before the training round it
-measured and scored once. Sets 1-7 are spent (their errors studied) and now fitted on
+measured and scored once. Sets 1-8 are spent (their errors studied) and now fitted on
 (spine.intent_model.training_rows); they stay frozen and apart from the labelled set so that
-`bench/intent.py --loso` (fit without one, score it) keeps meaning something.
+`bench/intent.py --loso` (fit without one, score it) keeps meaning something. Set 9 is the blind
+set of round 5: pinned here, and read here only to check it is frozen and apart.
 The four kinds the weights before it missed (a leasing question that names no unit, price or
-availability) are prospects now, and tenants asking about their own lease are still not."""
+availability) are prospects now, and tenants asking about their own lease are still not. An
+emergency happening now never mints a prospect; a fire or flood told as past that displaced the
+sender does not veto."""
 from __future__ import annotations
 
 import hashlib
@@ -22,6 +25,7 @@ from spine.intent_model import (
     UNSEEN_HELDOUT_6,
     UNSEEN_HELDOUT_7,
     UNSEEN_HELDOUT_8,
+    UNSEEN_HELDOUT_9,
     load_rows,
 )
 
@@ -35,6 +39,7 @@ FROZEN = {
     UNSEEN_HELDOUT_6: "4ab05a2e5416040ad0f67af34ac911c5bae13be591523acd20df0fdda01d5203",
     UNSEEN_HELDOUT_7: "42d4b72db1d0f4c0481394e537728d48cb11e192e7a337e52687b629d3ed4b98",
     UNSEEN_HELDOUT_8: "08f975671584787ff9101df672d7719f26c3f7dbf5e70aa944dbe272e3ec6daa",
+    UNSEEN_HELDOUT_9: "722a625acdb30a7719a85150fd864947d5d30c1abcd5157a6dded78d48a2c292",
 }
 
 
@@ -102,3 +107,46 @@ def test_owners_job_seekers_friends_and_residents_on_leasing_words_are_not_minte
 ])
 def test_an_applicants_questions_are_prospects(message):
     assert regex_hints(message).fires
+
+
+@pytest.mark.parametrize("message", [
+    # A fire, flood or smoke happening now never mints a prospect, whatever else the message asks.
+    "there's smoke in the hallway",
+    "there's smoke in the hallway, do you have any 2 bedrooms available?",
+    "hay humo en el pasillo, ¿tienen departamentos?",
+    "our apartment is flooding, we need a new place to rent",
+    "fire in our building, need a place tonight",
+    "we lost our home in a fire last night, need a 2br",
+    "perdimos la casa en el incendio de hoy, necesitamos algo para rentar",
+    "our house flooded and water is still coming in, need a rental",
+    # a past disaster beside one happening now: the one now vetoes
+    "our apartment flooded last month and water is pouring through the ceiling again, need a new place",
+    "after the fire last week there is smoke in the stairwell, I want to move, what do you have",
+    "after the fire in March I smell gas in my unit, do you have a place to rent",
+    "se nos inundó la casa hace un mes y ahorita otra vez entra agua por el techo, buscamos renta",
+])
+def test_an_emergency_happening_now_is_never_minted(message):
+    hints = regex_hints(message)
+    assert hints.vetoed_by and not hints.fires
+
+
+@pytest.mark.parametrize("message", [
+    # A fire or flood weeks or more back (or told from after it) that put the sender out of a home.
+    "our house flooded last month and we need a 3 bedroom to rent",
+    "We lost our home in a fire in March and we're looking for a 2 bedroom rental for the four of us",
+    "Se nos inundó la casa el mes pasado y buscamos una casa de 3 recámaras para rentar",
+    "Después del incendio del año pasado seguimos con mi suegra, buscamos departamento para rentar",
+    "We're staying with relatives after a house fire and need a 3 bedroom to rent, what do you have?",
+])
+def test_a_past_fire_or_flood_that_displaced_the_sender_may_be_a_prospect(message):
+    hints = regex_hints(message)
+    assert not hints.vetoed_by and hints.fires
+
+
+@pytest.mark.parametrize("message", [
+    # A tenant speaking of a past flood or fire in their own unit: no veto, and no prospect either.
+    "I'm in 12C, our unit flooded last month and the floors are still warped, when is the repair?",
+    "Por el incendio del mes pasado en el edificio B, ¿nos van a descontar la renta? vivo en el B-3",
+])
+def test_a_tenant_on_a_past_fire_or_flood_is_not_minted(message):
+    assert not regex_hints(message).fires

@@ -15,7 +15,7 @@ from gateway.evals.runner import JUDGE_SYSTEM
 from spine.intent_hints import regex_hints
 from tests.support.anthropic_server import AnthropicStandIn, Reply, text
 
-# In the classifier's unsure band, below its promotion threshold (p 0.45 on the round 4 weights):
+# In the classifier's unsure band, below its promotion threshold (p 0.50 on the round 5 weights):
 # the classifier alone would not promote this sender.
 UNSURE = "is the area around the building quiet at night?"
 SCENARIOS = f"""\
