@@ -52,6 +52,12 @@ _ROUTINE = rx(
     r"notifications?|applications?)\b", r"\bflood\s+insurance\b", r"\bgas\s+(?:station|bill|stove|range|dryer|grill)s?\b",
 )
 
+_ROOM = (r"(?:hallway|hall|stairwell|stairs|stairway|building|apartment|unit|kitchen|bedroom|bathroom|basement|"
+         r"garage|laundry(?:\s+room)?|lobby|elevator|room|house|attic|ceiling|walls?|vents?|outlet|dryer|oven|stove|"
+         r"heater|furnace)")
+_CUARTO = (r"(?:pasillo|edificio|departamento|apartamento|depa|cocina|cuarto|s[oó]tano|escaleras?|casa|rec[aá]mara|"
+           r"garaje|lavander[ií]a|elevador|ascensor|ba[nñ]o)")
+_NOT_A_SMOKERS = r"(?![^.!?]{0,40}\b(?:smoking|smokes|cigarettes?|cigars?|weed|vap(?:e|ing)|tobacco)\b)"
 _PATTERNS: tuple[tuple[EmergencyKind, re.Pattern[str]], ...] = (  # deadliest first: it names the match
     ("threat", rx(
         r"\b(?:someone|somebody|a\s+(?:man|woman|guy|person)|he|she|they)\s+(?:has|have|had|with|'s\s+got|is\s+holding|"
@@ -73,6 +79,13 @@ _PATTERNS: tuple[tuple[EmergencyKind, re.Pattern[str]], ...] = (  # deadliest fi
         r"\b(?:fire|smoke)\s+alarms?\s+(?:is\s+|are\s+)?(?:going\s+off|blaring|sounding)\b",
         r"\bincendio\b", r"\bhay\s+fuego\b", r"\bse\s+est[aá]\s+quemando\b", r"\bllamas\b",
         r"\b(?:sale|saliendo|mucho|lleno\s+de|huele\s+a)\s+humo\b", r"\bhumo\s+(?:por\s+todas\s+partes|saliendo)\b",
+        # Smoke seen now, not a smoker's ("cigarette smoke in the hallway" is a complaint, not a page).
+        r"\b(?:there'?s|there\s+is|i\s+see|we\s+see|i\s+can\s+see|seeing)\s+(?:some\s+|a\s+lot\s+of\s+|lots\s+of\s+)?"
+        r"smoke\b(?![\s-]*(?:free|detectors?|alarms?)\b)" + _NOT_A_SMOKERS,
+        r"(?<!cigarette )(?<!cigar )(?<!weed )(?<!pot )(?<!tobacco )(?<!vape )\bsmoke\s+(?:in|under|through|from)\s+"
+        r"(?:the|my|our|a)\s+" + _ROOM + r"\b" + _NOT_A_SMOKERS,
+        r"\bhay\s+(?:mucho\s+)?humo\b(?!\s+de\s+(?:cigarr\w*|tabaco|mota|marihuana))",
+        r"\bhumo\s+en\s+(?:el|la|mi|nuestr[oa])\s+" + _CUARTO + r"\b",
     )),
     ("carbon_monoxide", rx(
         r"\bcarbon\s+monoxide\b", r"\bco\s+(?:alarm|detector)s?\s+(?:is\s+|are\s+)?(?:going\s+off|beeping|sounding)\b",

@@ -4,7 +4,7 @@ The shipped classifier (spine.intent_model: a logistic regression over English a
 fitted on a labelled set of first messages) decides whether an unknown sender sounds like a
 rental prospect. Clear cases it decides alone; in its unsure band an optional second opinion
 (any async `(message) -> bool`, the fast model when one is configured) decides, promoting as well
-as vetoing. A link, or an emergency happening now (spine.emergency, or smoke seen now), never
+as vetoing. A link, or an emergency happening now (spine.emergency), never
 promotes; a fire or flood told as past that put the sender out of a home does not veto. The
 'other' lane runs this again on every later message from a number that is still unknown, so a
 second message can still promote the sender. On promotion the router mints a skeleton Person with the phone claim, a
@@ -66,11 +66,6 @@ def regex_hints(message: str) -> IntentHints:
                        unsure=not vetoes and low <= verdict.probability < high, vetoed_by=vetoes)
 
 
-# Smoke seen now, which spine.emergency does not count on its own ("there's smoke in the hallway"):
-# it never promotes either. (Not "smoke-free", "no smoking", a smoke detector.)
-_SMOKE_NOW = rx(r"\b(?:there'?s|there\s+is|i\s+see|we\s+see|see)\s+(?:some\s+|a\s+lot\s+of\s+|lots\s+of\s+)?smoke\b",
-                r"\bsmoke\s+(?:in|on|from|under|through)\s+(?:the|my|our|a)\b", r"\bsmoky\b",
-                r"\bhay\s+(?:mucho\s+)?humo\b", r"\bhumo\s+(?:en|por|de|del|desde)\b")
 # A fire or flood told as past, that put the sender out of a home: "we lost our home in the flood
 # last spring", "se nos quemó la casa en octubre". Only such a span, in a message that dates it weeks
 # or more back or speaks from after it (staying with family, insurance paying) and says nothing of
@@ -127,13 +122,11 @@ _NOW = rx(
 
 def veto_reasons(text: str) -> list[str]:
     """What stops a message from promoting whatever the classifier says: a link, an emergency
-    (spine.emergency's, or smoke seen now). A fire or flood told as past (weeks or more back, or
+    (spine.emergency's). A fire or flood told as past (weeks or more back, or
     from after it) that put the sender out of a home does not veto; anything still happening does."""
     vetoes = [m.group(0) for m in _LINK.finditer(text)]
     if (emergency := detect_emergency(text)) is not None and not _past_disaster_only(text):
         vetoes.append(f"emergency:{emergency.kind}")
-    elif (smoke := _SMOKE_NOW.search(text)) is not None:
-        vetoes.append(f"emergency:smoke:{smoke.group(0)}")
     return vetoes
 
 
