@@ -301,5 +301,5 @@ def _log_failure(task: asyncio.Task[Any]) -> None:
         log.warning("voice background task failed: %r", task.exception())
 
 
-class _NotOnRecord(Exception):
-    """A call's trace not (yet) in the store."""
+class _NotOnRecord(ActorError):
+    """A call's trace not (yet) in the store (never leaves VoiceCalls)."""
