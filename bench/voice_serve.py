@@ -5,7 +5,8 @@ gateway's own work. Here the same bursts of 50 simultaneous `POST /voice/persona
 go through Serve's HTTP proxy to GatewayIngress replicas (as many as ray_config.yaml starts, or
 --replicas) on one private Ray, side by side in one run with the same burst answered 401 by the
 same replicas (the floor: what Serve's proxy and replica hop cost on this machine, no gateway
-work). Same store and callers as bench/voice.py. Criterion as there: p99 <= 50 ms.
+work). Same store and callers as bench/voice.py. Criterion (issue 27): personalization p99 at
+most P99_OVER_FLOOR_AT_MOST (1.5x) the floor's p99 measured in the same run.
 
     .venv/bin/python bench/voice_serve.py [--bursts 20] [--replicas N]
 """
@@ -22,6 +23,8 @@ sys.path.insert(0, str(ROOT))
 
 from bench.measure import configured_replicas, configured_runtime, pct, ray_cpu_ms, summary  # noqa: E402
 from bench.voice import SECRET, TOKEN, personalization, seed_bench_tenants  # noqa: E402
+
+P99_OVER_FLOOR_AT_MOST = 1.5
 
 
 async def seed_store(path: Path) -> None:
@@ -85,14 +88,17 @@ def main() -> int:
         ray.shutdown()
     print(f"\npersonalization through Ray Serve, {args.concurrency} concurrent calls x {args.bursts} bursts "
           f"({args.replicas} GatewayIngress replica(s), SQLite):")
-    print(f"  {summary(person)}   -> p99 <= 50 ms: {'PASS' if pct(person, 99) <= 50 else 'FAIL'}")
+    ratio = pct(person, 99) / pct(floor, 99)
+    print(f"  {summary(person)}")
     print(f"  Serve floor (same burst, answered 401 by the same replicas): {summary(floor)}")
+    print(f"  p99 / floor p99 = {ratio:.2f} (target <= {P99_OVER_FLOOR_AT_MOST}: "
+          f"{'met' if ratio <= P99_OVER_FLOOR_AT_MOST else 'NOT met'})")
     print(f"  CPU ms per call{'':25}{'floor':>10}{'answered':>10}")
     for role in sorted(cpu2, key=lambda r: cpu1.get(r, 0.0) - cpu2[r]):
         spent = ((cpu1.get(role, 0.0) - cpu0.get(role, 0.0)) / calls, (cpu2[role] - cpu1.get(role, 0.0)) / calls)
         if max(spent) >= 0.01:
             print(f"    {role[:36]:36}{spent[0]:>10.2f}{spent[1]:>10.2f}")
-    return 0 if pct(person, 99) <= 50 else 1
+    return 0 if ratio <= P99_OVER_FLOOR_AT_MOST else 1
 
 
 if __name__ == "__main__":
