@@ -4,10 +4,10 @@ The shipped classifier (spine.intent_model: a logistic regression over English a
 fitted on a labelled set of first messages) decides whether an unknown sender sounds like a
 rental prospect. Clear cases it decides alone; in its unsure band an optional second opinion
 (any async `(message) -> bool`, the fast model when one is configured) decides, promoting as well
-as vetoing. A link, or an emergency happening now (spine.emergency), never
-promotes; a fire or flood told as past that put the sender out of a home does not veto. The
-'other' lane runs this again on every later message from a number that is still unknown, so a
-second message can still promote the sender. On promotion the router mints a skeleton Person with the phone claim, a
+as vetoing. A link, or an emergency happening now (spine.emergency), never promotes; a fire or
+flood told as past that put the sender out of a home does not veto. The 'other' lane runs this
+again on every later message from a number that is still unknown, so a second message can still
+promote the sender. On promotion the router mints a skeleton Person with the phone claim, a
 `prospect` PersonRole (source `router_mint`) at the inbound property and a Prospect record at
 stage `inquiry`, idempotently. The trace keeps the features that weighed most (`matched`).
 """
@@ -122,8 +122,8 @@ _NOW = rx(
 
 def veto_reasons(text: str) -> list[str]:
     """What stops a message from promoting whatever the classifier says: a link, an emergency
-    (spine.emergency's). A fire or flood told as past (weeks or more back, or
-    from after it) that put the sender out of a home does not veto; anything still happening does."""
+    (spine.emergency's). A fire or flood told as past (weeks or more back, or from after it) that
+    put the sender out of a home does not veto; anything still happening does."""
     vetoes = [m.group(0) for m in _LINK.finditer(text)]
     if (emergency := detect_emergency(text)) is not None and not _past_disaster_only(text):
         vetoes.append(f"emergency:{emergency.kind}")
