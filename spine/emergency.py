@@ -5,7 +5,9 @@ The safety net (prompts.safety), the offline model and speculative prefetch all 
 intrusion (through a ceiling, flooding, water everywhere), gas, fire or smoke, sparking or
 burning wiring, a carbon-monoxide alarm, or a threat to someone's safety. Routine words that
 merely mention those things are not: a fire drill, an extinguisher inspection, a smoke-detector
-battery chirp, a gas bill, a flood of emails. Those are removed before anything is matched.
+battery chirp, a gas bill, a flood of emails. Those are removed before anything is matched. Nor
+is a fire or flood told as past, weeks back, with nothing said of now (spine.past_disaster: "our
+unit flooded last month and the floors are still warped" is a repair, not a page).
 """
 from __future__ import annotations
 
@@ -15,6 +17,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
+from spine.past_disaster import without_past_disasters
 from spine.patterns import rx
 
 EmergencyKind = Literal["threat", "fire", "gas", "carbon_monoxide", "electrical", "flood"]
@@ -137,6 +140,13 @@ def detect_emergency(message: str) -> EmergencyMatch | None:
 
 def _detect(message: str) -> EmergencyMatch | None:
     text = _ROUTINE.sub(" ", normalize(message))
+    found = _first(text)
+    if found is not None and (rest := without_past_disasters(text)) is not None:
+        return _first(rest)  # a fire or flood weeks back is no emergency; one now still is
+    return found
+
+
+def _first(text: str) -> EmergencyMatch | None:
     for kind, pattern in _PATTERNS:
         found = pattern.search(text)
         if found:
