@@ -169,7 +169,7 @@ class VoiceCalls:
             await asyncio.gather(asyncio.shield(opening), return_exceptions=True)
         await self._writes.recorded(interaction_id)
 
-    async def _call_trace(self, interaction_id: str) -> AgentTrace | None:
+    async def call_trace(self, interaction_id: str) -> AgentTrace | None:
         """The call's trace once this replica's part of it is written; one not on record yet is
         read again for `record_wait_s` (RECORD_WAIT_S: another replica may still be writing it)."""
         await self._recorded(interaction_id)
@@ -188,7 +188,7 @@ class VoiceCalls:
     # -- during the call -----------------------------------------------------------------------
     async def caller_of(self, interaction_id: str) -> Caller | None:
         """The caller's authority, from the call's recorded trace (never from the request)."""
-        trace = await self._call_trace(interaction_id)
+        trace = await self.call_trace(interaction_id)
         if trace is None or trace.channel != Channel.VOICE or not trace.property_id:
             return None
         return await load_caller(self.spine, trace.participant_id, trace.property_id, interaction_id, Channel.VOICE)
@@ -196,7 +196,7 @@ class VoiceCalls:
     async def run_tool(self, interaction_id: str, inv: ToolInvocation) -> ToolResult | None:
         """One of the call's tools, with the caller's authority: in their actor, in order with
         their texts; None when the call is unknown. The actor unreachable: see the module's doc."""
-        trace = await self._call_trace(interaction_id)
+        trace = await self.call_trace(interaction_id)
         if trace is None or trace.channel != Channel.VOICE or not trace.property_id:
             return None
         where = await whose_call(self.spine, trace)

@@ -43,7 +43,7 @@ from spine.context import Channel
 from spine.events import emit_event
 from spine.participants import resolve_participant
 from spine.phone import InvalidPhoneNumber
-from spine.records import EventKind, TranscriptEntry
+from spine.records import AgentTrace, EventKind, TranscriptEntry
 from spine.verification import STIR_VERIFIED, CallVerification, VerificationMethod
 
 log = logging.getLogger("clara.voice")
@@ -141,7 +141,10 @@ async def server_tool(tool_name: str, request: Request) -> Response:
         which = ToolCallKey.model_validate({k: body.pop(k) for k in ToolCallKey.model_fields if k in body})
     except ValidationError as exc:
         return _error(400, f"tool webhook {exc.errors()[0]['loc'][0]}: {exc.errors()[0]['msg']}")
-    if tool_name not in ALLOWED_TOOLS and (refusal := await _suppressed_tool(voice, interaction_id)):
+    trace = await voice.calls.call_trace(interaction_id)  # waits for it to land (actors.voice.call RECORD_WAIT_S)
+    if trace is None:
+        return _error(403, f"no voice call {interaction_id!r} is on record")
+    if tool_name not in ALLOWED_TOOLS and (refusal := await _suppressed_tool(voice, trace)):
         return JSONResponse(refusal.model_dump())
     result = await voice.calls.run_webhook_tool(interaction_id, tool_name, body, tool_call_id=which.tool_call_id,
                                                 agent_turn=which.agent_turn)
@@ -152,15 +155,12 @@ async def server_tool(tool_name: str, request: Request) -> Response:
     return JSONResponse(answer.model_dump())
 
 
-async def _suppressed_tool(voice: VoiceServices, interaction_id: str) -> ToolWebhookAnswer | None:
+async def _suppressed_tool(voice: VoiceServices, trace: AgentTrace) -> ToolWebhookAnswer | None:
     """A spam or deceased number's call runs no tool (but escalation): a person-free refusal."""
-    if await voice.calls.caller_of(interaction_id) is None:  # waits for the call's trace to be recorded
-        return None
-    trace = await voice.calls.spine.get_trace(interaction_id)
-    if trace is None or suppressed_reason(trace) is None:
+    if trace.channel != Channel.VOICE or suppressed_reason(trace) is None:
         return None
     await suppressed_event(voice.calls.spine, "voice_tool", property_id=trace.property_id,
-                           interaction_id=interaction_id)
+                           interaction_id=trace.interaction_id)
     return ToolWebhookAnswer(result=TOOL_REFUSAL, is_error=True)
 
 
