@@ -18,7 +18,9 @@ from gateway.admin.trace_pages import trace_href
 from gateway.context import GatewayContext
 from spine.escalation import Escalation, EscalationNote, EscalationStatus
 from spine.events import emit_event
-from spine.oncall import PageStatus
+from spine.oncall import PageStatus, PageVia
+from spine.outbound import NotificationStatus
+from spine.paging_ack import acknowledge
 from spine.records import EventKind
 from spine.repo import Spine
 
@@ -133,7 +135,19 @@ async def act_on_escalation(request: Request, escalation_id: str, action: str, b
         await emit_event(ctx.spine, EVENTS[target], identity.id, channel=None, address=None,
                          property_id=changed.property_id, interaction_id=None,
                          detail={"escalation_id": escalation_id, "by": identity.id, "note": note[:500]})
+    if changed.page_id:
+        await _stop_page(ctx, changed.page_id, identity.id)
     return await view(ctx.spine, changed)
+
+
+async def _stop_page(ctx: GatewayContext, page_id: str, staff_id: str) -> None:
+    """Acknowledging or resolving an escalation in the console takes its page for the signed-in
+    person: the ladder stops (nobody else is paged, no "call 911" to the reporter) and the reporter
+    is told who has it, as an ACK by text would. A page already taken is left as it is."""
+    taken = await acknowledge(ctx.spine, page_id, staff_id, PageVia.STAFF)
+    queued = [n.outbox_id for n in taken.notifications if n.outbox_id and n.status == NotificationStatus.QUEUED]
+    if queued:
+        ctx.pool.send_soon(queued)  # the reporter hears at once, not at the scheduler's next tick
 
 
 def _row(v: EscalationView, can_act: bool) -> list[object]:

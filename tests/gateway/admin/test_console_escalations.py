@@ -114,3 +114,55 @@ async def test_the_page_state_is_the_ladders(app, spine):
     await acknowledge(spine, "pg_e_paged", "p_mike", PageVia.SMS)
     [acked] = (await app.get("/admin/api/escalations", headers=AUTH)).json()["escalations"]
     assert acked["page"] == {"status": "acknowledged", "level": 1, "acknowledged_by": "p_mike"}
+
+
+async def _paged_escalation(spine, esc_id: str) -> None:
+    from spine.paging import PageRequest, start_page
+
+    await escalation(spine, esc_id, "pf_yale", urgency="emergency", person_id="p_marcus")
+    started = await start_page(spine, PageRequest(page_id=f"pg_{esc_id}", property_id="pf_yale", reason="gas smell",
+                                                  escalation_id=esc_id, interaction_id=f"ix_{esc_id}",
+                                                  reporter_person_id="p_marcus"))
+    await spine.change_escalation(esc_id, lambda e: e.model_copy(update={"page_id": started.page_id}))
+
+
+async def _ladder_after_timeout(spine, page_id: str) -> tuple[object, list]:
+    """The page and what its next step queues, as the scheduler would take it an hour later."""
+    from datetime import timedelta
+
+    from spine.identity import utcnow
+    from spine.paging import advance_page
+
+    page, version = await spine.read_page(page_id)
+    queued = await advance_page(spine, page, version, now=utcnow() + timedelta(hours=1))
+    return (await spine.read_page(page_id))[0], queued
+
+
+@pytest.mark.parametrize("action", ["acknowledge", "resolve"])
+async def test_acting_on_an_emergency_in_the_console_takes_its_page(app, spine, action):
+    """Hardening 3: the console's acknowledge or resolve acknowledges the page for the signed-in
+    person: the ladder stops (Priya is not paged next, Marcus never hears "call 911") and the
+    reporter is told who has it."""
+    auth = await staff(spine, "p_priya")
+    await _paged_escalation(spine, "e_gas")
+    answer = await app.post(f"/admin/api/escalations/e_gas/{action}", json={"note": "on my way"},
+                            headers=auth["p_priya"])
+    assert answer.status_code == 200, answer.text
+    assert answer.json()["page"] == {"status": "acknowledged", "level": 1, "acknowledged_by": "p_priya"}
+    page, queued = await _ladder_after_timeout(spine, "pg_e_gas")
+    assert page.acknowledged_via == "staff" and queued == []  # no next level, no exhaustion notice
+    told = [m for m in await spine.outbox(limit=500) if m.recipient_person_id == "p_marcus"]
+    assert [m.kind for m in told] == ["notify"] and "Priya" in told[0].body
+    events = await spine.events(kind=EventKind.ONCALL_ACKNOWLEDGED)
+    assert [e.detail["acknowledged_by"] for e in events] == ["p_priya"] and events[0].reason == "staff"
+
+
+async def test_a_page_taken_by_text_is_left_to_its_taker_when_the_console_resolves(app, spine):
+    from spine.oncall import PageVia
+    from spine.paging_ack import acknowledge
+
+    auth = await staff(spine, "p_priya")
+    await _paged_escalation(spine, "e_taken")
+    await acknowledge(spine, "pg_e_taken", "p_mike", PageVia.SMS)
+    answer = await app.post("/admin/api/escalations/e_taken/resolve", headers=auth["p_priya"])
+    assert answer.json()["page"]["acknowledged_by"] == "p_mike"
