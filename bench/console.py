@@ -79,9 +79,9 @@ async def load(spine: Spine, escalations: int, messages: int) -> None:
                 id=f"m_{i}_{m}", person_id=pid, property_id="pf_yale" if i % 2 else "pf_beacon", at=at,
                 channel=Channel.SMS, author=Author.PERSON if m % 2 == 0 else Author.CLARA, text=f"message {m}",
                 interaction_id=f"ix_{i}_{m // 2}"))
-        await spine.change_conversation(pid, lambda head, pid=pid, at=at, i=i: Conversation(
-            person_id=pid, name=pid, property_id="pf_yale" if i % 2 else "pf_beacon", roles=["tenant"],
-            last_channel=Channel.SMS, last_at=at))
+        prop = "pf_yale" if i % 2 else "pf_beacon"
+        await spine.change_conversation(pid, prop, lambda head, pid=pid, at=at, prop=prop: Conversation(
+            person_id=pid, name=pid, property_id=prop, roles=["tenant"], last_channel=Channel.SMS, last_at=at))
 
 
 async def measure(spine: Spine, rounds: int, counted: Counter[str] | None = None) -> dict[str, dict[str, Any]]:

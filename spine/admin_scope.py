@@ -69,7 +69,11 @@ class AdminScope(BaseModel):
 
 
 async def person_reach(spine: Spine, person_id: str) -> frozenset[str]:
-    """The properties where any of the Person's active roles is in force (role_applies_at)."""
+    """The properties where any of the Person's active roles is in force (role_applies_at): the one
+    rule of which properties a person reaches, the tool gate's (a Person who carries no authority
+    reaches none). The console, Ask Clara and staff scope read it; tests hold it equal to the gate."""
+    if not _carries_authority(await spine.get_person(person_id)):
+        return frozenset()
     roles = await spine.roles_of(person_id)
     if not roles:
         return frozenset()

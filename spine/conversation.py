@@ -1,10 +1,11 @@
-"""A person's conversation across channels, and who answers it (Clara, or a staff member who took
-it over). Written as messages happen, read by the staff console.
+"""A person's conversation at one property, across channels, and who answers it (Clara, or a staff
+member of that property who took it over). Written as messages happen, read by the staff console.
 
-A `ConversationMessage` is one thing said (by the person, Clara or a staff member) on any channel;
-a person's messages are one partition, oldest first. The `Conversation` head is one record per
-person: where and when they last spoke (a per-property index of recent conversations sorts by it)
-and the `Takeover` state, kept with the person in the store so it holds across host moves,
+A conversation is (person, property): a tenant of Yale who once texted Beacon has two, and Beacon's
+staff read and take over only Beacon's. A `ConversationMessage` is one thing said (by the person,
+Clara or a staff member) on any channel; a conversation's messages are one partition, oldest first.
+The `Conversation` head is one record per (person, property): when and on which channel they last
+spoke there (a per-property index of recent conversations sorts by it) and the `Takeover` state, kept with the person in the store so it holds across host moves,
 restarts and replicas. A takeover ends by hand-back, or by staff silence for `release_after_s`
 (copied onto the state when it starts, so every reader judges it the same way without settings).
 """
@@ -37,7 +38,7 @@ class Mode(StrEnum):
 class ConversationMessage(BaseModel):
     id: str  # unique and stable per message: a retried turn rewrites it, never adds a second
     person_id: str
-    property_id: str | None = None
+    property_id: str
     at: datetime = Field(default_factory=utcnow)
     channel: Channel
     author: Author
@@ -74,8 +75,8 @@ class Conversation(BaseModel):
     """The head of a person's conversation."""
 
     person_id: str
+    property_id: str
     name: str | None = None
-    property_id: str | None = None
     roles: list[str] = Field(default_factory=list)
     last_channel: Channel | None = None
     last_at: datetime = Field(default_factory=utcnow)

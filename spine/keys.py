@@ -335,13 +335,20 @@ def escalation_queue_position(status: str, created_at: str, escalation_id: str) 
     return f"{escalation_queue_status(status)}{created_at}#{escalation_id}"
 
 
-# -- conversations: a person's messages across channels, and its head -----------------------
-CONVERSATION = "CONVERSATION"  # the sort key of a Person's conversation head (with its takeover state)
+# -- conversations: a person's messages at one property, and its head ------------------------
+# A conversation is a person's at one property: what staff of that property read and take over,
+# never what the person said at another property or another org.
+CONVERSATION = "CONVERSATION#"  # the sort-key prefix of a Person's conversation heads (with takeover state)
 
 
-def conversation_messages(person_id: str) -> str:
-    """A person's messages, one partition, sorted by message_position (oldest first)."""
-    return f"CONVO#{person_id}"
+def conversation_head(property_id: str) -> str:
+    """The sort key (under keys.person) of a person's conversation head at one property."""
+    return f"{CONVERSATION}{property_id}"
+
+
+def conversation_messages(person_id: str, property_id: str) -> str:
+    """A person's messages at one property, one partition, sorted by message_position (oldest first)."""
+    return f"CONVO#{person_id}#{property_id}"
 
 
 def message_position(at: str, message_id: str) -> str:

@@ -1,6 +1,7 @@
 """Each turn's messages, written to the person's conversation by their PersonActor: what they
 said and what Clara answered (a retried turn rewrites the same two), a call's transcript at its
-end. The conversation head moves with them by compare-and-set; a message that arrives while a
+end, in their conversation at the inbound property. The conversation head moves with them by
+compare-and-set; a message that arrives while a
 staff member answers is recorded unread and told to that staff member (`takeover/held`).
 """
 from __future__ import annotations
@@ -31,8 +32,8 @@ def message_ids(interaction_id: str) -> tuple[str, str]:
 
 def _head(head: Conversation | None, env: MessageEnvelope, person_id: str, opening: Opening | None,
           at: datetime) -> Conversation:
-    head = head or Conversation(person_id=person_id)
-    head.last_at, head.last_channel, head.property_id = max(head.last_at, at), env.channel, env.property_id
+    head = head or Conversation(person_id=person_id, property_id=env.property_id)
+    head.last_at, head.last_channel = max(head.last_at, at), env.channel
     if opening is not None:
         head.name = opening.person.display_name if opening.person else head.name
         head.roles = sorted({str(r.role_type) for r in opening.roles})
@@ -54,7 +55,7 @@ async def after_turn(deps: TurnDeps, env: MessageEnvelope, person_id: str, openi
             head.takeover.remember(TranscriptEntry(role="user", text=env.body))
         return head
 
-    head = await deps.spine.change_conversation(person_id, record)
+    head = await deps.spine.change_conversation(person_id, env.property_id, record)
     said = ConversationMessage(id=said_id, person_id=person_id, property_id=env.property_id, channel=env.channel,
                                interaction_id=env.interaction_id, at=env.received_at, author=Author.PERSON,
                                text=env.body, unread=taken_over)
@@ -76,7 +77,7 @@ async def record_held_reply(deps: TurnDeps, env: MessageEnvelope, person_id: str
         current.takeover.remember(TranscriptEntry(role="agent", text=reply))
         return current
 
-    await deps.spine.change_conversation(person_id, remember)
+    await deps.spine.change_conversation(person_id, env.property_id, remember)
     await deps.spine.put_message(ConversationMessage(
         id=message_ids(env.interaction_id)[1], person_id=person_id, property_id=env.property_id,
         channel=env.channel, author=Author.CLARA, text=reply, interaction_id=env.interaction_id))
@@ -103,20 +104,19 @@ async def _tell_staff(deps: TurnDeps, env: MessageEnvelope, head: Conversation, 
 
 async def record_call(spine: Spine, trace: AgentTrace, said: list[TranscriptEntry]) -> None:
     """A call's transcript, at its end, in the caller's conversation (staff see it like texts)."""
-    person_id = trace.participant_id
-    if person_id is None or not said:
+    person_id, property_id = trace.participant_id, trace.property_id
+    if person_id is None or property_id is None or not said:
         return
     for n, entry in enumerate(said):
         await spine.put_message(ConversationMessage(
-            id=f"{trace.interaction_id}-{n:04d}", person_id=person_id, property_id=trace.property_id,
+            id=f"{trace.interaction_id}-{n:04d}", person_id=person_id, property_id=property_id,
             at=trace.started_at + timedelta(microseconds=n), channel=Channel.VOICE,
             author=Author.PERSON if entry.role == "user" else Author.CLARA, text=entry.text,
             interaction_id=trace.interaction_id))
 
     def touch(current: Conversation | None) -> Conversation:
-        head = current or Conversation(person_id=person_id)
+        head = current or Conversation(person_id=person_id, property_id=property_id)
         head.last_at, head.last_channel = max(head.last_at, trace.started_at), Channel.VOICE
-        head.property_id = trace.property_id or head.property_id
         return head
 
-    await spine.change_conversation(person_id, touch)
+    await spine.change_conversation(person_id, property_id, touch)

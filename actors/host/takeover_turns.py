@@ -24,6 +24,7 @@ from spine.envelope import MessageEnvelope
 from spine.events import emit_event
 from spine.records import AgentTrace, EventKind, TraceEvent, last4
 from spine.repo import Spine
+from spine.takeover import taker_lost_access
 
 HELD_REPLY = "A staff member is handling this conversation and has your message."
 TAKEOVER_CALL_GREETING = ("Hi, this is Clara. A member of our staff is handling your conversation right now. "
@@ -45,9 +46,13 @@ def resumed_history(takeover: Takeover) -> list[dict[str, str]]:
     return history
 
 
-async def before_turn(deps: TurnDeps, person_id: str) -> tuple[Conversation | None, list[dict[str, str]]]:
-    """The head, and what to add to Clara's transcript first: a finished takeover not yet taken in."""
-    head = await deps.spine.get_conversation(person_id)
+async def before_turn(deps: TurnDeps, person_id: str,
+                      property_id: str) -> tuple[Conversation | None, list[dict[str, str]]]:
+    """The head at the property, and what to add to Clara's transcript first: a finished takeover
+    not yet taken in (one whose staff member lost access to the property ends here)."""
+    head = await deps.spine.get_conversation(person_id, property_id)
+    if head is not None:
+        head = await taker_lost_access(deps.spine, head) or head
     takeover = head.takeover if head else None
     if head is None or takeover is None or takeover.active() or takeover.resumed:
         return head, []
@@ -62,7 +67,7 @@ async def before_turn(deps: TurnDeps, person_id: str) -> tuple[Conversation | No
         t.resumed = True
         return current
 
-    changed = await deps.spine.change_conversation(person_id, resume)
+    changed = await deps.spine.change_conversation(person_id, property_id, resume)
     if idle:
         await emit_event(deps.spine, EventKind.TAKEOVER_ENDED, "idle", channel=None, address=None,
                          property_id=head.property_id, interaction_id=None,
@@ -96,8 +101,11 @@ async def withheld(deps: TurnDeps, result: TurnResult) -> TurnResult:
 
 
 async def taken_over_call(spine: Spine, person_id: str, start: VoiceCallStart) -> VoiceCallStart:
-    """A call while staff answer: Clara says so and offers to take a message."""
-    head = await spine.get_conversation(person_id)
+    """A call while staff answer (the conversation at the called property): Clara says so and offers
+    to take a message."""
+    head = await spine.get_conversation(person_id, start.property_id) if start.property_id else None
+    if head is not None:
+        head = await taker_lost_access(spine, head) or head
     if head is None or head.mode() != Mode.STAFF:
         return start
     return start.model_copy(update={"first_message": TAKEOVER_CALL_GREETING,
@@ -107,7 +115,7 @@ async def taken_over_call(spine: Spine, person_id: str, start: VoiceCallStart) -
 async def answer(deps: TurnDeps, env: MessageEnvelope, person_id: str, opening: Opening | None,
                  transcript: deque[dict[str, str]], run: Callable[[], Awaitable[TurnResult]]) -> TurnResult:
     """The person's turn: Clara's (`run`), unless a staff member answers them."""
-    head, resumed = await before_turn(deps, person_id)
+    head, resumed = await before_turn(deps, person_id, env.property_id)
     transcript.extend(resumed)
     if head is not None and head.mode() == Mode.STAFF:
         result = await held_turn(deps, env, person_id, opening)

@@ -1,9 +1,9 @@
 """What the signed-in identity may see and do in the staff console: the admin scope
 (spine.admin_scope, derived from the store per request) as property sets. The operator sees and
 acts on every property; a staff Person reads where their staff roles are in force and acts
-(writes, takes over, acknowledges, resolves) only where a role other than `viewer` is. A person
-(tenant, vendor, prospect) is in reach when their conversation or one of their roles is at a
-property in reach.
+(writes, takes over, acknowledges, resolves) only where a role other than `viewer` is. A
+conversation is a person's at one property: the console reads and acts on those at properties in
+scope only, however the person is related to other properties.
 """
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ from fastapi import HTTPException, Request
 
 from gateway.admin.auth import AdminIdentity, signed_in, signed_in_scope
 from gateway.context import GatewayContext
+from spine.admin_scope import person_reach
 from spine.conversation import Conversation
 from spine.repo import Spine
 
@@ -51,27 +52,25 @@ async def console_scope(ctx: GatewayContext, request: Request) -> ConsoleScope:
     return ConsoleScope(signed_in(request), reads, acts, whole, frozenset(singles))
 
 
-async def person_properties(spine: Spine, person_id: str, head: Conversation | None) -> set[str]:
-    """Where the person is known: their conversation's property and their roles' properties."""
-    found = {head.property_id} if head and head.property_id else set()
-    for role in await spine.roles_of(person_id):
-        scope = role.scope
-        if scope.property_id:
-            found.add(scope.property_id)
-        if scope.unit_id:
-            unit = await spine.get_unit(scope.unit_id)
-            if unit is not None:
-                found.add(unit.property_id)
-        if scope.vendor_id:
-            vendor = await spine.get_vendor(scope.vendor_id)
-            found |= set(vendor.services_property_ids) if vendor else set()
-    return found
-
-
-async def person_in_reach(spine: Spine, scope: ConsoleScope, person_id: str,
-                          head: Conversation | None) -> set[str]:
-    """The person's properties, when the identity may read at least one of them; else 404."""
-    where = await person_properties(spine, person_id, head)
-    if not where & scope.reads:
+async def conversation_in_scope(spine: Spine, scope: ConsoleScope, person_id: str, property_id: str | None, *,
+                                acting: bool = False) -> Conversation:
+    """The person's conversation at one property in scope: the one named, else (reading) their most
+    recent there, else (acting) their most recent where the identity may act. A person is at a
+    property when they wrote there or one of their roles is in force there (spine.admin_scope's
+    person_reach, the tool gate's rule); nothing they said at a property out of scope is ever part
+    of it. 404 when the person is at no property the identity reads; 403 when it only reads there."""
+    heads = {h.property_id: h for h in await spine.conversations_of(person_id) if h.property_id in scope.reads}
+    reach = await person_reach(spine, person_id) & scope.reads
+    where = [*heads, *sorted(reach - heads.keys())]  # conversations newest first, then roles
+    if property_id is not None:
+        where = [property_id] if property_id in where else []
+    if not where:
         raise HTTPException(404, NOT_FOUND)
-    return where
+    if acting:
+        scope.check_act(set(where))
+        where = [p for p in where if p in scope.acts]
+    chosen = where[0]
+    if chosen in heads:
+        return heads[chosen]
+    person = await spine.get_person(person_id)
+    return Conversation(person_id=person_id, property_id=chosen, name=person.display_name if person else None)

@@ -13,7 +13,7 @@ from pydantic import BaseModel, Field, StringConstraints
 
 import gateway.admin.html as html
 from gateway.admin.auth import AdminPageRoute, require_admin, require_admin_page, signed_in
-from gateway.admin.console_scope import ConsoleScope, console_scope, person_in_reach
+from gateway.admin.console_scope import ConsoleScope, console_scope, conversation_in_scope
 from gateway.admin.console_ui import ACTION_SCRIPT, action_button
 from gateway.admin.trace_pages import trace_href
 from gateway.context import GatewayContext
@@ -59,10 +59,12 @@ class ConversationView(ConversationRow):
 
 class StaffText(BaseModel):
     text: Annotated[str, StringConstraints(strip_whitespace=True)] = Field(min_length=1, max_length=1600)
+    urgent: bool = False  # send now, outside the contact window too; routine messages wait for it
 
 
 class StaffActionResult(BaseModel):
     person_id: str
+    property_id: str | None
     mode: Mode
     staff_person_id: str | None
     notification: Notification | None = None
@@ -80,30 +82,26 @@ async def recent(ctx: GatewayContext, scope: ConsoleScope, property_id: str | No
     return await ctx.spine.recent_conversations([property_id] if property_id else sorted(scope.reads), limit=limit)
 
 
-async def conversation(ctx: GatewayContext, scope: ConsoleScope, person_id: str) -> ConversationView:
-    head = await ctx.spine.get_conversation(person_id)
-    await person_in_reach(ctx.spine, scope, person_id, head)
-    person = await ctx.spine.get_person(person_id)
-    head = head or Conversation(person_id=person_id, name=person.display_name if person else None)
+async def conversation(ctx: GatewayContext, scope: ConsoleScope, person_id: str,
+                       property_id: str | None) -> ConversationView:
+    head = await conversation_in_scope(ctx.spine, scope, person_id, property_id)
     messages = [MessageView(at=m.at, channel=m.channel, author=m.author, staff_person_id=m.staff_person_id,
                             text=m.text, unread=m.unread, interaction_id=m.interaction_id,
                             trace_url=f"/admin/traces/{m.interaction_id}" if m.interaction_id else None)
-                for m in await ctx.spine.messages_of(person_id, limit=MESSAGES_SHOWN)]
+                for m in await ctx.spine.messages_of(person_id, head.property_id, limit=MESSAGES_SHOWN)]
     return ConversationView(**row(head).model_dump(), messages=messages)
 
 
-async def _acting(request: Request, ctx: GatewayContext, person_id: str) -> tuple[str, str]:
-    """The signed-in staff id, and the property they act at for this person (403/404 otherwise)."""
-    identity = signed_in(request)
+async def _acting(request: Request, ctx: GatewayContext, person_id: str, property_id: str | None) -> tuple[str, str]:
+    """The signed-in staff id, and the property of the conversation they act on (403/404 otherwise)."""
     scope = await console_scope(ctx, request)
-    head = await ctx.spine.get_conversation(person_id)
-    where = await person_in_reach(ctx.spine, scope, person_id, head)
-    scope.check_act(where)
-    return identity.id, head.property_id if head and head.property_id else sorted(where & scope.acts)[0]
+    head = await conversation_in_scope(ctx.spine, scope, person_id, property_id, acting=True)
+    return signed_in(request).id, head.property_id
 
 
 def _result(head: Conversation | None, person_id: str, notification: Notification | None = None) -> StaffActionResult:
-    return StaffActionResult(person_id=person_id, mode=head.mode() if head else Mode.CLARA,
+    return StaffActionResult(person_id=person_id, property_id=head.property_id if head else None,
+                             mode=head.mode() if head else Mode.CLARA,
                              staff_person_id=head.staff_person_id() if head else None, notification=notification)
 
 
@@ -116,38 +114,39 @@ async def list_conversations(request: Request, property_id: str | None = None,
 
 
 @api.get("/conversations/{person_id}")
-async def get_conversation(request: Request, person_id: str,
+async def get_conversation(request: Request, person_id: str, property_id: str | None = None,
                            ctx: GatewayContext = Depends(require_admin)) -> ConversationView:
-    return await conversation(ctx, await console_scope(ctx, request), person_id)
+    return await conversation(ctx, await console_scope(ctx, request), person_id, property_id)
 
 
 @api.post("/conversations/{person_id}/messages")
-async def staff_message(request: Request, person_id: str, body: StaffText,
+async def staff_message(request: Request, person_id: str, body: StaffText, property_id: str | None = None,
                         ctx: GatewayContext = Depends(require_admin)) -> StaffActionResult:
-    staff_id, property_id = await _acting(request, ctx, person_id)
     key = request.headers.get("idempotency-key")
     if key is not None and not IDEMPOTENCY_KEY.fullmatch(key):
         raise HTTPException(400, "Idempotency-Key: 1 to 100 letters, digits, '-' or '_'")
-    sent = await send_staff_message(ctx.spine, person_id, staff_id, body.text, request_id=key,
-                                    release_after_s=ctx.takeover.idle_release_s, property_id=property_id)
+    staff_id, where = await _acting(request, ctx, person_id, property_id)
+    sent = await send_staff_message(ctx.spine, person_id, where, staff_id, body.text, request_id=key,
+                                    urgent=body.urgent, release_after_s=ctx.takeover.idle_release_s)
     if sent.notification.outbox_id and sent.notification.status == NotificationStatus.QUEUED:
         ctx.pool.send_soon([sent.notification.outbox_id])  # at once, not at the scheduler's next tick
-    return _result(await ctx.spine.get_conversation(person_id), person_id, sent.notification)
+    return _result(await ctx.spine.get_conversation(person_id, where), person_id, sent.notification)
 
 
 @api.post("/conversations/{person_id}/takeover")
-async def takeover(request: Request, person_id: str, ctx: GatewayContext = Depends(require_admin)) -> StaffActionResult:
-    staff_id, property_id = await _acting(request, ctx, person_id)
-    head = await take_over(ctx.spine, person_id, staff_id, release_after_s=ctx.takeover.idle_release_s,
-                           property_id=property_id)
+async def takeover(request: Request, person_id: str, property_id: str | None = None,
+                   ctx: GatewayContext = Depends(require_admin)) -> StaffActionResult:
+    staff_id, where = await _acting(request, ctx, person_id, property_id)
+    head = await take_over(ctx.spine, person_id, where, staff_id, release_after_s=ctx.takeover.idle_release_s)
     return _result(head, person_id)
 
 
 @api.post("/conversations/{person_id}/handback")
-async def handback(request: Request, person_id: str, ctx: GatewayContext = Depends(require_admin)) -> StaffActionResult:
-    staff_id, _ = await _acting(request, ctx, person_id)
-    return _result(await hand_back(ctx.spine, person_id, staff_id) or await ctx.spine.get_conversation(person_id),
-                   person_id)
+async def handback(request: Request, person_id: str, property_id: str | None = None,
+                   ctx: GatewayContext = Depends(require_admin)) -> StaffActionResult:
+    staff_id, where = await _acting(request, ctx, person_id, property_id)
+    return _result(await hand_back(ctx.spine, person_id, where, staff_id)
+                   or await ctx.spine.get_conversation(person_id, where), person_id)
 
 
 def _mode(mode: Mode, staff: str | None) -> html.Safe:
@@ -159,7 +158,8 @@ async def conversations_page(request: Request, property_id: str | None = None,
                              limit: int = Query(DEFAULT_LIMIT, ge=1, le=MAX_LIMIT),
                              ctx: GatewayContext = Depends(require_admin_page)) -> Response:
     scope = await console_scope(ctx, request)
-    rows = [(html.link(f"/admin/conversations/{html.path_part(r.person_id)}", r.name or r.person_id), r.property_id,
+    rows = [(html.link(f"/admin/conversations/{html.path_part(r.person_id)}?{html.query(property_id=r.property_id)}",
+                       r.name or r.person_id), r.property_id,
              html.join(html.pill(x) for x in r.roles), r.last_channel, r.last_at, _mode(r.mode, r.staff_person_id),
              html.pill(f"{r.unread} unread", "bad") if r.unread else "")
             for r in (row(h) for h in await recent(ctx, scope, property_id, limit))]
@@ -169,23 +169,22 @@ async def conversations_page(request: Request, property_id: str | None = None,
 
 
 @pages.get("/conversations/{person_id}", include_in_schema=False)
-async def conversation_page(request: Request, person_id: str,
+async def conversation_page(request: Request, person_id: str, property_id: str | None = None,
                             ctx: GatewayContext = Depends(require_admin_page)) -> Response:
     scope = await console_scope(ctx, request)
-    v = await conversation(ctx, scope, person_id)
+    v = await conversation(ctx, scope, person_id, property_id)
     rows = [(m.at, m.channel, html.pill(f"staff {m.staff_person_id}" if m.author == Author.STAFF else m.author,
                                         "bad" if m.unread else ""),
              html.tag("div", m.text, class_="message"),
              html.link(trace_href(m.interaction_id), "trace") if m.interaction_id else "") for m in v.messages]
     base = f"/admin/api/conversations/{html.path_part(person_id)}"
-    acts = bool((await person_in_reach(ctx.spine, scope, person_id, await ctx.spine.get_conversation(person_id)))
-                & scope.acts)
-    controls = [action_button(base + "/messages", "Send", text_field="text"),
-                action_button(base + "/handback", "Hand back to Clara") if v.mode == Mode.STAFF
-                else action_button(base + "/takeover", "Take over")] if acts else [
+    at = f"?{html.query(property_id=v.property_id)}" if v.property_id else ""
+    controls = [action_button(base + "/messages" + at, "Send", text_field="text"),
+                action_button(base + "/handback" + at, "Hand back to Clara") if v.mode == Mode.STAFF
+                else action_button(base + "/takeover" + at, "Take over")] if v.property_id in scope.acts else [
         html.tag("p", "You can read this conversation but not write to it.", class_="muted")]
     return html.page(f"Conversation with {v.name or person_id}",
                      html.tag("p", v.property_id or "", " · ", html.join(html.pill(r) for r in v.roles), " · answering: ",
                               _mode(v.mode, v.staff_person_id), id="mode"),
                      html.table(["at", "channel", "author", "message", "trace"], rows, empty="no messages yet"),
-                     *controls, html.tag("p", html.link(base, "as JSON"), class_="muted"), ACTION_SCRIPT)
+                     *controls, html.tag("p", html.link(base + at, "as JSON"), class_="muted"), ACTION_SCRIPT)

@@ -19,20 +19,21 @@ async def test_a_calls_transcript_joins_the_conversation_at_its_end(spine):
             TranscriptEntry(role="user", text="my heater is out"), TranscriptEntry(role="agent", text="On it.")]
     await record_call(spine, trace, said)
     await record_call(spine, trace, said)  # the stream's end and the post-call webhook: one call
-    messages = await spine.messages_of("p_marcus")
+    messages = await spine.messages_of("p_marcus", "pf_yale")
     assert [(m.author, m.text, m.channel) for m in messages] == [
         ("clara", "Hi Marcus, this is Clara.", "voice"), ("person", "my heater is out", "voice"), ("clara", "On it.", "voice")]
-    head = await spine.get_conversation("p_marcus")
+    head = await spine.get_conversation("p_marcus", "pf_yale")
     assert (head.last_channel, head.property_id) == (Channel.VOICE, "pf_yale")
 
 
 async def test_a_call_while_staff_answer_offers_to_take_a_message(spine):
-    start = VoiceCallStart(interaction_id="ix_c", dynamic_variables={}, prompt="You are Clara.", first_message="Hi!")
+    start = VoiceCallStart(interaction_id="ix_c", dynamic_variables={}, prompt="You are Clara.", first_message="Hi!",
+                           property_id="pf_yale")
     assert await taken_over_call(spine, "p_marcus", start) == start
-    await take_over(spine, "p_marcus", "p_priya", release_after_s=600, property_id="pf_yale")
+    await take_over(spine, "p_marcus", "pf_yale", "p_priya", release_after_s=600)
     taken = await taken_over_call(spine, "p_marcus", start)
     assert taken.first_message == TAKEOVER_CALL_GREETING and "take a message" in taken.prompt
-    await hand_back(spine, "p_marcus", "p_priya")
+    await hand_back(spine, "p_marcus", "pf_yale", "p_priya")
     assert await taken_over_call(spine, "p_marcus", start) == start
 
 

@@ -94,7 +94,7 @@ async def test_a_caller_minted_a_prospect_during_the_call_is_one_person_for_the_
     later = await pool.submit(await Placer(spine).placed(envelope(None, "can I tour it saturday?",
                                                                   from_address=STRANGER)))
     assert later.person_id == minted and actor(pool, "person:" + minted) is person  # the same Person, same actor
-    said_on_the_call = [m for m in await spine.messages_of(minted) if m.interaction_id == iid]
+    said_on_the_call = [m for m in await spine.messages_of(minted, "pf_yale") if m.interaction_id == iid]
     assert [m.text for m in said_on_the_call] == ["I'd like to see a two bedroom"]  # in their conversation
 
 

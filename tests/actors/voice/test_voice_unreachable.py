@@ -47,7 +47,7 @@ async def test_a_recorded_calls_tool_runs_with_the_authority_the_store_gives_its
     assert staff is not None and staff.decision == "refused"  # whatever the model asks: not his to run
     assert await calls.end(iid, [TranscriptEntry(role="user", text="what appliances do I have?")])
     assert unreachable.ops == ["tool", "tool", "end"]
-    said = [m.text for m in await spine.messages_of("p_marcus") if m.interaction_id == iid]
+    said = [m.text for m in await spine.messages_of("p_marcus", "pf_yale") if m.interaction_id == iid]
     assert said == ["what appliances do I have?"]  # the call is still in his conversation
 
 

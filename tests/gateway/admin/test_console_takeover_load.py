@@ -98,7 +98,7 @@ async def test_fifty_people_ten_taken_over(spine, twilio):
     # ... and in the store: no held message has an answer from Clara.
     held = 0
     for pid in windows:
-        convo = await spine.messages_of(pid)
+        convo = await spine.messages_of(pid, "pf_yale")
         answered = {m.interaction_id for m in convo if m.author == "clara"}
         unread = [m for m in convo if m.author == "person" and m.unread]
         held += len(unread)
@@ -106,7 +106,7 @@ async def test_fifty_people_ten_taken_over(spine, twilio):
     assert held >= len(inside)
     # 0 lost inbound: every text is in its person's conversation once, and its inbound record ended.
     for pid in ids:
-        said = [m.text for m in await spine.messages_of(pid) if m.author == "person"]
+        said = [m.text for m in await spine.messages_of(pid, "pf_yale") if m.author == "person"]
         assert sorted(said) == sorted(b for p, b, *_ in sent if p == pid)
     for i in range(PEOPLE):
         for n in range(TEXTS + 2):
