@@ -1,5 +1,5 @@
 """The turns of a person whose conversation a staff member took over (actors.host.conversation_log
-writes the messages; spine.takeover changes the state).
+writes the messages; desk.console.takeover changes the state).
 
 The conversation's head is read before the turn: while a staff member has taken it over, Clara
 does not answer; the message is recorded unread, the staff member is told and only the

@@ -1,5 +1,5 @@
 """What the signed-in identity may see and do in the staff console: the admin scope
-(spine.admin_scope, derived from the store per request) as property sets. The operator sees and
+(desk.console.admin_scope, derived from the store per request) as property sets. The operator sees and
 acts on every property; a staff Person reads where their staff roles are in force and acts
 (writes, takes over, acknowledges, resolves) only where a role other than `viewer` is. A person
 (tenant, vendor, prospect) is in reach when their conversation or one of their roles is at a
@@ -38,7 +38,7 @@ class ConsoleScope:
 
 
 async def console_scope(ctx: GatewayContext, request: Request) -> ConsoleScope:
-    """The console's view of the signed-in scope (gateway.admin.auth.signed_in_scope, spine.admin_scope)."""
+    """The console's view of the signed-in scope (gateway.admin.auth.signed_in_scope, desk.console.admin_scope)."""
     admin = await signed_in_scope(ctx, request)
     properties = await ctx.spine.list_properties()
     reads = frozenset(p.id for p in properties if admin.sees(p.id))

@@ -101,9 +101,9 @@ async def test_the_page_lists_and_offers_actions(app, queue):
 
 
 async def test_the_page_state_is_the_ladders(app, spine):
+    from desk.oncall.ack import acknowledge
+    from desk.oncall.paging import PageRequest, start_page
     from spine.oncall import PageVia
-    from spine.paging import PageRequest, start_page
-    from spine.paging_ack import acknowledge
 
     await escalation(spine, "e_paged", "pf_yale", urgency="emergency")
     started = await start_page(spine, PageRequest(page_id="pg_e_paged", property_id="pf_yale", reason="fire",
