@@ -35,8 +35,8 @@ from actors.host.host import PersonHost
 from actors.host.ownership import Ownerships
 from actors.host.person_actor import PersonRuntime
 from actors.turn.turn_types import TurnDeps, TurnResult
+from desk.portfolio.demo import seed
 from spine.context import ActivePointers, ActiveWorkOrder, PersonContext
-from spine.demo import seed
 from spine.envelope import MessageEnvelope
 from spine.identity import (
     Claim,

@@ -24,8 +24,8 @@ from actors.dispatcher.dispatcher import Dispatcher
 from actors.model.anthropic_backend import AnthropicBackend
 from actors.turn.interaction import run_interaction
 from actors.turn.turn_types import TurnDeps
+from desk.portfolio.demo import seed
 from spine.context import Channel
-from spine.demo import seed
 from spine.envelope import MessageEnvelope
 from spine.records import Usage
 from spine.repo import Spine

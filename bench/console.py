@@ -30,13 +30,13 @@ sys.path.insert(0, str(ROOT))
 import httpx  # noqa: E402
 
 from bench.measure import pct  # noqa: E402
+from desk.portfolio.demo import seed  # noqa: E402
 from gateway.app import create_app  # noqa: E402
 from gateway.context import GatewayContext  # noqa: E402
 from gateway.settings import Settings  # noqa: E402
 from spine.admin_access import issue_token  # noqa: E402
 from spine.context import Channel  # noqa: E402
 from spine.conversation import Author, Conversation, ConversationMessage  # noqa: E402
-from spine.demo import seed  # noqa: E402
 from spine.escalation import Escalation, EscalationStatus  # noqa: E402
 from spine.identity import utcnow  # noqa: E402
 from spine.repo import Spine  # noqa: E402

@@ -32,7 +32,7 @@ from casbin.model import Model
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from spine.demo import seed  # noqa: E402
+from desk.portfolio.demo import seed  # noqa: E402
 from spine.identity import STAFF_ROLE_TYPES, OccupancyKind  # noqa: E402
 from spine.repo import Spine  # noqa: E402
 from spine.store.sqlite import SqliteStore  # noqa: E402

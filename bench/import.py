@@ -30,8 +30,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from spine.portfolio.files import SPECS, FileKind
-from spine.portfolio.run import ImportOptions, import_portfolio
+from desk.portfolio.files import SPECS, FileKind
+from desk.portfolio.run import ImportOptions, import_portfolio
 from spine.repo import Spine
 from spine.store.base import Store
 from spine.store.dynamodb import DynamoStore

@@ -2,7 +2,7 @@
 Spanish separately: the held-out split of the labelled set, beside the dev split, with how many
 errors fall in the unsure band a configured fast model decides. The eight unseen sets
 (tests/data/intent_unseen_heldout.jsonl, _2 to _8) are spent: each was scored once before its
-errors were studied, and they are now fitted on (spine.intent_model.training_rows), so their rows
+errors were studied, and they are now fitted on (spine.intent.model.training_rows), so their rows
 here show only the fit. `--loso` measures unseen phrasing instead: for each spent set, fit without
 it and score it ('loso*' is the eight together). `--baseline WEIGHTS.json` scores a previous weights
 file beside the shipped one in the same run, at its own threshold (`--baseline-at`, 0.4 for the
@@ -24,8 +24,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from spine.intent_hints import PROMOTE_AT, UNSURE, regex_hints, veto_reasons
-from spine.intent_model import SPENT, UNSEEN_HELDOUT_9, WEIGHTS, IntentModel, fit, load_rows, training_rows
+from spine.intent.hints import PROMOTE_AT, UNSURE, regex_hints, veto_reasons
+from spine.intent.model import SPENT, UNSEEN_HELDOUT_9, WEIGHTS, IntentModel, fit, load_rows, training_rows
 
 RECALL_AT_LEAST = {"heldout": 0.90, "unseen9": 0.93, "loso8": 0.93, "loso*": 0.93}
 PRECISION_AT_LEAST = 0.95

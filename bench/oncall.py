@@ -66,7 +66,7 @@ def of_tenant(phone: str) -> tuple[int, int]:
 
 async def seed_store(path: Path, properties: int, tenants: int) -> dict[str, str]:
     """The demo data and the bench properties; tenant phone -> (property number)."""
-    from spine.demo import seed
+    from desk.portfolio.demo import seed
     from spine.identity import Claim, ClaimKind, OccupancyKind, Person, PersonRole, PersonRoleSource, RoleScope
     from spine.identity import PersonRoleType as T
     from spine.oncall import OnCallPlan

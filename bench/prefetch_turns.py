@@ -11,7 +11,7 @@ import uuid
 from dataclasses import dataclass
 from typing import Any
 
-from spine.demo import _DISHWASHER, _FRIDGE, YALE, seed
+from desk.portfolio.demo import _DISHWASHER, _FRIDGE, YALE, seed
 from spine.identity import (
     Claim,
     ClaimKind,

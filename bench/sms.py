@@ -60,7 +60,7 @@ async def seed_store(path: Path, senders: int) -> list[str]:
 
 async def seed_tenants(spine, senders: int) -> dict[str, str]:
     """The demo data plus `senders` tenants of JP Yale Station: their phone -> Person id."""
-    from spine.demo import seed
+    from desk.portfolio.demo import seed
     from spine.identity import (
         Claim,
         ClaimKind,

@@ -99,10 +99,10 @@ async def serve_gateway(store_path: str, ws_url: str, port: int) -> None:
 
     from actors.dispatcher.dispatcher import Dispatcher
     from actors.model.offline import OfflineModel
+    from desk.portfolio.demo import seed
     from gateway.app import settle_heap
     from gateway.settings import Settings
     from gateway.voice.services import VoiceServices
-    from spine.demo import seed
     from spine.repo import Spine
     from spine.store.sqlite import SqliteStore
     from tests.support.voice_helpers import voice_app

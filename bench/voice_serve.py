@@ -28,7 +28,7 @@ P99_OVER_FLOOR_AT_MOST = 1.5
 
 
 async def seed_store(path: Path) -> None:
-    from spine.demo import seed
+    from desk.portfolio.demo import seed
     from spine.repo import Spine
     from spine.store.sqlite import SqliteStore
 

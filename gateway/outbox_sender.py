@@ -1,6 +1,6 @@
 """The outbox sender: what the paging scheduler calls every tick to send the rows that are due.
 
-Rows queued by `spine.outbound.queue_outbound` (pages, notifications, dispatches) leave here, on
+Rows queued by `desk.outbound.queue.queue_outbound` (pages, notifications, dispatches) leave here, on
 their channel: a text through Twilio's Messages API, a call through its Calls API (Twilio then
 fetches /voice/oncall/{page_id}), an email through Mailgun, a Telegram message through sendMessage.
 A reply row still pending after `REPLY_GRACE_S` (its replica died mid-send) is swept here too. Each
@@ -26,6 +26,7 @@ import httpx
 from pydantic import BaseModel
 
 import spine.keys as keys
+from desk.outbound.queue import may_still_send
 from gateway.email.channel import mailgun_messages
 from gateway.errors import ProviderError
 from gateway.outbox_delivery import send_owned
@@ -38,7 +39,6 @@ from gateway.voice.calls import TwilioCalls
 from spine.context import Channel
 from spine.identity import utcnow
 from spine.oncall import PageStatus
-from spine.outbound import may_still_send
 from spine.records import OutboxMessage, OutboxStatus
 from spine.repo import Spine
 

@@ -152,7 +152,7 @@ def sizing_only(cls: type[BaseModel], value: Any) -> Any:
 
 
 class TakeoverOptions(BaseModel):
-    """`args.takeover`: staff taking a conversation over in the console (spine.takeover)."""
+    """`args.takeover`: staff taking a conversation over in the console (desk.console.takeover)."""
 
     model_config = ConfigDict(extra="forbid")
     # Staff silent this long: the conversation goes back to Clara (Chatwoot's auto-resolve, per person).
@@ -160,11 +160,11 @@ class TakeoverOptions(BaseModel):
 
 
 class DispatchOptions(BaseModel):
-    """`args.dispatch`: vendor dispatch (spine.dispatch)."""
+    """`args.dispatch`: vendor dispatch (desk.dispatch.dispatch)."""
 
     model_config = ConfigDict(extra="forbid")
     # A dispatch nobody accepted this long after it was sent: the property's managers are told
-    # (once; the paging scheduler's tick runs spine.dispatch.due_dispatch_reminders).
+    # (once; the paging scheduler's tick runs desk.dispatch.dispatch.due_dispatch_reminders).
     accept_within_s: int = Field(default=3600, ge=60, le=7 * 24 * 3600)
 
 

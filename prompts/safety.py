@@ -1,14 +1,14 @@
 """A deterministic safety net under L0's safety rule.
 
 The model is told to nudge 911 and escalate on an emergency; this catches the turn where it does
-not. The interaction runs `detect_emergency` (spine.emergency, the one emergency vocabulary the
+not. The interaction runs `detect_emergency` (spine.intent.emergency, the one emergency vocabulary the
 offline model and prefetch share) on every inbound, the 'other' lane included, and on a match
 forces an escalate_to_human call and prepends the nudge, in the language the caller wrote in.
 """
 from __future__ import annotations
 
-from spine.emergency import EmergencyKind, EmergencyMatch, detect_emergency
-from spine.language import Language
+from spine.intent.emergency import EmergencyKind, EmergencyMatch, detect_emergency
+from spine.intent.language import Language
 
 __all__ = ["EMERGENCY_NUDGE", "EmergencyKind", "EmergencyMatch", "detect_emergency", "emergency_nudge"]
 

@@ -263,7 +263,7 @@ def apology_delivery(inbound_id: str) -> str:
     return f"abandoned-{inbound_id}"
 
 
-# -- what the gateway starts: the outbox row ids of spine.outbound.queue_outbound -----------
+# -- what the gateway starts: the outbox row ids of desk.outbound.queue.queue_outbound -----------
 def work_order_notice(work_order_id: str, person_id: str, slot: str) -> str:
     """A tenant's notice of a change to a work order; changes in one slot (a minute, or the night
     before the contact window) are one message."""
@@ -460,13 +460,13 @@ def handoff(actor_key: str) -> str:
     return f"HANDOFF#{actor_key}"
 
 
-# -- portfolio imports (spine/portfolio) ----------------------------------------------------
+# -- portfolio imports (desk/portfolio) ----------------------------------------------------
 IMPORT_BUCKETS = 4  # partitions per (source, file kind): each a query of its own, none too large
 
 
 def import_rows(source: str, kind: str, bucket: int) -> str:
     """One source's rows of one file kind (`people`, `residents`, ...) in one of IMPORT_BUCKETS
-    partitions (spine.portfolio.record picks it from the external id), sort key `import_row`: an
+    partitions (desk.portfolio.record picks it from the external id), sort key `import_row`: an
     import reads a file kind's rows with one query per bucket, and no partition holds them all."""
     return f"IMPORT#{source}#{kind}#{bucket:02d}"
 

@@ -1,7 +1,7 @@
 """The vocabulary of what the gateway starts (pages, notifications, dispatches, staff messages), as
 opposed to a reply to an inbound. A leaf module: the tool results (spine.toolspec) and the trace
-(spine.records) carry `Notification`s, and spine.outbound, which writes the outbox, re-exports all
-of it (the names of the contract are spine.outbound's)."""
+(spine.records) carry `Notification`s, and desk.outbound.queue, which writes the outbox, re-exports all
+of it (the names of the contract are desk.outbound.queue's)."""
 from __future__ import annotations
 
 from datetime import datetime

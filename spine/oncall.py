@@ -4,7 +4,7 @@ The promise every caller relies on:
 - `OnCallPlan` per property: ordered `levels` (each one or more Person ids), `ack_timeout_s`
   (default 300, 5..3600), `repeats` of the whole ladder (default 2, 0..9). A plan applies to pages
   started after it is set (it is copied onto the Page when the page starts).
-- Spine methods (spine/repo_oncall.py, mixed into Spine): `put_oncall_plan(plan)`,
+- Spine methods (spine/repo/oncall.py, mixed into Spine): `put_oncall_plan(plan)`,
   `get_oncall_plan(property_id) -> OnCallPlan | None`, `clear_oncall_plan(property_id)`.
 - A `Page` is the ladder's durable state: level index, pass number, next step due; every step it
   takes is keyed (page id, pass, level) so a step is sent once whoever drives it.

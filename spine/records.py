@@ -69,7 +69,7 @@ class OutboxMessage(BaseModel):
     status: OutboxStatus = OutboxStatus.PENDING
     provider_id: str | None = None
     error: str | None = None
-    # Rows the gateway starts (spine.outbound.queue_outbound), not replies: what they are (a
+    # Rows the gateway starts (desk.outbound.queue.queue_outbound), not replies: what they are (a
     # NotificationKind value), for whom, from which property, and when they may leave. A row of
     # channel `voice` is a phone call (a page): placed through Twilio's Calls API, its TwiML
     # served by /voice/oncall/{page_id}. A row of a page is not sent once the page has stopped.

@@ -13,7 +13,7 @@ from spine.context import Channel
 from spine.events import GracefulDegradeReason as Why
 from spine.events import graceful_degrade, snippet
 from spine.identity import STAFF_ROLE_TYPES, Person, PersonCategory, PersonRole, PersonRoleType
-from spine.intent_hints import IntentConfirmer, IntentHints, mint_prospect, minted_person_id, regex_hints
+from spine.intent.hints import IntentConfirmer, IntentHints, mint_prospect, minted_person_id, regex_hints
 from spine.participants import claim_kind, normalize_address, resolve_person
 from spine.phone import InvalidPhoneNumber
 from spine.records import EventKind, InferredIntent, OtherClassification

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from spine.demo import seed
+from desk.portfolio.demo import seed
 from spine.repo import Spine
 from spine.store.sqlite import SqliteStore
 
@@ -18,4 +18,4 @@ async def spine(tmp_path) -> Spine:
 
 # Fixtures used by tests in more than one folder (a folder's own live in its conftest.py).
 pytest_plugins = ["tests.support.ray_fixtures", "tests.support.moto_server", "tests.support.gateway_fixtures",
-                  "tests.support.channel_fixtures"]
+                  "tests.support.channel_fixtures", "tests.support.store_fixtures"]

@@ -6,11 +6,11 @@ from __future__ import annotations
 
 from pydantic import BaseModel, Field
 
+from desk.oncall.paging import PageRequest, PageStart, start_page
+from desk.outbound.queue import Notification
 from spine.escalation import Escalation
-from spine.language import detect_language
+from spine.intent.language import detect_language
 from spine.oncall import PageStatus
-from spine.outbound import Notification
-from spine.paging import PageRequest, PageStart, start_page
 from spine.work import WorkOrder
 from tools.handlers.base import HandlerContext
 

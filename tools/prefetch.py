@@ -8,8 +8,8 @@ from __future__ import annotations
 import re
 
 from spine.context import PersonContext
-from spine.emergency import detect_emergency
-from spine.mentions import bedrooms, work_order_ids
+from spine.intent.emergency import detect_emergency
+from spine.intent.mentions import bedrooms, work_order_ids
 from spine.toolspec import ToolInvocation
 from tools.caller import Caller
 from tools.catalog import catalog_names
@@ -39,7 +39,7 @@ def wanted_lookups(message: str, context: PersonContext | None) -> list[ToolInvo
         count = bedrooms(message)
         wanted.append(ToolInvocation(name="get_available_units",
                                      input={"bedrooms": count} if count is not None else {}))
-    # An emergency is escalated, not troubleshot: the appliance list would go unused (spine.emergency
+    # An emergency is escalated, not troubleshot: the appliance list would go unused (spine.intent.emergency
     # is the vocabulary the safety net and the offline model use, so all three agree on the message).
     if MAINTENANCE.search(message) and detect_emergency(message) is None:
         wanted.append(ToolInvocation(name="get_unit_appliances", input={}))

@@ -1,7 +1,7 @@
 """PagingScheduler: the one actor per namespace that drives on-call ladders and drains the outbox.
 
 Every `TICK_S`, or sooner when a ladder's next step falls due before that, it takes the next step
-of each ladder that is due (spine.paging.advance_page), sends the rows those steps queued at once,
+of each ladder that is due (desk.oncall.paging.advance_page), sends the rows those steps queued at once,
 then hands the other due outbox rows to the sender. A level's timeout runs from the step that paged
 it, so the next level leaves within its ack timeout plus the tick's own work (not plus a tick).
 It keeps no state of its own: the ladders and the outbox live in the store, every step is taken
@@ -23,11 +23,11 @@ from typing import Any, Protocol
 import ray
 
 from actors.config import RuntimeConfig
+from desk.dispatch.dispatch import DEFAULT_ACCEPT_WITHIN_S, due_dispatch_reminders
+from desk.oncall.paging import advance_page
 from spine.codec import WireModel
-from spine.dispatch import DEFAULT_ACCEPT_WITHIN_S, due_dispatch_reminders
 from spine.identity import utcnow
 from spine.notification import NotificationStatus
-from spine.paging import advance_page
 from spine.records import OutboxMessage
 from spine.repo import Spine
 from spine.store.url import open_store
@@ -60,7 +60,7 @@ class SchedulerStats(WireModel):
     rows_sent: int = 0  # outbox rows it ended (sent, failed, suppressed)
     cpu_s: float = 0.0  # process CPU time spent in ticks
     failures: int = 0
-    reminders: int = 0  # managers told of a dispatch nobody accepted in time (spine.dispatch)
+    reminders: int = 0  # managers told of a dispatch nobody accepted in time (desk.dispatch.dispatch)
 
 
 class Ladders:

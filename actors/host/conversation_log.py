@@ -11,12 +11,12 @@ from datetime import datetime, timedelta
 
 from actors.turn.opening import Opening
 from actors.turn.turn_types import TurnDeps, TurnResult
+from desk.outbound.queue import NotificationKind, OutboundRequest, queue_outbound
 from spine.context import Channel
 from spine.conversation import Author, Conversation, ConversationMessage
 from spine.envelope import MessageEnvelope
 from spine.events import emit_event
 from spine.identity import utcnow
-from spine.outbound import NotificationKind, OutboundRequest, queue_outbound
 from spine.records import AgentTrace, EventKind, TranscriptEntry
 from spine.repo import Spine
 

@@ -1,5 +1,5 @@
 """The turns of a person whose conversation a staff member took over (actors.host.conversation_log
-writes the messages; spine.takeover changes the state).
+writes the messages; desk.console.takeover changes the state).
 
 The conversation's head is read before the turn: while a staff member has taken it over, Clara
 does not answer; the message is recorded unread, the staff member is told and only the
@@ -19,12 +19,12 @@ from actors.turn.interaction import safety_net
 from actors.turn.opening import Opening
 from actors.turn.turn_types import LoopOutcome, TurnDeps, TurnResult
 from actors.voice.opening import VoiceCallStart
+from desk.console.takeover import taker_lost_access
 from spine.conversation import Conversation, Mode, Takeover
 from spine.envelope import MessageEnvelope
 from spine.events import emit_event
 from spine.records import AgentTrace, EventKind, TraceEvent, last4
 from spine.repo import Spine
-from spine.takeover import taker_lost_access
 
 HELD_REPLY = "A staff member is handling this conversation and has your message."
 TAKEOVER_CALL_GREETING = ("Hi, this is Clara. A member of our staff is handling your conversation right now. "

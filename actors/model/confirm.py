@@ -12,7 +12,7 @@ import logging
 import re
 
 from actors.model.base import ModelBackend, ModelRequest, ModelUnavailable
-from spine.intent_hints import IntentConfirmer
+from spine.intent.hints import IntentConfirmer
 
 log = logging.getLogger(__name__)
 

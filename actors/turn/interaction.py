@@ -20,13 +20,13 @@ from actors.turn.agent_loop import run_agent_loop
 from actors.turn.opening import Opening, open_for, prompt_for
 from actors.turn.trace_builder import build_trace, trace_call
 from actors.turn.turn_types import LoopOutcome, TurnDeps, TurnResult
+from desk.outbound.queue import LAST_CHANNELS
 from prompts.assemble import assemble_prompt
 from prompts.safety import detect_emergency, emergency_nudge
 from spine.context import PersonContext
 from spine.envelope import MessageEnvelope
 from spine.events import emit_event
-from spine.language import detect_language, language_of
-from spine.outbound import LAST_CHANNELS
+from spine.intent.language import detect_language, language_of
 from spine.records import EventKind, LastContact, TraceEvent
 from spine.router import route_inbound, route_person
 from spine.routing_types import L1Result, MetaRole, RoutingDecision
@@ -214,7 +214,7 @@ async def _capped_tools(deps: TurnDeps, caller: Caller) -> list[ToolSpec] | None
 
 async def _note_contact(deps: TurnDeps, env: MessageEnvelope, decision: RoutingDecision,
                         opening: Opening | None) -> None:
-    """Where the person last wrote from: what the gateway starts for them goes there (spine.outbound).
+    """Where the person last wrote from: what the gateway starts for them goes there (desk.outbound.queue).
     Written when it changes, not every turn; an admin's impersonation is not the person writing."""
     if decision.person_id is None or env.channel not in LAST_CHANNELS or env.origin != "inbound":
         return

@@ -13,7 +13,7 @@ How it goes stale, and how far (`refreshed`):
   * A turn whose tools wrote (a work order filed, a prospect saved) invalidates the authority and
     the active pointers; the next turn re-derives both, so it sees what the last one did.
   * The summary is the persisted snapshot: the end of the interaction rewrites it.
-  * Reference data (property, units, vendors) keeps its per-process TTL (spine.reference_cache).
+  * Reference data (property, units, vendors) keeps its per-process TTL (spine.repo.reference_cache).
 """
 from __future__ import annotations
 
@@ -28,7 +28,7 @@ from spine.context import Channel, PersonContext
 from spine.context_build import build_active_pointers
 from spine.events import ContextBuildReason
 from spine.identity import Person, PersonRole
-from spine.language import Language
+from spine.intent.language import Language
 from spine.repo import Spine
 from spine.routing_types import L1Result
 from spine.toolspec import ToolSpec

@@ -9,7 +9,7 @@ from typing import Any, Protocol
 from actors.config import TurnBudget
 from actors.model.base import ModelBackend
 from spine.codec import WireModel
-from spine.intent_hints import IntentConfirmer
+from spine.intent.hints import IntentConfirmer
 from spine.notification import Notification
 from spine.records import AgentTrace, TraceToolCall, Usage
 from spine.repo import Spine

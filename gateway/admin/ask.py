@@ -18,6 +18,7 @@ from pydantic import BaseModel, Field, StringConstraints, ValidationError, field
 
 import gateway.admin.html as html
 from actors.turn.turn_types import TurnResult
+from desk.console.admin_scope import AdminScope
 from gateway.admin.auth import (
     AdminIdentity,
     AdminPageRoute,
@@ -30,7 +31,6 @@ from gateway.admin.trace_pages import trace_href
 from gateway.channel_inbound import new_interaction_id
 from gateway.context import GatewayContext
 from gateway.errors import GatewayError
-from spine.admin_scope import AdminScope
 from spine.context import Channel
 from spine.envelope import MessageEnvelope
 from spine.participants import resolve_participant

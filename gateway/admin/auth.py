@@ -21,10 +21,10 @@ from fastapi import Depends, HTTPException, Request, Response
 from fastapi.routing import APIRoute
 
 import gateway.admin.html as html
+from desk.console.admin_scope import AdminScope, admin_scope, is_staff
 from gateway.context import GatewayContext, get_context
 from gateway.errors import GatewayError
 from spine.admin_access import OPERATOR, AdminToken, operator_binding
-from spine.admin_scope import AdminScope, admin_scope, is_staff
 
 SESSION_COOKIE = "session"
 DISABLED = "the admin API is disabled: set GATEWAY_ADMIN_TOKEN or issue an admin token (gateway admin-token)"
@@ -136,7 +136,7 @@ def signed_in(request: Request) -> AdminIdentity:
 
 
 async def signed_in_scope(ctx: GatewayContext, request: Request) -> AdminScope:
-    """What the signed-in identity may see and do (spine.admin_scope), derived from the store
+    """What the signed-in identity may see and do (desk.console.admin_scope), derived from the store
     once per request. Every admin route bounds what it reads and shows by it."""
     scope: AdminScope | None = getattr(request.state, "admin_scope", None)
     if scope is None:

@@ -1,5 +1,5 @@
 """What the signed-in identity may see and do in the staff console: the admin scope
-(spine.admin_scope, derived from the store per request) as property sets. The operator sees and
+(desk.console.admin_scope, derived from the store per request) as property sets. The operator sees and
 acts on every property; a staff Person reads where their staff roles are in force and acts
 (writes, takes over, acknowledges, resolves) only where a role other than `viewer` is. A
 conversation is a person's at one property: the console reads and acts on those at properties in
@@ -11,9 +11,9 @@ from dataclasses import dataclass
 
 from fastapi import HTTPException, Request
 
+from desk.console.admin_scope import person_reach
 from gateway.admin.auth import AdminIdentity, signed_in, signed_in_scope
 from gateway.context import GatewayContext
-from spine.admin_scope import person_reach
 from spine.conversation import Conversation
 from spine.repo import Spine
 
@@ -39,7 +39,7 @@ class ConsoleScope:
 
 
 async def console_scope(ctx: GatewayContext, request: Request) -> ConsoleScope:
-    """The console's view of the signed-in scope (gateway.admin.auth.signed_in_scope, spine.admin_scope)."""
+    """The console's view of the signed-in scope (gateway.admin.auth.signed_in_scope, desk.console.admin_scope)."""
     admin = await signed_in_scope(ctx, request)
     properties = await ctx.spine.list_properties()
     reads = frozenset(p.id for p in properties if admin.sees(p.id))
@@ -56,7 +56,7 @@ async def conversation_in_scope(spine: Spine, scope: ConsoleScope, person_id: st
                                 acting: bool = False) -> Conversation:
     """The person's conversation at one property in scope: the one named, else (reading) their most
     recent there, else (acting) their most recent where the identity may act. A person is at a
-    property when they wrote there or one of their roles is in force there (spine.admin_scope's
+    property when they wrote there or one of their roles is in force there (desk.console.admin_scope's
     person_reach, the tool gate's rule); nothing they said at a property out of scope is ever part
     of it. 404 when the person is at no property the identity reads; 403 when it only reads there."""
     heads = {h.property_id: h for h in await spine.conversations_of(person_id) if h.property_id in scope.reads}

@@ -12,6 +12,8 @@ from fastapi import APIRouter, Depends, HTTPException, Query, Request, Response
 from pydantic import BaseModel, Field, StringConstraints
 
 import gateway.admin.html as html
+from desk.console.takeover import hand_back, send_staff_message, take_over
+from desk.outbound.queue import Notification, NotificationStatus
 from gateway.admin.auth import AdminPageRoute, require_admin, require_admin_page, signed_in
 from gateway.admin.console_scope import ConsoleScope, console_scope, conversation_in_scope
 from gateway.admin.console_ui import ACTION_SCRIPT, action_button
@@ -19,8 +21,6 @@ from gateway.admin.trace_pages import trace_href
 from gateway.context import GatewayContext
 from spine.context import Channel
 from spine.conversation import Author, Conversation, Mode
-from spine.outbound import Notification, NotificationStatus
-from spine.takeover import hand_back, send_staff_message, take_over
 
 api = APIRouter()
 pages = APIRouter(route_class=AdminPageRoute)

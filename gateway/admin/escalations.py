@@ -11,6 +11,8 @@ from fastapi import APIRouter, Depends, HTTPException, Query, Request, Response
 from pydantic import BaseModel, Field
 
 import gateway.admin.html as html
+from desk.oncall.ack import acknowledge
+from desk.outbound.queue import NotificationStatus
 from gateway.admin.auth import AdminPageRoute, require_admin, require_admin_page, signed_in
 from gateway.admin.console_scope import ConsoleScope, console_scope
 from gateway.admin.console_ui import ACTION_SCRIPT, action_button
@@ -19,8 +21,6 @@ from gateway.context import GatewayContext
 from spine.escalation import Escalation, EscalationNote, EscalationStatus
 from spine.events import emit_event
 from spine.oncall import PageStatus, PageVia
-from spine.outbound import NotificationStatus
-from spine.paging_ack import acknowledge
 from spine.records import EventKind
 from spine.repo import Spine
 

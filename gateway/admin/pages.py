@@ -8,10 +8,10 @@ from typing import Any
 from fastapi import APIRouter, Depends, Request, Response
 
 import gateway.admin.html as html
+from desk.console.admin_scope import AdminScope
 from gateway.admin.auth import AdminPageRoute, require_admin_page, signed_in_scope
 from gateway.admin.login import sign_out_form
 from gateway.context import GatewayContext
-from spine.admin_scope import AdminScope
 from spine.masking import mask_addresses
 
 log = logging.getLogger("clara.admin")

@@ -1,7 +1,7 @@
 """The /admin surface: the JSON API (agent traces, active PersonActors, observability events)
 and, included ahead of it, the pages, sign-in, status, tool catalog and Ask Clara routes.
 
-Every read is bounded by the signed-in identity's scope (spine.admin_scope, via
+Every read is bounded by the signed-in identity's scope (desk.console.admin_scope, via
 `auth.signed_in_scope`): a staff Person sees the records of the properties their staff roles
 reach; the operator sees everything. A record outside the scope is answered as if it did not exist.
 

@@ -1,5 +1,5 @@
 """Status cards (ADR "Status observability"; Finding 6.3): context-build gaps, graceful-degrade
-signals and the prompt-cache hit rate per role set. Counting lives in spine.status_cards; this
+signals and the prompt-cache hit rate per role set. Counting lives in desk.console.status_cards; this
 module reads the records and renders them."""
 from __future__ import annotations
 
@@ -10,12 +10,8 @@ from fastapi import APIRouter, Depends, Request, Response
 from pydantic import BaseModel
 
 import gateway.admin.html as html
-from gateway.admin.auth import AdminPageRoute, require_admin, require_admin_page, signed_in_scope
-from gateway.context import GatewayContext
-from spine.admin_scope import AdminScope
-from spine.identity import utcnow
-from spine.records import EventKind
-from spine.status_cards import (
+from desk.console.admin_scope import AdminScope
+from desk.console.status_cards import (
     CACHE_HIT_ALARM,
     CONTEXT_GAPS_PER_DAY_ALARM,
     OTHER_REPEATS_ALARM,
@@ -27,6 +23,10 @@ from spine.status_cards import (
     context_build_card,
     graceful_degrade_card,
 )
+from gateway.admin.auth import AdminPageRoute, require_admin, require_admin_page, signed_in_scope
+from gateway.context import GatewayContext
+from spine.identity import utcnow
+from spine.records import EventKind
 
 router = APIRouter(route_class=AdminPageRoute)
 

@@ -1,7 +1,7 @@
 """Trace lookups shared by the JSON API and the trace pages, bounded by the signed-in scope."""
 from __future__ import annotations
 
-from spine.admin_scope import AdminScope
+from desk.console.admin_scope import AdminScope
 from spine.context import Channel
 from spine.records import AgentTrace
 from spine.repo import Spine

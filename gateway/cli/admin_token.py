@@ -6,9 +6,9 @@ from __future__ import annotations
 import sys
 from datetime import timedelta
 
+from desk.console.admin_scope import is_staff
 from gateway.cli.common import open_spine
 from spine.admin_access import issue_token
-from spine.admin_scope import is_staff
 
 DEFAULT_TTL_DAYS = 30
 

@@ -6,14 +6,14 @@ import argparse
 import sys
 from pathlib import Path
 
+from desk.portfolio.export import export_portfolio
+from desk.portfolio.files import SPECS, FileKind
+from desk.portfolio.record import InvalidSource
+from desk.portfolio.report import write_errors_csv
+from desk.portfolio.run import ImportOptions, PortfolioError, import_portfolio
 from gateway.cli.common import open_spine, open_spine_for_writing
 from gateway.cli.progress import file_progress
 from gateway.settings import Settings
-from spine.portfolio.export import export_portfolio
-from spine.portfolio.files import SPECS, FileKind
-from spine.portfolio.record import InvalidSource
-from spine.portfolio.report import write_errors_csv
-from spine.portfolio.run import ImportOptions, PortfolioError, import_portfolio
 
 
 def _files_help() -> str:

@@ -8,8 +8,8 @@ from contextlib import contextmanager
 
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextColumn, TimeElapsedColumn
 
-from spine.portfolio.files import FileKind
-from spine.portfolio.known import Progress as OnRows
+from desk.portfolio.files import FileKind
+from desk.portfolio.known import Progress as OnRows
 
 
 @contextmanager

@@ -1,9 +1,9 @@
 """`gateway seed`: load the demo data (idempotent)."""
 from __future__ import annotations
 
+from desk.portfolio.demo import seed
 from gateway.cli.common import open_spine_for_writing
 from gateway.settings import Settings
-from spine.demo import seed
 
 
 def register(sub) -> None:

@@ -236,8 +236,8 @@ def register(sub) -> None:
 
 
 async def seed_store(settings: Settings) -> None:
+    from desk.portfolio.demo import seed
     from gateway.cli.common import open_spine_for_writing
-    from spine.demo import seed
 
     spine = await open_spine_for_writing(settings)
     try:

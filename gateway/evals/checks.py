@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from gateway.evals.scenario import NotificationExpectation, ToolExpectation, TurnExpectation
-from spine.language import detect_language
+from spine.intent.language import detect_language
 from spine.notification import Notification
 from spine.records import AgentTrace, TraceToolCall
 

@@ -1,5 +1,5 @@
 """A scenario's wall clock: set to a local time at its property ("15:00", "tomorrow 09:05"), then
-running with real time, so what the contact window decides (spine.outbound) is the scenario's,
+running with real time, so what the contact window decides (desk.outbound.queue) is the scenario's,
 not the hour the suite happens to run at. Handed to the scenario's Spine as its clock."""
 from __future__ import annotations
 

@@ -24,14 +24,14 @@ from actors.host.person_actor import PersonRuntime
 from actors.model.base import ModelBackend, ModelRequest, ModelUnavailable
 from actors.model.confirm import model_confirmer, parse_answer
 from actors.turn.turn_types import TurnDeps
+from desk.outbound.queue import row_notification
+from desk.portfolio.demo import seed
 from gateway.evals.channels import Lines
 from gateway.evals.checks import check_turn
 from gateway.evals.clock import EvalClock
 from gateway.evals.oncall import Clock, check_oncall, press
 from gateway.evals.scenario import Scenario, Turn
-from spine.demo import seed
 from spine.notification import Notification
-from spine.outbound import row_notification
 from spine.records import OutboxMessage, OutboxStatus
 from spine.repo import Spine
 from spine.store.sqlite import SqliteStore

@@ -1,11 +1,11 @@
 """`ACK` / `ACK <code>` by SMS, handled before any agent turn (ARCHITECTURE.md "People in the
-loop"): from a Person who holds an open page it acknowledges it (spine.paging_ack); from anyone
+loop"): from a Person who holds an open page it acknowledges it (desk.oncall.ack); from anyone
 else it is an ordinary message and the turn runs."""
 from __future__ import annotations
 
+from desk.oncall.ack import ACK_WORD, ack_by_text
 from gateway.sms.keyword_trace import KeywordAnswer
 from spine.context import Channel
-from spine.paging_ack import ACK_WORD, ack_by_text
 from spine.participants import resolve_participant
 from spine.records import EventKind, TraceEvent
 from spine.repo import Spine

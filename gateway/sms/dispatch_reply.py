@@ -1,14 +1,14 @@
 """`YES` / `NO` (or `YES WO-90`; `SÍ` too) by SMS from a vendor contact with a pending dispatch,
 handled before any agent turn (ARCHITECTURE.md "People in the loop"): it accepts the dispatch or
-passes it back (spine.dispatch). From anyone else, or with no dispatch waiting, it is an ordinary
+passes it back (desk.dispatch.dispatch). From anyone else, or with no dispatch waiting, it is an ordinary
 message and the turn runs."""
 from __future__ import annotations
 
 import re
 
+from desk.dispatch.dispatch import answer_dispatch
 from gateway.sms.keyword_trace import KeywordAnswer
 from spine.context import Channel
-from spine.dispatch import answer_dispatch
 from spine.participants import resolve_participant
 from spine.records import EventKind, TraceEvent
 from spine.repo import Spine

@@ -13,15 +13,15 @@ from fastapi import APIRouter, Request
 from fastapi.responses import Response
 from twilio.twiml.voice_response import Gather, VoiceResponse
 
-import spine.paging_texts as texts
+import desk.oncall.texts as texts
+from desk.oncall.ack import acknowledge, pass_page
+from desk.outbound.queue import NotificationKind, OutboundRequest, queue_outbound
 from gateway.context import GatewayContext
 from gateway.errors import WebhookRejected
 from gateway.sms.twilio_params import TwilioWebhook
 from gateway.twilio_webhook import signed_form
 from spine.context import Channel
 from spine.oncall import Page, PageStatus, PageVia
-from spine.outbound import NotificationKind, OutboundRequest, queue_outbound
-from spine.paging_ack import acknowledge, pass_page
 from spine.store.base import StoreError
 
 log = logging.getLogger("clara.oncall")

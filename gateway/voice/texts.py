@@ -1,6 +1,6 @@
 """Texts a voice tool asks the channel to send during a call (the step-up's one-time code).
 
-The tool queued the text through the one outbound check (spine.outbound.queue_outbound: an SMS
+The tool queued the text through the one outbound check (desk.outbound.queue.queue_outbound: an SMS
 opt-out, a person who may not be reached) into an outbox row that keeps the code masked
 (`OutboundText.logged_body`), so operators see that a code went out and where, never the code.
 Here it is sent at once through Twilio's REST API by whoever claims the row first (the outbox

@@ -11,10 +11,10 @@ from datetime import timedelta
 import pytest
 
 from actors.turn.turn_types import TurnResult
+from desk.portfolio.demo import seed
 from gateway.channel_inbound import APOLOGY
 from gateway.email.route_form import route_form
 from spine.context import Channel
-from spine.demo import seed
 from spine.envelope import MessageEnvelope
 from spine.identity import utcnow
 from spine.records import AgentTrace, InboundMessage, InboundStatus

@@ -1,4 +1,4 @@
-"""The one emergency vocabulary (spine.emergency) on a labelled English/Spanish table, and the
+"""The one emergency vocabulary (spine.intent.emergency) on a labelled English/Spanish table, and the
 safety net, the offline model and prefetch agreeing on it."""
 from __future__ import annotations
 
@@ -37,7 +37,7 @@ def test_the_offline_model_reads_the_same_vocabulary(row):
 
 def test_a_message_past_the_kept_size_is_read_as_carefully():
     """Text messages' readings are kept; a long email's is not, and is read the same way."""
-    from spine.emergency import KEPT_CHARS
+    from spine.intent.emergency import KEPT_CHARS
 
     long_report = "Hello, writing about my unit. " * (KEPT_CHARS // 30 + 1) + "There is smoke coming from the outlet!"
     assert len(long_report) > KEPT_CHARS

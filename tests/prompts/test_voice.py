@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
+from desk.portfolio.demo import PROPERTIES
 from prompts.assemble import assemble_prompt
 from prompts.directory import all_features
 from prompts.l0 import L0_PROMPT
@@ -17,7 +18,6 @@ from prompts.voice import (
     voice_hints,
 )
 from spine.context import ActivePointers, ActiveTour, ActiveWorkOrder, Channel, PersonContext
-from spine.demo import PROPERTIES
 from spine.records import InferredIntent
 from spine.routing_types import L1Result, MetaRole
 

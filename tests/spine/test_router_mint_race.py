@@ -33,7 +33,7 @@ async def test_a_late_replay_never_resets_a_qualified_prospect(spine):
     first = await route(spine, "+14155550888", "any 1br available?")
     prospect = await spine.get_prospect(first.person_id, YALE)
     await spine.put_prospect(prospect.model_copy(update={"stage": "touring", "bedrooms": 1}))
-    from spine.intent_hints import mint_prospect
+    from spine.intent.hints import mint_prospect
 
     replay = await mint_prospect(spine, address="+14155550888", property_id=YALE)
     assert (replay.person_id, replay.minted) == (first.person_id, False)

@@ -1,11 +1,11 @@
-"""The per-property tour index (spine/repo_tours.py), on SQLite and on DynamoDB: a tour is found
+"""The per-property tour index (spine/repo/tours.py), on SQLite and on DynamoDB: a tour is found
 by its property and its local day with prefix reads of the index, moves when rescheduled, and a
 day is the property's day, not UTC's."""
 from __future__ import annotations
 
 from datetime import UTC, date, datetime
 
-from spine.demo import PROPERTIES
+from desk.portfolio.demo import PROPERTIES
 from spine.repo import Spine
 from spine.store.base import Item, Store
 from spine.work import Tour

@@ -5,7 +5,7 @@ from __future__ import annotations
 import csv
 from pathlib import Path
 
-from spine.portfolio.files import SPECS, FileKind
+from desk.portfolio.files import SPECS, FileKind
 
 Rows = list[dict[str, str]]
 

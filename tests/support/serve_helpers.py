@@ -12,8 +12,8 @@ from typing import Any
 
 from ray import serve
 
+from desk.portfolio.demo import seed
 from gateway.app import build_app
-from spine.demo import seed
 from spine.repo import Spine
 from spine.store.sqlite import SqliteStore
 from tests.support.elevenlabs_server import AgentServer

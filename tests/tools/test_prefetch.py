@@ -48,7 +48,7 @@ def test_availability_intent_for_a_prospect(callers):
 
 
 def test_the_prefetch_guesses_the_call_the_offline_model_makes_from_the_same_words(callers):
-    """One reader (spine.mentions): a studio is 0 bedrooms and a long work-order number is read whole
+    """One reader (spine.intent.mentions): a studio is 0 bedrooms and a long work-order number is read whole
     by both, so the prefetched result is the one the model asks for."""
     today = date(2026, 12, 2)
     studio = "any studios available next month?"

@@ -3,7 +3,7 @@ and admin scope's `person_reach` holds equal to the tool gate's derivation for e
 every demo property, so the console can never show a person where the gate would give them nothing."""
 from __future__ import annotations
 
-from spine.admin_scope import person_reach
+from desk.console.admin_scope import person_reach
 from tools.authority import derive_authority
 
 DEMO_PEOPLE = ["p_marcus", "p_jordan", "p_ellen", "p_mike", "p_carlos", "p_priya", "p_sam", "p_lena", "p_nora",

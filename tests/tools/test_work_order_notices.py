@@ -10,8 +10,8 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
+from desk.dispatch.dispatch import start_dispatch
 from spine.context import Channel
-from spine.dispatch import start_dispatch
 from spine.dispatch_record import DispatchStatus
 from spine.records import EventKind, OptOut, OutboxStatus
 from spine.toolspec import ToolInvocation

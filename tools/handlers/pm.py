@@ -7,9 +7,9 @@ from zoneinfo import ZoneInfo
 
 from pydantic import BaseModel, Field
 
-from spine.dispatch import start_dispatch
+from desk.dispatch.dispatch import start_dispatch
+from desk.outbound.queue import Notification
 from spine.identity import utcnow
-from spine.outbound import Notification
 from spine.work import RenewalOffer, RenewalStatus, RenewalWorkflow, Tour, TourStatus, WorkOrderNote, WorkOrderStatus
 from tools.handlers.base import (
     Ack,

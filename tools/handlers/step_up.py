@@ -3,7 +3,7 @@
 The dispatcher owns both halves, so the code never passes through the model: `send_...` makes a
 six-digit code, keeps only a salted hash of it in the store and hands the text to the channel
 (`ToolResult.texts`; the gateway sends it at once, through the outbox row the one outbound check
-wrote, spine.outbound); `check_...` compares what the caller read back. A code
+wrote, desk.outbound.queue); `check_...` compares what the caller read back. A code
 expires after CODE_TTL_S. Each call gets MAX_TRIES answers (again after it asks for a new code),
 all calls together MAX_TRIES_TOTAL per code sent, then the codes are gone. The code is never
 logged: traces keep the caller's answer masked (`redact_input`), the outbox keeps the text with the
@@ -36,9 +36,9 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 import spine.keys as keys
+from desk.outbound.queue import NotificationKind, NotificationStatus, OutboundRequest, queue_outbound
 from spine.context import Channel
 from spine.identity import utcnow
-from spine.outbound import NotificationKind, NotificationStatus, OutboundRequest, queue_outbound
 from spine.records import OutboxMessage, last4
 from spine.toolspec import OutboundText
 from spine.verification import CallVerification, IssuedCode, VerificationMethod

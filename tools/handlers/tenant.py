@@ -5,8 +5,8 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
+from desk.outbound.queue import Notification
 from spine.identity import utcnow
-from spine.outbound import Notification
 from spine.property import Appliance
 from spine.records import last4
 from spine.work import WorkOrder, WorkOrderNote, WorkOrderStatus

@@ -6,8 +6,8 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
+from desk.outbound.queue import Notification
 from spine.escalation import Escalation
-from spine.outbound import Notification
 from tools.handlers.base import HandlerContext, Tool
 from tools.paging import PAGING_URGENCIES, OnCall, notifications_of, on_call, page_escalation
 from tools.schema import ToolInput

@@ -5,9 +5,9 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from spine.dispatch import handed_back, settle_by_tool
+from desk.dispatch.dispatch import handed_back, settle_by_tool
+from desk.dispatch.notices import notify_work_order_change, worth_a_notice
 from spine.identity import utcnow
-from spine.notices import notify_work_order_change, worth_a_notice
 from spine.notification import Notification
 from spine.work import WorkOrder, WorkOrderNote, WorkOrderStatus
 from tools.handlers.base import HandlerContext, Tool, ToolFailure, target_work_order, work_order_field

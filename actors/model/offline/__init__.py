@@ -10,7 +10,7 @@ personContext pointers, the typed tool results), plus the conversation in the me
    turns, the tools offered, the tool calls since the words with their typed results (a refusal
    is the gate's typed decision; an output is the handler's own pydantic model).
 2. Extract entities (`entities`): WO numbers, units, bedrooms, dates, clock times, ETAs, the
-   emergency (spine.emergency, the one vocabulary the safety net and prefetch share) and the
+   emergency (spine.intent.emergency, the one vocabulary the safety net and prefetch share) and the
    maintenance problem, in English and Spanish.
 3. Round one (`policy.plan`, with the vendor rules in `rules_vendor` and the staff rules in
    `rules_staff`; a rule's result is a `plans.Plan`): fixed-order rules pick an intent and the

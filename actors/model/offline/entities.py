@@ -1,5 +1,5 @@
 """What the offline policy reads out of one message: work orders, units, bedrooms, dates, times,
-ETAs, emergencies (spine.emergency, the gateway's one emergency vocabulary) and the maintenance
+ETAs, emergencies (spine.intent.emergency, the gateway's one emergency vocabulary) and the maintenance
 problem. Plain regexes, English and Spanish; a Spanish fixture is named in English in the brief,
 so staff read one language on their work orders."""
 from __future__ import annotations
@@ -11,9 +11,9 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, time, timedelta
 from functools import lru_cache
 
-from spine.emergency import EmergencyMatch, detect_emergency, normalize
-from spine.mentions import bedrooms, without_work_orders, work_order_ids
-from spine.patterns import rx
+from spine.intent.emergency import EmergencyMatch, detect_emergency, normalize
+from spine.intent.mentions import bedrooms, without_work_orders, work_order_ids
+from spine.intent.patterns import rx
 
 UNIT = re.compile(r"(?:\b(?:unit|apt\.?|apartment|suite)\s*#?\s*|#)(\d{1,5}[a-z]?)\b", re.IGNORECASE)
 MONTHS = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]

@@ -36,8 +36,8 @@ from actors.model.offline.vocabulary import (
     TOUR,
     WORK_TALK,
 )
-from spine.emergency import BUILDING_EMERGENCIES
 from spine.identity import OccupancyKind
+from spine.intent.emergency import BUILDING_EMERGENCIES
 from spine.routing_types import MetaRole
 
 

@@ -17,7 +17,7 @@ from pydantic import BaseModel, ValidationError
 from actors.model.base import ModelRequest
 from actors.model.turn_facts import TurnFacts
 from spine.context import ActiveWorkOrder
-from spine.language import Language, detect_language, language_of
+from spine.intent.language import Language, detect_language, language_of
 from spine.toolspec import ToolResult
 from tools.registry import output_model
 

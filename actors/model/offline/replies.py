@@ -10,7 +10,7 @@ from actors.model.offline.policy import addressed_name
 from actors.model.offline.reading import Reading, ToolCall
 from actors.model.offline.sentences_place import PLACE_WRITERS
 from actors.model.offline.sentences_work import WORK_WRITERS, on_call_sentence, pick, status_words
-from spine.language import Language
+from spine.intent.language import Language
 
 SAFETY = {
     "gas": ("Please leave the unit now, don't flip switches or use flames, and call 911 and the gas company from "

@@ -9,7 +9,7 @@ from typing import Any
 from actors.model.offline.entities import Entities, clock_text
 from actors.model.offline.reading import ToolCall
 from actors.model.offline.sentences_work import Writer, pick
-from spine.language import Language
+from spine.intent.language import Language
 from spine.money import usd, usd_monthly
 
 SPANISH_MONTHS = ("ene", "feb", "mar", "abr", "may", "jun", "jul", "ago", "sep", "oct", "nov", "dic")

@@ -7,7 +7,7 @@ from typing import Any
 
 from actors.model.offline.entities import Entities
 from actors.model.offline.reading import ToolCall
-from spine.language import Language
+from spine.intent.language import Language
 
 Writer = Callable[[Any, ToolCall, Entities, Language], str]  # (output model, the call, entities, language)
 

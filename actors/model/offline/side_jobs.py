@@ -7,8 +7,8 @@ from datetime import date
 
 from actors.model.base import ModelRequest
 from actors.model.offline.reading import Reading, message_text
-from spine.intent_hints import regex_hints
-from spine.mentions import work_order_ids
+from spine.intent.hints import regex_hints
+from spine.intent.mentions import work_order_ids
 
 SUMMARY_CHARS = 800  # ~200 tokens, the ADR's summary size; the refresh caps again at 800 tokens
 PREVIOUS = re.compile(r"^\s*previous\s+summary\s*:\s*(.*)$", re.IGNORECASE)

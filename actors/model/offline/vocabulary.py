@@ -1,10 +1,10 @@
 """The offline policy's vocabulary: the English and Spanish phrasings each rule listens for.
-Emergencies are not here: they are spine.emergency's, the one vocabulary the gateway shares."""
+Emergencies are not here: they are spine.intent.emergency's, the one vocabulary the gateway shares."""
 from __future__ import annotations
 
 from typing import Any
 
-from spine.patterns import rx
+from spine.intent.patterns import rx
 
 GREETING = rx(r"^\s*(?:yo|hey+|hi+|hello|sup|what'?s\s+up|wassup|whats\s+up|is\s+this|hola|buenas|qu[eé]\s+onda)\b")
 INTRODUCTION = rx(r"\b(?:this\s+is|it'?s|i'?m|i\s+am|my\s+name\s+is|soy|me\s+llamo)\s+[A-Z][a-z]+")  # own name

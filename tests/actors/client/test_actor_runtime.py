@@ -15,7 +15,7 @@ import ray
 from actors.client.placement import host_index, placement_key
 from actors.client.pool import HostPool, TurnFailed
 from actors.config import RuntimeConfig
-from spine.demo import seed
+from desk.portfolio.demo import seed
 from spine.identity import PersonRole, PersonRoleSource, PersonRoleType, RoleScope
 from spine.records import InboundMessage
 from spine.repo import Spine

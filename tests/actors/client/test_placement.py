@@ -12,7 +12,7 @@ from actors.config import RuntimeConfig
 from actors.host.host import host_name, owner_id
 from spine.envelope import CLAIM_ABSENT_FRESH_S
 from spine.identity import utcnow
-from spine.intent_hints import MINTED_PREFIX
+from spine.intent.hints import MINTED_PREFIX
 from spine.repo import Spine
 from spine.store.counting import ReadCount, counting
 from tests.support.actor_helpers import InProcess, actor, envelope, real_host

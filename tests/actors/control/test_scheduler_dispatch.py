@@ -6,7 +6,7 @@ from datetime import UTC, datetime, timedelta
 from zoneinfo import ZoneInfo
 
 from actors.control.scheduler import REMIND_EVERY_S, Ladders
-from spine.dispatch import start_dispatch
+from desk.dispatch.dispatch import start_dispatch
 from spine.records import OutboxStatus
 from spine.work import WorkOrderStatus
 

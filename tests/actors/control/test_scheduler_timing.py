@@ -8,10 +8,10 @@ from datetime import timedelta
 import httpx
 
 from actors.control.scheduler import TICK_S, Ladders, pause_s
+from desk.oncall.paging import PageRequest, start_page
 from gateway.outbox_sender import OutboxSender
 from spine.identity import utcnow
 from spine.oncall import OnCallPlan
-from spine.paging import PageRequest, start_page
 from tests.support.gateway_helpers import settings_for
 
 PRIYA = "+12065550150"

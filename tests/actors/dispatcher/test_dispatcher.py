@@ -6,8 +6,8 @@ import uuid
 
 from actors.dispatcher.dispatcher import Dispatcher
 from bench.delay_proxy import DelayProxy
+from desk.portfolio.demo import seed
 from spine.context import Channel
-from spine.demo import seed
 from spine.repo import Spine
 from spine.store.dynamodb import DynamoStore
 from spine.toolspec import ToolInvocation

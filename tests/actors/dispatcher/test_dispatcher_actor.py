@@ -7,8 +7,8 @@ import pytest
 
 from actors.config import RuntimeConfig
 from actors.dispatcher.dispatcher_actor import DispatcherService, RayToolRunner
+from desk.portfolio.demo import seed
 from spine.codec import pack
-from spine.demo import seed
 from spine.identity import PersonRole, PersonRoleSource, PersonRoleType, RoleScope
 from spine.repo import Spine
 from spine.store.sqlite import SqliteStore

@@ -6,10 +6,10 @@ from __future__ import annotations
 from actors.host.conversation_log import record_call
 from actors.host.takeover_turns import TAKEOVER_CALL_GREETING, resumed_history, taken_over_call
 from actors.voice.opening import VoiceCallStart
+from desk.console.takeover import hand_back, take_over
 from spine.context import Channel
 from spine.conversation import Takeover
 from spine.records import AgentTrace, TranscriptEntry
-from spine.takeover import hand_back, take_over
 
 
 async def test_a_calls_transcript_joins_the_conversation_at_its_end(spine):

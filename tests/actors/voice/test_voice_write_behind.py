@@ -127,7 +127,7 @@ async def test_a_trace_refused_while_the_store_is_locked_lands_once_it_answers(t
     fault): the call's trace is written once the lock is gone, so its tools know the call."""
     import sqlite3
 
-    from spine.demo import seed
+    from desk.portfolio.demo import seed
     from spine.store.sqlite import SqliteStore
 
     spine = Spine(SqliteStore(tmp_path / "clara.db", timeout_s=0.5))  # gives up on a lock after 0.4 s

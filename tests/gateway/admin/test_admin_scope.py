@@ -10,7 +10,7 @@ from datetime import UTC, datetime
 import pytest
 
 from actors.host.person_actor import ActorInfo
-from spine.admin_scope import admin_scope
+from desk.console.admin_scope import admin_scope
 from spine.events import context_build, graceful_degrade
 from spine.records import AgentTrace, EventKind
 from tests.support.admin_helpers import AUTH, person_auth

@@ -1,11 +1,11 @@
-"""spine.status_cards: the ADR's two status cards and the cache-hit rate, at controlled times."""
+"""desk.console.status_cards: the ADR's two status cards and the cache-hit rate, at controlled times."""
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
+from desk.console.status_cards import cache_hit_rates, context_build_card, graceful_degrade_card
 from spine.events import context_build, graceful_degrade, snippet
 from spine.records import AgentTrace, Event, TraceRouting, Usage
-from spine.status_cards import cache_hit_rates, context_build_card, graceful_degrade_card
 
 NOW = datetime(2026, 3, 10, 15, 0, tzinfo=UTC)
 DAY, SEC = timedelta(days=1), timedelta(seconds=1)

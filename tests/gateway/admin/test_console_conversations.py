@@ -7,7 +7,7 @@ import asyncio
 
 import pytest
 
-from spine.outbound import NotificationKind
+from desk.outbound.queue import NotificationKind
 from spine.records import EventKind, OutboxStatus
 from tests.support.admin_helpers import AUTH
 from tests.support.console_helpers import console_app, staff

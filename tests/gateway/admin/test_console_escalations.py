@@ -101,9 +101,9 @@ async def test_the_page_lists_and_offers_actions(app, queue):
 
 
 async def test_the_page_state_is_the_ladders(app, spine):
+    from desk.oncall.ack import acknowledge
+    from desk.oncall.paging import PageRequest, start_page
     from spine.oncall import PageVia
-    from spine.paging import PageRequest, start_page
-    from spine.paging_ack import acknowledge
 
     await escalation(spine, "e_paged", "pf_yale", urgency="emergency")
     started = await start_page(spine, PageRequest(page_id="pg_e_paged", property_id="pf_yale", reason="fire",
@@ -117,7 +117,7 @@ async def test_the_page_state_is_the_ladders(app, spine):
 
 
 async def _paged_escalation(spine, esc_id: str) -> None:
-    from spine.paging import PageRequest, start_page
+    from desk.oncall.paging import PageRequest, start_page
 
     await escalation(spine, esc_id, "pf_yale", urgency="emergency", person_id="p_marcus")
     started = await start_page(spine, PageRequest(page_id=f"pg_{esc_id}", property_id="pf_yale", reason="gas smell",
@@ -130,8 +130,8 @@ async def _ladder_after_timeout(spine, page_id: str) -> tuple[object, list]:
     """The page and what its next step queues, as the scheduler would take it an hour later."""
     from datetime import timedelta
 
+    from desk.oncall.paging import advance_page
     from spine.identity import utcnow
-    from spine.paging import advance_page
 
     page, version = await spine.read_page(page_id)
     queued = await advance_page(spine, page, version, now=utcnow() + timedelta(hours=1))
@@ -158,8 +158,8 @@ async def test_acting_on_an_emergency_in_the_console_takes_its_page(app, spine, 
 
 
 async def test_a_page_taken_by_text_is_left_to_its_taker_when_the_console_resolves(app, spine):
+    from desk.oncall.ack import acknowledge
     from spine.oncall import PageVia
-    from spine.paging_ack import acknowledge
 
     auth = await staff(spine, "p_priya")
     await _paged_escalation(spine, "e_taken")

@@ -7,7 +7,7 @@ import sys
 
 import pytest
 
-from spine.demo import seed
+from desk.portfolio.demo import seed
 from spine.identity import ClaimKind
 from spine.records import EventKind
 from spine.repo import Spine

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import csv
 
-from spine.portfolio.files import FileKind
+from desk.portfolio.files import FileKind
 from tests.support.cli_helpers import run_gateway
 from tests.support.portfolio_helpers import sample_portfolio, write_portfolio
 

@@ -5,8 +5,8 @@ import asyncio
 
 import pytest
 
+from desk.portfolio.demo import seed
 from gateway.cli import main
-from spine.demo import seed
 from spine.repo import Spine
 from spine.store.sqlite import SqliteStore
 

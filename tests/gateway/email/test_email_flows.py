@@ -117,9 +117,9 @@ async def test_without_mailgun_credentials_the_reply_waits_in_the_outbox_with_it
 
 
 async def test_the_status_card_and_the_trace_list_show_the_channel(make_channels, spine):
+    from desk.console.status_cards import graceful_degrade_card
     from gateway.admin.status_page import degrade_card_html
     from spine.identity import utcnow
-    from spine.status_cards import graceful_degrade_card
 
     ch = await make_channels()
     trace = await ch.trace(await ch.email("trevor.friend@mail.example", "yo what's up Trevor"))

@@ -12,7 +12,7 @@ from actors.model.anthropic_backend import DEFAULT_FAST_MODEL, DEFAULT_TURN_MODE
 from actors.model.confirm import CONFIRM_SYSTEM
 from gateway.cli import main as cli_main
 from gateway.evals.runner import JUDGE_SYSTEM
-from spine.intent_hints import regex_hints
+from spine.intent.hints import regex_hints
 from tests.support.anthropic_server import AnthropicStandIn, Reply, text
 
 # In the classifier's unsure band, below its promotion threshold (p 0.50 on the round 5 weights):

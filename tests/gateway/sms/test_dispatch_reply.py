@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from spine.dispatch import start_dispatch
+from desk.dispatch.dispatch import start_dispatch
 from spine.dispatch_record import DispatchStatus
 from spine.records import OptOut
 from spine.work import WorkOrderStatus

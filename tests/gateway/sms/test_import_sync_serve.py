@@ -8,9 +8,9 @@ import uuid
 import httpx
 import pytest
 
+from desk.portfolio.files import FileKind
+from desk.portfolio.run import ImportOptions, import_portfolio
 from gateway.cli.sms import send_sms
-from spine.portfolio.files import FileKind
-from spine.portfolio.run import ImportOptions, import_portfolio
 from tests.support.portfolio_helpers import write_portfolio
 from tests.support.serve_helpers import SHARED_ACCOUNT_SID, SHARED_ADMIN_TOKEN, SHARED_AUTH_TOKEN
 from tools.authority import STALE_AFTER_S

@@ -2,7 +2,7 @@
 API shows it, its reply, who sent it and, in `notifications`, what it queued for other people."""
 from __future__ import annotations
 
-from spine.dispatch import start_dispatch
+from desk.dispatch.dispatch import start_dispatch
 from spine.work import WorkOrderStatus
 from tests.support.admin_helpers import AUTH
 from tests.support.gateway_helpers import OfflinePool, ScriptedPool, text

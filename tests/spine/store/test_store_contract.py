@@ -7,8 +7,8 @@ from datetime import datetime
 
 import pytest
 
+from desk.portfolio.demo import seed
 from spine.context import Channel
-from spine.demo import seed
 from spine.participants import resolve_participant
 from spine.repo import Spine
 from spine.roles import resolve_active_roles

@@ -1,0 +1,71 @@
+"""Spine methods of conversations: a person's messages at one property, across channels, and its
+head (with the takeover state). A message is one put in the (person, property) partition; the head
+is changed by compare-and-set (turns on a host and staff in the console write it concurrently), and
+its index entry (the property's recent conversations) moves with it in the same put. Nothing here
+reads across properties but `conversations_of`, which the console narrows to the reader's scope.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import spine.keys as keys
+from spine.conversation import Conversation, ConversationMessage
+from spine.repo.base import RepoBase
+from spine.store.base import ABSENT, ConditionFailed, Item
+
+CAS_TRIES = 16
+
+
+def _head_item(head: Conversation, version: int) -> Item:
+    return Item(pk=keys.person(head.person_id), sk=keys.conversation_head(head.property_id),
+                data=head.model_dump(mode="json"), version=version,
+                gsi1pk=keys.property_conversations(head.property_id),
+                gsi1sk=keys.conversation_position(head.last_at.isoformat(), head.person_id))
+
+
+class ConversationRecords(RepoBase):
+    async def put_message(self, message: ConversationMessage) -> None:
+        await self._put(message, keys.conversation_messages(message.person_id, message.property_id),
+                        keys.message_position(message.at.isoformat(), message.id))
+
+    async def messages_of(self, person_id: str, property_id: str, *, limit: int = 200) -> list[ConversationMessage]:
+        """The latest `limit` messages at the property, oldest first (one query)."""
+        items = await self.store.query(keys.conversation_messages(person_id, property_id), limit=limit,
+                                       descending=True)
+        return [ConversationMessage.model_validate(i.data) for i in reversed(items)]
+
+    async def get_conversation(self, person_id: str, property_id: str) -> Conversation | None:
+        return await self._get(Conversation, keys.person(person_id), keys.conversation_head(property_id))
+
+    async def conversations_of(self, person_id: str) -> list[Conversation]:
+        """The person's conversation heads at every property, most recent first (one query)."""
+        items = await self.store.query(keys.person(person_id), keys.CONVERSATION)
+        heads = [Conversation.model_validate(i.data) for i in items]
+        return sorted(heads, key=lambda h: h.last_at, reverse=True)
+
+    async def change_conversation(self, person_id: str, property_id: str,
+                                  change: Callable[[Conversation | None], Conversation | None]) -> Conversation | None:
+        """Apply `change` to the head at the property by compare-and-set (it gets None when there is
+        none yet; None back: leave it as it is). The head as written (or as found)."""
+        for _ in range(CAS_TRIES):
+            item = await self.store.get(keys.person(person_id), keys.conversation_head(property_id))
+            before = Conversation.model_validate(item.data) if item else None
+            after = change(before.model_copy(deep=True) if before else None)
+            if after is None:
+                return before
+            try:
+                await self.store.put(_head_item(after, item.version if item else 0),
+                                     expect_version=item.version if item else ABSENT)
+                return after
+            except ConditionFailed:
+                continue
+        raise ConditionFailed(f"conversation of {person_id} at {property_id} kept changing under {CAS_TRIES} tries")
+
+    async def recent_conversations(self, property_ids: list[str], *, limit: int = 50) -> list[Conversation]:
+        """Newest first across the properties named: one index query per property."""
+        found: list[Item] = []
+        for property_id in property_ids:
+            found += await self.store.query_index(keys.property_conversations(property_id), limit=limit,
+                                                  descending=True)
+        found.sort(key=lambda i: i.gsi1sk or "", reverse=True)
+        return [Conversation.model_validate(i.data) for i in found[:limit]]
