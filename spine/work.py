@@ -17,6 +17,7 @@ class WorkOrderStatus(StrEnum):
     COMPLETED = "completed"
     CLOSED = "closed"
     CANCELLED = "cancelled"
+    NO_SHOW = "no_show"  # staff marked it (POST /admin/api/tours/{tour_id}); follow-ups read it
 
 
 OPEN_WORK_ORDER_STATUSES: frozenset[WorkOrderStatus] = frozenset(
@@ -63,6 +64,7 @@ class TourStatus(StrEnum):
     SCHEDULED = "scheduled"
     COMPLETED = "completed"
     CANCELLED = "cancelled"
+    NO_SHOW = "no_show"  # staff marked it (POST /admin/api/tours/{tour_id}); follow-ups read it
 
 
 class Tour(BaseModel):
