@@ -19,10 +19,11 @@ ROOT = Path(__file__).resolve().parents[1]
 # A package may import its own layer and the layers below it, never one above or beside it.
 MAY_IMPORT: dict[str, frozenset[str]] = {
     "spine": frozenset({"spine"}),
-    "prompts": frozenset({"prompts", "spine"}),
-    "tools": frozenset({"tools", "spine"}),
-    "actors": frozenset({"actors", "prompts", "tools", "spine"}),
-    "gateway": frozenset({"gateway", "actors", "prompts", "tools", "spine"}),
+    "desk": frozenset({"desk", "spine"}),
+    "prompts": frozenset({"prompts", "desk", "spine"}),
+    "tools": frozenset({"tools", "desk", "spine"}),
+    "actors": frozenset({"actors", "prompts", "tools", "desk", "spine"}),
+    "gateway": frozenset({"gateway", "actors", "prompts", "tools", "desk", "spine"}),
 }
 
 

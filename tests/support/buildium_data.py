@@ -108,13 +108,13 @@ def small_account() -> Account:
     a.units[2]["IsUnitListed"] = True
     a.listings = [listing(a.units[2], "Alder Court", 2400.0, "2027-01-15")]
     a.tenants = [
-        tenant(5001, "Dana", "Whitfield", [phone("(206) 555-1001")], "Dana.Whitfield@example.com"),
-        tenant(5002, "Luis", "Ortega", [phone("206.555.1002"), phone("(206) 555-1902", "Home")], None),
-        tenant(5003, "Mei", "Chen", [phone("+1 206-555-1003")], "mei.chen@example.com", sms="OptedOut"),
-        tenant(5004, "Priya", "Natarajan", [phone("(206) 555-1004")], "priya@example.com"),
-        tenant(5005, "Sam", "Okafor", [phone("(206) 555-1005")], "sam.okafor@example.com"),
-        tenant(5006, "Ruth", "Baker", [phone("(206) 555-1006")], "ruth.baker@example.com"),
-        tenant(5007, "Noah", "Kim", [phone("(206) 555-1007")], None),
+        tenant(5001, "Dana", "Whitfield", [phone("(253) 555-1001")], "Dana.Whitfield@example.com"),
+        tenant(5002, "Luis", "Ortega", [phone("253.555.1002"), phone("(253) 555-1902", "Home")], None),
+        tenant(5003, "Mei", "Chen", [phone("+1 253-555-1003")], "mei.chen@example.com", sms="OptedOut"),
+        tenant(5004, "Priya", "Natarajan", [phone("(253) 555-1004")], "priya@example.com"),
+        tenant(5005, "Sam", "Okafor", [phone("(253) 555-1005")], "sam.okafor@example.com"),
+        tenant(5006, "Ruth", "Baker", [phone("(253) 555-1006")], "ruth.baker@example.com"),
+        tenant(5007, "Noah", "Kim", [phone("(253) 555-1007")], None),
     ]
     a.leases = [
         lease(3001, a.units[0], "Active", "2025-06-01", "2026-05-31", [(5001, "Current"), (5002, "Current")]),
@@ -126,10 +126,10 @@ def small_account() -> Account:
     ]
     a.vendors = [
         # Luis Ortega fixes the plumbing and rents 1A: one Person with both roles.
-        vendor(7001, "Luis", "Ortega", "Ortega Plumbing", [phone("(206) 555-1002", "Office")], "luis@ortegaplumbing.com",
+        vendor(7001, "Luis", "Ortega", "Ortega Plumbing", [phone("(253) 555-1002", "Office")], "luis@ortegaplumbing.com",
                "Plumbing"),
-        vendor(7002, "Ada", "Greene", "", [phone("(206) 555-2002")], "ada@greene-electric.com", "Electrical"),
-        vendor(7003, "Old", "Roofer", "Gone Roofing", [phone("(206) 555-2003")], None, "Roofing", active=False),
+        vendor(7002, "Ada", "Greene", "", [phone("(253) 555-2002")], "ada@greene-electric.com", "Electrical"),
+        vendor(7003, "Old", "Roofer", "Gone Roofing", [phone("(253) 555-2003")], None, "Roofing", active=False),
     ]
     for kind, records in (("rentals", a.rentals), ("units", a.units), ("leases", a.leases), ("tenants", a.tenants),
                           ("vendors", a.vendors)):
