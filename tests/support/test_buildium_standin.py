@@ -5,8 +5,8 @@ from __future__ import annotations
 import httpx
 import pytest
 
-from tests.support.buildium_data import small_account
-from tests.support.buildium_stub import CLIENT_ID, CLIENT_SECRET, BuildiumStub
+from tests.support.buildium_helpers import small_account
+from tests.support.buildium_server import CLIENT_ID, CLIENT_SECRET, BuildiumStub
 
 KEYS = {"x-buildium-client-id": CLIENT_ID, "x-buildium-client-secret": CLIENT_SECRET}
 

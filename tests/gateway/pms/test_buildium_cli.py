@@ -8,8 +8,8 @@ import pytest
 import spine.keys as keys
 from gateway.cli import main
 from spine.store.sqlite import SqliteStore
-from tests.support.buildium_data import small_account
-from tests.support.buildium_stub import CLIENT_ID, CLIENT_SECRET, BuildiumStub
+from tests.support.buildium_helpers import small_account
+from tests.support.buildium_server import CLIENT_ID, CLIENT_SECRET, BuildiumStub
 
 
 async def _number_owner(tmp_path, e164: str) -> str | None:

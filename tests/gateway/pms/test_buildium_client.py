@@ -9,8 +9,8 @@ import pytest
 
 from desk.pms.buildium.records import Tenant
 from gateway.pms.buildium.client import BuildiumClient, BuildiumError
-from tests.support.buildium_data import small_account
-from tests.support.buildium_stub import CLIENT_ID, CLIENT_SECRET, BuildiumStub
+from tests.support.buildium_helpers import small_account
+from tests.support.buildium_server import CLIENT_ID, CLIENT_SECRET, BuildiumStub
 
 
 @pytest.fixture

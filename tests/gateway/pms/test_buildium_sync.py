@@ -9,8 +9,8 @@ from gateway.pms.buildium.client import BuildiumClient
 from gateway.pms.buildium.sync import sync
 from spine.identity import ClaimKind
 from spine.repo import Spine
-from tests.support.buildium_data import small_account
-from tests.support.buildium_stub import CLIENT_ID, CLIENT_SECRET, BuildiumStub
+from tests.support.buildium_helpers import small_account
+from tests.support.buildium_server import CLIENT_ID, CLIENT_SECRET, BuildiumStub
 
 ORG = "org_buildium"
 

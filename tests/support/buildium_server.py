@@ -1,10 +1,10 @@
 """A stand-in of Buildium's Open API: a real HTTP server on 127.0.0.1 (tests/support/threaded_server.py)
-serving an `Account` (tests/support/buildium_data.py) the way Buildium does: the two key headers
+serving an `Account` (tests/support/buildium_helpers.py) the way Buildium does: the two key headers
 (401 without them), `limit` (at most 1000) / `offset` pagination with `X-Total-Count`, 10 requests a
 second (429 past it), the list filters the product uses, and resident request tasks created.
 
 Every request is checked against Buildium's OpenAPI document and every response it serves too
-(tests/support/buildium_contract.py): `violations` lists each mismatch, and a test asserts none.
+(tests/support/buildium_contract_helpers.py): `violations` lists each mismatch, and a test asserts none.
 A 429 is Buildium's documented rate limit but not in the document, so its body is not checked.
 
 Faults a test scripts: `throttle` (429 the next N requests), `latency_s` (a delay per request,
@@ -25,8 +25,8 @@ from urllib.parse import parse_qsl
 
 from aiohttp import web
 
-from tests.support.buildium_contract import Operation, Violations, check_request, check_response
-from tests.support.buildium_data import Account, Record
+from tests.support.buildium_contract_helpers import Operation, Violations, check_request, check_response
+from tests.support.buildium_helpers import Account, Record
 from tests.support.threaded_server import ThreadedServer
 
 CLIENT_ID, CLIENT_SECRET = "buildium-test-client", "buildium-test-secret-s3cr3t"

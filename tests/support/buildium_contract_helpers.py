@@ -1,6 +1,6 @@
 """Buildium's Open API contract, read at test time from the installed `buildium-mcp` package
 (`buildium_mcp/specs/buildium-openapi.json`: Buildium's document, never copied into this
-repository), and the checks the stand-in (tests/support/buildium_stub.py) makes of every request
+repository), and the checks the stand-in (tests/support/buildium_server.py) makes of every request
 the product sends and every response it serves.
 
 The document is OpenAPI 3.0: its schemas say `nullable: true` where JSON Schema says `null` is one
