@@ -51,6 +51,7 @@ class BuildiumStub(ThreadedServer):
         self.throttled = 0  # 429s served (scripted or earned)
         self.throttle = 0  # the next N requests get a 429
         self.lose_next_create = False
+        self.rate_per_s = RATE_PER_S
         self._lock = threading.Lock()
         self._tokens, self._at = RATE_PER_S, time.monotonic()
 
@@ -64,7 +65,7 @@ class BuildiumStub(ThreadedServer):
         """Buildium's limit as a token bucket: 10 a second, a burst of 10."""
         with self._lock:
             now = time.monotonic()
-            self._tokens = min(RATE_PER_S, self._tokens + (now - self._at) * RATE_PER_S)
+            self._tokens = min(RATE_PER_S, self._tokens + (now - self._at) * self.rate_per_s)
             self._at = now
             if self._tokens < 1:
                 return True

@@ -13,7 +13,7 @@ from typing import Any, TypeVar
 import httpx
 from pydantic import BaseModel, ValidationError
 
-from gateway.errors import GatewayError
+from gateway.errors import ProviderError
 from gateway.pms.buildium.ratelimit import TokenBucket
 
 log = logging.getLogger(__name__)
@@ -23,12 +23,8 @@ RATE_PER_S = 10.0
 Params = Mapping[str, str | int | Sequence[str]]
 
 
-class BuildiumError(GatewayError):
+class BuildiumError(ProviderError):
     """Buildium refused a request, or kept failing past the retries."""
-
-    def __init__(self, message: str, status: int | None = None) -> None:
-        super().__init__(message)
-        self.status = status
 
 
 class BuildiumTimeout(BuildiumError):
@@ -89,9 +85,9 @@ class BuildiumClient:
                 await asyncio.sleep(self.retry_wait_s * 2**attempt)
                 continue
             if reply.status_code >= 400:
-                raise BuildiumError(f"{method} {path}: {reply.status_code} {_message(reply)}", reply.status_code)
+                raise BuildiumError(f"{method} {path}: {reply.status_code} {_message(reply)}", status=reply.status_code)
             return reply
-        raise BuildiumError(f"{method} {path}: still refused after {self.retries} retries", 429)
+        raise BuildiumError(f"{method} {path}: still refused after {self.retries} retries", status=429)
 
     def _retry_after(self, reply: httpx.Response) -> float:
         """Buildium's wait if it names one (capped: a short wait), else the client's."""
