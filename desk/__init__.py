@@ -10,7 +10,7 @@ One folder per workflow, so "where does the next one go?" has an answer by name:
 - `desk/console/`   the staff console's state: takeover, an admin's scope, the status cards
 - `desk/portfolio/` the PMS CSV import and the demo portfolio
 - `desk/followups/` follow-ups Clara promised (empty yet)
-- `desk/pms/`       the PMS connectors' mapping to our records (empty yet)
+- `desk/pms/`       the PMS connectors' mapping to the portfolio import's rows (Buildium)
 
 A desk module may import desk and spine, never tools, prompts, actors or gateway; it knows
 nothing of Ray, HTTP or a provider's wire format.

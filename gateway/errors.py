@@ -13,7 +13,9 @@ it; the shared ones (the bases and the three raised from several packages) live 
     │   ├── TwilioRestError         gateway.sms.rest (`code`: Twilio's error code)
     │   ├── MailgunError            gateway.email.mailgun
     │   ├── TelegramError           gateway.telegram.botapi
-    │   └── ElevenLabsError         gateway.voice.elevenlabs
+    │   ├── ElevenLabsError         gateway.voice.elevenlabs
+    │   └── BuildiumError           gateway.pms.buildium.client: refused, or failing past the retries
+    │       └── BuildiumTimeout     no answer: a write may have happened (look it up before writing again)
     ├── MalformedInput              here, also a ValueError: input from outside we cannot use (400)
     │   ├── MalformedWebhook        gateway.sms.inbound: not a usable Twilio form
     │   │   └── UnsupportedSender   a signed message whose From is not a phone (recorded, refused)

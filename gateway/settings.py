@@ -51,6 +51,11 @@ ENV: dict[str, str] = {
     "telegram_bot_token": "TELEGRAM_BOT_TOKEN",
     "telegram_webhook_secret": "TELEGRAM_WEBHOOK_SECRET",
     "telegram_api_base": "TELEGRAM_API_BASE",
+    "buildium_client_id": "BUILDIUM_CLIENT_ID",
+    "buildium_client_secret": "BUILDIUM_CLIENT_SECRET",
+    "buildium_api_base": "BUILDIUM_API_BASE",
+    "buildium_webhook_secret": "BUILDIUM_WEBHOOK_SECRET",
+    "buildium_organization": "BUILDIUM_ORGANIZATION",
 }
 
 
@@ -105,10 +110,16 @@ class Settings(BaseModel):
     telegram_bot_token: str | None = None
     telegram_webhook_secret: str | None = None
     telegram_api_base: str = "https://api.telegram.org"
+    # Buildium, the property-management system of record (docs/pms.md): unset client id, none of it runs.
+    buildium_client_id: str | None = None
+    buildium_client_secret: str | None = Field(default=None, repr=False)
+    buildium_api_base: str = "https://api.buildium.com"
+    buildium_webhook_secret: str | None = Field(default=None, repr=False)
+    buildium_organization: str = "org_buildium"
     # Where Ray's metrics agent serves Prometheus text, the gateway's metrics among Ray's own.
     metrics_port: int = Field(default=8080, ge=1, le=65535)
 
-    @field_validator("public_url", "mailgun_api_base", "telegram_api_base")
+    @field_validator("public_url", "mailgun_api_base", "telegram_api_base", "buildium_api_base")
     @classmethod
     def _no_trailing_slash(cls, value: str) -> str:
         return value.rstrip("/")
@@ -168,6 +179,14 @@ class DispatchOptions(BaseModel):
     accept_within_s: int = Field(default=3600, ge=60, le=7 * 24 * 3600)
 
 
+class BuildiumOptions(BaseModel):
+    """`args.buildium`: the Buildium connector (docs/pms.md); nothing runs without BUILDIUM_CLIENT_ID."""
+
+    model_config = ConfigDict(extra="forbid")
+    # The incremental poll's period: the safety net for webhooks Buildium gave up delivering.
+    poll_s: int = Field(default=300, ge=30, le=24 * 3600)
+
+
 class GatewayArgs(BaseModel):
     """The application `args:` of ray_config.yaml, consumed by `gateway.app:build_app`."""
 
@@ -177,6 +196,7 @@ class GatewayArgs(BaseModel):
     sms: SmsOptions = Field(default_factory=SmsOptions)
     takeover: TakeoverOptions = Field(default_factory=TakeoverOptions)
     dispatch: DispatchOptions = Field(default_factory=DispatchOptions)
+    buildium: BuildiumOptions = Field(default_factory=BuildiumOptions)
     # Settings as environment names (GATEWAY_STORE, TWILIO_AUTH_TOKEN, ...) laid over the
     # replica's own environment: the demo and tests configure replicas of a running Ray this way.
     env: dict[str, str] = Field(default_factory=dict)

@@ -476,6 +476,26 @@ def import_row(external_id: str) -> str:
     return f"ROW#{external_id}"
 
 
+# -- property-management systems of record (desk/pms) -------------------------------------
+def pms_state(system: str) -> str:
+    """A PMS connector's sync state (last full and incremental sync, counts, errors, webhooks)."""
+    return f"PMSSTATE#{system}"
+
+
+def pms_links(system: str) -> str:
+    """The gateway's side of a PMS's properties (phone, email, zone), sort key `pms_link`."""
+    return f"PMSLINKS#{system}"
+
+
+def pms_link(record_id: str) -> str:
+    return f"LINK#{record_id}"
+
+
+def pms_webhook_marker(system: str, event_id: str) -> str:
+    """A PMS webhook delivery handled once (a `once` marker)."""
+    return f"pms-webhook#{system}#{event_id}"
+
+
 # -- health probes (never written: a read of a missing item proves the store answers) ------
 HEALTH_READY = "HEALTH#ready"
 HEALTH_CHECK = "HEALTH#check"

@@ -1,3 +1,2 @@
-"""The property-management systems' connectors: mapping a PMS's records (properties, units,
-residents, work orders) to the spine's. Empty yet: the next workflow of this wave is built here;
-the CSV import of an export is desk.portfolio."""
+"""Property-management systems of record: each a mapping from its records to the portfolio
+import's rows (desk.portfolio), run by the one importer. No HTTP here (gateway.pms holds the clients)."""

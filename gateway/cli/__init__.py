@@ -13,6 +13,7 @@ __all__ = ["COMMANDS", "build_parser", "main"]
 COMMANDS = [
     "gateway.cli.seed",
     "gateway.cli.import_portfolio",
+    "gateway.cli.buildium",
     "gateway.cli.whois",
     "gateway.cli.explain",
     "gateway.cli.voice_prompt",
