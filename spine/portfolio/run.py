@@ -88,7 +88,7 @@ async def _run(spine: Spine, folder: Path, kinds: list[FileKind], options: Impor
         raw = read_raw(folder / kind.filename)
         records = await records_for(spine.store, options.source, kind, raw, sync=options.sync)
         await _learn(spine, known, kind, raw, records)
-        parsed = parse_rows(raw, SPECS[kind], region, unparsed_if(kind, records, known.today))
+        parsed = parse_rows(raw, SPECS[kind], region, unparsed_if(kind, records, known))
         if kind == FileKind.ONCALL and parsed.rows and not options.sync:
             # A changed on-call row rewrites its property's plan, which is all of that plan's rows.
             await _learn(spine, known, kind, raw, await records_of(spine.store, options.source, kind.value))
