@@ -219,7 +219,9 @@ async def _note_contact(deps: TurnDeps, env: MessageEnvelope, decision: RoutingD
     if decision.person_id is None or env.channel not in LAST_CHANNELS or env.origin != "inbound":
         return
     before = opening.contact_noted if opening is not None else None
-    language = language_of(env.body) or (before[2] if before else None)  # an "ok" keeps the language known
+    known = before[2] if before else None
+    # The language known so far is the prior of a very short text; an "ok" keeps it.
+    language = language_of(env.body, prior=known if known in ("en", "es") else None) or known
     noted = (str(env.channel), env.from_address, language)
     if before == noted:
         return
