@@ -14,6 +14,7 @@ from pydantic import ValidationError
 
 from spine.identity import OccupancyKind
 from spine.portfolio import fields as f
+from spine.portfolio.cells import unescape_cell
 from spine.portfolio.report import RowError
 from spine.portfolio.rows import (
     OnCallRow,
@@ -168,8 +169,8 @@ def read_raw(path: Path) -> RawFile:
         for values in reader:
             start, line = line + 1, reader.line_num
             if any(v.strip() for v in values):  # a blank line is not a row
-                rows.append((start, {h: (values[i].strip() if i < len(values) else "") for i, h in enumerate(header)
-                                     if h}))
+                rows.append((start, {h: (unescape_cell(values[i].strip()) if i < len(values) else "")
+                                     for i, h in enumerate(header) if h}))
     return RawFile(header, rows)
 
 
