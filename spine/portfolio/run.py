@@ -10,12 +10,13 @@ from pydantic import BaseModel
 
 from spine.errors import SpineError
 from spine.portfolio.apply import apply_plan
+from spine.portfolio.file_check import check_file
 from spine.portfolio.files import SPECS, FileKind, RawFile, parse_rows, read_raw
 from spine.portfolio.known import Known, Progress
 from spine.portfolio.lookup import learn_references, records_for
 from spine.portfolio.planner import plan_file, unparsed_if
 from spine.portfolio.record import ImportRecord, check_source, records_of
-from spine.portfolio.report import ImportReport, RowError
+from spine.portfolio.report import FileReport, ImportReport, RowError
 from spine.repo import Spine
 
 
@@ -84,7 +85,13 @@ async def _learn(spine: Spine, known: Known, kind: FileKind, raw: RawFile, recor
 async def _run(spine: Spine, folder: Path, kinds: list[FileKind], options: ImportOptions, region: str, known: Known,
                *, apply: bool) -> ImportResult:
     result = ImportResult(report=ImportReport(applied=apply), failed_rows=[], writes=0)
+    # Every file is read whole and checked before any applies: a bad one is a FILE error, not a
+    # traceback after the files before it applied (the others still apply, as for a missing column).
+    unreadable = {kind: error for kind in kinds if (error := check_file(folder / kind.filename)) is not None}
     for kind in kinds:
+        if kind in unreadable:
+            result.report.files.append(FileReport(file=kind.filename, errors=[unreadable[kind]]))
+            continue
         raw = read_raw(folder / kind.filename)
         records = await records_for(spine.store, options.source, kind, raw, sync=options.sync)
         await _learn(spine, known, kind, raw, records)
