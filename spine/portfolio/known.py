@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from datetime import date, datetime
 
 from spine.errors import SpineError
+from spine.oncall_people import Planned
 from spine.portfolio.files import FileKind
 from spine.portfolio.record import ImportRecord, internal_id
 from spine.store.base import Item
@@ -56,6 +57,8 @@ class Known:
     progress: Progress = _no_progress
     keep_ids: bool = False  # the folder's external ids are the store's own (the demo portfolio)
     moved: set[str] = field(default_factory=set)  # property external ids whose organization this run changed
+    planned: Planned = field(default_factory=Planned)  # what on-call eligibility reads of this run's plans
+    oncall_refused: dict[tuple[str, str], str] = field(default_factory=dict)  # (person, property) -> why not on call
 
     def staff_row_moved(self, cells: dict[str, str]) -> bool:
         """Whether a staff row limited to properties names one no longer in the organization it was

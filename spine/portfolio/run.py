@@ -14,6 +14,7 @@ from spine.portfolio.file_check import check_file
 from spine.portfolio.files import SPECS, FileKind, RawFile, parse_rows, read_raw
 from spine.portfolio.known import Known, Progress
 from spine.portfolio.lookup import learn_references, records_for
+from spine.portfolio.oncall_check import judge_oncall_rows, note_planned
 from spine.portfolio.planner import plan_file, unparsed_if
 from spine.portfolio.record import ImportRecord, check_source, records_of
 from spine.portfolio.report import FileReport, ImportReport, RowError
@@ -100,7 +101,10 @@ async def _run(spine: Spine, folder: Path, kinds: list[FileKind], options: Impor
             # A changed on-call row rewrites its property's plan, which is all of that plan's rows.
             await _learn(spine, known, kind, raw, await records_of(spine.store, options.source, kind.value))
         del raw
+        if kind == FileKind.ONCALL:
+            await judge_oncall_rows(spine, parsed, known)
         plan = await plan_file(spine.store, kind, parsed, known, sync=options.sync)
+        note_planned(kind, plan.items, known)
         if apply:
             await apply_plan(spine, plan)
         known.progress(kind, len(parsed.rows) + len(parsed.same), len(parsed.rows) + len(parsed.same))
