@@ -9,6 +9,7 @@ import csv
 from collections.abc import Iterator
 from pathlib import Path
 
+from spine.errors import SpineError
 from spine.portfolio.report import RowError
 
 MAX_FILE_BYTES = 256 * 1024 * 1024  # far above any export seen (100k people is ~10 MB); memory holds one file's rows
@@ -17,7 +18,7 @@ _BOMS = {codecs.BOM_UTF32_LE: "UTF-32", codecs.BOM_UTF32_BE: "UTF-32", codecs.BO
 _SAVE_AS = "save the export as UTF-8 CSV"
 
 
-class _BadText(Exception):
+class _BadText(SpineError):
     def __init__(self, line: int, reason: str) -> None:
         super().__init__(reason)
         self.line, self.reason = line, reason
