@@ -85,6 +85,10 @@ async def seed_store(path: Path, properties: int, tenants: int) -> dict[str, str
             person = f"p_oncall_{p:02d}_{level}"
             await spine.put_person(Person(id=person, display_name=f"Oncall {p} {level}",
                                           claims=[Claim(kind=ClaimKind.PHONE, value=oncall_phone(p, level))]))
+            # On call only as the property's staff (issue 40 item 10: a page leaves out anyone else).
+            await spine.put_role(PersonRole(id=f"sr_{person}", person_id=person, role_type=T.MAINTENANCE,
+                                            source=PersonRoleSource.MANUAL_PM,
+                                            scope=RoleScope(org_id="org_propflow", property_id=pid)))
             levels.append([person])
         await spine.put_oncall_plan(OnCallPlan(property_id=pid, levels=levels, ack_timeout_s=ACK_TIMEOUT_S,
                                                repeats=REPEATS))

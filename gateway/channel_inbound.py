@@ -61,6 +61,7 @@ class InboundOutcome(StrEnum):
     SENDER_OPTED_OUT = "blocked"  # the sender opted out: nothing may be sent to them
     IGNORED = "ignored"  # Telegram: not a person writing to the bot 1:1
     SPAM = "suppressed"  # the sender is spam: recorded, not answered
+    HELD = "held"  # a staff member has the conversation: recorded and told to them, Clara silent
     FAILED = "failed"
 
 
@@ -74,7 +75,7 @@ class InboundResult(BaseModel):
 
 def turn_outcome(record: InboundMessage) -> InboundOutcome:
     """The outcome of a turn that ended within the webhook, read from how it ended the record."""
-    return {InboundStatus.ANSWERED: InboundOutcome.ANSWERED,
+    return {InboundStatus.ANSWERED: InboundOutcome.ANSWERED, InboundStatus.HELD: InboundOutcome.HELD,
             InboundStatus.BLOCKED: InboundOutcome.SPAM}.get(record.status, InboundOutcome.FAILED)
 
 
@@ -118,6 +119,9 @@ class ChannelInbound:
     async def blocked(self, record: InboundMessage, reply: str | None = None) -> None:
         _copy_end(record, await self.records.blocked(record, reply))
 
+    async def held(self, record: InboundMessage) -> None:
+        _copy_end(record, await self.records.held(record))
+
     async def fail(self, record: InboundMessage, exc: BaseException, send: Send | None = None) -> None:
         """`send`: the apology leaves by API, queued before the record says failed."""
         failure = mask_phones(f"{type(exc).__name__}: {exc}")
@@ -140,8 +144,8 @@ class ChannelInbound:
             if error is not None:
                 raise error
             assert result is not None  # a turn that raised nothing has its result
-            if result.suppressed:
-                await self.blocked(record)
+            if result.suppressed:  # held by a takeover (staff answer), or spam: nothing is sent
+                await (self.held(record) if result.held else self.blocked(record))
                 return None
             reply = result.reply.strip()
             if not reply:

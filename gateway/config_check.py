@@ -23,6 +23,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 import spine.keys as keys
 from gateway.settings import ConfigError, GatewayArgs, RuntimeSizing, Settings, error_lines, sizing_only
+from gateway.telegram.secret import secret_problem
 from spine.store import StoreError
 from spine.store.url import open_store, parse_store_url
 
@@ -170,6 +171,8 @@ def _check_environment(checked: CheckedConfig, env: Mapping[str, str]) -> None:
     if not settings.admin_token:
         checked.warnings.append("GATEWAY_ADMIN_TOKEN: not set, so every /admin route answers 401")
     checked.problems += _public_url_problems(settings.public_url)
+    telegram_secret = secret_problem(settings.telegram_webhook_secret)
+    checked.problems += [telegram_secret] if telegram_secret else []
     if checked.serve is not None:
         _check_bind(checked, checked.serve.http_options, settings)
 

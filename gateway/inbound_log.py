@@ -16,7 +16,7 @@ from gateway.write_behind import WriteBehind
 from spine.records import InboundMessage, InboundStatus
 from spine.repo import Spine
 
-FINAL = frozenset({InboundStatus.ANSWERED, InboundStatus.BLOCKED, InboundStatus.FAILED})
+FINAL = frozenset({InboundStatus.ANSWERED, InboundStatus.BLOCKED, InboundStatus.HELD, InboundStatus.FAILED})
 
 
 class InboundLog:
@@ -44,6 +44,10 @@ class InboundLog:
         """Nothing is sent. `reply`: what Clara would have said (kept for the operator, never sent)."""
         return await self._end(record, InboundStatus.BLOCKED, reply=reply)
 
+    async def held(self, record: InboundMessage) -> InboundMessage:
+        """A takeover held it: staff have the conversation, Clara sends nothing (not spam, not blocked)."""
+        return await self._end(record, InboundStatus.HELD)
+
     async def failed(self, record: InboundMessage, failure: str, *,
                      first: Callable[[], Awaitable[object]] | None = None) -> InboundMessage:
         """`first`: as for `answered` (the apology's outbox row)."""
@@ -52,7 +56,7 @@ class InboundLog:
     async def _end(self, record: InboundMessage, status: InboundStatus, *, reply: str | None = None,
                    failure: str | None = None, first: Callable[[], Awaitable[object]] | None = None) -> InboundMessage:
         if status not in FINAL:
-            raise ValueError(f"an inbound ends answered, blocked or failed, not {status}")
+            raise ValueError(f"an inbound ends answered, blocked, held or failed, not {status}")
         ended = record.model_copy(update={"status": status, "reply": reply, "failure": failure})
 
         async def write() -> None:

@@ -23,11 +23,12 @@ def last4(address: str | None) -> str | None:
 
 
 class InboundStatus(StrEnum):
-    """accepted, then answered | blocked | failed (gateway.inbound_log is the one writer)."""
+    """accepted, then answered | blocked | held | failed (gateway.inbound_log is the one writer)."""
 
     ACCEPTED = "accepted"
     ANSWERED = "answered"
     BLOCKED = "blocked"  # nothing was or may be sent: STOP, an opted-out sender, spam, an unserved number
+    HELD = "held"  # a staff member has the conversation: recorded and told to them, Clara sends nothing
     FAILED = "failed"
 
 
@@ -134,6 +135,7 @@ class EventKind(StrEnum):
     PHOTOS_ATTACHED = "gateway/photos-attached"
     # every channel
     SPAM_DROPPED = "gateway/spam-dropped"
+    REPLY_HELD = "gateway/reply-held"  # a message a takeover held: no reply from Clara (not spam)
     STORE_DEGRADED = "gateway/store-degraded"
     SENDER_VERIFIED = "gateway/sender-verified"
     SENDER_UNVERIFIED = "gateway/sender-unverified"

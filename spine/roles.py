@@ -10,8 +10,10 @@ async def role_applies_at(spine: Spine, role: PersonRole, prop: Property) -> boo
     """Whether one role row is in force for an inbound to `prop`.
 
     Tenant roles apply at their unit's property; prospects at their property; staff roles
-    across their org; vendor contacts wherever their vendor services the property, in any
-    org (vendor roles are vendor-scoped, not org-scoped).
+    across their org, or at the one property they name while it is still in their org (a
+    property sold to another org leaves its old org's staff behind: issue 40 item 4); vendor
+    contacts wherever their vendor services the property, in any org (vendor roles are
+    vendor-scoped, not org-scoped).
     """
     scope = role.scope
     match role.role_type:
@@ -29,7 +31,8 @@ async def role_applies_at(spine: Spine, role: PersonRole, prop: Property) -> boo
             return True
         case _:
             if scope.property_id:
-                return scope.property_id == prop.id
+                in_org = scope.org_id is None or scope.org_id == prop.org_id
+                return scope.property_id == prop.id and in_org
             return scope.org_id == prop.org_id
 
 

@@ -15,6 +15,7 @@ from typing import Any
 
 from spine.context import Channel
 from spine.repo import Spine
+from tools.admin_turns import admin_refusal
 from tools.authority import CallerFacts
 from tools.caller import Caller
 from tools.decide import POLICY, Decision, decide
@@ -36,6 +37,10 @@ _NO_FACTS = CallerFacts(person_id=None, property_id="", org_id=None)
 async def gate(spine: Spine, caller: Caller, tool_name: str, args: dict[str, Any]) -> GateOutcome:
     """The decision plus the facts and target it was made on (the handler acts on that target)."""
     outcome = await _gate(spine, caller, tool_name, args)
+    if outcome.decision.allowed:  # Ask Clara: a viewer reads only; nothing is sent as an impersonated person
+        refused = await admin_refusal(spine, caller, tool_name, POLICY.matrix.get(tool_name))
+        if refused is not None:
+            return GateOutcome(refused, outcome.facts, NO_TARGET)
     impersonator = caller.impersonator()
     if impersonator is None or not outcome.decision.allowed:
         return outcome

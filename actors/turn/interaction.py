@@ -79,13 +79,23 @@ async def safety_net(deps: TurnDeps, caller: Caller, env: MessageEnvelope, out: 
     match = detect_emergency(env.body)
     if match is None:
         return []
-    escalated = any(c.name == "escalate_to_human" and not c.is_error for c in out.tool_calls)
-    if not escalated:
+    if not _escalated(out):
         await _escalate(deps, caller, out, "safety-net", f"Emergency reported: {match.brief}", "emergency",
                         env.body)
     if "911" not in out.reply:  # the model may already have said it in its own words
         out.reply = f"{emergency_nudge(detect_language(env.body))} {out.reply}".strip()
+    if env.origin == "admin" and not _escalated(out):  # Ask Clara: the gate sent nothing (tools.admin_turns)
+        out.reply = f"{out.reply} {ADMIN_EMERGENCY_NOTE.format(kind=match.kind)}"
     return [TraceEvent(kind=EventKind.SAFETY, reason=match.kind)]
+
+
+# What the staff member sees when an Ask Clara turn (impersonated, or a viewer's) hit an emergency.
+ADMIN_EMERGENCY_NOTE = ("[Ask Clara: an emergency was detected ({kind}). Nothing was escalated, paged or sent in "
+                        "this person's name; if it is real, page the on-call team from the console.]")
+
+
+def _escalated(out: LoopOutcome) -> bool:
+    return any(c.name == "escalate_to_human" and not c.is_error for c in out.tool_calls)
 
 
 async def _fail_safe(deps: TurnDeps, caller: Caller, env: MessageEnvelope, out: LoopOutcome) -> list[TraceEvent]:
@@ -219,7 +229,9 @@ async def _note_contact(deps: TurnDeps, env: MessageEnvelope, decision: RoutingD
     if decision.person_id is None or env.channel not in LAST_CHANNELS or env.origin != "inbound":
         return
     before = opening.contact_noted if opening is not None else None
-    language = language_of(env.body) or (before[2] if before else None)  # an "ok" keeps the language known
+    known = before[2] if before else None
+    # The language known so far is the prior of a very short text; an "ok" keeps it.
+    language = language_of(env.body, prior=known if known in ("en", "es") else None) or known
     noted = (str(env.channel), env.from_address, language)
     if before == noted:
         return

@@ -11,7 +11,7 @@ from actors.model.base import ModelBackend
 from spine.codec import WireModel
 from spine.intent.hints import IntentConfirmer
 from spine.notification import Notification
-from spine.records import AgentTrace, TraceToolCall, Usage
+from spine.records import AgentTrace, EventKind, TraceToolCall, Usage
 from spine.repo import Spine
 from spine.toolspec import ToolInvocation, ToolResult
 from tools.authority import Authority, AuthoritySource
@@ -89,4 +89,10 @@ class TurnResult(WireModel):
     reply: str
     suppressed: bool = False
     trace: AgentTrace
+
+    @property
+    def held(self) -> bool:
+        """Suppressed because a staff member has the conversation (a takeover held it), not spam:
+        read from the trace, which says so in a `takeover/held` event."""
+        return self.suppressed and any(e.kind == EventKind.TAKEOVER_HELD for e in self.trace.events)
 

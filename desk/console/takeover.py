@@ -14,7 +14,6 @@ import secrets
 
 from pydantic import BaseModel
 
-from desk.console.admin_scope import admin_scope
 from desk.outbound.queue import Notification, NotificationKind, NotificationStatus, OutboundRequest, queue_outbound
 from spine.context import Channel
 from spine.conversation import Author, Conversation, ConversationMessage, Mode, Takeover
@@ -22,6 +21,7 @@ from spine.events import emit_event
 from spine.identity import utcnow
 from spine.records import EventKind, TranscriptEntry
 from spine.repo import Spine
+from spine.staff_access import staff_may_act
 
 ACCESS_LOST = "access-lost"  # why a takeover ended: its staff member may no longer act at the property
 
@@ -124,7 +124,7 @@ async def taker_lost_access(spine: Spine, head: Conversation) -> Conversation | 
     takeover = head.takeover
     if takeover is None or not takeover.active():
         return None
-    if (await admin_scope(spine, takeover.staff_person_id)).may_act(head.property_id):
+    if await staff_may_act(spine, takeover.staff_person_id, head.property_id):
         return None
     staff_id = takeover.staff_person_id
 

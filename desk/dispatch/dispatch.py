@@ -88,7 +88,9 @@ async def answer_dispatch(spine: Spine, person_id: str, *, accept: bool, work_or
     vendors = {r.scope.vendor_id for r in await spine.roles_of(person_id) if r.role_type == PersonRoleType.VENDOR_CONTACT}
     if not vendors:  # a tenant's "yes" answers Clara: no dispatch read before their turn
         return None
-    held = [d for d in await _open(spine) if d.vendor_id in vendors]
+    # Only a vendor still active and serving the dispatch's property may take it (as a page's ACK:
+    # `_vendor_serving`): a vendor ended since the dispatch was sent no longer accepts it by YES.
+    held = [d for d in await _open(spine) if d.vendor_id in vendors and await _serves(spine, d.vendor_id, d.property_id)]
     if work_order:
         held = [d for d in held if d.work_order_display_id.upper() == work_order.upper()]
     if not held:
@@ -228,10 +230,14 @@ async def _vendor_serving(spine: Spine, person_id: str, wo: WorkOrder) -> str | 
     for role in await spine.roles_of(person_id):
         if role.role_type != PersonRoleType.VENDOR_CONTACT or not role.scope.vendor_id:
             continue
-        vendor = await spine.get_vendor(role.scope.vendor_id)
-        if vendor is not None and vendor.active and wo.property_id in vendor.services_property_ids:
-            serving.append(vendor.id)
+        if await _serves(spine, role.scope.vendor_id, wo.property_id):
+            serving.append(role.scope.vendor_id)
     return wo.assigned_vendor_id if wo.assigned_vendor_id in serving else min(serving, default=None)
+
+
+async def _serves(spine: Spine, vendor_id: str, property_id: str) -> bool:
+    vendor = await spine.get_vendor(vendor_id)
+    return vendor is not None and vendor.active and property_id in vendor.services_property_ids
 
 
 async def _accepted_record(spine: Spine, wo: WorkOrder, vendor_id: str, person_id: str) -> Dispatch:

@@ -33,12 +33,13 @@ def worth_a_notice(before_status: str, before_eta: str | None, wo: WorkOrder) ->
 
 
 async def tenant_to_tell(spine: Spine, wo: WorkOrder) -> str | None:
-    """The reporter when they rent here (a tenant of the unit, or anywhere for a common area),
-    else the unit's primary resident."""
+    """The reporter when they live here (a resident of the unit, or anywhere for a common area),
+    else the unit's primary resident. A guarantor signs for the lease and does not live there:
+    the visit notices (a vendor at the door, an ETA) go to the resident (issue 40 item 13)."""
     if wo.created_by_person_id:
         roles = await spine.roles_of(wo.created_by_person_id)
-        if any(r.role_type == PersonRoleType.TENANT and (wo.unit_id is None or r.scope.unit_id == wo.unit_id)
-               for r in roles):
+        if any(r.role_type == PersonRoleType.TENANT and r.scope.occupancy != OccupancyKind.GUARANTOR
+               and (wo.unit_id is None or r.scope.unit_id == wo.unit_id) for r in roles):
             return wo.created_by_person_id
     if wo.unit_id is None:
         return None

@@ -19,6 +19,7 @@ from pydantic import BaseModel, Field
 
 import desk.oncall.texts as texts
 import spine.keys as keys
+from desk.oncall.people import eligible_plan
 from desk.outbound.queue import Notification, NotificationKind, NotificationStatus, OutboundRequest, queue_outbound
 from spine.context import Channel
 from spine.events import emit_event
@@ -67,7 +68,8 @@ async def start_page(spine: Spine, request: PageRequest, *, now: datetime | None
         found = await spine.store.get(keys.interaction_page(request.interaction_id))
         page = await _join(spine, found.data["page_id"], request) if found else None
         return await _started(spine, page, []) if page else PageStart(status=PageStatus.NONE)
-    plan = await spine.get_oncall_plan(request.property_id)
+    stored = await spine.get_oncall_plan(request.property_id)
+    plan = await eligible_plan(spine, stored) if stored is not None else None  # issue 40 item 10
     if plan is None:
         await _no_plan(spine, request)
         return PageStart(status=PageStatus.NONE)

@@ -122,7 +122,7 @@ async def _sync_kind(spine: Spine, kind: FileKind, batch: Batch, known: Known, o
         known.know(kind, ext, rec.internal_id, rec.cells)
     known.records = {kind: records}
     await learn_references(spine.store, known, kind, raw)
-    parsed = parse_rows(raw, SPECS[kind], "US", unparsed_if(kind, records, known.today))
+    parsed = parse_rows(raw, SPECS[kind], "US", unparsed_if(kind, records, known))
     del raw
     plan = await plan_file(spine.store, kind, parsed, known, sync=True)
     if not options.dry_run:

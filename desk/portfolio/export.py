@@ -6,6 +6,7 @@ from __future__ import annotations
 import csv
 from pathlib import Path
 
+from desk.portfolio.cells import escape_row
 from desk.portfolio.files import SPECS, FileKind
 from desk.portfolio.record import check_source, records_of
 from spine.store.base import Store
@@ -31,4 +32,4 @@ def write_tables(folder: Path, tables: dict[FileKind, list[list[str]]]) -> None:
         with (folder / kind.filename).open("w", newline="", encoding="utf-8") as handle:
             writer = csv.writer(handle)
             writer.writerow(SPECS[kind].names)
-            writer.writerows(rows)
+            writer.writerows(escape_row(row) for row in rows)  # no formula a spreadsheet would run

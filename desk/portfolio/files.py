@@ -13,6 +13,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from desk.portfolio import fields as f
+from desk.portfolio.cells import unescape_cell
 from desk.portfolio.report import RowError
 from desk.portfolio.rows import (
     OnCallRow,
@@ -168,8 +169,8 @@ def read_raw(path: Path) -> RawFile:
         for values in reader:
             start, line = line + 1, reader.line_num
             if any(v.strip() for v in values):  # a blank line is not a row
-                rows.append((start, {h: (values[i].strip() if i < len(values) else "") for i, h in enumerate(header)
-                                     if h}))
+                rows.append((start, {h: (unescape_cell(values[i].strip()) if i < len(values) else "")
+                                     for i, h in enumerate(header) if h}))
     return RawFile(header, rows)
 
 

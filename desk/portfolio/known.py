@@ -8,6 +8,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date, datetime
 
+from desk.oncall.people import Planned
 from desk.portfolio.files import FileKind
 from desk.portfolio.record import ImportRecord, internal_id
 from spine.errors import SpineError
@@ -55,6 +56,20 @@ class Known:
     oncall_settings: dict[str, dict[str, tuple[int, int]]] = field(default_factory=dict)  # property -> column -> (value, line)
     progress: Progress = _no_progress
     keep_ids: bool = False  # the folder's external ids are the store's own (the demo portfolio)
+    moved: set[str] = field(default_factory=set)  # property external ids whose organization this run changed
+    planned: Planned = field(default_factory=Planned)  # what on-call eligibility reads of this run's plans
+    oncall_refused: dict[tuple[str, str], str] = field(default_factory=dict)  # (person, property) -> why not on call
+
+    def staff_row_moved(self, cells: dict[str, str]) -> bool:
+        """Whether a staff row limited to properties names one no longer in the organization it was
+        planned with (moved in this run, or now in another org than the row names): planned again,
+        unchanged or not, so the role is checked against the property's new org (issue 40 item 4)."""
+        named = [p.strip() for p in cells.get("properties", "").split(";") if p.strip()]
+        if any(p in self.moved for p in named):
+            return True
+        org = cells.get("organization", "")
+        props = self.cells.get(FileKind.PROPERTIES, {})
+        return bool(org) and any(p in props and props[p]["organization"] != org for p in named)
 
     def new_id(self, kind: FileKind, external_id: str) -> str:
         """The internal id of a row the source never imported before."""

@@ -107,7 +107,9 @@ def plan_staff(row: ParsedRow, rec: ImportRecord | None, known: Known, internal_
     places = [(p, *known.org_of_property(p, "properties")) for p in r.properties]
     if org_id is None and not places:
         raise RowFailure("organization", "required when properties is empty (the role is org-wide)")
-    org_id = org_id or places[0][2]
+    # With no organization named, the org is the one the role was first planned with (a property
+    # moved to another org does not take its old org's staff along), else the first property's.
+    org_id = org_id or _planned_org(known, rec) or places[0][2]
     for ext, _, prop_org in places:
         if prop_org != org_id:
             raise RowFailure("properties", f"property {ext!r} is not in the staff member's organization")
@@ -118,6 +120,11 @@ def plan_staff(row: ParsedRow, rec: ImportRecord | None, known: Known, internal_
         plan.write(role_item(_role(known, rec, role_id, person_id, role_type, scope)))
     end_left_behind(known, rec, plan)
     return plan
+
+
+def _planned_org(known: Known, rec: ImportRecord | None) -> str | None:
+    item = current(known, rec)
+    return PersonRole.model_validate(item.data).scope.org_id if item is not None else None
 
 
 def plan_vendor_contact(row: ParsedRow, rec: ImportRecord | None, known: Known, internal_id: str) -> RowPlan:

@@ -78,7 +78,10 @@ def plan_oncall(row: ParsedRow, rec: ImportRecord | None, known: Known, internal
     r = row.row
     assert isinstance(r, OnCallRow)
     property_id = known.resolve(FileKind.PROPERTIES, r.property, "property")
-    known.resolve(FileKind.PEOPLE, r.person, "person")
+    person_id = known.resolve(FileKind.PEOPLE, r.person, "person")
+    refused = known.oncall_refused.get((person_id, property_id))
+    if refused is not None:  # issue 40 item 10: staff or vendor contacts of the property only
+        raise RowFailure("person", refused)
     for column, value, (low, high) in (("ack_timeout_s", r.ack_timeout_s, ACK_TIMEOUT_RANGE),
                                        ("repeats", r.repeats, REPEATS_RANGE)):
         if value is not None and not low <= value <= high:

@@ -49,11 +49,13 @@ class Plan:
         return len(self.items) + len(self.records) + len(self.deletes) + len(self.numbered_later) + len(self.oncall)
 
 
-def unparsed_if(kind: FileKind, records: dict[str, ImportRecord], today: date) -> dict[str, str]:
+def unparsed_if(kind: FileKind, records: dict[str, ImportRecord], known: Known) -> dict[str, str]:
     """The digest each row may be read with to count as unchanged without a parse: rows not
-    ended, and residents whose move-out has not passed since (those are planned again)."""
+    ended, residents whose move-out has not passed since, and staff rows whose properties are
+    still in their org (the others are planned again)."""
     return {ext: rec.digest for ext, rec in records.items() if rec.digest and not rec.ended
-            and not (kind == FileKind.RESIDENTS and _moved_out(rec.cells, today))}
+            and not (kind == FileKind.RESIDENTS and _moved_out(rec.cells, known.today))
+            and not (kind == FileKind.STAFF and known.staff_row_moved(rec.cells))}
 
 
 def _moved_out(cells: dict[str, str], today: date) -> bool:
@@ -110,6 +112,8 @@ def _plan_file(kind: FileKind, parsed: ParsedFile, known: Known, plan: Plan, rep
             if rec is None:
                 known.failed[kind][ext] = row.line
             continue
+        if kind == FileKind.PROPERTIES and rec is not None and rec.cells.get("organization") != row.cells["organization"]:
+            known.moved.add(ext)
         if rec is None:
             report.created += 1
         elif rp.ended and not rec.ended:

@@ -24,7 +24,9 @@ def needs_plan(kind: FileKind, row: ParsedRow, rec: ImportRecord | None, known: 
     if kind == FileKind.RESIDENTS:  # a move-out date that has passed since ends the role now
         move_out = row.cells["move_out"]
         return rec.ended != bool(move_out and move_out < known.today.isoformat())
-    return rec.ended  # listed again after --sync ended it  # listed again after --sync ended it
+    if kind == FileKind.STAFF and known.staff_row_moved(row.cells):
+        return True
+    return rec.ended  # listed again after --sync ended it
 
 
 def listed(parsed: ParsedFile) -> set[str]:

@@ -7,6 +7,8 @@ from pathlib import Path
 
 from pydantic import BaseModel, Field
 
+from desk.portfolio.cells import escape_row
+
 
 class RowError(BaseModel):
     file: str
@@ -53,4 +55,5 @@ def write_errors_csv(path: Path, failed: list[tuple[RowError, dict[str, str]]]) 
         writer = csv.writer(handle)
         writer.writerow(["file", "line", "reason", *columns])
         for error, raw in failed:
-            writer.writerow([error.file, error.line, f"{error.column}: {error.reason}", *(raw.get(c, "") for c in columns)])
+            writer.writerow(escape_row([error.file, str(error.line), f"{error.column}: {error.reason}",
+                                        *(raw.get(c, "") for c in columns)]))

@@ -9,12 +9,14 @@ import phonenumbers
 from pydantic import BaseModel
 
 from desk.portfolio.apply import apply_plan
+from desk.portfolio.file_check import check_file
 from desk.portfolio.files import SPECS, FileKind, RawFile, parse_rows, read_raw
 from desk.portfolio.known import Known, Progress
 from desk.portfolio.lookup import learn_references, records_for
+from desk.portfolio.oncall_check import judge_oncall_rows, note_planned
 from desk.portfolio.planner import plan_file, unparsed_if
 from desk.portfolio.record import ImportRecord, check_source, records_of
-from desk.portfolio.report import ImportReport, RowError
+from desk.portfolio.report import FileReport, ImportReport, RowError
 from spine.errors import SpineError
 from spine.repo import Spine
 
@@ -84,16 +86,25 @@ async def _learn(spine: Spine, known: Known, kind: FileKind, raw: RawFile, recor
 async def _run(spine: Spine, folder: Path, kinds: list[FileKind], options: ImportOptions, region: str, known: Known,
                *, apply: bool) -> ImportResult:
     result = ImportResult(report=ImportReport(applied=apply), failed_rows=[], writes=0)
+    # Every file is read whole and checked before any applies: a bad one is a FILE error, not a
+    # traceback after the files before it applied (the others still apply, as for a missing column).
+    unreadable = {kind: error for kind in kinds if (error := check_file(folder / kind.filename)) is not None}
     for kind in kinds:
+        if kind in unreadable:
+            result.report.files.append(FileReport(file=kind.filename, errors=[unreadable[kind]]))
+            continue
         raw = read_raw(folder / kind.filename)
         records = await records_for(spine.store, options.source, kind, raw, sync=options.sync)
         await _learn(spine, known, kind, raw, records)
-        parsed = parse_rows(raw, SPECS[kind], region, unparsed_if(kind, records, known.today))
+        parsed = parse_rows(raw, SPECS[kind], region, unparsed_if(kind, records, known))
         if kind == FileKind.ONCALL and parsed.rows and not options.sync:
             # A changed on-call row rewrites its property's plan, which is all of that plan's rows.
             await _learn(spine, known, kind, raw, await records_of(spine.store, options.source, kind.value))
         del raw
+        if kind == FileKind.ONCALL:
+            await judge_oncall_rows(spine, parsed, known)
         plan = await plan_file(spine.store, kind, parsed, known, sync=options.sync)
+        note_planned(kind, plan.items, known)
         if apply:
             await apply_plan(spine, plan)
         known.progress(kind, len(parsed.rows) + len(parsed.same), len(parsed.rows) + len(parsed.same))

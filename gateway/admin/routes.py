@@ -22,6 +22,7 @@ import gateway.admin.login as login
 import gateway.admin.pages as pages
 import gateway.admin.status_page as status_page
 import gateway.admin.trace_pages as trace_pages
+from gateway.admin.api_errors import error_responses
 from gateway.admin.auth import require_admin, signed_in_scope
 from gateway.admin.pages import visible_actors
 from gateway.admin.trace_query import FILTER_WINDOW, MAX_WINDOW, find_trace, find_traces
@@ -72,8 +73,12 @@ async def list_events(request: Request, kind: str | None = None, limit: int = Qu
 
 
 router = APIRouter()
-for _part in (login.router, pages.router, catalog_page.router, status_page.router, trace_pages.router,
-              ask.router, escalations.pages, conversations.pages, api):
-    router.include_router(_part, prefix="/admin")
+# The errors each part's JSON routes answer, declared in the OpenAPI schema (pages are not in it).
+_READS, _ASKS, _ACTS = error_responses(401, 403, 404), error_responses(400, 401, 403), \
+    error_responses(400, 401, 403, 404, 409)
+for _part, _errors in ((login.router, _READS), (pages.router, _READS), (catalog_page.router, _ASKS),
+                       (status_page.router, _READS), (trace_pages.router, _READS), (ask.router, _ASKS),
+                       (escalations.pages, _READS), (conversations.pages, _READS), (api, _READS)):
+    router.include_router(_part, prefix="/admin", responses=_errors)
 for _console in (escalations.api, conversations.api):
-    router.include_router(_console, prefix="/admin/api")
+    router.include_router(_console, prefix="/admin/api", responses=_ACTS)

@@ -7,6 +7,7 @@ import sys
 
 from pydantic import ValidationError
 
+from desk.oncall.people import oncall_refusal
 from gateway.cli.common import open_spine, open_spine_for_writing
 from gateway.settings import Settings
 from spine.oncall import (
@@ -57,20 +58,16 @@ async def run_set(args: argparse.Namespace) -> int:
     try:
         if await spine.get_property(plan.property_id) is None:
             return _error(f"no property {plan.property_id!r}")
-        unknown = [p for level in plan.levels for p in level if not await _usable(spine, p)]
-        if unknown:
-            return _error(f"no such person (or deceased, or merged): {', '.join(unknown)}")
+        refused = [reason for level in plan.levels for p in level
+                   if (reason := await oncall_refusal(spine, p, plan.property_id)) is not None]
+        if refused:
+            return _error("; ".join(refused) + " (levels are staff or vendor contacts of the property)")
         await spine.put_oncall_plan(plan)
         print(f"on-call plan for {plan.property_id} set:")
         await _print(spine, plan)
         return 0
     finally:
         await spine.store.close()
-
-
-async def _usable(spine: Spine, person_id: str) -> bool:
-    person = await spine.get_person(person_id)
-    return person is not None and not person.deceased and person.merged_into_person_id is None
 
 
 async def run_show(args: argparse.Namespace) -> int:

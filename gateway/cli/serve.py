@@ -75,7 +75,13 @@ def checked_config(given: str | None) -> CheckedConfig:
 
 
 def port_free(host: str, port: int) -> bool:
+    """Whether the server could bind the port now. Serve's proxy binds with SO_REUSEADDR
+    (ray.serve._private.http_util, as uvicorn's `bind_socket` does), so the check does as well:
+    a socket left in TIME_WAIT by a gateway just stopped would refuse a plain bind for about a
+    minute, though the server binds over it (issue 40 item 15). Not SO_REUSEPORT (which Serve
+    also sets): a live listener, another gateway, must still refuse."""
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         try:
             s.bind((host, port))
             return True

@@ -15,6 +15,7 @@ import httpx
 from gateway.cli.sender import TIMEOUT_S, JsonExchange, add_url_argument, missing_secret, post_each
 from gateway.settings import Settings
 from gateway.telegram.botapi import TelegramBotApi, TelegramError
+from gateway.telegram.secret import secret_problem
 from gateway.telegram.updates import contact_update, text_update
 from gateway.telegram.wire import SECRET_HEADER
 
@@ -46,6 +47,10 @@ def register(sub) -> None:
 async def set_webhook(settings: Settings, url: str) -> int:
     if not (settings.telegram_bot_token and settings.telegram_webhook_secret):
         print("error: set TELEGRAM_BOT_TOKEN and TELEGRAM_WEBHOOK_SECRET first", file=sys.stderr)
+        return 2
+    problem = secret_problem(settings.telegram_webhook_secret)
+    if problem is not None:  # checked here: never sent to Telegram
+        print(f"error: {problem}", file=sys.stderr)
         return 2
     async with httpx.AsyncClient(timeout=TIMEOUT_S) as http:
         api = TelegramBotApi(http, api_base=settings.telegram_api_base, token=settings.telegram_bot_token)

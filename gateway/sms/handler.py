@@ -48,6 +48,7 @@ class Outcome(StrEnum):
     SENDER_OPTED_OUT = "blocked"  # the sender is opted out: nothing may be sent to them
     UNKNOWN_NUMBER = "unknown_number"
     SPAM = "suppressed"  # the sender is spam: recorded, not answered
+    HELD = "held"  # a staff member has the conversation (a takeover): recorded, told to them, not answered
     FAILED = "failed"
     ACKNOWLEDGED = "acknowledged"  # an on-call page's ACK (gateway.sms.ack), answered without a turn
     DISPATCH_ANSWERED = "dispatch_answered"  # a vendor's YES/NO to a dispatch (gateway.sms.dispatch_reply)
@@ -165,7 +166,7 @@ class SmsHandler:
         while first is not None and first.status == InboundStatus.ACCEPTED and time.monotonic() < deadline:
             await asyncio.sleep(self.options.poll_s)
             first = await self.log.get(sms.message_sid)
-        if first is None or first.status in (InboundStatus.ACCEPTED, InboundStatus.BLOCKED):
+        if first is None or first.status in (InboundStatus.ACCEPTED, InboundStatus.BLOCKED, InboundStatus.HELD):
             return SmsReply(outcome=Outcome.DUPLICATE, interaction_id=first.interaction_id if first else None)
         if first.status == InboundStatus.FAILED:
             return SmsReply(messages=await self._apology(sms.from_address), outcome=Outcome.DUPLICATE,
@@ -231,6 +232,8 @@ class _SmsTurnEnd:
         if self.record.status == InboundStatus.FAILED:
             return SmsReply(messages=await self.handler._apology(self.sms.from_address), outcome=Outcome.FAILED,
                             interaction_id=interaction_id)
+        if self.record.status == InboundStatus.HELD:
+            return SmsReply(outcome=Outcome.HELD, interaction_id=interaction_id)
         if self.record.status == InboundStatus.BLOCKED:
             outcome = Outcome.SPAM if result is not None and result.suppressed else Outcome.SENDER_OPTED_OUT
             return SmsReply(outcome=outcome, interaction_id=interaction_id)
@@ -252,8 +255,10 @@ class _SmsTurnEnd:
     async def _ended(self, result: TurnResult | None, error: BaseException | None,
                      send: Send | None = None) -> str | None:
         if error is None and result is not None and result.suppressed:
-            await self.handler._event(EventKind.SPAM_DROPPED, "reply_suppressed", self.sms, self.prop,
-                                      {"person_id": result.person_id}, result.interaction_id)
+            # A takeover's held message is not spam (issue 40 item 12): its own event and outcome.
+            kind, reason = (EventKind.REPLY_HELD, "takeover") if result.held else (EventKind.SPAM_DROPPED, "reply_suppressed")
+            await self.handler._event(kind, reason, self.sms, self.prop, {"person_id": result.person_id},
+                                      result.interaction_id)
         return await self.handler.inbound.turn_ended(
             self.record, result, error, send=send,
             may_send=lambda: self.handler.delivery.may_send(self.sms.from_address))

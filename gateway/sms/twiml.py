@@ -6,6 +6,7 @@ import xml.etree.ElementTree as ET
 from twilio.twiml.messaging_response import MessagingResponse
 
 from gateway.errors import MalformedInput
+from gateway.xml_text import xml_safe
 
 TWIML_MEDIA_TYPE = "application/xml"
 
@@ -14,7 +15,7 @@ def render_twiml(messages: list[str]) -> str:
     """One <Message> per part; an empty list is the empty acknowledgement `<Response/>`."""
     response = MessagingResponse()
     for body in messages:
-        response.message(body)
+        response.message(xml_safe(body))  # a control character would make it no XML at all
     return str(response)
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from gateway.voice.frames import Lenient, parse_frame
 
@@ -181,8 +181,19 @@ class PostCallMetadata(Lenient):
     phone_call: PhoneCallMetadata | None = None
 
 
+def _absent(value: Any, empty: Any) -> Any:
+    """ElevenLabs' own types mark these fields optional, and it sends them as null (issue 40 item 17):
+    null reads as absent, so the call's end is kept instead of a 400."""
+    return empty if value is None else value
+
+
 class InitiationData(Lenient):
     dynamic_variables: dict[str, Any] = Field(default_factory=dict)
+
+    @field_validator("dynamic_variables", mode="before")
+    @classmethod
+    def _null_variables(cls, value: Any) -> Any:
+        return _absent(value, {})
 
 
 class PostCallData(Lenient):
@@ -192,6 +203,21 @@ class PostCallData(Lenient):
     transcript: list[TranscriptTurn] = Field(default_factory=list)
     metadata: PostCallMetadata = Field(default_factory=PostCallMetadata)
     conversation_initiation_client_data: InitiationData = Field(default_factory=InitiationData)
+
+    @field_validator("agent_id", "conversation_id", "status", mode="before")
+    @classmethod
+    def _null_text(cls, value: Any) -> Any:
+        return _absent(value, "")
+
+    @field_validator("transcript", mode="before")
+    @classmethod
+    def _null_transcript(cls, value: Any) -> Any:
+        return _absent(value, [])
+
+    @field_validator("metadata", "conversation_initiation_client_data", mode="before")
+    @classmethod
+    def _null_object(cls, value: Any) -> Any:
+        return _absent(value, {})
 
 
 class PostCallWebhook(Lenient):

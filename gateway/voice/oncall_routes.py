@@ -20,6 +20,7 @@ from gateway.context import GatewayContext
 from gateway.errors import WebhookRejected
 from gateway.sms.twilio_params import TwilioWebhook
 from gateway.twilio_webhook import signed_form
+from gateway.xml_text import xml_safe
 from spine.context import Channel
 from spine.oncall import Page, PageStatus, PageVia
 from spine.store.base import StoreError
@@ -34,7 +35,7 @@ SORRY = "Sorry, this page cannot be read right now. Please reply ACK to the text
 def _say(*lines: str) -> Response:
     response = VoiceResponse()
     for line in lines:
-        response.say(line)
+        response.say(xml_safe(line))
     response.hangup()
     return Response(str(response), media_type=TWIML)
 
@@ -71,7 +72,8 @@ async def oncall_twiml(request: Request, page_id: str) -> Response:
     action = (f"{context.settings.public_url.rstrip('/')}/voice/oncall/{quote(page_id)}/gather"
               f"?person_id={quote(person_id)}")
     gather = Gather(num_digits=1, action=action, method="POST", timeout=GATHER_TIMEOUT_S)
-    gather.say(texts.page_call_script(page, prop.name if prop else page.property_id))
+    # The script carries the brief a tenant typed: no control character may break the TwiML.
+    gather.say(xml_safe(texts.page_call_script(page, prop.name if prop else page.property_id)))
     gather.say(texts.CALL_PROMPT)
     response.append(gather)
     response.say(texts.CALL_NO_DIGIT)

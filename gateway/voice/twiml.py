@@ -8,6 +8,8 @@ from urllib.parse import urlsplit, urlunsplit
 
 from twilio.twiml.voice_response import Connect, VoiceResponse
 
+from gateway.xml_text import xml_safe
+
 STREAM_PATH = "/voice/twilio/stream"
 ENDED_QUERY = "stage=ended"
 APOLOGY = ("Sorry, Clara can't take your call right now. Please text this number, or call back in a few "
@@ -26,7 +28,7 @@ def connect_stream(public_url: str, action_url: str, parameters: dict[str, str])
     connect = Connect(action=action_url, method="POST")
     stream = connect.stream(url=stream_url(public_url))
     for name, value in parameters.items():
-        stream.parameter(name=name, value=value)
+        stream.parameter(name=name, value=xml_safe(value))
     response.append(connect)
     return str(response)
 

@@ -122,6 +122,10 @@ ENV_CASES = [
      "not an absolute"),
     ("a metrics port that is not a port", {"GATEWAY_METRICS_PORT": "99999"}, "GATEWAY_METRICS_PORT", "99999"),
     ("metrics on Serve's port", {"GATEWAY_METRICS_PORT": "8000"}, "GATEWAY_METRICS_PORT: 8000 is Serve's HTTP port", ""),
+    # Issue 40 item 17: Telegram takes 1-256 of A-Z a-z 0-9 _ - as setWebhook's secret_token.
+    ("a Telegram secret Telegram refuses", {"TELEGRAM_WEBHOOK_SECRET": "s3cret!with spaces"},
+     "TELEGRAM_WEBHOOK_SECRET: characters Telegram does not allow: ' ' '!'", "1-256"),
+    ("a Telegram secret too long", {"TELEGRAM_WEBHOOK_SECRET": "a" * 257}, "TELEGRAM_WEBHOOK_SECRET: 257 characters", ""),
 ]
 
 

@@ -138,3 +138,28 @@ async def test_the_paging_call_routes_refuse_an_unsigned_request_and_a_person_th
     answer = await client.post(url, data=form, headers=headers)
     assert answer.status_code == 200 and "no longer open" in answer.text
     assert (await spine.get_page(page.id)).status == PageStatus.PAGING
+
+
+async def test_a_page_call_whose_script_holds_control_characters_is_well_formed_twiml(make_gateway, spine, twilio):
+    # Issue 40 item 17: a page's script carrying \x0b or \x1b (a brief as typed) made TwiML no XML parser reads.
+    import xml.etree.ElementTree as ET
+
+    from desk.oncall.paging import PageRequest, start_page
+
+    client, context = await make_gateway(OfflinePool(spine))
+    await start_page(spine, PageRequest(page_id="pg_ctrl", property_id="pf_yale", reason="gas\x0b smell\x1b[0m",
+                                        unit="204", reporter_person_id="p_marcus", interaction_id="int_ctrl"))
+    await OutboxSender(spine, context.settings, context.http).send_due()
+    [call] = twilio.calls
+    twiml, _ = await twilio.answer(call, post=_asgi_post(client))
+    said = " ".join(e.text or "" for e in ET.fromstring(twiml).iter("Say"))
+    assert "gas smell[0m" in said and "\x0b" not in said and "\x1b" not in said
+
+
+def test_an_sms_reply_with_control_characters_renders_well_formed_twiml():
+    import xml.etree.ElementTree as ET
+
+    from gateway.sms.twiml import render_twiml
+
+    [message] = ET.fromstring(render_twiml(["Your code is 4471\x0b\x1b[1m, ok\ud800?"])).iter("Message")
+    assert message.text == "Your code is 4471[1m, ok?"

@@ -99,3 +99,19 @@ async def test_who_occupies_unit_204(seeded):
     people = {r.person_id for r in await seeded.roles_scoped_to("UNITROLES#u_yale_204")}
     assert people == {"p_marcus", "p_jordan", "p_ellen"}
     assert {r.person_id for r in await seeded.roles_scoped_to("VENDORROLES#v_carlos")} == {"p_carlos"}
+
+
+async def test_a_property_moved_to_another_org_leaves_its_old_orgs_property_scoped_staff(store):
+    # Issue 40 item 4: Nora's pm role names pf_beacon within org_propflow; once pf_beacon belongs to
+    # org_capitol, her role no longer reaches it (nor does it reach anything else).
+    from desk.portfolio.demo import seed
+    from spine.repo import Spine
+
+    spine = Spine(store)
+    await seed(spine)
+    assert await _roles(spine, "p_nora", "pf_beacon") == [("pm", {"org_id": "org_propflow", "property_id": "pf_beacon"})]
+    beacon = await spine.get_property("pf_beacon")
+    await spine.put_property(beacon.model_copy(update={"org_id": "org_capitol"}))
+    assert await _roles(spine, "p_nora", "pf_beacon") == []
+    # Priya's org-wide propflow role does not follow the property either.
+    assert await _roles(spine, "p_priya", "pf_beacon") == []

@@ -121,7 +121,8 @@ def read_request(request: ModelRequest, today: date) -> Reading:
     earlier = [Turn(str(m.get("role")), text) for m in messages[:max(ask_at, 0)]
                if m.get("role") in ("user", "assistant") and (text := message_text(m))]
     # The conversation's language only decides when the ask itself does not lean either way.
-    language = language_of(ask) or detect_language(" ".join(t.text for t in earlier if t.role == "user"))
+    so_far = detect_language(" ".join(t.text for t in earlier if t.role == "user"))
+    language = language_of(ask, prior=so_far) or so_far
     return Reading(ask=ask, offered=[t.get("name", "") for t in request.tools], facts=facts,
                    calls=list(calls.values()), rounds=rounds, earlier=earlier, language=language, today=today)
 

@@ -98,3 +98,13 @@ async def test_a_reassignment_withdraws_the_open_dispatch(spine, clock):
     assert [d.vendor_id for d in await spine.dispatches(DispatchStatus.WITHDRAWN)] == ["v_carlos"]
     assert await answer_dispatch(spine, "p_carlos", accept=True, work_order=None) is None
 
+
+
+async def test_a_vendor_ended_meanwhile_cannot_take_the_dispatch_by_yes(spine, clock):
+    # Issue 40 item 8: the page path checks vendor.active; the YES path must too.
+    await dispatched(spine, "wo_7", "v_inhouse")
+    vendor = await spine.get_vendor("v_inhouse")
+    await spine.put_vendor(vendor.model_copy(update={"active": False}))
+    assert await answer_dispatch(spine, "p_mike", accept=True, work_order=None) is None
+    wo = await spine.get_work_order("wo_7")
+    assert wo.status == WorkOrderStatus.DISPATCHED and not await spine.events(EventKind.DISPATCH_ACCEPTED)

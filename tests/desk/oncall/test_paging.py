@@ -202,3 +202,14 @@ async def test_a_page_taken_over_an_hour_ago_leaves_the_pages_its_people_hold(se
     assert (await spine.get_page("pg_test_1")).acknowledged_by == "p_priya"  # the page itself is kept
     told = await ack_by_text(spine, "p_priya", "ACK")  # a late ACK still takes the open page
     assert told is not None and told.acknowledged and told.page.id == "pg_test_3"
+
+
+async def test_a_page_skips_whoever_may_no_longer_be_on_call(seeded_sqlite):
+    # Issue 40 item 10: a plan set before Mike's vendor ended still names him; the page does not.
+    spine, t0 = seeded_sqlite, utcnow()
+    await spine.put_oncall_plan(OnCallPlan(property_id="pf_yale", levels=[["p_mike"], ["p_priya"]], ack_timeout_s=5))
+    vendor = await spine.get_vendor("v_inhouse")
+    await spine.put_vendor(vendor.model_copy(update={"active": False}))
+    started = await start_page(spine, _request(), now=t0)
+    assert started.paged == ["Priya Shah"] and started.levels == 1
+    assert await _rows(spine, "pg_test_1") == [("p_priya", "sms"), ("p_priya", "voice")]

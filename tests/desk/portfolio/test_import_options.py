@@ -68,7 +68,7 @@ async def test_export_then_import_the_export_changes_nothing(store, tmp_path):
     assert written[FileKind.PEOPLE] == 6 and written[FileKind.ONCALL] == 2
     people = (tmp_path / "out" / "people.csv").read_text().splitlines()
     assert people[0] == "external_id,first_name,last_name,phone,email,language,deceased"
-    assert "T1,Ava,Stone,+12065550710,ava@example.com,en," in people  # normalised spellings
+    assert "T1,Ava,Stone,'+12065550710,ava@example.com,en," in people  # normalised, and escaped (issue 40 item 11)
     again = await _import(spine, tmp_path / "out", sync=True)
     assert {counts[:2] + counts[3:] for counts in _summary(again).values()} == {(0, 0, 0, 0)}
     assert "WO-5002" in (tmp_path / "out" / "work_orders.csv").read_text()

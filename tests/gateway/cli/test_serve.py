@@ -68,3 +68,33 @@ def test_joining_an_absent_ray_does_not_wait_for_rays_retries():
     with pytest.raises(ServeStartError, match="no Ray at"):
         connect_ray(f"127.0.0.1:{free_port()}", metrics_port=free_port())
     assert time.monotonic() - started < ADDRESS_TIMEOUT_S
+
+
+def _time_wait_on(port: int) -> None:
+    """A connection the server side closes first: its socket, on `port`, stays in TIME_WAIT."""
+    listener = socket.socket()
+    listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn binds
+    listener.bind(("127.0.0.1", port))
+    listener.listen()
+    client = socket.create_connection(("127.0.0.1", port))
+    accepted, _ = listener.accept()
+    accepted.close()  # the server closes first: TIME_WAIT on its side
+    time.sleep(0.05)
+    client.close()
+    listener.close()
+
+
+def test_a_port_in_time_wait_after_a_stop_is_free_and_a_listener_is_not():
+    # Issue 40 item 15: a restart right after a stop was refused for about a minute.
+    from gateway.cli.serve import port_free
+
+    port = free_port()
+    _time_wait_on(port)
+    states = subprocess.run(["ss", "-tan", f"sport = :{port}"], capture_output=True, text=True).stdout
+    assert "TIME-WAIT" in states
+    assert port_free("127.0.0.1", port)
+    with socket.socket() as live:
+        live.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # a server started over the TIME_WAIT
+        live.bind(("127.0.0.1", port))
+        live.listen()
+        assert not port_free("127.0.0.1", port)

@@ -121,3 +121,16 @@ async def test_set_webhook_registers_the_url_and_secret_with_telegram(telegram, 
                                 "allowed_updates": ["message", "edited_message"]}
     assert Settings.from_env().telegram_api_base == telegram.url
     assert "webhook set" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("secret", ["has space", "ünïcode", "a" * 257, "semi;colon"])
+async def test_set_webhook_refuses_a_secret_telegram_does_not_allow_before_sending_it(telegram, monkeypatch, capsys,
+                                                                                     secret):
+    # Issue 40 item 17: checked against Telegram's characters (1-256 of A-Z a-z 0-9 _ -) before it is sent.
+    for name, value in {"TELEGRAM_BOT_TOKEN": telegram.token, "TELEGRAM_WEBHOOK_SECRET": secret,
+                        "TELEGRAM_API_BASE": telegram.url, "GATEWAY_PUBLIC_URL": "https://clara.example.com"}.items():
+        monkeypatch.setenv(name, value)
+    args = argparse.Namespace(text="set-webhook", url=None, user_id=None, contact=None, first_name="x")
+    assert await telegram_cli.run(args) == 2
+    assert "TELEGRAM_WEBHOOK_SECRET" in capsys.readouterr().err
+    assert (telegram.webhook or {}).get("secret_token") != secret  # nothing reached Telegram

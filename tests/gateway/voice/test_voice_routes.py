@@ -280,3 +280,17 @@ async def test_a_tool_outside_the_voice_catalog_is_refused(client, spine):
     assert r.status_code == 200 and r.json()["is_error"] is True and "phone" in r.json()["result"]
     trace = await spine.get_trace("voice-CA_t4")
     assert [(c.name, c.decision) for c in trace.tool_calls] == [("request_photo", "refused")]
+
+
+@pytest.mark.parametrize("initiation", [None, {"dynamic_variables": None}])
+async def test_post_call_with_null_optional_fields_is_accepted(client, spine, initiation):
+    # Issue 40 item 17: both are optional in ElevenLabs' types, and arrive as null: the call's end
+    # is found by its call_sid and kept, not refused with a 400.
+    await client.post("/voice/personalization", json=_personalization(MARCUS, "CA_pcnull"), headers=AUTH)
+    body = json.loads(_post_call("unused", [("user", "thanks, bye")]))
+    body["data"]["conversation_initiation_client_data"] = initiation
+    body["data"]["metadata"]["phone_call"]["call_sid"] = "CA_pcnull"
+    body["data"]["transcript"][0]["message"] = None if initiation is None else "thanks, bye"
+    r = await _signed_post(client, json.dumps(body).encode())
+    assert r.status_code == 200, r.text
+    assert r.json() == {"status": "accepted", "interaction_id": "voice-CA_pcnull"}
