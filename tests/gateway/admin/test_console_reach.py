@@ -116,3 +116,11 @@ async def test_a_routine_staff_message_keeps_the_contact_window(app, people, spi
     sent = await app.post(f"{CONVO}/p_marcus/messages", json={"text": "we'll come by", "urgent": urgent},
                           headers=people["p_priya"])
     assert sent.json()["notification"]["status"] == status
+
+
+async def test_the_operators_takeover_holds(app, spine):
+    from tests.support.admin_helpers import AUTH
+
+    await text(app, "hi")
+    assert (await app.post(f"{CONVO}/p_marcus/takeover", headers=AUTH)).json()["mode"] == "staff"
+    assert replied(await text(app, "are you there?")) == ""  # held for the operator, who never loses access
