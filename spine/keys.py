@@ -476,6 +476,20 @@ def import_row(external_id: str) -> str:
     return f"ROW#{external_id}"
 
 
+# -- a caller reaches a person (the office, call transfers) ---------------------------------
+def office(property_id: str) -> str:
+    return f"OFFICE#{property_id}"
+
+
+def transfer(transfer_id: str) -> str:
+    return f"TRANSFER#{transfer_id}"
+
+
+def call_transfers(interaction_id: str) -> str:
+    """The transfers of one call, sort key the transfer id (the console lists them with the call)."""
+    return f"CALLTRANSFERS#{interaction_id}"
+
+
 # -- health probes (never written: a read of a missing item proves the store answers) ------
 HEALTH_READY = "HEALTH#ready"
 HEALTH_CHECK = "HEALTH#check"
