@@ -12,7 +12,6 @@ import httpx
 import pytest
 
 import spine.keys as keys
-
 from actors.dispatcher.dispatcher import Dispatcher
 from actors.model.offline import OfflineModel
 from gateway.voice.elevenlabs import AgentEndpoint
@@ -87,7 +86,7 @@ async def test_clara_says_what_happened_and_the_message_reaches_the_escalation(c
 
 async def test_a_forged_return_is_refused_as_a_second_stream(client, twilio, spine, calls):
     call_sid = twilio_sid("CA", "forged-return")
-    parameters, transfer_id = await _failed_transfer(client, twilio, spine, call_sid)
+    _, transfer_id = await _failed_transfer(client, twilio, spine, call_sid)
     await spine.mark_once(keys.voice_stream_marker(call_sid))  # the call's first stream was bridged
     forged = {**start_parameters(call_sid, "+12065551001"), "transfer_id": transfer_id, "transfer_token": "0" * 64}
     outcome, _ = await _bridge_refused(calls, call_sid, forged)
