@@ -80,6 +80,7 @@ class CallRedirects:
         return _answer(result, out, accepted=_accepted(transfer.redirect_status))
 
     async def _redirect(self, transfer: Transfer) -> Transfer:
+        """The update first (the caller is waiting on it), then the record and its event."""
         status = 0
         if self.updates is not None:
             status = await self.updates.redirect(transfer.call_sid, transfer_url(self.public_url, transfer.id))
@@ -96,6 +97,9 @@ class CallRedirects:
             return t
 
         changed = await change(self.spine, transfer.id, edit) or transfer
+        await note(self.spine, changed, EventKind.TRANSFER_STARTED, f"{transfer.urgency}: {transfer.reason}"[:200],
+                   targets=[t.label for t in transfer.targets], in_office_hours=transfer.in_office_hours,
+                   redirect_status=status)
         if not accepted and changed.redirect_status == status:
             await note(self.spine, changed, EventKind.TRANSFER_FAILED, f"redirect refused ({status or 'unreachable'})")
         return changed

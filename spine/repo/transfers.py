@@ -8,7 +8,7 @@ from __future__ import annotations
 import spine.keys as keys
 from spine.office import Office
 from spine.repo.base import RepoBase
-from spine.store.base import ABSENT, ConditionFailed, Item
+from spine.store.base import ConditionFailed, Item
 from spine.transfer import Transfer
 
 
@@ -25,15 +25,11 @@ class TransferRecords(RepoBase):
         return await self._get(Office, keys.office(property_id))
 
     # -- transfers ------------------------------------------------------------------------
-    async def create_transfer(self, transfer: Transfer) -> bool:
-        """Write a new transfer (and its place in the call's list); False when its id exists."""
-        try:
-            await self.store.put(_transfer_item(transfer), expect_version=ABSENT)
-        except ConditionFailed:
-            return False
-        await self.store.put(Item(pk=keys.call_transfers(transfer.interaction_id), sk=transfer.id,
-                                  data={"transfer_id": transfer.id}))
-        return True
+    async def create_transfer(self, transfer: Transfer) -> None:
+        """Write a new transfer and its place in the call's list, in one write (a caller waits on it;
+        its id is fresh randomness, so no existing transfer can be overwritten)."""
+        await self.store.put_many([_transfer_item(transfer), Item(pk=keys.call_transfers(transfer.interaction_id),
+                                                                  sk=transfer.id, data={"transfer_id": transfer.id})])
 
     async def read_transfer(self, transfer_id: str) -> tuple[Transfer, int] | None:
         item = await self.store.get(keys.transfer(transfer_id))

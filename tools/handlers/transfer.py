@@ -13,9 +13,7 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 from desk.transfer.plan import transfer_targets
-from desk.transfer.progress import note
 from spine.context import Channel
-from spine.records import EventKind
 from spine.transfer import Transfer, TransferOutcome
 from tools.handlers.base import HandlerContext, Tool, ToolFailure
 from tools.schema import ToolInput
@@ -55,9 +53,7 @@ async def transfer_to_staff(ctx: HandlerContext, args: TransferIn) -> TransferOu
         caller_number=(person.phones() or [""])[0] if person else "", property_id=prop.id, org_id=prop.org_id,
         reason=args.reason, urgency=args.urgency, in_office_hours=in_hours, targets=targets,
         outcome=TransferOutcome.PENDING)
-    await ctx.spine.create_transfer(transfer)
-    await note(ctx.spine, transfer, EventKind.TRANSFER_STARTED, f"{args.urgency}: {args.reason}"[:200],
-               targets=[t.label for t in targets], in_office_hours=in_hours)
+    await ctx.spine.create_transfer(transfer)  # transfer/started is noted once the call is moved (the redirect first)
     return TransferOut(transfer_id=transfer.id, status="redirecting", in_office_hours=in_hours,
                        targets=[t.label for t in targets],
                        message="The call is being moved; wait for the channel's answer before saying anything.")
