@@ -485,6 +485,11 @@ def transfer(transfer_id: str) -> str:
     return f"TRANSFER#{transfer_id}"
 
 
+def call_summary(interaction_id: str) -> str:
+    """The post-call analysis's summary of a call."""
+    return f"CALLSUMMARY#{interaction_id}"
+
+
 def call_transfers(interaction_id: str) -> str:
     """The transfers of one call, sort key the transfer id (the console lists them with the call)."""
     return f"CALLTRANSFERS#{interaction_id}"

@@ -19,6 +19,14 @@ from spine.identity import utcnow
 Urgency = Literal["normal", "urgent", "emergency"]
 
 
+class CallSummary(BaseModel):
+    """What the voice platform's post-call analysis said of a call, for the console."""
+
+    interaction_id: str
+    summary: str = Field(max_length=4000)
+    at: datetime = Field(default_factory=utcnow)
+
+
 class TransferOutcome(StrEnum):
     PENDING = "pending"  # written; the call not redirected yet
     RINGING = "ringing"  # Twilio accepted the redirect; a target is being dialed

@@ -9,7 +9,7 @@ import spine.keys as keys
 from spine.office import Office
 from spine.repo.base import RepoBase
 from spine.store.base import ConditionFailed, Item
-from spine.transfer import Transfer
+from spine.transfer import CallSummary, Transfer
 
 
 def _transfer_item(transfer: Transfer) -> Item:
@@ -23,6 +23,13 @@ class TransferRecords(RepoBase):
 
     async def get_office(self, property_id: str) -> Office | None:
         return await self._get(Office, keys.office(property_id))
+
+    # -- a call's summary (the post-call analysis) ----------------------------------------
+    async def put_call_summary(self, summary: CallSummary) -> None:
+        await self._put(summary, keys.call_summary(summary.interaction_id))
+
+    async def get_call_summary(self, interaction_id: str) -> CallSummary | None:
+        return await self._get(CallSummary, keys.call_summary(interaction_id))
 
     # -- transfers ------------------------------------------------------------------------
     async def create_transfer(self, transfer: Transfer) -> None:
