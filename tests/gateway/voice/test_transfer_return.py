@@ -101,3 +101,27 @@ async def _bridge_refused(calls, call_sid: str, parameters: dict[str, str]):
             await media.start(parameters)
             outcome = await bridge.wait_done()
     return outcome, None
+
+
+async def test_a_bridged_call_is_moved_through_the_calls_api(spine, calls, services, twilio):
+    """The bridge's own tool call (ElevenLabs' client tool over the agent websocket): the same
+    redirect as the webhook's, for the CallSid of the stream."""
+    from gateway.voice.texts import CallTexts
+    from tests.support.elevenlabs_server import Expect, tool_call
+    from tests.support.transfer_helpers import MONDAY_10AM_SEATTLE
+
+    spine.clock = lambda: MONDAY_10AM_SEATTLE
+    call_sid = twilio_sid("CA", "bridged")
+    texts = CallTexts.from_settings(services.settings, spine, services.http)
+    script = standard_script(Send(tool_call("transfer_to_staff", {"reason": "wants the office"}, "tc_1")),
+                             Expect("client_tool_result", fields={"tool_call_id": "tc_1"}), Close())
+    async with AgentServer(script) as agent, \
+            bridge_server(calls, AgentEndpoint(ws_url=agent.url), texts=texts) as bridge:
+        async with TwilioMediaClient(bridge.url, call_sid=call_sid) as media:
+            await media.start(start_parameters(call_sid, "+12065551001"))
+            convo = await agent.wait_conversation()
+            await bridge.wait_done()
+    [result] = convo.of("client_tool_result")
+    assert '"status":"connecting"' in result["result"].replace(" ", "") and not result["is_error"]
+    [update] = twilio.call_updates.items
+    assert update.sid == call_sid and "/voice/transfer/tr_" in update.form["Url"]
