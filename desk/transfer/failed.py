@@ -13,7 +13,7 @@ from spine.transfer import Transfer
 MESSAGE_MAX_CHARS = 2000
 
 
-def tried(transfer: Transfer, timezone: str = "UTC") -> str:
+def tried(transfer: Transfer) -> str:
     """"Mike Torres (on-call level 1) at 21:04:05 UTC: no-answer; ..." for the escalation and the console."""
     lines = []
     for attempt in transfer.attempts:

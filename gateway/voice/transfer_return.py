@@ -34,7 +34,8 @@ def return_note(transfer: Transfer) -> str:
 
 
 def first_message(transfer: Transfer) -> str:
-    return FIRST[detect_language(transfer.reason) if detect_language(transfer.reason) in FIRST else "en"]
+    """In the language the caller asked in (the reason holds their words)."""
+    return FIRST.get(detect_language(transfer.reason), FIRST["en"])
 
 
 async def keep_message(spine: Spine, transfer_id: str, transcript: list[TranscriptEntry]) -> bool:
