@@ -33,6 +33,7 @@ from gateway.telegram.routes import router as telegram_router
 from gateway.voice.oncall_routes import router as oncall_router
 from gateway.voice.routes import router as voice_router
 from gateway.voice.services import VoiceServices
+from gateway.voice.transfer_routes import router as transfer_router
 from spine.store import StoreError
 
 log = logging.getLogger("clara.gateway")
@@ -51,6 +52,7 @@ def new_app() -> FastAPI:
     # /voice/personalization), the admin pages last.
     app.include_router(voice_router)
     app.include_router(oncall_router)
+    app.include_router(transfer_router)
     app.include_router(sms_router)
     app.include_router(email_router)
     app.include_router(telegram_router)

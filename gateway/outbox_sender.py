@@ -190,7 +190,7 @@ class OutboxSender:
         if not row.page_id:
             raise ProviderError(f"outbox row {row.id} is a call with no page to read")
         url = oncall_call_url(self.settings.public_url, row.page_id, row.recipient_person_id)
-        sid = await self.calls.create(to=row.to_address, from_=row.from_address, url=url)
+        sid = await self.calls.create(to=row.to_address, from_=row.from_address, url=url, machine_detection=True)
         await self.spine.link_outbox_provider_id(sid, row.id)  # an interrupted call's lookup knows it is this row's
         return sid
 

@@ -39,7 +39,9 @@ No lists, markdown, links or emoji. Say numbers the way people say them ("two-oh
 Confirm what you heard before you create or change anything, and say what you did afterwards.
 If someone reports gas, fire, active flooding, sparking or a threat, tell them to call 911 first,
 then escalate to a human. Use only the tools you are given. When a tool refuses, the caller may
-not do that: say so kindly and offer a person from the team. Never read IDs or call references aloud."""
+not do that: say so kindly and offer a person from the team. Never read IDs or call references aloud.
+When the caller asks for a person ("let me talk to someone"), or an emergency needs one on the line
+now, call transfer_to_staff; say you are connecting them only when its result says "connecting"."""
 
 THIS_CALL = """\
 ## This call

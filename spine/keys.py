@@ -496,6 +496,25 @@ def pms_webhook_marker(system: str, event_id: str) -> str:
     return f"pms-webhook#{system}#{event_id}"
 
 
+# -- a caller reaches a person (the office, call transfers) ---------------------------------
+def office(property_id: str) -> str:
+    return f"OFFICE#{property_id}"
+
+
+def transfer(transfer_id: str) -> str:
+    return f"TRANSFER#{transfer_id}"
+
+
+def call_summary(interaction_id: str) -> str:
+    """The post-call analysis's summary of a call."""
+    return f"CALLSUMMARY#{interaction_id}"
+
+
+def call_transfers(interaction_id: str) -> str:
+    """The transfers of one call, sort key the transfer id (the console lists them with the call)."""
+    return f"CALLTRANSFERS#{interaction_id}"
+
+
 # -- health probes (never written: a read of a missing item proves the store answers) ------
 HEALTH_READY = "HEALTH#ready"
 HEALTH_CHECK = "HEALTH#check"

@@ -164,6 +164,11 @@ class EventKind(StrEnum):
     ONCALL_ACKNOWLEDGED = "oncall/acknowledged"
     ONCALL_EXHAUSTED = "oncall/exhausted"
     ONCALL_NO_PLAN = "oncall/no-plan"
+    ONCALL_VOICEMAIL = "oncall/voicemail"  # a machine answered the paging call: the page left as a voicemail
+    TRANSFER_STARTED = "transfer/started"
+    TRANSFER_RINGING = "transfer/ringing"  # one target of a transfer rung (each ring is an event)
+    TRANSFER_CONNECTED = "transfer/connected"
+    TRANSFER_FAILED = "transfer/failed"
     NOTIFY_SENT = "notify/sent"
     NOTIFY_DEFERRED = "notify/deferred"
     NOTIFY_BLOCKED = "notify/blocked"

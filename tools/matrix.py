@@ -82,6 +82,7 @@ ALL_STAFF = frozenset({PersonRoleType.PM, PersonRoleType.ORG_ADMIN, PersonRoleTy
                        PersonRoleType.MAINTENANCE, PersonRoleType.VIEWER, PersonRoleType.PLATFORM_ADMIN})
 WORK_ORDER_STAFF = frozenset({PersonRoleType.PM, PersonRoleType.ORG_ADMIN, PersonRoleType.MAINTENANCE})
 MANAGERS = frozenset({PersonRoleType.PM, PersonRoleType.ORG_ADMIN})
+EVERY_ROLE = frozenset(PersonRoleType)  # every role type, so not the `other` lane (no role at all)
 # renewals and tours
 LEASING_STAFF = frozenset({PersonRoleType.PM, PersonRoleType.ORG_ADMIN, PersonRoleType.LEASING_AGENT})
 
@@ -129,4 +130,7 @@ TOOL_ROLE_MATRIX: dict[str, ToolPolicy] = {
     # The voice step-up: text a one-time code to the number on file, check what the caller reads back
     "send_verification_code": policy(ANY, Scope.SELF, "universal", read_only=False, voice_only=True),
     "check_verification_code": policy(ANY, Scope.SELF, "universal", read_only=False, voice_only=True),
+    # A person on the phone: every role (the `other` lane holds none, so it is refused), unverified too
+    # (asking for the office gives a stranger nothing; the person answering hears who the number is).
+    "transfer_to_staff": policy(EVERY_ROLE, Scope.INBOUND_PROPERTY, "universal", read_only=False, voice_only=True),
 }

@@ -6,10 +6,10 @@ from typing import get_type_hints
 
 from pydantic import BaseModel
 
-from tools.handlers import facility, pm, prospect, step_up, tenant, tenant_lease, universal, vendor
+from tools.handlers import facility, pm, prospect, step_up, tenant, tenant_lease, transfer, universal, vendor
 from tools.handlers.base import Tool
 
-HANDLER_MODULES = (tenant, tenant_lease, vendor, prospect, pm, facility, universal, step_up)
+HANDLER_MODULES = (tenant, tenant_lease, vendor, prospect, pm, facility, universal, step_up, transfer)
 
 
 def _collect() -> dict[str, Tool]:

@@ -13,6 +13,7 @@ from desk.portfolio.staged import StagedStore
 from spine.identity import Claim, ClaimKind, OccupancyKind, Person, PersonCategory, PersonRole, RoleScope
 from spine.identity import PersonRoleSource as Src
 from spine.identity import PersonRoleType as T
+from spine.office import Office, parse_hours
 from spine.oncall import OnCallPlan
 from spine.property import (
     Appliance,
@@ -227,6 +228,9 @@ ONCALL_PLANS = [OnCallPlan(property_id=YALE, levels=[["p_mike"], ["p_priya"]], u
                 OnCallPlan(property_id=BEACON, levels=[["p_mike"], ["p_nora"]], updated_at=AT),
                 OnCallPlan(property_id=CAPITOL, levels=[["p_carlos"]], updated_at=AT)]
 
+# Where a call is transferred in office hours (ARCHITECTURE.md "Voice: a caller reaches a person").
+OFFICES = [Office(property_id=YALE, phone="+12065550190", hours=[parse_hours("mon-fri 09:00-17:00")], updated_at=AT)]
+
 # Unknown numbers the demo replays; no Person exists for them until the router mints one.
 UNKNOWN_PROSPECT = "+14155559876"
 WRONG_NUMBER = "+13105557777"
@@ -270,6 +274,9 @@ async def _complete(spine: Spine, now: datetime | None) -> None:
     for plan in ONCALL_PLANS:  # only where none is set: a plan an operator set is kept
         if await spine.get_oncall_plan(plan.property_id) is None:
             await spine.put_oncall_plan(plan)
+    for office in OFFICES:  # likewise: an office an operator set is kept
+        if await spine.get_office(office.property_id) is None:
+            await spine.put_office(office)
     for prospect in PROSPECTS:
         await spine.create_prospect(prospect)  # a prospect who moved on keeps her stage
     yale = next(p for p in PROPERTIES if p.id == YALE)

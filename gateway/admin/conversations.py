@@ -15,6 +15,7 @@ import gateway.admin.html as html
 from desk.console.takeover import hand_back, send_staff_message, take_over
 from desk.outbound.queue import Notification, NotificationStatus
 from gateway.admin.auth import AdminPageRoute, require_admin, require_admin_page, signed_in
+from gateway.admin.call_views import CallView, calls_of, calls_table
 from gateway.admin.console_scope import ConsoleScope, console_scope, conversation_in_scope
 from gateway.admin.console_ui import ACTION_SCRIPT, action_button
 from gateway.admin.trace_pages import trace_href
@@ -55,6 +56,7 @@ class MessageView(BaseModel):
 
 class ConversationView(ConversationRow):
     messages: list[MessageView]
+    calls: list[CallView] = Field(default_factory=list)  # the phone calls among them: summary, transfers
 
 
 class StaffText(BaseModel):
@@ -89,7 +91,8 @@ async def conversation(ctx: GatewayContext, scope: ConsoleScope, person_id: str,
                             text=m.text, unread=m.unread, interaction_id=m.interaction_id,
                             trace_url=f"/admin/traces/{m.interaction_id}" if m.interaction_id else None)
                 for m in await ctx.spine.messages_of(person_id, head.property_id, limit=MESSAGES_SHOWN)]
-    return ConversationView(**row(head).model_dump(), messages=messages)
+    calls = await calls_of(ctx.spine, [m.interaction_id for m in messages if m.channel == Channel.VOICE])
+    return ConversationView(**row(head).model_dump(), messages=messages, calls=calls)
 
 
 async def _acting(request: Request, ctx: GatewayContext, person_id: str, property_id: str | None) -> tuple[str, str]:
@@ -187,4 +190,5 @@ async def conversation_page(request: Request, person_id: str, property_id: str |
                      html.tag("p", v.property_id or "", " · ", html.join(html.pill(r) for r in v.roles), " · answering: ",
                               _mode(v.mode, v.staff_person_id), id="mode"),
                      html.table(["at", "channel", "author", "message", "trace"], rows, empty="no messages yet"),
+                     *([html.tag("h2", "Calls"), calls_table(v.calls)] if v.calls else []),
                      *controls, html.tag("p", html.link(base + at, "as JSON"), class_="muted"), ACTION_SCRIPT)

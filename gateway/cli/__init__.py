@@ -25,6 +25,7 @@ COMMANDS = [
     "gateway.cli.telegram",
     "gateway.cli.admin_token",
     "gateway.cli.oncall",
+    "gateway.cli.office",
     "gateway.cli.eval",
     "gateway.cli.dynamodb",
 ]

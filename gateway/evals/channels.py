@@ -14,12 +14,14 @@ import itertools
 from dataclasses import dataclass
 
 from actors.host.host import PersonHost
+from actors.model.base import ModelBackend
 from gateway.api_turns import ApiTurns
 from gateway.channel_inbound import ChannelInbound
 from gateway.email.delivery import EmailDelivery
 from gateway.email.handler import EmailHandler
 from gateway.email.inbound import InboundEmail
 from gateway.evals.scenario import EvalChannel
+from gateway.evals.voice import VoiceLine
 from gateway.sms.delivery import Delivery
 from gateway.sms.handler import SmsHandler
 from gateway.sms.inbound import InboundSms
@@ -43,8 +45,9 @@ class Exchange:
 class Lines:
     """The channel adapters of one scenario, over its store and PersonHost."""
 
-    def __init__(self, spine: Spine, host: PersonHost) -> None:
-        self.spine = spine
+    def __init__(self, spine: Spine, host: PersonHost, model: ModelBackend | None = None) -> None:
+        self.spine, self.model = spine, model
+        self._voice: VoiceLine | None = None  # the scenario's phone calls, opened on the first
         self.sms = SmsHandler(spine, host, Delivery(spine, rest=None))
         self.email_turns = ApiTurns(host, inline_budget_s=INLINE_BUDGET_S)
         self.email = EmailHandler(ChannelInbound(spine, Channel.EMAIL), self.email_turns, EmailDelivery(spine, None))
@@ -57,6 +60,9 @@ class Lines:
     async def send(self, channel: EvalChannel, sender: str, line: str, say: str) -> Exchange:
         """`line` is the property's number; an email goes to that property's address."""
         address = await self.address(channel, sender)
+        if channel == "voice":
+            reply, interaction_id = await self.voice.say(address, line, say)
+            return Exchange(reply=reply, interaction_id=interaction_id)
         if channel == "email":
             return await self._email(address, line, say)
         if channel == "telegram":
@@ -99,7 +105,17 @@ class Lines:
             raise ValueError(f"sender {sender!r} is neither an {channel} address nor a demo person with one")
         return found[0]
 
+    @property
+    def voice(self) -> VoiceLine:
+        if self._voice is None:
+            if self.model is None:
+                raise ValueError("a voice turn needs the scenario's model")
+            self._voice = VoiceLine(self.spine, self.model)
+        return self._voice
+
     async def drain(self) -> None:
+        if self._voice is not None:
+            await self._voice.aclose()
         await self.sms.drain(timeout_s=5.0)
         await self.email_turns.drain(timeout_s=5.0)
         await self.telegram_turns.drain(timeout_s=5.0)

@@ -7,6 +7,8 @@ import time
 from datetime import UTC, datetime, timedelta
 from zoneinfo import ZoneInfo
 
+WEEKDAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
+
 
 class EvalClock:
     def __init__(self, timezone: str) -> None:
@@ -15,10 +17,13 @@ class EvalClock:
         self._since = time.monotonic()
 
     def set(self, at: str) -> None:
-        """`HH:MM` today at the property (the scenario's day), or `tomorrow HH:MM` the day after it."""
-        tomorrow = at.startswith("tomorrow ")
-        hour, minute = (int(part) for part in at.removeprefix("tomorrow ").split(":"))
-        day = self().astimezone(self.zone).date() + timedelta(days=1 if tomorrow else 0)
+        """`HH:MM` today at the property (the scenario's day), `tomorrow HH:MM` the day after it, or
+        `mon HH:MM` that weekday, today or the next one (office hours are per weekday)."""
+        prefix, _, clock = at.rpartition(" ")
+        hour, minute = (int(part) for part in clock.split(":"))
+        today = self().astimezone(self.zone).date()
+        ahead = 1 if prefix == "tomorrow" else (WEEKDAYS.index(prefix) - today.weekday()) % 7 if prefix else 0
+        day = today + timedelta(days=ahead)
         self._base = datetime(day.year, day.month, day.day, hour, minute, tzinfo=self.zone).astimezone(UTC)
         self._since = time.monotonic()
 

@@ -31,6 +31,7 @@ from gateway.evals.checks import check_turn
 from gateway.evals.clock import EvalClock
 from gateway.evals.oncall import Clock, check_oncall, press
 from gateway.evals.scenario import Scenario, Turn
+from gateway.evals.voice import check_transfer
 from spine.notification import Notification
 from spine.records import OutboxMessage, OutboxStatus
 from spine.repo import Spine
@@ -111,7 +112,7 @@ class Runner:
         deps = TurnDeps(spine=spine, model=self.model, tools=Dispatcher(spine), confirmer=model_confirmer(self.model))
         host = PersonHost(PersonRuntime(deps=deps, ownerships=Ownerships(spine.store, "eval-host", 600.0), host_id="eval-host"),
                           sweep_interval_s=3600)
-        lines = Lines(spine, host)
+        lines = Lines(spine, host, self.model)
         clock = Clock(spine)
         try:
             for property_id in scenario.no_oncall_plan:
@@ -138,6 +139,10 @@ class Runner:
         if turn.press is not None:  # a keypress on the paging call: TwiML, no agent turn
             reply = await press(spine, sender, turn.press)
             result = TurnOutcome(say=f"(presses {turn.press})", reply=reply)
+        elif turn.staff_answers is not None:  # on a call: the person a transfer rings answers
+            address = await lines.address("voice", sender)
+            reply = await lines.voice.staff_answers(address, turn.staff_answers)
+            result = TurnOutcome(say=f"(staff answers {turn.staff_answers})", reply=reply)
         elif not turn.say:  # only time passed
             result = TurnOutcome(say=f"(after {turn.after_s:.0f} s)", reply="")
         else:
@@ -148,10 +153,13 @@ class Runner:
             queued = await _queued_since(spine, before)
             result = TurnOutcome(say=turn.say, reply=reply,
                                  failures=check_turn(turn.expect, trace, reply, suppressed, queued))
-        if turn.press is not None or not turn.say:
+        if turn.press is not None or turn.staff_answers is not None or not turn.say:
             lowered = result.reply.lower()
             result.failures += [f"reply lacks {p!r}" for p in turn.expect.reply_contains if p.lower() not in lowered]
         result.failures += await check_oncall(spine, turn.expect)
+        if turn.expect.transfer is not None:
+            result.failures += await check_transfer(lines.voice, await lines.address("voice", sender),
+                                                    turn.expect.transfer)
         for criterion in turn.judge:
             if self.judge.model is None:
                 result.judge_skipped += 1

@@ -42,7 +42,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from gateway.errors import MalformedInput
 
 YALE_LINE = "+12065550100"
-EvalChannel = Literal["sms", "email", "telegram"]  # how a turn reaches the gateway (gateway/evals/channels.py)
+EvalChannel = Literal["sms", "email", "telegram", "voice"]  # how a turn reaches the gateway (gateway/evals/channels.py)
 
 
 class ToolExpectation(BaseModel):
@@ -53,12 +53,12 @@ class ToolExpectation(BaseModel):
     decision: Literal["allowed", "refused"] | None = None
 
 
-WALL_CLOCK = re.compile(r"^(?:tomorrow )?([01]\d|2[0-3]):[0-5]\d$")
+WALL_CLOCK = re.compile(r"^(?:tomorrow |(?:mon|tue|wed|thu|fri|sat|sun) )?([01]\d|2[0-3]):[0-5]\d$")
 
 
 def _wall_clock(value: str | None) -> str | None:
     if value is not None and not WALL_CLOCK.match(value):
-        raise ValueError(f"at: {value!r} is not HH:MM (or 'tomorrow HH:MM'), the property's local time")
+        raise ValueError(f"at: {value!r} is not HH:MM (or 'tomorrow HH:MM', 'mon HH:MM'), the property's local time")
     return value
 
 
@@ -95,6 +95,17 @@ class OutboxExpectation(BaseModel):
     channel: Literal["sms", "voice", "email", "telegram"] | None = None
 
 
+class TransferExpectation(BaseModel):
+    """The latest transfer of the sender's call, as the store holds it after the turn."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    outcome: Literal["pending", "ringing", "connected", "failed"] | None = None
+    urgency: Literal["normal", "urgent", "emergency"] | None = None
+    targets: list[str] | None = None  # the labels rung in order ("the office", "Mike Torres (on-call level 1)")
+    escalation: bool | None = None  # an escalation was filed (nobody accepted)
+
+
 class TurnExpectation(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
@@ -117,6 +128,7 @@ class TurnExpectation(BaseModel):
     page: PageExpectation | None = None
     outbox: list[OutboxExpectation] = Field(default_factory=list)
     no_outbox: list[str] = Field(default_factory=list)  # Person ids with no row at all
+    transfer: TransferExpectation | None = None  # the sender's call's latest transfer (channel voice)
 
 
 class Turn(BaseModel):
@@ -124,6 +136,7 @@ class Turn(BaseModel):
 
     say: str = ""  # empty: nobody writes this turn (with after_s: only time passes, then the checks)
     press: str | None = None  # a key pressed on the paging call the sender got, instead of a text
+    staff_answers: str | None = None  # on a call: the person a transfer rings presses this ("none": rings out)
     after_s: float = Field(0.0, ge=0, le=86400)  # the on-call ladder runs this long first (a shifted clock)
     sender: str | None = None  # someone else speaks this turn (a PM after a tenant's report)
     channel: EvalChannel | None = None  # this turn on another channel than the scenario's

@@ -71,6 +71,8 @@ VOICE_CALL = frozenset({
     "CallSid", "AccountSid", "From", "To", "CallStatus", "ApiVersion", "Direction", "ForwardedFrom",
     "CallerName", "ParentCallSid", "CallToken", "StirVerstat", "StirPassportToken", "StirStatus", "AddOns",
     "Caller", "Called", "Digits", "SpeechResult", "Confidence", "FinishedOnKey",  # <Gather> action
+    "AnsweredBy", "MachineDetectionDuration",  # a call placed with MachineDetection (the paging call)
+    "DialCallStatus", "DialCallSid", "DialCallDuration", "DialBridged",  # <Dial> action (a transfer)
     *(f"{side}{part}" for side in ("Caller", "Called") for part in _GEO),
 }) | FALLBACK | _GEO_FIELDS
 

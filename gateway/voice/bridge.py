@@ -45,6 +45,8 @@ from gateway.voice.elevenlabs_wire import (
 from gateway.voice.frames import MalformedMessage, UnknownMessage
 from gateway.voice.payload import initiation_data
 from gateway.voice.texts import CallTexts
+from gateway.voice.transfer_return import keep_message, return_call_sid, returned_start
+from gateway.voice.transfer_twiml import returning_transfer
 from gateway.voice.twilio_media import (
     MarkBody,
     OutboundMediaBody,
@@ -99,6 +101,7 @@ class CallBridge:
         self.call: VoiceCall | None = None
         self.agent: ClientConnection | None = None
         self.stream_sid = ""
+        self.returned: str | None = None  # the transfer the caller is back from (gateway.voice.transfer_return)
         self.last_interrupt_id = 0
         self.played_mark: str | None = None
         self._side_tasks: set[asyncio.Task] = set()
@@ -117,9 +120,12 @@ class CallBridge:
         caller = verified_caller(self.secret, call_sid, params)
         if caller is None:
             return await self._refuse("unsigned_start", "start carries no valid call token for its CallSid")
-        if not await self.calls.spine.mark_once(keys.voice_stream_marker(call_sid)):
+        # A caller back from a transfer nobody took is a second stream of the call, its own interaction.
+        self.returned = returning_transfer(self.secret, call_sid, params)
+        leg_sid = return_call_sid(call_sid, self.returned) if self.returned else call_sid
+        if not await self.calls.spine.mark_once(keys.voice_stream_marker(leg_sid)):
             return await self._refuse("second_stream", "this CallSid already had its stream")
-        opening = asyncio.create_task(self.calls.open(caller_number=caller, call_sid=call_sid,
+        opening = asyncio.create_task(self.calls.open(caller_number=caller, call_sid=leg_sid,
                                                       called_number=params.get("called", ""),
                                                       verified=stir_verified(params)))
         reason = "agent_unreachable"
@@ -180,7 +186,8 @@ class CallBridge:
                              address=None, property_id=self.call.start.property_id,
                              interaction_id=self.call.interaction_id)
             return "suppressed"
-        await self.agent.send(initiation_data(self.call.start).model_dump_json(exclude_none=True))
+        start = await returned_start(self.calls.spine, self.call.start, self.returned)
+        await self.agent.send(initiation_data(start).model_dump_json(exclude_none=True))
         pumps = [asyncio.create_task(self._from_twilio()), asyncio.create_task(self._from_agent())]
         done, pending = await asyncio.wait(pumps, return_when=asyncio.FIRST_COMPLETED)
         for task in pending:
@@ -309,6 +316,8 @@ class CallBridge:
         await self._close_twilio()
         if call is not None:
             await call.end()
+            if self.returned:  # what the caller said after the failed transfer: their message to the team
+                await keep_message(self.calls.spine, self.returned, call.transcript)
 
     async def _close_twilio(self) -> None:
         try:

@@ -18,9 +18,13 @@ class TwilioCalls:
         self._sender = resource_sender(http, "Calls", api_base=api_base, account_sid=account_sid,
                                        auth_token=auth_token, backoff_s=backoff_s)
 
-    async def create(self, *, to: str, from_: str, url: str) -> str:
-        """Place the call; its sid."""
+    async def create(self, *, to: str, from_: str, url: str, machine_detection: bool = False) -> str:
+        """Place the call; its sid. `machine_detection`: Twilio's answering-machine detection,
+        synchronous (the call's TwiML request carries `AnsweredBy`), so a voicemail box gets a
+        voicemail rather than a prompt nobody will answer."""
         form = {"To": to, "From": from_, "Url": url, "Method": "POST", "Timeout": str(RING_TIMEOUT_S)}
+        if machine_detection:
+            form["MachineDetection"] = "Enable"
         response, payload = await self._sender.post(form)
         if response.status_code >= 300 or not isinstance(payload.get("sid"), str):
             raise refusal(response, payload, f"calling …{last4(to)}")

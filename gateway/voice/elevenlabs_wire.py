@@ -196,11 +196,17 @@ class InitiationData(Lenient):
         return _absent(value, {})
 
 
+class PostCallAnalysis(Lenient):
+    transcript_summary: str | None = None
+    call_successful: str | None = None
+
+
 class PostCallData(Lenient):
     agent_id: str = ""
     conversation_id: str = ""
     status: str = ""
     transcript: list[TranscriptTurn] = Field(default_factory=list)
+    analysis: PostCallAnalysis | None = None  # ElevenLabs' own analysis: the console shows its summary
     metadata: PostCallMetadata = Field(default_factory=PostCallMetadata)
     conversation_initiation_client_data: InitiationData = Field(default_factory=InitiationData)
 

@@ -11,10 +11,12 @@ from urllib.parse import quote
 
 from fastapi import APIRouter, Request
 from fastapi.responses import Response
+from starlette.datastructures import ImmutableMultiDict
 from twilio.twiml.voice_response import Gather, VoiceResponse
 
 import desk.oncall.texts as texts
 from desk.oncall.ack import acknowledge, pass_page
+from desk.oncall.voicemail import answered_by_machine, voicemail_script
 from desk.outbound.queue import NotificationKind, OutboundRequest, queue_outbound
 from gateway.context import GatewayContext
 from gateway.errors import WebhookRejected
@@ -22,7 +24,9 @@ from gateway.sms.twilio_params import TwilioWebhook
 from gateway.twilio_webhook import signed_form
 from gateway.xml_text import xml_safe
 from spine.context import Channel
+from spine.events import emit_event
 from spine.oncall import Page, PageStatus, PageVia
+from spine.records import EventKind
 from spine.store.base import StoreError
 
 log = logging.getLogger("clara.oncall")
@@ -40,8 +44,8 @@ def _say(*lines: str) -> Response:
     return Response(str(response), media_type=TWIML)
 
 
-async def _page_for(request: Request, page_id: str) -> tuple[GatewayContext, Page, str, str] | Response:
-    """The context, the page, the person it rang and the digit pressed; or what to answer instead."""
+async def _page_for(request: Request, page_id: str) -> tuple[GatewayContext, Page, str, ImmutableMultiDict] | Response:
+    """The context, the page, the person it rang and Twilio's form; or what to answer instead."""
     context: GatewayContext = request.app.state.context
     try:
         form = await signed_form(request, context.settings, TwilioWebhook.VOICE)
@@ -55,7 +59,7 @@ async def _page_for(request: Request, page_id: str) -> tuple[GatewayContext, Pag
         return _say(SORRY)
     if page is None or person_id not in page.paged_person_ids:
         return _say(texts.CALL_GONE)
-    return context, page, person_id, form.get("Digits", "")
+    return context, page, person_id, form
 
 
 @router.post("/voice/oncall/{page_id}")
@@ -63,7 +67,10 @@ async def oncall_twiml(request: Request, page_id: str) -> Response:
     found = await _page_for(request, page_id)
     if isinstance(found, Response):
         return found
-    context, page, person_id, _ = found
+    context, page, person_id, form = found
+    answered_by = str(form.get("AnsweredBy", ""))
+    if answered_by_machine(answered_by):
+        return await _voicemail(context, page, person_id, answered_by)
     if page.status == PageStatus.ACKNOWLEDGED:
         taker = await context.spine.get_person(page.acknowledged_by or "")
         return _say(texts.call_taken_by_other(taker.display_name if taker else "Someone"))
@@ -86,7 +93,8 @@ async def oncall_gather(request: Request, page_id: str) -> Response:
     found = await _page_for(request, page_id)
     if isinstance(found, Response):
         return found
-    context, _, person_id, digits = found
+    context, _, person_id, form = found
+    digits = form.get("Digits", "")
     try:
         if digits == "1":
             return await _accept(context, page_id, person_id)
@@ -97,6 +105,16 @@ async def oncall_gather(request: Request, page_id: str) -> Response:
         log.warning("paging call for %s: store unavailable: %s", page_id, exc)
         return _say(SORRY)
     return _say(texts.CALL_NO_DIGIT)
+
+
+async def _voicemail(context: GatewayContext, page: Page, person_id: str, answered_by: str) -> Response:
+    """A voicemail box answered: the page as a message, no <Gather> (nobody will press 1), and the
+    step stays unanswered (the ladder goes on at its timeout); `oncall/voicemail`."""
+    await emit_event(context.spine, EventKind.ONCALL_VOICEMAIL, answered_by[:40], channel=Channel.VOICE,
+                     address=None, property_id=page.property_id, interaction_id=None,
+                     detail={"page_id": page.id, "person_id": person_id})
+    prop = await context.spine.get_property(page.property_id)
+    return _say(voicemail_script(page, prop.name if prop else page.property_id))
 
 
 async def _accept(context: GatewayContext, page_id: str, person_id: str) -> Response:

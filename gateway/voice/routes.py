@@ -44,6 +44,7 @@ from spine.events import emit_event
 from spine.participants import resolve_participant
 from spine.phone import InvalidPhoneNumber
 from spine.records import AgentTrace, EventKind, TranscriptEntry
+from spine.transfer import CallSummary
 from spine.verification import STIR_VERIFIED, CallVerification, VerificationMethod
 
 log = logging.getLogger("clara.voice")
@@ -191,6 +192,9 @@ async def post_call(request: Request, background: BackgroundTasks) -> Response:
     # What was said by the caller and by the agent (ElevenLabs names no other speakers).
     transcript = [TranscriptEntry.model_validate({"role": t.role, "text": t.message.strip()}) for t in data.transcript
                   if t.role in ("user", "agent") and t.message and t.message.strip()]
+    if data.analysis is not None and (summary := (data.analysis.transcript_summary or "").strip()):
+        background.add_task(voice.calls.spine.put_call_summary,
+                            CallSummary(interaction_id=interaction_id, summary=summary[:4000]))
     background.add_task(voice.calls.end_reported, interaction_id, transcript,
                         caller_number=phone.external_number if phone else None,
                         called_number=phone.agent_number if phone else None)

@@ -16,6 +16,7 @@ import httpx
 from gateway.outbox_delivery import send_claimed
 from gateway.settings import Settings
 from gateway.sms.rest import TwilioRest, TwilioRestError
+from gateway.voice.transfer_redirect import CallRedirects
 from spine.records import OutboxMessage, OutboxStatus, last4
 from spine.repo import Spine
 from spine.toolspec import OutboundText, ToolResult
@@ -26,8 +27,10 @@ NOT_SENT = ("Error: the code could not be texted right now; apologize and offer 
 
 
 class CallTexts:
-    def __init__(self, spine: Spine, rest: TwilioRest | None) -> None:
-        self.spine, self.rest = spine, rest
+    def __init__(self, spine: Spine, rest: TwilioRest | None, redirects: CallRedirects | None = None) -> None:
+        """`redirects`: moves the call when a tool asks to (transfer_to_staff); the same last step
+        of every voice tool result as the texts, on both the webhook and the bridge."""
+        self.spine, self.rest, self.redirects = spine, rest, redirects
 
     @classmethod
     def from_settings(cls, settings: Settings, spine: Spine, http: httpx.AsyncClient | None) -> CallTexts:
@@ -35,7 +38,7 @@ class CallTexts:
         if http is not None and settings.twilio_account_sid and settings.twilio_auth_token:
             rest = TwilioRest(http, api_base=settings.twilio_api_base, account_sid=settings.twilio_account_sid,
                               auth_token=settings.twilio_auth_token)
-        return cls(spine, rest)
+        return cls(spine, rest, CallRedirects.from_settings(settings, spine, http))
 
     async def deliver(self, result: ToolResult) -> ToolResult:
         """Send the result's texts; a text that cannot be sent turns the result into an error the
@@ -44,7 +47,8 @@ class CallTexts:
             if not await self._send(text):
                 return result.model_copy(update={"content": NOT_SENT, "is_error": True, "texts": [],
                                                  "reason": "step-up text not sent", "rule": "text-not-sent"})
-        return result.model_copy(update={"texts": []})
+        result = result.model_copy(update={"texts": []})
+        return await self.redirects.deliver(result) if self.redirects is not None else result
 
     async def _send(self, text: OutboundText) -> bool:
         row = await self.spine.get_outbox(text.key)

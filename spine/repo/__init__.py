@@ -5,7 +5,7 @@ for the inbound log, outbox, events and traces; `repo_tools` for tool runs; `rep
 `repo_conversations` for conversations and their takeover state;
 `repo_tours` for tours and their per-property index; `repo_admin` for admin tokens and sessions;
 `repo_verification` for voice caller verification; `repo_oncall` for on-call plans and pages;
-`repo_dispatch` for vendor dispatches),
+`repo_dispatch` for vendor dispatches; `repo_transfers` for the office and call transfers),
 so the SQLite and DynamoDB backends stay dumb item stores.
 """
 from __future__ import annotations
@@ -35,13 +35,14 @@ from spine.repo.oncall import OnCallRecords
 from spine.repo.records import InteractionRecords
 from spine.repo.tools import ToolRecords
 from spine.repo.tours import TourRecords
+from spine.repo.transfers import TransferRecords
 from spine.repo.verification import VerificationRecords
 from spine.store.base import ABSENT, ConditionFailed, Item
 from spine.work import Prospect, RenewalWorkflow, WorkOrder
 
 
 class Spine(InteractionRecords, ToolRecords, EscalationRecords, ConversationRecords, TourRecords, AdminRecords,
-            VerificationRecords, OnCallRecords, DispatchRecords):
+            VerificationRecords, OnCallRecords, DispatchRecords, TransferRecords):
     """Typed reads and writes of the domain (the mixins add the interaction records, tool runs,
     tours, admin tokens and caller verification; RepoBase holds the store and the item helpers)."""
 

@@ -148,6 +148,8 @@ ROWS: list[Row] = [
     # --- the voice step-up (its handlers refuse off the phone) ------------------------------------------------------
     Row("send_verification_code", {},                                   ALL_V),
     Row("check_verification_code", {"code": "123456"},                  ALL_V),
+    # --- a person on the phone: every role, not the other lane (Nora has no role at pf_yale; no Person) --------------
+    Row("transfer_to_staff", {"reason": "wants a person"},              "v   v   v   v   v   v   v   v   v   v   v   v   v   r   v   r"),
     # --- not a tool -------------------------------------------------------------------------------------------------
     Row("delete_all_work_orders", {},                                   "u   u   u   u   u   u   u   u   u   u   u   u   u   u   u   u"),
 ]

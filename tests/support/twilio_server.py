@@ -104,6 +104,8 @@ class TwilioStandIn(RecordingServer):
         self.opted_out: set[str] = set()
         self.callback_posts = Recording()  # of Callback
         self.call_requests = Recording()  # of Sent, one per request to the Calls endpoint
+        self.call_updates = Recording()  # of Sent, one per update of a live call (form has CallSid)
+        self._update_failures: list[Failure] = []
         self._failures: list[Failure] = []
         self._callback_tasks: set[asyncio.Future[None]] = set()
 
@@ -118,6 +120,10 @@ class TwilioStandIn(RecordingServer):
 
     def fail_next(self, status: int = 500, code: int = 20500, message: str = "Internal Server Error") -> None:
         self._failures.append(Failure(status, code, message))
+
+    def fail_next_update(self, status: int = 404, code: int = 20404, message: str = "The requested resource was "
+                         "not found") -> None:
+        self._update_failures.append(Failure(status, code, message))
 
     def delivered(self, record: Sent) -> bool:
         return record.status == 201  # a message created
@@ -137,6 +143,7 @@ class TwilioStandIn(RecordingServer):
     def routes(self, app: web.Application) -> None:
         app.router.add_post("/2010-04-01/Accounts/{account_sid}/Messages.json", self._create)
         app.router.add_post("/2010-04-01/Accounts/{account_sid}/Calls.json", self._create_call)
+        app.router.add_post("/2010-04-01/Accounts/{account_sid}/Calls/{call_sid}.json", self._update_call)
         app.router.add_get("/2010-04-01/Accounts/{account_sid}/Messages.json", self._list_messages)
         app.router.add_get("/2010-04-01/Accounts/{account_sid}/Calls.json", self._list_calls)
 
@@ -180,6 +187,21 @@ class TwilioStandIn(RecordingServer):
         record.sid = "CA" + uuid.uuid4().hex
         return web.json_response(self._call(record), status=201)
 
+    async def _update_call(self, request: web.Request) -> web.Response:
+        form = {**await form_of(request), "CallSid": request.match_info["call_sid"]}
+        record = Sent(account_sid=request.match_info["account_sid"], form=form, status=0, sid=form["CallSid"])
+        self.call_updates.add(record)
+        if not self._authorized(request):
+            response = _error(401, 20003, "Authenticate")
+        elif self._update_failures:
+            failure = self._update_failures.pop(0)
+            response = _error(failure.status, failure.code, failure.message)
+        else:
+            response = web.json_response({"account_sid": self.account_sid, "sid": record.sid, "status": "in-progress",
+                                          "uri": f"/2010-04-01/Accounts/{self.account_sid}/Calls/{record.sid}.json"})
+        record.status = response.status
+        return response
+
     def _call(self, record: Sent) -> dict[str, Any]:
         created = rfc2822(record.created)
         return {
@@ -189,18 +211,25 @@ class TwilioStandIn(RecordingServer):
             "uri": f"/2010-04-01/Accounts/{self.account_sid}/Calls/{record.sid}.json",
         }
 
-    async def answer(self, call: Sent, digits: str | None = None, *, post=None) -> tuple[str, str]:
+    async def answer(self, call: Sent, digits: str | None = None, *, post=None,
+                     answered_by: str | None = None) -> tuple[str, str]:
         """Pick the call up as Twilio would: post the signed voice webhook to its Url; with `digits`,
         post them to the <Gather> action of the TwiML it got. Returns (the call's TwiML, the TwiML
         after the digits). `post(url, form, headers) -> text` sends a request (default: over HTTP;
         an in-process test hands its ASGI client's)."""
         form = {"AccountSid": self.account_sid, "CallSid": call.sid or "", "From": call.form["From"],
                 "To": call.to, "CallStatus": "in-progress", "Direction": "outbound-api", "ApiVersion": "2010-04-01"}
+        if answered_by is not None:
+            form["AnsweredBy"] = answered_by
         post = post or _http_post
         first = await self._signed(post, call.form["Url"], form)
         if digits is None:
             return first, ""
         return first, await self._signed(post, _gather_action(first), {**form, "Digits": digits})
+
+    async def post_signed(self, url: str, form: dict[str, str], *, post=None) -> str:
+        """Post `form` to `url` signed as Twilio signs its webhooks (a <Dial> action, a whisper)."""
+        return await self._signed(post or _http_post, url, form)
 
     async def _signed(self, post, url: str, form: dict[str, str]) -> str:
         headers = {"X-Twilio-Signature": RequestValidator(self.auth_token).compute_signature(url, form)}

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from jsonschema import Draft202012Validator
 
+from spine.identity import PersonRoleType
 from tools.matrix import TOOL_ROLE_MATRIX
 from tools.registry import HANDLER_MODULES, TOOLS
 
@@ -44,7 +45,10 @@ def test_distinct_tool_names_per_scope():
     catalogs = {name: policy.catalog for name, policy in TOOL_ROLE_MATRIX.items()}
     assert all(name.startswith("pm_") == (catalog == "pm") for name, catalog in catalogs.items())
     shared = {"facility", "universal"}
-    assert all((p.roles == "*") == (p.catalog in shared) for p in TOOL_ROLE_MATRIX.values())
+    # A shared catalog's tool is for everyone ("*"), or for every role type but no role at all (a transfer
+    # to a person is not for the other lane); a role catalog's tool never is.
+    everyone = ("*", frozenset(PersonRoleType))
+    assert all((p.roles in everyone) == (p.catalog in shared) for p in TOOL_ROLE_MATRIX.values())
 
 
 ROLE_CHECK = re.compile(r"role_type|PersonRoleType|\.roles\b|caller\.role")

@@ -42,8 +42,8 @@ from spine.routing_types import MetaRole
 
 
 def plan(reading: Reading, ents: Entities) -> Plan:
-    for rule in (_emergency, _wrong_number, vendor_rule, _status, staff_rule, _maintenance, _prospect, _fair_housing,
-                 _tenant_account, _facility, _human, _follow_up):
+    for rule in (_emergency, _on_the_line, _wrong_number, vendor_rule, _status, staff_rule, _maintenance, _prospect,
+                 _fair_housing, _tenant_account, _facility, _human, _follow_up):
         found = rule(reading, ents)
         if found is not None:
             return _with_facility(found, reading, ents)
@@ -72,6 +72,8 @@ def _emergency(r: Reading, e: Entities) -> Plan | None:
     if r.offers("escalate_to_human"):
         calls.append(("escalate_to_human", {"reason": f"Emergency: {e.emergency.brief}",
                                             "urgency": "emergency", "summary": e.text[:500]}))
+    if r.offers("transfer_to_staff"):  # on a call: a person on the line now, besides the page
+        calls.append(("transfer_to_staff", {"reason": f"Emergency: {e.emergency.brief}", "urgency": "emergency"}))
     return Plan(Intent.EMERGENCY, calls)
 
 
@@ -202,9 +204,18 @@ def _with_facility(found: Plan, r: Reading, e: Entities) -> Plan:
     return found
 
 
+def _on_the_line(r: Reading, e: Entities) -> Plan | None:
+    """On a call, asking for a person is answered first ("someone about my lease" is a transfer,
+    not a lease lookup); in a text it waits its turn (an escalation, after the caller's jobs)."""
+    return _human(r, e) if r.offers("transfer_to_staff") else None
+
+
 def _human(r: Reading, e: Entities) -> Plan | None:
     if not HUMAN.search(e.text):
         return None
+    if r.offers("transfer_to_staff"):  # on a call: put them through now rather than promise a callback
+        return Plan(Intent.HUMAN, [("transfer_to_staff", {"reason": f"Caller asked for a person: {e.text[:200]}",
+                                                          "urgency": "normal"})])
     calls = [("escalate_to_human", {"reason": "Caller asked for a person", "urgency": "normal",
                                     "summary": e.text[:500]})] if r.offers("escalate_to_human") else []
     return Plan(Intent.HUMAN, calls)

@@ -8,6 +8,7 @@ from actors.model.offline.entities import Entities
 from actors.model.offline.plans import Intent, Plan
 from actors.model.offline.policy import addressed_name
 from actors.model.offline.reading import Reading, ToolCall
+from actors.model.offline.sentences_call import CALL_WRITERS
 from actors.model.offline.sentences_place import PLACE_WRITERS
 from actors.model.offline.sentences_work import WORK_WRITERS, on_call_sentence, pick, status_words
 from spine.intent.language import Language
@@ -26,7 +27,7 @@ SAFETY = {
     "threat": ("If you are in danger, call 911 right away.", "Si está en peligro, llame al 911 de inmediato."),
 }
 INTRO = ("I'm Clara, a property management AI", "soy Clara, una asistente de IA de administración de propiedades")
-WRITERS = {**WORK_WRITERS, **PLACE_WRITERS}
+WRITERS = {**WORK_WRITERS, **PLACE_WRITERS, **CALL_WRITERS}
 CLOSINGS = {
     Intent.AVAILABILITY: ("Would you like to schedule a tour? Just reply with a day and time that works.",
                      "¿Le gustaría agendar una visita? Responda con el día y la hora que le convengan."),

@@ -1,0 +1,122 @@
+"""Moving a live call to /voice/transfer/{transfer_id}: Twilio's Calls API, `POST
+/2010-04-01/Accounts/{AccountSid}/Calls/{CallSid}.json` with `Url` (the twilio library's
+`calls(sid).update_async`, over the replica's httpx client and TWILIO_API_BASE).
+
+`transfer_to_staff` wrote the transfer and answered "redirecting"; here that answer becomes what
+happened: "connecting" only when Twilio accepted the update (2xx), else honestly that the call could
+not be moved (and the transfer is failed, with its event). The same tool result delivered again (a
+retried webhook, a replay) does not post twice: the transfer records Twilio's answer."""
+from __future__ import annotations
+
+import logging
+from urllib.parse import quote
+
+import httpx
+from twilio.base.exceptions import TwilioRestException
+from twilio.rest import Client
+
+from desk.transfer.progress import change, note
+from gateway.settings import Settings
+from gateway.sms.twilio_history import HttpxTwilio
+from spine.identity import utcnow
+from spine.records import EventKind
+from spine.repo import Spine
+from spine.toolspec import ToolResult
+from spine.transfer import Transfer, TransferOutcome
+from tools.handlers.transfer import TransferOut
+
+log = logging.getLogger("clara.voice.transfer")
+TOOL = "transfer_to_staff"
+
+
+def transfer_url(public_url: str, transfer_id: str, leg: str = "") -> str:
+    return f"{public_url.rstrip('/')}/voice/transfer/{quote(transfer_id)}{leg}"
+
+
+class TwilioCallUpdates:
+    """The one REST request a transfer makes: redirect a live call to new TwiML."""
+
+    def __init__(self, http: httpx.AsyncClient, *, api_base: str, account_sid: str, auth_token: str) -> None:
+        client = Client(account_sid, auth_token, http_client=HttpxTwilio(http))
+        client.api.base_url = api_base.rstrip("/")
+        self.account = client.api.v2010.accounts(account_sid)
+
+    async def redirect(self, call_sid: str, url: str) -> int:
+        """Twilio's HTTP status for the update (0: it could not be reached)."""
+        try:
+            await self.account.calls(call_sid).update_async(url=url, method="POST")
+            return 200
+        except TwilioRestException as exc:
+            log.warning("call %s not redirected: Twilio answered %s %s", call_sid, exc.status, exc.msg)
+            return int(exc.status or 0)
+        except httpx.HTTPError as exc:
+            log.warning("call %s not redirected: Twilio unreachable: %r", call_sid, exc)
+            return 0
+
+
+class CallRedirects:
+    def __init__(self, spine: Spine, updates: TwilioCallUpdates | None, public_url: str) -> None:
+        self.spine, self.updates, self.public_url = spine, updates, public_url
+
+    @classmethod
+    def from_settings(cls, settings: Settings, spine: Spine, http: httpx.AsyncClient | None) -> CallRedirects:
+        updates = None
+        if http is not None and settings.twilio_account_sid and settings.twilio_auth_token:
+            updates = TwilioCallUpdates(http, api_base=settings.twilio_api_base, account_sid=settings.twilio_account_sid,
+                                        auth_token=settings.twilio_auth_token)
+        return cls(spine, updates, settings.public_url)
+
+    async def deliver(self, result: ToolResult) -> ToolResult:
+        if result.name != TOOL or result.is_error:
+            return result
+        out = TransferOut.model_validate_json(result.content)
+        if out.status != "redirecting" or out.transfer_id is None:
+            return result
+        transfer = await self.spine.get_transfer(out.transfer_id)
+        if transfer is None:
+            return _answer(result, out, accepted=False)
+        if transfer.redirect_status is None:
+            transfer = await self._redirect(transfer)
+        return _answer(result, out, accepted=_accepted(transfer.redirect_status))
+
+    async def _redirect(self, transfer: Transfer) -> Transfer:
+        """The update first (the caller is waiting on it), then the record and its event."""
+        status = 0
+        if self.updates is not None:
+            status = await self.updates.redirect(transfer.call_sid, transfer_url(self.public_url, transfer.id))
+        else:
+            log.warning("transfer %s: no Twilio credentials, the call cannot be moved", transfer.id)
+        accepted = _accepted(status)
+
+        def edit(t: Transfer) -> Transfer | None:
+            if t.redirect_status is not None:
+                return None
+            t.redirect_status = status
+            if not accepted:
+                t.outcome, t.ended_at = TransferOutcome.FAILED, utcnow()
+            return t
+
+        changed = await change(self.spine, transfer.id, edit) or transfer
+        await note(self.spine, changed, EventKind.TRANSFER_STARTED, f"{transfer.urgency}: {transfer.reason}"[:200],
+                   targets=[t.label for t in transfer.targets], in_office_hours=transfer.in_office_hours,
+                   redirect_status=status)
+        if not accepted and changed.redirect_status == status:
+            await note(self.spine, changed, EventKind.TRANSFER_FAILED, f"redirect refused ({status or 'unreachable'})")
+        return changed
+
+
+def _accepted(status: int | None) -> bool:
+    return status is not None and 200 <= status < 300
+
+
+def _answer(result: ToolResult, out: TransferOut, *, accepted: bool) -> ToolResult:
+    first = out.targets[0] if out.targets else "the team"
+    if accepted:
+        said = out.model_copy(update={"status": "connecting", "message": (
+            f"Twilio accepted: the call is moving to {first} now. Say only that you are connecting them, "
+            "in one short sentence; if nobody answers, the caller comes back to you.")})
+    else:
+        said = out.model_copy(update={"status": "not_connected", "message": (
+            "The call could not be moved to a person (the phone system refused). Tell the caller honestly that you "
+            "could not connect them, and offer to take a message for the team (escalate_to_human).")})
+    return result.model_copy(update={"content": said.model_dump_json()})
