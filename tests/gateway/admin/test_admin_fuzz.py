@@ -19,7 +19,7 @@ from schemathesis.specs.openapi.checks import (
 )
 
 from tests.support.admin_helpers import AUTH
-from tests.support.gateway_thread import ThreadedGateway
+from tests.support.admin_app_server import ThreadedGateway
 
 EXAMPLES = 15  # per operation and identity (bounded in time: the suite's budget is 5 minutes)
 CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance, response_schema_conformance]

@@ -66,7 +66,7 @@ async def test_fifty_people_ten_taken_over(spine, twilio):
             begun = time.monotonic()
             body = f"staff note {round_} to {pid}"
             for _ in range(2):  # a retried POST (same Idempotency-Key) queues once
-                answer = await client.post(f"/admin/api/conversations/{pid}/messages", json={"text": body},
+                answer = await client.post(f"/admin/api/conversations/{pid}/messages", json={"text": body, "urgent": True},
                                            headers={**AUTH, "Idempotency-Key": f"{pid}-{round_}"})
                 assert answer.status_code == 200 and answer.json()["mode"] == "staff", answer.text
             staff_bodies.append(body)
