@@ -24,6 +24,7 @@ import ray
 
 from actors.config import RuntimeConfig
 from desk.dispatch.dispatch import DEFAULT_ACCEPT_WITHIN_S, due_dispatch_reminders
+from desk.followups.engine import Step, run_due
 from desk.oncall.paging import advance_page
 from spine.codec import WireModel
 from spine.identity import utcnow
@@ -61,6 +62,8 @@ class SchedulerStats(WireModel):
     cpu_s: float = 0.0  # process CPU time spent in ticks
     failures: int = 0
     reminders: int = 0  # managers told of a dispatch nobody accepted in time (desk.dispatch.dispatch)
+    followups: int = 0  # follow-up steps taken (sent, stopped or moved to the window: desk.followups)
+    followup_cpu_s: float = 0.0  # process CPU time of those steps, beside the ladders'
 
 
 class Ladders:
@@ -92,11 +95,20 @@ class Ladders:
             self._reminded_at = now  # before the send below, so the managers' messages leave this tick
             told = await due_dispatch_reminders(self.spine, accept_within_s=self.accept_within_s, now=now)
             self.stats.reminders += len(told)
+        await self._followups(now)  # before the sweep below, so what they queued leaves this tick
         if self.sender is not None:
             self.stats.rows_sent += len(await self.sender.send_due(now))
         self.stats.ticks += 1
         self.stats.cpu_s += time.process_time() - started
         return self.stats
+
+
+    async def _followups(self, now: datetime) -> None:
+        """The due follow-ups (one Query), each taken once (desk.followups.engine)."""
+        started = time.process_time()
+        steps = await run_due(self.spine, now)
+        self.stats.followups += sum(1 for s in steps if s != Step.LOST)
+        self.stats.followup_cpu_s += time.process_time() - started
 
 
 def pause_s(tick_s: float, spent_s: float, next_due: datetime | None, now: datetime) -> float:
