@@ -25,6 +25,7 @@ import ray
 from actors.config import RuntimeConfig
 from desk.dispatch.dispatch import DEFAULT_ACCEPT_WITHIN_S, due_dispatch_reminders
 from desk.followups.engine import Step, run_due
+from desk.followups.plans import plan_open_renewals
 from desk.oncall.paging import advance_page
 from spine.codec import WireModel
 from spine.identity import utcnow
@@ -40,7 +41,8 @@ TICK_S = 0.5
 STEPS_AT_ONCE = 32  # ladders advanced concurrently in one tick
 LADDERS_READ = 200  # running ladders read per tick, the most overdue first
 _NEVER = datetime.max.replace(tzinfo=UTC)
-REMIND_EVERY_S = 30.0  # how often a tick also looks for dispatches nobody accepted in time
+REMIND_EVERY_S = 30.0
+RENEWALS_EVERY_S = 86400.0  # how often a tick plans the offers of renewals in the store (desk.followups.plans)  # how often a tick also looks for dispatches nobody accepted in time
 
 
 class OutboxSender(Protocol):
@@ -76,6 +78,7 @@ class Ladders:
         self.stats = SchedulerStats()
         self.next_due: datetime | None = None  # the earliest step not yet due, as the last tick saw it
         self._reminded_at: datetime | None = None
+        self._renewals_at: datetime | None = None
 
     async def tick(self, now: datetime | None = None) -> SchedulerStats:
         started = time.process_time()
@@ -106,6 +109,9 @@ class Ladders:
     async def _followups(self, now: datetime) -> None:
         """The due follow-ups (one Query), each taken once (desk.followups.engine)."""
         started = time.process_time()
+        if self._renewals_at is None or (now - self._renewals_at).total_seconds() >= RENEWALS_EVERY_S:
+            self._renewals_at = now
+            await plan_open_renewals(self.spine, now=now)
         steps = await run_due(self.spine, now)
         self.stats.followups += sum(1 for s in steps if s != Step.LOST)
         self.stats.followup_cpu_s += time.process_time() - started

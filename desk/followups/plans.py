@@ -15,7 +15,7 @@ from spine.followup import Follows, FollowUp, FollowUpKind, StopOn
 from spine.identity import OccupancyKind, PersonRoleType
 from spine.notification import Notification, NotificationKind, NotificationStatus
 from spine.repo import Spine
-from spine.work import RenewalWorkflow, Tour, WorkOrder
+from spine.work import RenewalStatus, RenewalWorkflow, Tour, WorkOrder
 
 # (step, due relative to the tour, expires relative to the tour: past it the words are untrue)
 TOUR_STEPS: list[tuple[FollowUpKind, timedelta, timedelta]] = [
@@ -27,6 +27,7 @@ TOUR_STEPS: list[tuple[FollowUpKind, timedelta, timedelta]] = [
 CLOSEOUT_AFTER = timedelta(hours=2)  # Latchel asks at 2 h; the window may move it to the morning
 ANSWER_WITHIN_S = 48 * 3600.0  # no answer after 48 h ends the close-out quietly
 RENEWAL_DAYS_BEFORE = (90, 60, 30)
+RENEWAL_ANSWER_WITHIN_S = 30 * 86400.0  # "I'm moving out" a month after the offer still answers it
 _ALL_BUT_REPLY = [StopOn.TAKEOVER, StopOn.OPT_OUT, StopOn.RECORD_CHANGED]
 
 
@@ -80,7 +81,7 @@ async def plan_renewal(spine: Spine, renewal: RenewalWorkflow, tenant_id: str, p
     planned = [FollowUp(id=f"{renewal.id}-offer-{due.date().isoformat()}", person_id=tenant_id, property_id=property_id,
                         kind=FollowUpKind.RENEWAL_OFFER, due_at=due, follows=Follows.RENEWAL, follows_id=renewal.id,
                         stop_on=_ALL_BUT_REPLY, created_at=now, created_by_interaction_id=interaction_id,
-                        expires_at=lease_end)
+                        expires_at=lease_end, answer_within_s=RENEWAL_ANSWER_WITHIN_S)
                for due in future]
     return await _create_all(spine, planned)
 
@@ -98,3 +99,16 @@ async def plan_renewal_offer(spine: Spine, renewal: RenewalWorkflow, property_id
     zone = ZoneInfo(prop.timezone if prop else "UTC")
     end = datetime.combine(lease.end, time(10, 0), tzinfo=zone).astimezone(UTC)  # the morning, in the window
     return await plan_renewal(spine, renewal, primary, property_id, end, now=now, interaction_id=interaction_id)
+
+
+async def plan_open_renewals(spine: Spine, *, now: datetime) -> list[Notification]:
+    """Plan the offers of every renewal still `offered` (one imported or seeded, not only one a
+    manager sent through the tool). Idempotent, so the scheduler runs it once a day; it reads
+    properties, units and their renewals, which is why it is daily and not every tick."""
+    planned: list[Notification] = []
+    for prop in await spine.list_properties():
+        for unit in await spine.units_of(prop.id):
+            for renewal in await spine.renewals_of_unit(unit.id):
+                if renewal.status == RenewalStatus.OFFERED and renewal.offers:
+                    planned += await plan_renewal_offer(spine, renewal, prop.id, now=now)
+    return planned

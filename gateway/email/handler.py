@@ -13,6 +13,7 @@ import logging
 
 import spine.keys as keys
 from actors.turn.turn_types import TurnResult
+from desk.followups.answers import followup_reply
 from desk.outbound.consent import opt_out_by_request
 from gateway.api_turns import ApiTurns
 from gateway.channel_inbound import ChannelInbound, InboundOutcome, InboundResult, new_interaction_id, turn_outcome
@@ -113,6 +114,10 @@ class EmailHandler:
             if not verdict.verified:  # a forged From must not silence the owner's mail
                 return await self._unverified_keyword(record, mail, prop, "unsubscribe", verdict)
             return await self._plain_opt_out(record, mail, prop, plain)
+        if verdict.verified and (told := await followup_reply(self.spine, Channel.EMAIL, mail.from_address,
+                                                               mail.text.strip())) is not None:
+            await self.inbound.answered(record, told.reply, lambda body: self._reply(record, mail, prop, body))
+            return EmailResult(outcome=InboundOutcome.ANSWERED, sender_verified=True, reply=told.reply)
         envelope = await self._envelope(record, mail, prop, verdict)
 
         async def on_end(result: TurnResult | None, error: BaseException | None) -> None:

@@ -19,6 +19,7 @@ from pydantic import BaseModel, Field
 import spine.keys as keys
 from actors.client.placement import Placer
 from actors.turn.turn_types import TurnResult
+from desk.followups.answers import followup_reply
 from desk.outbound.consent import opt_out_by_request
 from gateway.api_turns import ApiTurns
 from gateway.channel_inbound import APOLOGY, ChannelInbound, Send, TurnSubmitter, new_interaction_id
@@ -53,6 +54,7 @@ class Outcome(StrEnum):
     FAILED = "failed"
     ACKNOWLEDGED = "acknowledged"  # an on-call page's ACK (gateway.sms.ack), answered without a turn
     DISPATCH_ANSWERED = "dispatch_answered"  # a vendor's YES/NO to a dispatch (gateway.sms.dispatch_reply)
+    FOLLOWUP_ANSWERED = "followup_answered"  # a rating or "not fixed" to a close-out (desk.followups.answers)
 
 
 class SmsReply(BaseModel):
@@ -124,6 +126,11 @@ class SmsHandler:
                                                message_id=sms.message_sid, property_id=prop.id if prop else None,
                                                property_name=prop.name if prop else None)
             return await self._without_turn(record, confirm, Outcome.OPTED_OUT)
+        if prop is not None and (told := await followup_reply(self.spine, Channel.SMS, sms.from_address,
+                                                               sms.body)) is not None:  # "5 thanks", "still leaking"
+            said = KeywordAnswer(person_id=told.person_id, property_id=told.property_id, reply=told.reply,
+                                 notifications=told.notifications)
+            return await self._keyword(record, said, said.reply, prop, Outcome.FOLLOWUP_ANSWERED)
         if (answer := await dispatch_reply(self.spine, sms.from_address, sms.body)) is not None:
             return await self._keyword(record, answer, answer.reply, prop, Outcome.DISPATCH_ANSWERED)
         if keyword is Keyword.HELP:

@@ -12,6 +12,7 @@ import logging
 
 import spine.keys as keys
 from actors.turn.turn_types import TurnResult
+from desk.followups.answers import followup_reply
 from desk.outbound.consent import opt_out_by_request
 from gateway.api_turns import ApiTurns
 from gateway.channel_inbound import ChannelInbound, InboundOutcome, InboundResult, new_interaction_id, turn_outcome
@@ -93,6 +94,9 @@ class TelegramHandler:
                                             message_id=record.id, property_id=prop.id, property_name=prop.name)
             await self.inbound.answered(record, text, lambda body: self._send(record, message, body, confirms=True))
             return TelegramResult(outcome=InboundOutcome.OPTED_OUT, reply=text)
+        if record.body and (told := await followup_reply(self.spine, Channel.TELEGRAM, record.from_address,
+                                                          record.body)) is not None:
+            return await self._answer(record, message, told.reply, InboundOutcome.ANSWERED, None)
         if not record.body:
             text = "I can read text messages only; please type your question."
             if message.attachments():
