@@ -24,6 +24,7 @@ COMMANDS = [
     "gateway.cli.telegram",
     "gateway.cli.admin_token",
     "gateway.cli.oncall",
+    "gateway.cli.followups",
     "gateway.cli.eval",
     "gateway.cli.dynamodb",
 ]

@@ -12,7 +12,7 @@ from desk.followups.answers import answer_followup, stars_in
 from desk.followups.engine import Step, run_due
 from spine.records import EventKind, OutboxStatus
 from spine.work import WorkOrderStatus
-from tests.desk.followups.helpers import row, seattle
+from tests.support.followup_helpers import row, seattle
 
 FID = "wo_7-closeout-1"
 

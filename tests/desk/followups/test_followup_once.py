@@ -12,7 +12,7 @@ from desk.followups.store import due_followups, read_followup
 from desk.outbound.queue import NotificationKind, OutboundRequest, queue_outbound
 from spine.followup import FollowUpStatus, followup_outbox_key
 from spine.records import OutboxStatus
-from tests.desk.followups.helpers import seattle, tour
+from tests.support.followup_helpers import seattle, tour
 
 FID = "tour_t1-tour_reminder_24h"
 

@@ -9,7 +9,7 @@ from desk.followups.answers import answer_followup
 from desk.followups.engine import Step, run_due
 from desk.followups.plans import plan_open_renewals
 from spine.work import RenewalStatus
-from tests.desk.followups.helpers import row
+from tests.support.followup_helpers import row
 
 # Marcus's lease (unit 204) ends 2027-01-31; 10:00 in Seattle is 18:00 UTC.
 NOV_2, DEC_2, JAN_1 = (datetime(2026, 11, 2, 18, tzinfo=UTC), datetime(2026, 12, 2, 18, tzinfo=UTC),

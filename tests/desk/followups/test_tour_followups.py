@@ -11,7 +11,7 @@ from spine.conversation import Conversation, Takeover
 from spine.followup import FollowUpStatus
 from spine.records import EventKind, LastContact, OptOut
 from spine.work import TourStatus
-from tests.desk.followups.helpers import row, seattle, tour
+from tests.support.followup_helpers import row, seattle, tour
 
 
 async def _book(spine, at, **kw):
