@@ -107,8 +107,9 @@ class Ladders:
 
 
     async def _followups(self, now: datetime) -> None:
-        """The due follow-ups (one Query), each taken once (desk.followups.engine)."""
-        started = time.process_time()
+        """The due follow-ups (one Query), each taken once (desk.followups.engine). By the spine's
+        clock, as the contact window that queue_outbound applies to them is (utcnow in production)."""
+        started, now = time.process_time(), self.spine.clock()
         if self._renewals_at is None or (now - self._renewals_at).total_seconds() >= RENEWALS_EVERY_S:
             self._renewals_at = now
             await plan_open_renewals(self.spine, now=now)

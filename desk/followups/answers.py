@@ -17,6 +17,7 @@ from pydantic import BaseModel, Field
 
 import spine.keys as keys
 from desk.followups.store import followups_of_person, replace_followup
+from desk.followups.texts import spanish
 from desk.oncall.paging import managers_of
 from desk.outbound.queue import Notification, NotificationKind, OutboundRequest, queue_outbound
 from spine.context import Channel
@@ -24,6 +25,7 @@ from spine.escalation import Escalation
 from spine.events import emit_event
 from spine.followup import FollowUp, FollowUpKind
 from spine.identity import PersonRoleType
+from spine.intent.language import language_of
 from spine.participants import resolve_participant
 from spine.records import EventKind
 from spine.repo import Spine
@@ -62,10 +64,11 @@ async def answer_followup(spine: Spine, person_id: str, text: str, now: datetime
     for fu, version in reversed(await followups_of_person(spine, person_id)):  # the newest question first
         if not fu.awaits_answer(now):
             continue
+        es = (language_of(text) or ("es" if await spanish(spine, person_id) else "en")) == "es"
         if fu.kind == FollowUpKind.WORK_ORDER_CLOSEOUT:
-            answered = await _closeout(spine, fu, text, now)
+            answered = await _closeout(spine, fu, text, now, es)
         elif fu.kind == FollowUpKind.RENEWAL_OFFER and _MOVING_OUT.search(text):
-            answered = await _notice_to_vacate(spine, fu, text)
+            answered = await _notice_to_vacate(spine, fu, text, es)
         else:
             continue
         if answered is not None:
@@ -74,18 +77,18 @@ async def answer_followup(spine: Spine, person_id: str, text: str, now: datetime
     return None
 
 
-async def _closeout(spine: Spine, fu: FollowUp, text: str, now: datetime) -> FollowUpAnswer | None:
+async def _closeout(spine: Spine, fu: FollowUp, text: str, now: datetime, es: bool) -> FollowUpAnswer | None:
     wo = await spine.get_work_order(fu.follows_id)
     if wo is None or wo.status not in (WorkOrderStatus.COMPLETED, WorkOrderStatus.CLOSED):
         return None
     if (rated := stars_in(text)) is not None:
-        return await _rate(spine, fu, wo, *rated)
+        return await _rate(spine, fu, wo, *rated, es=es)
     if _NOT_FIXED.search(text):
-        return await _reopen(spine, fu, wo, text, now)
+        return await _reopen(spine, fu, wo, text, now, es)
     return None
 
 
-async def _rate(spine: Spine, fu: FollowUp, wo: WorkOrder, stars: int, comment: str) -> FollowUpAnswer:
+async def _rate(spine: Spine, fu: FollowUp, wo: WorkOrder, stars: int, comment: str, *, es: bool) -> FollowUpAnswer:
     """As `submit_rating` records it: the stars on the work order, a comment as a note."""
     wo.rating = stars
     if comment:
@@ -95,10 +98,11 @@ async def _rate(spine: Spine, fu: FollowUp, wo: WorkOrder, stars: int, comment: 
                      property_id=wo.property_id, interaction_id=None,
                      detail={"work_order": wo.display_id, "followup_id": fu.id})
     return FollowUpAnswer(person_id=fu.person_id, property_id=fu.property_id, followup_id=fu.id,
-                          reply=f"Rated {wo.display_id} {stars}/5. Thank you!")
+                          reply=f"Calificación de {wo.display_id}: {stars}/5. ¡Gracias!" if es
+                          else f"Rated {wo.display_id} {stars}/5. Thank you!")
 
 
-async def _reopen(spine: Spine, fu: FollowUp, wo: WorkOrder, text: str, now: datetime) -> FollowUpAnswer:
+async def _reopen(spine: Spine, fu: FollowUp, wo: WorkOrder, text: str, now: datetime, es: bool) -> FollowUpAnswer:
     """Not fixed: the work order is open again, and its vendor and the property's managers hear it."""
     wo.status, wo.updated_at = WorkOrderStatus.OPEN, now
     wo.notes.append(WorkOrderNote(at=now, author_person_id=fu.person_id, text=f"Reopened: the tenant says {text[:300]!r}"))
@@ -108,8 +112,12 @@ async def _reopen(spine: Spine, fu: FollowUp, wo: WorkOrder, text: str, now: dat
                      detail={"work_order": wo.display_id, "followup_id": fu.id})
     body = f"{wo.display_id} ({wo.brief}) was reopened: the tenant says it is not fixed: \"{text[:200]}\""
     told = [await _tell(spine, fu, wo, person, body) for person in await _who_to_tell(spine, wo)]
-    reply = f"Sorry it's still not right. I've reopened {wo.display_id}"
-    reply += " and told the maintenance team and the office." if told else "; the office will follow up."
+    if es:
+        reply = f"Lamento que siga el problema. Reabrí la orden {wo.display_id}"
+        reply += " y avisé al equipo de mantenimiento y a la oficina." if told else "; la oficina le dará seguimiento."
+    else:
+        reply = f"Sorry it's still not right. I've reopened {wo.display_id}"
+        reply += " and told the maintenance team and the office." if told else "; the office will follow up."
     return FollowUpAnswer(person_id=fu.person_id, property_id=fu.property_id, followup_id=fu.id, reply=reply,
                           notifications=told)
 
@@ -128,7 +136,7 @@ async def _tell(spine: Spine, fu: FollowUp, wo: WorkOrder, person_id: str, body:
         property_id=wo.property_id, body=body, subject=f"{wo.display_id} reopened"))
 
 
-async def _notice_to_vacate(spine: Spine, fu: FollowUp, text: str) -> FollowUpAnswer:
+async def _notice_to_vacate(spine: Spine, fu: FollowUp, text: str, es: bool) -> FollowUpAnswer:
     """"I'm moving out" to a renewal offer: an escalation staff act on (a notice to vacate)."""
     prop = await spine.get_property(fu.property_id)
     escalation = Escalation(id=f"esc_{secrets.token_hex(6)}", org_id=prop.org_id if prop else "",
@@ -139,8 +147,10 @@ async def _notice_to_vacate(spine: Spine, fu: FollowUp, text: str) -> FollowUpAn
     if renewal is not None and renewal.status == RenewalStatus.OFFERED:  # the later offers stop
         await spine.put_renewal(renewal.model_copy(update={"status": RenewalStatus.DECLINED}))
     return FollowUpAnswer(person_id=fu.person_id, property_id=fu.property_id, followup_id=fu.id,
-                          reply="Thanks for letting us know. I've passed your notice to vacate to the office; "
-                                "they'll confirm the move-out details with you.")
+                          reply=("Gracias por avisarnos. Pasé su aviso de desocupación a la oficina; le confirmarán "
+                                 "los detalles de la mudanza.") if es else
+                          ("Thanks for letting us know. I've passed your notice to vacate to the office; "
+                           "they'll confirm the move-out details with you."))
 
 
 async def followup_reply(spine: Spine, channel: Channel, address: str, text: str) -> FollowUpAnswer | None:

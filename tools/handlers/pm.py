@@ -150,7 +150,7 @@ async def pm_send_renewal(ctx: HandlerContext, args: RenewalIn) -> RenewalSent:
     workflow.offers = sorted([o for o in workflow.offers if o.term_months != args.term_months] + [offer],
                              key=lambda o: -o.term_months)
     await ctx.spine.put_renewal(workflow)
-    planned = await plan_renewal_offer(ctx.spine, workflow, ctx.caller.property_id, now=utcnow(),
+    planned = await plan_renewal_offer(ctx.spine, workflow, ctx.caller.property_id, now=ctx.spine.clock(),
                                        interaction_id=ctx.caller.interaction_id)
     return RenewalSent(renewal_id=workflow.id, unit=ctx.target.unit_number, status=workflow.status,
                        offers=workflow.offers, notifications=planned)

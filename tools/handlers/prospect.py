@@ -94,7 +94,7 @@ async def schedule_tour(ctx: HandlerContext, args: TourIn) -> TourOut:
     tour = Tour(id=f"tour_{secrets.token_hex(6)}", prospect_person_id=ctx.caller.person_id or "",
                 property_id=prop.id, unit_id=unit.id if unit else None, scheduled_at=when)
     await ctx.spine.put_tour(tour)
-    planned = await plan_tour(ctx.spine, tour, now=utcnow(), interaction_id=ctx.caller.interaction_id)
+    planned = await plan_tour(ctx.spine, tour, now=ctx.spine.clock(), interaction_id=ctx.caller.interaction_id)
     prospect = await _prospect(ctx)
     prospect.stage, prospect.updated_at = "touring", utcnow()
     await ctx.spine.put_prospect(prospect)
