@@ -110,11 +110,15 @@ class Ladders:
         """The due follow-ups (one Query), each taken once (desk.followups.engine). By the spine's
         clock, as the contact window that queue_outbound applies to them is (utcnow in production)."""
         started, now = time.process_time(), self.spine.clock()
-        if self._renewals_at is None or (now - self._renewals_at).total_seconds() >= RENEWALS_EVERY_S:
-            self._renewals_at = now
-            await plan_open_renewals(self.spine, now=now)
-        steps = await run_due(self.spine, now)
-        self.stats.followups += sum(1 for s in steps if s != Step.LOST)
+        try:
+            if self._renewals_at is None or (now - self._renewals_at).total_seconds() >= RENEWALS_EVERY_S:
+                self._renewals_at = now
+                await plan_open_renewals(self.spine, now=now)
+            steps = await run_due(self.spine, now)
+            self.stats.followups += sum(1 for s in steps if s != Step.LOST)
+        except Exception as exc:  # noqa: BLE001 - a follow-up's failure never holds up a page or the outbox
+            self.stats.failures += 1
+            log.warning("follow-ups failed this tick: %s: %s", type(exc).__name__, exc)
         self.stats.followup_cpu_s += time.process_time() - started
 
 
