@@ -25,6 +25,7 @@ from actors.heap import settle_heap
 from gateway.admin.routes import router as admin_router
 from gateway.context import GatewayContext
 from gateway.email.routes import router as email_router
+from gateway.email.unsubscribe import router as unsubscribe_router
 from gateway.health import router as health_router
 from gateway.health import store_unavailable
 from gateway.settings import GatewayArgs
@@ -55,6 +56,7 @@ def new_app() -> FastAPI:
     app.include_router(transfer_router)
     app.include_router(sms_router)
     app.include_router(email_router)
+    app.include_router(unsubscribe_router)
     app.include_router(telegram_router)
     app.include_router(admin_router)
     app.include_router(health_router)

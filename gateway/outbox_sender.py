@@ -27,6 +27,7 @@ from pydantic import BaseModel
 
 import spine.keys as keys
 from desk.outbound.queue import may_still_send
+from desk.outbound.unsubscribe import unsubscribe_headers
 from gateway.email.channel import mailgun_messages
 from gateway.errors import ProviderError
 from gateway.outbox_delivery import send_owned
@@ -195,8 +196,13 @@ class OutboxSender:
         return sid
 
     async def _email(self, row: OutboxMessage) -> str:
+        headers, text = dict(row.headers), row.body
+        if row.kind is not None:  # a started email (not a reply): one-click unsubscribe, RFC 8058
+            headers.update(await unsubscribe_headers(self.spine, self.settings.public_url, row.to_address,
+                                                     row.from_address))
+            text += "\n\nTo stop these emails: " + headers["List-Unsubscribe"].split(">")[0].lstrip("<")
         return await self.mailgun.send(from_=row.from_address, to=row.to_address, subject=row.subject or "",
-                                       text=row.body, headers=row.headers)
+                                       text=text, headers=headers)
 
     async def _telegram(self, row: OutboxMessage) -> str:
         markup = row.headers.get(REPLY_MARKUP)  # a swept reply keeps its keyboard

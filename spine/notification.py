@@ -17,6 +17,15 @@ class NotificationKind(StrEnum):
     NOTIFY = "notify"
     DISPATCH = "dispatch"
     STAFF = "staff"
+    FOLLOWUP = "followup"  # a follow-up's step (desk.followups): a tour reminder, a close-out, a renewal offer
+
+
+class Purpose(StrEnum):
+    """Why a started message goes: service (about something the person asked for or lives with) or
+    marketing (lead follow-ups after the first, reactivation), which the law holds to more."""
+
+    SERVICE = "service"
+    MARKETING = "marketing"
 
 
 class NotificationStatus(StrEnum):
@@ -40,6 +49,9 @@ class OutboundRequest(BaseModel):
     not_before: datetime | None = None
     # A row already under `key` and not yet sent takes this body (changes coalesced into one message).
     replace_pending: bool = False
+    # Marketing goes only to people who wrote to us on that address, never opted out, 08:00-21:00
+    # local, never `urgent` (desk.outbound.purpose).
+    purpose: Purpose = Purpose.SERVICE
 
 
 class Notification(BaseModel):

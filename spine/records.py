@@ -181,6 +181,11 @@ class EventKind(StrEnum):
     STAFF_MESSAGE = "takeover/staff-message"
     ESCALATION_ACKNOWLEDGED = "escalation/acknowledged"
     ESCALATION_RESOLVED = "escalation/resolved"
+    # follow-ups (desk.followups)
+    FOLLOWUP_SENT = "followup/sent"
+    FOLLOWUP_STOPPED = "followup/stopped"
+    WORK_ORDER_REOPENED = "work_order/reopened"
+    TENANT_RATING = "tenant/rating"
 
 
 class Event(BaseModel):

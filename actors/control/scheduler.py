@@ -24,6 +24,8 @@ import ray
 
 from actors.config import RuntimeConfig
 from desk.dispatch.dispatch import DEFAULT_ACCEPT_WITHIN_S, due_dispatch_reminders
+from desk.followups.engine import Step, run_due
+from desk.followups.plans import plan_open_renewals
 from desk.oncall.paging import advance_page
 from spine.codec import WireModel
 from spine.identity import utcnow
@@ -39,7 +41,8 @@ TICK_S = 0.5
 STEPS_AT_ONCE = 32  # ladders advanced concurrently in one tick
 LADDERS_READ = 200  # running ladders read per tick, the most overdue first
 _NEVER = datetime.max.replace(tzinfo=UTC)
-REMIND_EVERY_S = 30.0  # how often a tick also looks for dispatches nobody accepted in time
+REMIND_EVERY_S = 30.0
+RENEWALS_EVERY_S = 86400.0  # how often a tick plans the offers of renewals in the store (desk.followups.plans)  # how often a tick also looks for dispatches nobody accepted in time
 
 
 class OutboxSender(Protocol):
@@ -61,6 +64,8 @@ class SchedulerStats(WireModel):
     cpu_s: float = 0.0  # process CPU time spent in ticks
     failures: int = 0
     reminders: int = 0  # managers told of a dispatch nobody accepted in time (desk.dispatch.dispatch)
+    followups: int = 0  # follow-up steps taken (sent, stopped or moved to the window: desk.followups)
+    followup_cpu_s: float = 0.0  # process CPU time of those steps, beside the ladders'
 
 
 class Ladders:
@@ -73,6 +78,7 @@ class Ladders:
         self.stats = SchedulerStats()
         self.next_due: datetime | None = None  # the earliest step not yet due, as the last tick saw it
         self._reminded_at: datetime | None = None
+        self._renewals_at: datetime | None = None
 
     async def tick(self, now: datetime | None = None) -> SchedulerStats:
         started = time.process_time()
@@ -92,11 +98,28 @@ class Ladders:
             self._reminded_at = now  # before the send below, so the managers' messages leave this tick
             told = await due_dispatch_reminders(self.spine, accept_within_s=self.accept_within_s, now=now)
             self.stats.reminders += len(told)
+        await self._followups(now)  # before the sweep below, so what they queued leaves this tick
         if self.sender is not None:
             self.stats.rows_sent += len(await self.sender.send_due(now))
         self.stats.ticks += 1
         self.stats.cpu_s += time.process_time() - started
         return self.stats
+
+
+    async def _followups(self, now: datetime) -> None:
+        """The due follow-ups (one Query), each taken once (desk.followups.engine). By the spine's
+        clock, as the contact window that queue_outbound applies to them is (utcnow in production)."""
+        started, now = time.process_time(), self.spine.clock()
+        try:
+            if self._renewals_at is None or (now - self._renewals_at).total_seconds() >= RENEWALS_EVERY_S:
+                self._renewals_at = now
+                await plan_open_renewals(self.spine, now=now)
+            steps = await run_due(self.spine, now)
+            self.stats.followups += sum(1 for s in steps if s != Step.LOST)
+        except Exception as exc:  # noqa: BLE001 - a follow-up's failure never holds up a page or the outbox
+            self.stats.failures += 1
+            log.warning("follow-ups failed this tick: %s: %s", type(exc).__name__, exc)
+        self.stats.followup_cpu_s += time.process_time() - started
 
 
 def pause_s(tick_s: float, spent_s: float, next_due: datetime | None, now: datetime) -> float:

@@ -14,6 +14,7 @@ import hashlib
 from datetime import UTC, datetime, timedelta
 
 import spine.keys as keys
+from desk.followups.plans import plan_closeout
 from desk.outbound.contact_window import in_window, next_window
 from desk.outbound.queue import Notification, NotificationKind, OutboundRequest, queue_outbound
 from spine.identity import OccupancyKind, PersonRoleType
@@ -49,10 +50,15 @@ async def tenant_to_tell(spine: Spine, wo: WorkOrder) -> str | None:
 
 
 async def notify_work_order_change(spine: Spine, wo: WorkOrder, *, changed_by: str | None) -> list[Notification]:
-    """Queue the tenant's notice of `wo` as it stands now; [] when there is nobody to tell."""
+    """Queue the tenant's notice of `wo` as it stands now; [] when there is nobody to tell. A
+    completion also plans the reporter's close-out (is it fixed, a 1-5 rating: desk.followups)."""
     recipient = await tenant_to_tell(spine, wo)
-    if recipient is None or recipient == changed_by:
+    if recipient is None:
         return []
+    closeout = await plan_closeout(spine, wo, recipient, now=spine.clock()) \
+        if wo.status == WorkOrderStatus.COMPLETED else []
+    if recipient == changed_by:
+        return closeout
     prop = await spine.get_property(wo.property_id)
     if prop is None:
         return []
@@ -64,7 +70,7 @@ async def notify_work_order_change(spine: Spine, wo: WorkOrder, *, changed_by: s
                               recipient_person_id=recipient, property_id=prop.id, body=body,
                               subject=f"{prop.name}: an update on {wo.display_id}", urgent=urgent, not_before=hold,
                               replace_pending=True)
-    return [await queue_outbound(spine, request)]
+    return [await queue_outbound(spine, request), *closeout]
 
 
 def _slot(now: datetime, prop: Property, urgent: bool, body: str) -> tuple[str, datetime | None]:

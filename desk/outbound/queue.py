@@ -17,6 +17,7 @@ from datetime import datetime
 
 import spine.keys as keys
 from desk.outbound.contact_window import in_window, next_window
+from desk.outbound.purpose import carry_introduction, marketing_refusal, note_introduced, with_introduction
 from spine.context import Channel
 from spine.events import emit_event
 from spine.identity import ClaimKind, Person, PersonCategory
@@ -41,12 +42,14 @@ async def queue_outbound(spine: Spine, request: OutboundRequest) -> Notification
     person = await spine.get_person(request.recipient_person_id)
     prop = await spine.get_property(request.property_id) if request.property_id else None
     channel, address = await _where(spine, request, person)
+    body = await with_introduction(spine, request, person, prop)
     row = OutboxMessage(id=request.key, channel=channel, to_address=address or "", from_address=_sender(prop, channel),
-                        body=request.body, subject=_subject(request, prop, channel), kind=request.kind,
+                        body=body, subject=_subject(request, prop, channel), kind=request.kind,
                         recipient_person_id=request.recipient_person_id, property_id=request.property_id,
                         page_id=request.page_id, created_at=spine.clock())
-    blocked = await _blocked_by(spine, person, channel, address, row)
     now = spine.clock()
+    blocked = await _blocked_by(spine, person, channel, address, row) \
+        or await marketing_refusal(spine, request, person, channel, address)
     if blocked is not None:
         row.status, row.error = OutboxStatus.WITHHELD, blocked
     elif not request.urgent and prop is not None and not in_window(now, prop.timezone):
@@ -57,6 +60,8 @@ async def queue_outbound(spine: Spine, request: OutboundRequest) -> Notification
         found = await spine.get_outbox(request.key)
         return _notification(found or row, _status(found or row, now, prop))
     notification = _notification(row, _status(row, now, prop), blocked)
+    if blocked is None:
+        await note_introduced(spine, request, body)
     await _emit(spine, row, notification)
     return notification
 
@@ -71,8 +76,9 @@ async def _again(spine: Spine, request: OutboundRequest, row: OutboxMessage) -> 
     """The key was queued before: the same row answers, its body renewed while it still waits."""
     prop = await spine.get_property(row.property_id) if row.property_id else None
     held = row.not_before is not None and row.not_before > spine.clock()  # a sender may not take it yet
-    if request.replace_pending and held and row.status == OutboxStatus.PENDING and row.body != request.body:
-        renewed = row.model_copy(update={"body": request.body, "subject": _subject(request, prop, row.channel)})
+    body = carry_introduction(row.body, request.body)
+    if request.replace_pending and held and row.status == OutboxStatus.PENDING and row.body != body:
+        renewed = row.model_copy(update={"body": body, "subject": _subject(request, prop, row.channel)})
         replaced = await spine.replace_pending_outbox(renewed)
         row = renewed if replaced else await spine.get_outbox(row.id) or row
     return _notification(row, _status(row, spine.clock(), prop), row.error)

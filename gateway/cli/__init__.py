@@ -26,6 +26,7 @@ COMMANDS = [
     "gateway.cli.admin_token",
     "gateway.cli.oncall",
     "gateway.cli.office",
+    "gateway.cli.followups",
     "gateway.cli.eval",
     "gateway.cli.dynamodb",
 ]

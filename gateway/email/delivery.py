@@ -16,12 +16,13 @@ class EmailDelivery:
         self.mailgun = mailgun
 
     async def send(self, *, key: str, to: str, from_: str, body: str, subject: str = "",
-                   headers: dict[str, str] | None = None) -> OutboxMessage:
+                   headers: dict[str, str] | None = None, confirms_opt_out: bool = False) -> OutboxMessage:
         """Send one plain-text email. `key` names the outbox row, so one reply is one row (and
         one email) however often it is retried."""
         message = OutboxMessage(id=key, channel=Channel.EMAIL, to_address=to, from_address=from_, body=body,
                                 subject=subject or "Your message", headers=dict(headers or {}))
-        if await self.spine.is_opted_out(to, Channel.EMAIL):
+        # The one message an opt-out may still get is its own confirmation (desk.outbound.consent).
+        if not confirms_opt_out and await self.spine.is_opted_out(to, Channel.EMAIL):
             message.status, message.error = OutboxStatus.WITHHELD, "recipient unsubscribed"
         return await deliver_once(self.spine, message, self._post if self.mailgun else None, MailgunError)
 

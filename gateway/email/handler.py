@@ -13,6 +13,8 @@ import logging
 
 import spine.keys as keys
 from actors.turn.turn_types import TurnResult
+from desk.followups.answers import followup_reply
+from desk.outbound.consent import opt_out_by_request
 from gateway.api_turns import ApiTurns
 from gateway.channel_inbound import ChannelInbound, InboundOutcome, InboundResult, new_interaction_id, turn_outcome
 from gateway.email.authentication import SenderVerdict, judge_sender
@@ -20,6 +22,7 @@ from gateway.email.delivery import EmailDelivery
 from gateway.email.inbound import InboundEmail, clean_subject
 from spine.context import Channel
 from spine.envelope import MessageEnvelope
+from spine.intent.optout import OptOutRequest, opt_out_request
 from spine.participants import resolve_participant
 from spine.property import Property
 from spine.records import EventKind, InboundMessage, OptOut
@@ -107,6 +110,14 @@ class EmailHandler:
             return EmailResult(outcome=InboundOutcome.SENDER_OPTED_OUT)
         if word is not None:
             return await self._unverified_keyword(record, mail, prop, word, verdict)
+        if (plain := opt_out_request(mail.text.strip() or mail.subject)) is not None:  # "please stop emailing me"
+            if not verdict.verified:  # a forged From must not silence the owner's mail
+                return await self._unverified_keyword(record, mail, prop, "unsubscribe", verdict)
+            return await self._plain_opt_out(record, mail, prop, plain)
+        if verdict.verified and (told := await followup_reply(self.spine, Channel.EMAIL, mail.from_address,
+                                                               mail.text.strip())) is not None:
+            await self.inbound.answered(record, told.reply, lambda body: self._reply(record, mail, prop, body))
+            return EmailResult(outcome=InboundOutcome.ANSWERED, sender_verified=True, reply=told.reply)
         envelope = await self._envelope(record, mail, prop, verdict)
 
         async def on_end(result: TurnResult | None, error: BaseException | None) -> None:
@@ -132,6 +143,15 @@ class EmailHandler:
         text = f"You're subscribed again to email from {prop.name}. Reply \"unsubscribe\" to stop."
         await self.inbound.answered(record, text, lambda body: self._reply(record, mail, prop, body))
         return EmailResult(outcome=InboundOutcome.OPTED_IN, sender_verified=True)
+
+    async def _plain_opt_out(self, record: InboundMessage, mail: InboundEmail, prop: Property,
+                             plain: OptOutRequest) -> EmailResult:
+        """A plain request to stop from the verified owner: opted out as "unsubscribe" does, and
+        told so in their language (the one email an opt-out still gets)."""
+        text = await opt_out_by_request(self.spine, Channel.EMAIL, mail.from_address, plain, message_id=record.id,
+                                        property_id=prop.id, property_name=prop.name)
+        await self.inbound.answered(record, text, lambda body: self._reply(record, mail, prop, body, confirms=True))
+        return EmailResult(outcome=InboundOutcome.OPTED_OUT, sender_verified=True, reply=text)
 
     async def _unverified_keyword(self, record: InboundMessage, mail: InboundEmail, prop: Property, word: str,
                                   verdict: SenderVerdict) -> EmailResult:
@@ -161,9 +181,11 @@ class EmailHandler:
         """Record how the turn ended and send its reply (or the apology) in the sender's thread."""
         await self.inbound.turn_ended(record, result, error, send=lambda text: self._reply(record, mail, prop, text))
 
-    async def _reply(self, record: InboundMessage, mail: InboundEmail, prop: Property, text: str) -> None:
+    async def _reply(self, record: InboundMessage, mail: InboundEmail, prop: Property, text: str,
+                     confirms: bool = False) -> None:
         await self.delivery.send(key=keys.reply_delivery(record.id), to=mail.from_address, from_=record.to_address,
-                                 body=text, subject=reply_subject(mail, prop), headers=thread_headers(mail, prop))
+                                 body=text, subject=reply_subject(mail, prop), headers=thread_headers(mail, prop),
+                                 confirms_opt_out=confirms)
 
     async def _event(self, kind: EventKind, reason: str, record: InboundMessage, prop: Property | None) -> None:
         await self.inbound.emit(kind, reason, record.from_address, prop.id if prop else None, None,

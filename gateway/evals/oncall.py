@@ -85,7 +85,7 @@ async def check_oncall(spine: Spine, expect: TurnExpectation) -> list[str]:
                 failures.append(f"page {name}: wanted {wanted}, got {got}")
     rows = await _rows(spine) if (expect.outbox or expect.no_outbox) else []
     for row_want in expect.outbox:
-        if not any(r.recipient_person_id == row_want.to and row_want.contains.lower() in r.body.lower()
+        if not any(row_want.to in (r.recipient_person_id, r.to_address) and row_want.contains.lower() in r.body.lower()
                    and (row_want.channel is None or r.channel == row_want.channel) for r in rows):
             failures.append(f"outbox: no row to {row_want.to} with {row_want.contains!r}; to them: "
                             f"{[r.body[:60] for r in rows if r.recipient_person_id == row_want.to]}")

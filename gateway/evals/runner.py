@@ -23,7 +23,9 @@ from actors.host.ownership import Ownerships
 from actors.host.person_actor import PersonRuntime
 from actors.model.base import ModelBackend, ModelRequest, ModelUnavailable
 from actors.model.confirm import model_confirmer, parse_answer
+from actors.model.offline import OfflineModel
 from actors.turn.turn_types import TurnDeps
+from desk.followups.engine import run_due
 from desk.outbound.queue import row_notification
 from desk.portfolio.demo import seed
 from gateway.evals.channels import Lines
@@ -109,7 +111,8 @@ class Runner:
         spine.clock = wall
         # As a host process builds its turns (actors.host.host.build_runtime): the configured model also
         # gives the intent second opinion on unknown senders the classifier is unsure of.
-        deps = TurnDeps(spine=spine, model=self.model, tools=Dispatcher(spine), confirmer=model_confirmer(self.model))
+        model = self._model_on(wall)
+        deps = TurnDeps(spine=spine, model=model, tools=Dispatcher(spine), confirmer=model_confirmer(model))
         host = PersonHost(PersonRuntime(deps=deps, ownerships=Ownerships(spine.store, "eval-host", 600.0), host_id="eval-host"),
                           sweep_interval_s=3600)
         lines = Lines(spine, host, self.model)
@@ -122,6 +125,7 @@ class Runner:
                 if turn.at:
                     wall.set(turn.at)
                 await clock.advance(turn.after_s)
+                await run_due(spine)  # the follow-ups due by the scenario's wall clock (what a tick would send)
                 outcome.turns.append(await self._turn(spine, lines, scenario, turn))
         except Exception as exc:  # noqa: BLE001 - a crashing scenario is a failed scenario, the suite goes on
             outcome.error = f"{type(exc).__name__}: {exc}"
@@ -132,6 +136,14 @@ class Runner:
             path.unlink(missing_ok=True)
         outcome.seconds = time.monotonic() - started
         return outcome
+
+    def _model_on(self, wall: EvalClock) -> ModelBackend:
+        """The offline model reads "tomorrow" from the scenario's day at its property, not the
+        machine's UTC date, so a tour booked "tomorrow at 3pm" falls where the scenario's clock
+        (and the follow-ups it drives) expects it. Any other model keeps its own sense of time."""
+        if not isinstance(self.model, OfflineModel):
+            return self.model
+        return OfflineModel(today=lambda: wall().astimezone(wall.zone).date())
 
     async def _turn(self, spine: Spine, lines: Lines, scenario: Scenario, turn: Turn) -> TurnOutcome:
         sender = turn.sender or scenario.sender

@@ -68,7 +68,7 @@ class NotificationExpectation(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     to: str  # the recipient's Person id
-    kind: Literal["page", "notify", "dispatch", "staff"] | None = None
+    kind: Literal["page", "notify", "dispatch", "staff", "followup"] | None = None
     status: Literal["queued", "sent", "deferred", "blocked"] | None = None
     channel: EvalChannel | Literal["voice"] | None = None
     says: list[str] = Field(default_factory=list)  # in the message, case-insensitive
@@ -90,7 +90,7 @@ class OutboxExpectation(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    to: str  # a Person id
+    to: str  # a Person id, or the address it went to (a new sender's number: their id is minted)
     contains: str = ""  # case-insensitive
     channel: Literal["sms", "voice", "email", "telegram"] | None = None
 

@@ -19,6 +19,8 @@ from pydantic import BaseModel, Field
 import spine.keys as keys
 from actors.client.placement import Placer
 from actors.turn.turn_types import TurnResult
+from desk.followups.answers import followup_reply
+from desk.outbound.consent import opt_out_by_request
 from gateway.api_turns import ApiTurns
 from gateway.channel_inbound import APOLOGY, ChannelInbound, Send, TurnSubmitter, new_interaction_id
 from gateway.sms.ack import page_ack
@@ -31,6 +33,7 @@ from gateway.sms.options import SmsOptions
 from gateway.sms.splitting import split_body
 from spine.context import Channel
 from spine.envelope import MessageEnvelope
+from spine.intent.optout import opt_out_request
 from spine.property import Property
 from spine.records import EventKind, InboundMessage, InboundStatus, OptOut, last4
 from spine.repo import Spine
@@ -52,6 +55,7 @@ class Outcome(StrEnum):
     FAILED = "failed"
     ACKNOWLEDGED = "acknowledged"  # an on-call page's ACK (gateway.sms.ack), answered without a turn
     DISPATCH_ANSWERED = "dispatch_answered"  # a vendor's YES/NO to a dispatch (gateway.sms.dispatch_reply)
+    FOLLOWUP_ANSWERED = "followup_answered"  # a rating or "not fixed" to a close-out (desk.followups.answers)
 
 
 class SmsReply(BaseModel):
@@ -118,6 +122,16 @@ class SmsHandler:
             await self._event(EventKind.OPTED_OUT_INBOUND, "sender_opted_out", sms, prop,
                               {"hint": "the sender must text START before Clara may answer"})
             return await self._without_turn(record, None, Outcome.SENDER_OPTED_OUT)
+        if (plain := opt_out_request(sms.body)) is not None:  # "stop texting me": as STOP, confirmed by Clara
+            confirm = await opt_out_by_request(self.spine, Channel.SMS, sms.from_address, plain,
+                                               message_id=sms.message_sid, property_id=prop.id if prop else None,
+                                               property_name=prop.name if prop else None)
+            return await self._without_turn(record, confirm, Outcome.OPTED_OUT)
+        if prop is not None and (told := await followup_reply(self.spine, Channel.SMS, sms.from_address,
+                                                               sms.body)) is not None:  # "5 thanks", "still leaking"
+            said = KeywordAnswer(person_id=told.person_id, property_id=told.property_id, reply=told.reply,
+                                 notifications=told.notifications)
+            return await self._keyword(record, said, said.reply, prop, Outcome.FOLLOWUP_ANSWERED)
         if (answer := await dispatch_reply(self.spine, sms.from_address, sms.body)) is not None:
             return await self._keyword(record, answer, answer.reply, prop, Outcome.DISPATCH_ANSWERED)
         if keyword is Keyword.HELP:

@@ -22,10 +22,11 @@ class TelegramDelivery:
         self.api = api
 
     async def send(self, *, key: str, to: str, from_: str, body: str,
-                   reply_markup: dict | None = None) -> list[OutboxMessage]:
+                   reply_markup: dict | None = None, confirms_opt_out: bool = False) -> list[OutboxMessage]:
         """Send `body` to chat `to` (split at Telegram's 4096 characters; the keyboard rides on
         the last part). `key` names the outbox rows (`{key}-{n}`), so a retry sends nothing twice."""
-        opted_out = await self.spine.is_opted_out(to, Channel.TELEGRAM)
+        # The one message an opt-out may still get is its own confirmation (desk.outbound.consent).
+        opted_out = not confirms_opt_out and await self.spine.is_opted_out(to, Channel.TELEGRAM)
         parts = split_body(body, MAX_TEXT_CHARS)
         sent = []
         for n, part in enumerate(parts):

@@ -12,12 +12,15 @@ import logging
 
 import spine.keys as keys
 from actors.turn.turn_types import TurnResult
+from desk.followups.answers import followup_reply
+from desk.outbound.consent import opt_out_by_request
 from gateway.api_turns import ApiTurns
 from gateway.channel_inbound import ChannelInbound, InboundOutcome, InboundResult, new_interaction_id, turn_outcome
 from gateway.telegram.delivery import TelegramDelivery
 from gateway.telegram.wire import Contact, Message, ReplyKeyboardRemove, Update, share_contact_keyboard
 from spine.context import Channel
 from spine.envelope import MessageEnvelope
+from spine.intent.optout import opt_out_request
 from spine.links import link_telegram_user, linked_person
 from spine.participants import resolve_participant
 from spine.phone import InvalidPhoneNumber, normalize_phone
@@ -86,6 +89,14 @@ class TelegramHandler:
             await self._event(EventKind.OPTED_OUT_INBOUND, "sender_sent_stop", record, prop)
             await self.inbound.blocked(record)
             return TelegramResult(outcome=InboundOutcome.SENDER_OPTED_OUT)
+        if (plain := opt_out_request(record.body)) is not None:  # "stop messaging me": as /stop, confirmed
+            text = await opt_out_by_request(self.spine, Channel.TELEGRAM, record.from_address, plain,
+                                            message_id=record.id, property_id=prop.id, property_name=prop.name)
+            await self.inbound.answered(record, text, lambda body: self._send(record, message, body, confirms=True))
+            return TelegramResult(outcome=InboundOutcome.OPTED_OUT, reply=text)
+        if record.body and (told := await followup_reply(self.spine, Channel.TELEGRAM, record.from_address,
+                                                          record.body)) is not None:
+            return await self._answer(record, message, told.reply, InboundOutcome.ANSWERED, None)
         if not record.body:
             text = "I can read text messages only; please type your question."
             if message.attachments():
@@ -163,9 +174,10 @@ class TelegramHandler:
                           error: BaseException | None, offer: dict | None) -> None:
         await self.inbound.turn_ended(record, result, error, send=lambda text: self._send(record, message, text, offer))
 
-    async def _send(self, record: InboundMessage, message: Message, text: str, markup: dict | None = None) -> None:
+    async def _send(self, record: InboundMessage, message: Message, text: str, markup: dict | None = None,
+                    confirms: bool = False) -> None:
         await self.delivery.send(key=keys.reply_delivery(record.id), to=str(message.chat.id), from_=record.to_address,
-                                 body=text, reply_markup=markup)
+                                 body=text, reply_markup=markup, confirms_opt_out=confirms)
 
     async def _event(self, kind: EventKind, reason: str, record: InboundMessage, prop: Property | None, **detail) -> None:
         await self.inbound.emit(kind, reason, record.from_address, prop.id if prop else None, None,

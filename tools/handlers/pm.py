@@ -8,6 +8,7 @@ from zoneinfo import ZoneInfo
 from pydantic import BaseModel, Field
 
 from desk.dispatch.dispatch import start_dispatch
+from desk.followups.plans import plan_renewal_offer
 from desk.outbound.queue import Notification
 from spine.identity import utcnow
 from spine.work import RenewalOffer, RenewalStatus, RenewalWorkflow, Tour, TourStatus, WorkOrderNote, WorkOrderStatus
@@ -130,6 +131,8 @@ class RenewalSent(BaseModel):
     unit: str | None
     status: str
     offers: list[RenewalOffer]
+    # The offer's follow-ups to the primary signer, 90/60/30 days before the lease ends (kind `followup`).
+    notifications: list[Notification] = Field(default_factory=list)
 
 
 async def pm_send_renewal(ctx: HandlerContext, args: RenewalIn) -> RenewalSent:
@@ -147,8 +150,10 @@ async def pm_send_renewal(ctx: HandlerContext, args: RenewalIn) -> RenewalSent:
     workflow.offers = sorted([o for o in workflow.offers if o.term_months != args.term_months] + [offer],
                              key=lambda o: -o.term_months)
     await ctx.spine.put_renewal(workflow)
+    planned = await plan_renewal_offer(ctx.spine, workflow, ctx.caller.property_id, now=ctx.spine.clock(),
+                                       interaction_id=ctx.caller.interaction_id)
     return RenewalSent(renewal_id=workflow.id, unit=ctx.target.unit_number, status=workflow.status,
-                       offers=workflow.offers)
+                       offers=workflow.offers, notifications=planned)
 
 
 class ListToursIn(ToolInput):

@@ -7,8 +7,10 @@ from zoneinfo import ZoneInfo
 
 from pydantic import BaseModel, Field
 
+from desk.followups.plans import plan_tour
 from spine.escalation import ApplicationLink
 from spine.identity import utcnow
+from spine.notification import Notification
 from spine.property import Property, Unit
 from spine.work import Prospect, Tour
 from tools.handlers.base import HandlerContext, Tool, ToolFailure
@@ -79,6 +81,8 @@ class TourOut(BaseModel):
     unit: str | None
     property_name: str
     address: str
+    # The reminders, no-show follow-up and application link planned (kind `followup`): the trace lists them.
+    notifications: list[Notification] = Field(default_factory=list)
 
 
 async def schedule_tour(ctx: HandlerContext, args: TourIn) -> TourOut:
@@ -90,11 +94,12 @@ async def schedule_tour(ctx: HandlerContext, args: TourIn) -> TourOut:
     tour = Tour(id=f"tour_{secrets.token_hex(6)}", prospect_person_id=ctx.caller.person_id or "",
                 property_id=prop.id, unit_id=unit.id if unit else None, scheduled_at=when)
     await ctx.spine.put_tour(tour)
+    planned = await plan_tour(ctx.spine, tour, now=ctx.spine.clock(), interaction_id=ctx.caller.interaction_id)
     prospect = await _prospect(ctx)
     prospect.stage, prospect.updated_at = "touring", utcnow()
     await ctx.spine.put_prospect(prospect)
     return TourOut(tour_id=tour.id, scheduled_at=when, unit=unit.number if unit else None,
-                   property_name=prop.name, address=prop.address)
+                   property_name=prop.name, address=prop.address, notifications=planned)
 
 
 class ApplicationIn(ToolInput):

@@ -40,6 +40,7 @@ class Intent(StrEnum):
     AVAILABILITY = "availability"
     TOUR = "tour"
     TOUR_NEEDS_TIME = "tour_needs_time"
+    TOUR_TIMING = "tour_timing"  # "running late" / "reschedule" about a booked tour (offline.tour_timing)
     APPLY = "apply"
     FAIR_HOUSING = "fair_housing"
     # a vendor

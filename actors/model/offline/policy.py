@@ -16,6 +16,7 @@ from actors.model.offline.plans import Call, Intent, Plan, earlier_work_order, w
 from actors.model.offline.reading import Reading
 from actors.model.offline.rules_staff import renewal_after_lookup, staff_rule
 from actors.model.offline.rules_vendor import vendor_rule
+from actors.model.offline.tour_timing import tour_timing
 from actors.model.offline.vocabulary import (
     APPLIANCES,
     APPLY,
@@ -42,8 +43,8 @@ from spine.routing_types import MetaRole
 
 
 def plan(reading: Reading, ents: Entities) -> Plan:
-    for rule in (_emergency, _on_the_line, _wrong_number, vendor_rule, _status, staff_rule, _maintenance, _prospect,
-                 _fair_housing, _tenant_account, _facility, _human, _follow_up):
+    for rule in (_emergency, _on_the_line, _wrong_number, vendor_rule, _status, staff_rule, _maintenance, tour_timing,
+                 _prospect, _fair_housing, _tenant_account, _facility, _human, _follow_up):
         found = rule(reading, ents)
         if found is not None:
             return _with_facility(found, reading, ents)

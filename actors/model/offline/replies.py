@@ -11,6 +11,7 @@ from actors.model.offline.reading import Reading, ToolCall
 from actors.model.offline.sentences_call import CALL_WRITERS
 from actors.model.offline.sentences_place import PLACE_WRITERS
 from actors.model.offline.sentences_work import WORK_WRITERS, on_call_sentence, pick, status_words
+from actors.model.offline.tour_timing import tour_timing_reply
 from spine.intent.language import Language
 
 SAFETY = {
@@ -119,6 +120,8 @@ def _direct(plan: Plan, r: Reading, e: Entities) -> str:  # noqa: C901 - one cas
         return hi + pick(lang, f"what term and monthly rent should the renewal offer{unit} have? "
                                "For example: 12 months at $2,600.",
                          f"¿qué plazo y renta mensual lleva la oferta de renovación{unit}? Por ejemplo: 12 meses a $2,600.")
+    if plan.intent == Intent.TOUR_TIMING:
+        return tour_timing_reply(r)
     if plan.intent == Intent.THANKS:
         return pick(lang, "You're welcome! Anything else I can help with?", "¡Con gusto! ¿Algo más en que le ayude?")
     if r.facts.unknown:

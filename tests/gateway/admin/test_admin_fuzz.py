@@ -18,8 +18,8 @@ from schemathesis.specs.openapi.checks import (
     status_code_conformance,
 )
 
-from tests.support.admin_helpers import AUTH
 from tests.support.admin_app_server import ThreadedGateway
+from tests.support.admin_helpers import AUTH
 
 EXAMPLES = 15  # per operation and identity (bounded in time: the suite's budget is 5 minutes)
 CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance, response_schema_conformance]
