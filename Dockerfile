@@ -13,6 +13,7 @@ COPY gateway gateway
 COPY actors actors
 COPY prompts prompts
 COPY tools tools
+COPY desk desk
 COPY spine spine
 # A wheel of the project plus wheels of everything it needs, so the runtime stage has no compiler,
 # no pip cache and no source tree.
