@@ -73,13 +73,14 @@ async def _open(spine: Spine) -> list[Dispatch]:
 
 async def _settle(spine: Spine, dispatch: Dispatch, status: DispatchStatus, by: str | None) -> Dispatch | None:
     """Move an open dispatch to `status`; None when it was no longer open (someone answered first)."""
-    found = await spine.get_dispatch(dispatch.id)
-    if found is None or not found[0].status.open:
-        return None
-    current, version = found
-    changed = current.model_copy(update={"status": status, "answered_by_person_id": by or current.answered_by_person_id,
-                                         "answered_at": spine.clock() if by else current.answered_at})
-    return changed if await spine.replace_dispatch(changed, version) else None
+    def settle(current: Dispatch | None) -> Dispatch | None:
+        if current is None or not current.status.open:
+            return None
+        return current.model_copy(update={"status": status, "answered_by_person_id": by or current.answered_by_person_id,
+                                          "answered_at": spine.clock() if by else current.answered_at})
+
+    # One try, as before: a lost race means another answer (or the reminder) came first.
+    return (await spine.change_dispatch(dispatch.id, settle, tries=1)).after
 
 
 async def answer_dispatch(spine: Spine, person_id: str, *, accept: bool, work_order: str | None) -> DispatchAnswer | None:

@@ -38,18 +38,20 @@ class AckOutcome(BaseModel):
 
 async def acknowledge(spine: Spine, page_id: str, person_id: str, via: PageVia, *,
                       now: datetime | None = None) -> AckOutcome:
-    for _ in range(_CAS_ATTEMPTS):
-        found = await spine.read_page(page_id)
-        if found is None:
-            return AckOutcome(acknowledged=False)
-        page, version = found
-        if page.status not in _ACKABLE:
-            return AckOutcome(acknowledged=False, page=page, reply=await _taken_reply(spine, page))
-        taken = page.model_copy(update={"status": PageStatus.ACKNOWLEDGED, "acknowledged_by": person_id,
-                                        "acknowledged_via": via, "acknowledged_at": now or utcnow()})
-        if await spine.replace_page(taken, version):
-            return await _after_ack(spine, taken)
-    return AckOutcome(acknowledged=False, page=None, reply="The page is changing right now; reply ACK again.")
+    def take(page: Page | None) -> Page | None:
+        if page is None or page.status not in _ACKABLE:
+            return None
+        return page.model_copy(update={"status": PageStatus.ACKNOWLEDGED, "acknowledged_by": person_id,
+                                       "acknowledged_via": via, "acknowledged_at": now or utcnow()})
+
+    changed = await spine.change_page(page_id, take, tries=_CAS_ATTEMPTS)
+    if changed.after is not None:
+        return await _after_ack(spine, changed.after)
+    if changed.lost:
+        return AckOutcome(acknowledged=False, page=None, reply="The page is changing right now; reply ACK again.")
+    if changed.before is None:
+        return AckOutcome(acknowledged=False)
+    return AckOutcome(acknowledged=False, page=changed.before, reply=await _taken_reply(spine, changed.before))
 
 
 async def _taken_reply(spine: Spine, page: Page) -> str:
@@ -118,16 +120,12 @@ async def team_of(spine: Spine, person_id: str, language: str = "en") -> str:
 
 async def pass_page(spine: Spine, page_id: str, person_id: str, *, now: datetime | None = None) -> bool:
     """2 on the call: the next level is due now, if the person is on the level being paged."""
-    for _ in range(_CAS_ATTEMPTS):
-        found = await spine.read_page(page_id)
-        if found is None or not found[0].is_open or found[0].step < 0:
-            return False
-        page, version = found
-        if person_id not in page.plan.levels[page.level]:
-            return False
-        if await spine.replace_page(page.model_copy(update={"next_due": now or utcnow()}), version):
-            return True
-    return False
+    def due_now(page: Page | None) -> Page | None:
+        if page is None or not page.is_open or page.step < 0 or person_id not in page.plan.levels[page.level]:
+            return None
+        return page.model_copy(update={"next_due": now or utcnow()})
+
+    return (await spine.change_page(page_id, due_now, tries=_CAS_ATTEMPTS)).after is not None
 
 
 async def _taken_by_another(spine: Spine, pages: list[Page], person_id: str) -> AckOutcome | None:

@@ -26,7 +26,6 @@ from spine.identity import PersonRoleType, utcnow
 from spine.oncall import OnCallPlan, Page, PageStatus
 from spine.records import EventKind
 from spine.repo import Spine
-from spine.store.base import ABSENT, ConditionFailed, Item
 
 log = logging.getLogger("clara.oncall")
 MANAGER_ROLES = frozenset({PersonRoleType.PM, PersonRoleType.ORG_ADMIN})
@@ -97,28 +96,24 @@ async def _fresh_code(spine: Spine, plan: OnCallPlan, rng: random.Random) -> str
 
 
 async def _claim_for_interaction(spine: Spine, request: PageRequest) -> bool:
-    try:
-        await spine.store.put(Item(pk=keys.interaction_page(request.interaction_id or ""),
-                                   data={"page_id": request.page_id}), expect_version=ABSENT)
-        return True
-    except ConditionFailed:
-        return False
+    return await spine.claim_interaction_page(request.interaction_id or "", request.page_id)
 
 
 async def _join(spine: Spine, page_id: str, request: PageRequest) -> Page | None:
     """The turn's page, now knowing the work order or escalation of this second start too (the
     steps still to come name it)."""
-    for _ in range(3):
-        found = await spine.read_page(page_id)
-        if found is None:
+    def fill(page: Page | None) -> Page | None:
+        if page is None:
             return None
-        page, version = found
         missing = {name: getattr(request, name) for name in ("work_order_id", "work_order_display_id", "escalation_id",
                                                               "unit") if getattr(page, name) is None}
-        if not any(missing.values()) or await spine.replace_page(page.model_copy(update=missing), version):
-            if request.escalation_id:
-                await spine.link_escalation_page(request.escalation_id, page_id)
-            return await spine.get_page(page_id)
+        return page.model_copy(update=missing) if any(missing.values()) else None
+
+    changed = await spine.change_page(page_id, fill, tries=3)
+    if changed.before is None:
+        return None
+    if not changed.lost and request.escalation_id:
+        await spine.link_escalation_page(request.escalation_id, page_id)
     return await spine.get_page(page_id)
 
 
