@@ -11,6 +11,7 @@ import secrets
 
 from pydantic import BaseModel
 
+import spine.keys as keys
 from desk.outbound.queue import Notification, NotificationKind, OutboundRequest, queue_outbound
 from spine.context import Channel
 from spine.conversation import Author, Conversation, ConversationMessage, Mode, Takeover
@@ -78,7 +79,7 @@ async def send_staff_message(spine: Spine, person_id: str, staff_id: str, text: 
     was_staff = head is not None and head.mode() == Mode.STAFF
     head = await take_over(spine, person_id, staff_id, release_after_s=release_after_s, property_id=property_id)
     notification = await queue_outbound(spine, OutboundRequest(
-        key=f"staff-{person_id}-{request_id}", kind=NotificationKind.STAFF, recipient_person_id=person_id,
+        key=keys.staff_message_notice(person_id, request_id), kind=NotificationKind.STAFF, recipient_person_id=person_id,
         property_id=head.property_id, body=text, urgent=True))  # their last channel: queue_outbound knows it
     message = ConversationMessage(id=f"staff-{request_id}", person_id=person_id, property_id=head.property_id,
                                   channel=notification.channel or head.last_channel or Channel.SMS, author=Author.STAFF,

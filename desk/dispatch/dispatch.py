@@ -172,7 +172,7 @@ async def handed_back(spine: Spine, wo: WorkOrder, vendor_id: str | None, person
     who = person.display_name if person else "their contact"
     body = texts.staff_declined(vendor.name if vendor else "The vendor", who, wo, prop) + f" Reason: {reason}"
     # One hand-back, one message per manager: the work order's note count names this hand-back.
-    return await _tell_managers(spine, f"handoff_{wo.id}_{len(wo.notes)}", wo, "declined", body)
+    return await _tell_managers(spine, keys.work_order_handoff(wo.id, len(wo.notes)), wo, "declined", body)
 
 
 async def _tell_managers(spine: Spine, about: str, wo: WorkOrder, what: str, body: str) -> list[Notification]:

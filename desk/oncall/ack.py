@@ -14,6 +14,7 @@ from datetime import datetime
 from pydantic import BaseModel, Field
 
 import desk.oncall.texts as texts
+import spine.keys as keys
 from desk.dispatch.dispatch import accept_by_page
 from desk.outbound.queue import Notification, NotificationKind, NotificationStatus, OutboundRequest, queue_outbound
 from spine.escalation import EscalationStatus
@@ -67,7 +68,7 @@ async def _after_ack(spine: Spine, page: Page) -> AckOutcome:
     notifications = []
     if page.reporter_person_id and page.reporter_person_id != page.acknowledged_by:
         notifications.append(await queue_outbound(spine, OutboundRequest(
-            key=f"page-{page.id}-acknowledged-reporter", kind=NotificationKind.NOTIFY,
+            key=keys.page_reporter_notice(page.id, "acknowledged"), kind=NotificationKind.NOTIFY,
             recipient_person_id=page.reporter_person_id, property_id=page.property_id, urgent=True,
             body=texts.reporter_has_it(name, await team_of(spine, page.acknowledged_by or "", page.language),
                                        page.language))))

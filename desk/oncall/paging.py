@@ -164,12 +164,12 @@ async def advance_page(spine: Spine, page: Page, version: int, *, now: datetime 
 
 
 async def _page_person(spine: Spine, page: Page, step: int, person_id: str, property_name: str) -> list[Notification]:
-    key = f"page-{page.id}-{step}-{person_id}"
-    base = OutboundRequest(key=key, kind=NotificationKind.PAGE, recipient_person_id=person_id,
+    # a template: the text and the call below each name their own row
+    base = OutboundRequest(key="", kind=NotificationKind.PAGE, recipient_person_id=person_id,
                            property_id=page.property_id, body="", urgent=True, page_id=page.id)
-    text = base.model_copy(update={"key": f"{key}-sms", "channel": Channel.SMS,
+    text = base.model_copy(update={"key": keys.page_step_notice(page.id, step, person_id, "sms"), "channel": Channel.SMS,
                                    "body": texts.page_sms(page, property_name)})
-    call = base.model_copy(update={"key": f"{key}-call", "channel": Channel.VOICE,
+    call = base.model_copy(update={"key": keys.page_step_notice(page.id, step, person_id, "call"), "channel": Channel.VOICE,
                                    "body": texts.page_call_script(page, property_name)})
     return [await queue_outbound(spine, text), await queue_outbound(spine, call)]
 
@@ -180,14 +180,14 @@ async def _exhaust(spine: Spine, page: Page, version: int) -> list[Notification]
     notifications = []
     for manager_id in await managers_of(spine, page.property_id, page.org_id):
         notifications.append(await queue_outbound(spine, OutboundRequest(
-            key=f"page-{page.id}-exhausted-{manager_id}", kind=NotificationKind.STAFF, recipient_person_id=manager_id,
+            key=keys.page_exhausted_notice(page.id, manager_id), kind=NotificationKind.STAFF, recipient_person_id=manager_id,
             property_id=page.property_id, body=texts.managers_exhausted(page, name, len(page.paged_person_ids)),
             urgent=True, page_id=page.id)))
         await spine.hold_page(manager_id, page.id)  # a manager may take it with ACK <code>
     managers_told = any(n.status != NotificationStatus.BLOCKED for n in notifications)
     if page.reporter_person_id:
         notifications.append(await queue_outbound(spine, OutboundRequest(
-            key=f"page-{page.id}-exhausted-reporter", kind=NotificationKind.NOTIFY,
+            key=keys.page_reporter_notice(page.id, "exhausted"), kind=NotificationKind.NOTIFY,
             recipient_person_id=page.reporter_person_id, property_id=page.property_id,
             body=texts.reporter_no_answer(page.language, managers_told), urgent=True, page_id=page.id)))
     if not await spine.replace_page(page.model_copy(update={"status": PageStatus.EXHAUSTED}), version):

@@ -14,6 +14,7 @@ from fastapi.responses import Response
 from twilio.twiml.voice_response import Gather, VoiceResponse
 
 import desk.oncall.texts as texts
+import spine.keys as keys
 from desk.oncall.ack import acknowledge, pass_page
 from desk.outbound.queue import NotificationKind, OutboundRequest, queue_outbound
 from gateway.context import GatewayContext
@@ -103,7 +104,7 @@ async def _accept(context: GatewayContext, page_id: str, person_id: str) -> Resp
         return _say(outcome.reply or texts.CALL_GONE)
     page = outcome.page
     await queue_outbound(context.spine, OutboundRequest(  # the details, in writing
-        key=f"page-{page.id}-acknowledged-{person_id}", kind=NotificationKind.PAGE, recipient_person_id=person_id,
+        key=keys.page_taken_notice(page.id, person_id), kind=NotificationKind.PAGE, recipient_person_id=person_id,
         property_id=page.property_id, body=outcome.reply, channel=Channel.SMS, urgent=True))
     prop = await context.spine.get_property(page.property_id)
     return _say(texts.call_taken(prop.name if prop else page.property_id))

@@ -14,7 +14,7 @@ from spine.store.base import ABSENT, Item
 def _item(dispatch: Dispatch) -> Item:
     return Item(pk=keys.dispatch(dispatch.id), data=dispatch.model_dump(mode="json"),
                 gsi1pk=keys.dispatches_with_status(dispatch.status),
-                gsi1sk=f"{dispatch.sent_at.isoformat()}#{dispatch.id}")
+                gsi1sk=keys.dispatch_position(dispatch.sent_at.isoformat(), dispatch.id))
 
 
 class DispatchRecords(RepoBase):

@@ -39,7 +39,7 @@ class EscalationRecords(RepoBase):
                     "wire_address_last4": escalation.wire_address_last4 or last4(phones[0] if phones else None)})
         before = await self.get_escalation(escalation.id)  # a writer changing its status moves its copies
         await self._put(escalation, keys.escalation(escalation.id), gsi1pk=keys.org_escalations(escalation.org_id),
-                        gsi1sk=f"{escalation.created_at.isoformat()}#{escalation.id}")
+                        gsi1sk=keys.escalation_position(escalation.created_at.isoformat(), escalation.id))
         if before is not None:
             await self._dequeue(before, escalation)
         await self._enqueue(escalation)

@@ -45,12 +45,12 @@ class InteractionRecords(RepoBase):
 
     async def put_outbox(self, message: OutboxMessage) -> None:
         await self._put(message, keys.outbox(message.id), gsi1pk=keys.outbox_status(message.status),
-                        gsi1sk=f"{message.due_at.isoformat()}#{message.id}")
+                        gsi1sk=keys.outbox_position(message.due_at.isoformat(), message.id))
 
     async def create_outbox(self, message: OutboxMessage) -> bool:
         """Write a row only if no row has its id (the same key queues once); False when one has."""
         return await self._create(message, keys.outbox(message.id), gsi1pk=keys.outbox_status(message.status),
-                                  gsi1sk=f"{message.due_at.isoformat()}#{message.id}")
+                                  gsi1sk=keys.outbox_position(message.due_at.isoformat(), message.id))
 
     async def replace_pending_outbox(self, message: OutboxMessage) -> bool:
         """Overwrite the row with `message` only while it is still PENDING, on compare-and-set, so a
@@ -60,7 +60,7 @@ class InteractionRecords(RepoBase):
             return False
         return await self._replace(Item(pk=item.pk, sk=item.sk, data=message.model_dump(mode="json"),
                                         gsi1pk=keys.outbox_status(message.status),
-                                        gsi1sk=f"{message.due_at.isoformat()}#{message.id}"), item.version)
+                                        gsi1sk=keys.outbox_position(message.due_at.isoformat(), message.id)), item.version)
 
     async def outbox(self, status: OutboxStatus = OutboxStatus.PENDING, limit: int = 100) -> list[OutboxMessage]:
         """Oldest first (by when each row may leave, see OutboxMessage.due_at)."""
@@ -112,7 +112,7 @@ class InteractionRecords(RepoBase):
     # -- events and traces --------------------------------------------------------------
     async def put_event(self, event: Event) -> None:
         await self._put(event, keys.event(event.id), gsi1pk=keys.events_of_kind(event.kind),
-                        gsi1sk=f"{event.at.isoformat()}#{event.id}")
+                        gsi1sk=keys.event_position(event.at.isoformat(), event.id))
 
     async def events(self, kind: str, *, limit: int = 100, since: datetime | None = None) -> list[Event]:
         found = await self._index(Event, keys.events_of_kind(kind), limit=limit, descending=True)
@@ -120,7 +120,7 @@ class InteractionRecords(RepoBase):
 
     async def put_trace(self, trace: AgentTrace) -> None:
         await self._put(trace, keys.trace(trace.interaction_id), gsi1pk=keys.TRACES,
-                        gsi1sk=f"{trace.started_at.isoformat()}#{trace.interaction_id}")
+                        gsi1sk=keys.trace_position(trace.started_at.isoformat(), trace.interaction_id))
 
     async def get_trace(self, interaction_id: str) -> AgentTrace | None:
         return await self._get(AgentTrace, keys.trace(interaction_id))
