@@ -24,7 +24,7 @@ from spine.events import emit_event
 from spine.identity import PersonRoleType
 from spine.records import EventKind
 from spine.repo import Spine
-from spine.work import WorkOrder, WorkOrderNote, WorkOrderStatus
+from spine.work import WorkOrder, WorkOrderStatus
 
 DEFAULT_ACCEPT_WITHIN_S = 3600
 OPEN_STATUSES = (DispatchStatus.PENDING, DispatchStatus.OVERDUE)
@@ -131,9 +131,7 @@ async def _take(spine: Spine, dispatch: Dispatch, person_id: str, *, reason: str
     name = person.display_name if person else person_id
     moved = f"; assigned to {dispatch.vendor_id}" + (f" (was {previous})" if previous else "") \
         if previous != dispatch.vendor_id else ""
-    wo.notes.append(WorkOrderNote(author_person_id=person_id, text=f"Dispatch accepted by {name}{note}{moved}"))
-    wo.updated_at = spine.clock()
-    await spine.put_work_order(wo)
+    await spine.note_work_order(wo, person_id, f"Dispatch accepted by {name}{note}{moved}", updated_at=spine.clock())
     reassigned = {"previous_vendor_id": previous} if previous != dispatch.vendor_id else None
     await _event(spine, EventKind.DISPATCH_ACCEPTED, dispatch, person_id, reason=reason, extra=reassigned)
     tell = worth_a_notice(*before, wo) and await tenant_to_tell(spine, wo) != already_told
@@ -150,9 +148,7 @@ async def _declined(spine: Spine, dispatch: Dispatch, person_id: str) -> Dispatc
     name, vendor_name = person.display_name if person else person_id, vendor.name if vendor else dispatch.vendor_id
     if wo.assigned_vendor_id == dispatch.vendor_id and wo.is_open:
         wo.assigned_vendor_id, wo.status, wo.eta = None, WorkOrderStatus.OPEN, None
-    wo.notes.append(WorkOrderNote(author_person_id=person_id, text=f"Dispatch declined by {name} ({vendor_name})"))
-    wo.updated_at = spine.clock()
-    await spine.put_work_order(wo)
+    await spine.note_work_order(wo, person_id, f"Dispatch declined by {name} ({vendor_name})", updated_at=spine.clock())
     await _event(spine, EventKind.DISPATCH_DECLINED, dispatch, person_id)
     staff = await _tell_managers(spine, dispatch.id, wo, "declined", texts.staff_declined(vendor_name, name, wo, prop))
     return DispatchAnswer(outcome="declined", reply=texts.declined_reply(wo, staff), dispatch_id=dispatch.id,

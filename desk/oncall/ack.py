@@ -23,7 +23,6 @@ from spine.identity import PersonRoleType, utcnow
 from spine.oncall import TAKEN_PAGE_KEPT_S, Page, PageStatus, PageVia
 from spine.records import EventKind
 from spine.repo import Spine
-from spine.work import WorkOrderNote
 
 ACK_WORD = re.compile(r"^\s*ack(?:\s+(\d{4}))?\s*[.!]?\s*$", re.IGNORECASE)
 _ACKABLE = frozenset({PageStatus.PAGING, PageStatus.EXHAUSTED})  # a late answer still takes it
@@ -101,10 +100,8 @@ async def _accept_dispatch(spine: Spine, page: Page, told: list[Notification]) -
 
 async def _note(spine: Spine, page: Page, name: str) -> None:
     if page.work_order_id and (wo := await spine.get_work_order(page.work_order_id)) is not None:
-        wo.notes.append(WorkOrderNote(author_person_id=page.acknowledged_by,
-                                      text=f"On-call page acknowledged by {name} ({page.acknowledged_via})"))
-        wo.updated_at = utcnow()
-        await spine.put_work_order(wo)
+        await spine.note_work_order(wo, page.acknowledged_by,
+                                    f"On-call page acknowledged by {name} ({page.acknowledged_via})", updated_at=utcnow())
     esc = await spine.get_escalation(page.escalation_id) if page.escalation_id else None
     if esc is not None and esc.status == EscalationStatus.OPEN:
         await spine.put_escalation(esc.model_copy(update={"status": EscalationStatus.ACKNOWLEDGED}))

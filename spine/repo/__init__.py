@@ -10,6 +10,8 @@ so the SQLite and DynamoDB backends stay dumb item stores.
 """
 from __future__ import annotations
 
+from datetime import datetime
+
 from pydantic import BaseModel
 
 import spine.keys as keys
@@ -39,7 +41,7 @@ from spine.repo.tools import ToolRecords
 from spine.repo.tours import TourRecords
 from spine.repo.verification import VerificationRecords
 from spine.store.base import ABSENT, Item
-from spine.work import Prospect, RenewalWorkflow, WorkOrder
+from spine.work import Prospect, RenewalWorkflow, WorkOrder, WorkOrderNote
 
 
 class SequenceValue(BaseModel):
@@ -160,6 +162,16 @@ class Spine(InteractionRecords, ToolRecords, EscalationRecords, ConversationReco
     # -- work orders, prospects, renewals ----------------------------------------------
     async def put_work_order(self, wo: WorkOrder) -> None:
         await self.store.put(work_order_item(wo))
+
+    async def note_work_order(self, wo: WorkOrder, author_person_id: str | None, note: str | None, *,
+                              updated_at: datetime | None) -> None:
+        """Write `wo` (as its caller changed it) with `note` added to its history (None: no note),
+        touched at `updated_at` (None: left as it was). The one way a note joins a work order."""
+        if note:
+            wo.notes.append(WorkOrderNote(author_person_id=author_person_id, text=note))
+        if updated_at is not None:
+            wo.updated_at = updated_at
+        await self.put_work_order(wo)
 
     async def get_work_order(self, wo_id: str) -> WorkOrder | None:
         return await self._get(WorkOrder, keys.work_order(wo_id))

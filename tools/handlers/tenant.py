@@ -9,7 +9,7 @@ from desk.outbound.queue import Notification
 from spine.identity import utcnow
 from spine.property import Appliance
 from spine.records import last4
-from spine.work import WorkOrder, WorkOrderNote, WorkOrderStatus
+from spine.work import WorkOrder, WorkOrderStatus
 from tools.handlers.base import (
     Ack,
     HandlerContext,
@@ -56,13 +56,11 @@ async def create_work_order(ctx: HandlerContext, args: CreateWorkOrderIn) -> Wor
     existing = await _matching_open(ctx, args)
     if existing is not None:
         # The same problem reported again (a minute later, or by a roommate) adds to the open one.
-        existing.notes.append(WorkOrderNote(author_person_id=ctx.caller.person_id, text=f"Reported again: "
-                                            f"{args.description[:500]}"))
         raised = PRIORITY_RANK[args.priority] > PRIORITY_RANK.get(existing.priority, 0)
         if raised:
             existing.priority = args.priority
-        existing.updated_at = utcnow()
-        await ctx.spine.put_work_order(existing)
+        await ctx.spine.note_work_order(existing, ctx.caller.person_id, f"Reported again: {args.description[:500]}",
+                                        updated_at=utcnow())
         page = await page_work_order(ctx, existing, words=args.description) \
             if raised and existing.priority == PAGING_PRIORITY else None
         return WorkOrderCreated(work_order_id=existing.display_id, status=existing.status,
@@ -146,9 +144,8 @@ async def request_photo(ctx: HandlerContext, args: RequestPhotoIn) -> Ack:
     where = ""
     if ctx.target.work_order_id:
         wo = await target_work_order(ctx)
-        wo.notes.append(WorkOrderNote(author_person_id=ctx.caller.person_id, text=f"Photo requested: {args.reason}"))
-        wo.photo_request, wo.updated_at = args.reason, utcnow()
-        await ctx.spine.put_work_order(wo)
+        wo.photo_request = args.reason
+        await ctx.spine.note_work_order(wo, ctx.caller.person_id, f"Photo requested: {args.reason}", updated_at=utcnow())
         where = f" It will be attached to {wo.display_id}."
     return Ack(message=f"Ask the tenant to reply with a photo showing: {args.reason}.{where}")
 
@@ -175,9 +172,8 @@ async def submit_rating(ctx: HandlerContext, args: RatingIn) -> Ack:
     if wo.status not in RATEABLE:
         raise ToolFailure(f"{wo.display_id} is {wo.status}; it can be rated once the work is completed")
     wo.rating = args.stars
-    if args.comment:
-        wo.notes.append(WorkOrderNote(author_person_id=ctx.caller.person_id, text=f"Rating comment: {args.comment}"))
-    await ctx.spine.put_work_order(wo)
+    await ctx.spine.note_work_order(wo, ctx.caller.person_id, args.comment and f"Rating comment: {args.comment}",
+                                    updated_at=None)  # a rating is no change of the work
     return Ack(message=f"Rated {wo.display_id} {args.stars}/5. Thank you.")
 
 
