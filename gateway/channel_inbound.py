@@ -49,7 +49,8 @@ class TurnSubmitter(Protocol):
 
 
 class InboundOutcome(StrEnum):
-    """How an email or Telegram message ended, as its webhook answers it (`outcome`)."""
+    """How an inbound message ended, as its webhook answers it (`outcome`): one vocabulary for
+    every channel; some members occur on one channel only (named beside them)."""
 
     ANSWERED = "answered"
     DEFERRED = "deferred"  # the turn missed the inline budget; the reply follows by API
@@ -58,10 +59,14 @@ class InboundOutcome(StrEnum):
     NOT_LINKED = "not_linked"
     OPTED_OUT = "opted_out"
     OPTED_IN = "opted_in"
+    HELP = "help"  # SMS: the HELP keyword
     SENDER_OPTED_OUT = "blocked"  # the sender opted out: nothing may be sent to them
+    UNKNOWN_NUMBER = "unknown_number"  # SMS
     IGNORED = "ignored"  # Telegram: not a person writing to the bot 1:1
     SPAM = "suppressed"  # the sender is spam: recorded, not answered
     FAILED = "failed"
+    ACKNOWLEDGED = "acknowledged"  # SMS: an on-call page's ACK (gateway.sms.ack), answered without a turn
+    DISPATCH_ANSWERED = "dispatch_answered"  # SMS: a vendor's YES/NO to a dispatch (gateway.sms.dispatch_reply)
 
 
 class InboundResult(BaseModel):

@@ -9,7 +9,7 @@ from desk.outbound.queue import Notification
 from spine.identity import utcnow
 from spine.property import Appliance
 from spine.records import last4
-from spine.work import WorkOrder, WorkOrderStatus
+from spine.work import Priority, WorkOrder, WorkOrderStatus
 from tools.handlers.base import (
     Ack,
     HandlerContext,
@@ -26,14 +26,14 @@ from tools.handlers.views import WorkOrderView, work_order_view
 from tools.paging import PAGING_PRIORITY, OnCall, notifications_of, on_call, page_work_order
 from tools.schema import ToolInput
 
-Priority = Literal["normal", "urgent", "emergency"]
+PriorityIn = Literal["normal", "urgent", "emergency"]  # the tool's schema: spine.work.Priority's values
 
 
 class CreateWorkOrderIn(ToolInput):
     description: str = Field(min_length=1, max_length=2000, description="The problem, in the tenant's words")
     brief: str | None = Field(None, max_length=120, description="Short title, e.g. 'running toilet'")
     unit: str | None = unit_field()
-    priority: Priority = Field("normal", description="emergency only for active danger or damage")
+    priority: PriorityIn = Field("normal", description="emergency only for active danger or damage")
     access_notes: str | None = Field(None, max_length=500, description="Entry permission, pets, best times")
 
 
@@ -56,9 +56,9 @@ async def create_work_order(ctx: HandlerContext, args: CreateWorkOrderIn) -> Wor
     existing = await _matching_open(ctx, args)
     if existing is not None:
         # The same problem reported again (a minute later, or by a roommate) adds to the open one.
-        raised = PRIORITY_RANK[args.priority] > PRIORITY_RANK.get(existing.priority, 0)
+        raised = Priority(args.priority).rank > existing.priority.rank
         if raised:
-            existing.priority = args.priority
+            existing.priority = Priority(args.priority)
         await ctx.spine.note_work_order(existing, ctx.caller.person_id, f"Reported again: {args.description[:500]}",
                                         updated_at=utcnow())
         page = await page_work_order(ctx, existing, words=args.description) \
@@ -95,7 +95,6 @@ async def _create_unverified(ctx: HandlerContext, args: CreateWorkOrderIn, callb
         f"{ending} before anyone acts on it (this call is not verified). Tell the caller so.")
 
 
-PRIORITY_RANK = {"normal": 0, "urgent": 1, "emergency": 2}
 # Words that say what is wrong, not what it is wrong with: sharing only these is not the same problem.
 _GENERIC = frozenset("a an the my our is it its in on of and with at to for from again still keeps broken leak leaking "
                      "leaks dripping drip running clogged jammed not working stopped won't doesn't noisy smells "
