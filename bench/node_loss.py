@@ -58,7 +58,7 @@ class Load:
 
     async def sender(self, http, phone: str, think_s: float) -> None:
         from gateway.cli.sms import inbound_form
-        from gateway.sms.signature import sign
+        from gateway.twilio.signature import sign
 
         while not self.stop:
             record = Sent(sid="SM" + uuid.uuid4().hex, phone=phone, sent_at=time.monotonic())

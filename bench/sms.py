@@ -135,7 +135,7 @@ class Load:
 
     def _sms_request(self, phone: str) -> tuple[dict, dict]:
         from gateway.cli.sms import inbound_form
-        from gateway.sms.signature import sign
+        from gateway.twilio.signature import sign
 
         sid = "SM" + uuid.uuid4().hex
         form = inbound_form(from_=phone, to=YALE, body=BODY, message_sid=sid, account_sid="AC" + "0" * 32)

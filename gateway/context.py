@@ -22,8 +22,8 @@ from gateway.sms.abandoned import AbandonedInboundSweep, ApologySender
 from gateway.sms.delivery import Delivery
 from gateway.sms.handler import SmsHandler
 from gateway.sms.options import SmsOptions
-from gateway.sms.rest import TwilioRest
 from gateway.telegram.channel import TelegramChannel
+from gateway.twilio.rest import TwilioRest
 from spine.context import Channel
 from spine.records import OutboxStatus
 from spine.repo import Spine

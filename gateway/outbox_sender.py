@@ -6,7 +6,7 @@ fetches /voice/oncall/{page_id}), an email through Mailgun, a Telegram message t
 A reply row still pending after `REPLY_GRACE_S` (its replica died mid-send) is swept here too. Each
 row is claimed before it is sent (gateway.outbox_delivery.send_claimed), so nothing leaves twice
 whoever sends it. A text or call claimed `INTERRUPTED_AFTER_S` ago and never written back (its
-sender died mid-send) is looked up in Twilio's Messages or Calls list (gateway.sms.twilio_history):
+sender died mid-send) is looked up in Twilio's Messages or Calls list (gateway.twilio.history):
 found, its sid is recorded (it was sent, once); not found, it is sent now, once (a second claim).
 A row whose `not_before` is in the future waits; a row of a page that has been acknowledged is
 not sent; a channel without credentials keeps its rows pending.
@@ -31,11 +31,11 @@ from gateway.email.channel import mailgun_messages
 from gateway.errors import ProviderError
 from gateway.outbox_delivery import send_owned
 from gateway.settings import Settings
-from gateway.sms.rest import TwilioRest
-from gateway.sms.twilio_history import TwilioHistory
 from gateway.telegram.channel import bot_api
 from gateway.telegram.delivery import REPLY_MARKUP
-from gateway.voice.calls import TwilioCalls
+from gateway.twilio.calls import TwilioCalls
+from gateway.twilio.history import TwilioHistory
+from gateway.twilio.rest import TwilioRest
 from spine.context import Channel
 from spine.identity import utcnow
 from spine.oncall import PageStatus

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import spine.keys as keys
 from gateway.outbox_delivery import deliver_once
-from gateway.sms.rest import TwilioRest, TwilioRestError
 from gateway.sms.splitting import split_body
+from gateway.twilio.rest import TwilioRest, TwilioRestError
 from spine.context import Channel
 from spine.records import OutboxMessage, OutboxStatus
 from spine.repo import Spine

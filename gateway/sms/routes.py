@@ -15,11 +15,11 @@ from gateway.context import GatewayContext, get_context
 from gateway.errors import WebhookRejected
 from gateway.inbound_log import InboundLog
 from gateway.sms.inbound import MalformedWebhook, UnsupportedSender, parse_inbound
-from gateway.sms.signature import IDEMPOTENCY_HEADER
 from gateway.sms.status import parse_status, record_status
-from gateway.sms.twilio_params import TwilioWebhook
-from gateway.sms.twiml import TWIML_MEDIA_TYPE, render_twiml
-from gateway.twilio_webhook import signed_form
+from gateway.twilio.params import TwilioWebhook
+from gateway.twilio.signature import IDEMPOTENCY_HEADER
+from gateway.twilio.twiml_sms import TWIML_MEDIA_TYPE, render_twiml
+from gateway.twilio.webhook import signed_form
 from spine.context import Channel
 from spine.events import emit_event
 from spine.masking import mask_phones

@@ -24,6 +24,7 @@ import spine.keys as keys
 from actors.voice.call import VoiceCalls
 from actors.voice.session import VoiceCall
 from gateway.errors import GatewayError
+from gateway.twilio.twiml_voice import stir_verified, verified_caller
 from gateway.voice.elevenlabs import AgentEndpoint, ElevenLabsError
 from gateway.voice.elevenlabs_wire import (
     ULAW_8000,
@@ -57,7 +58,6 @@ from gateway.voice.twilio_media import (
     TwilioStop,
     parse_twilio_event,
 )
-from gateway.voice.twiml import stir_verified, verified_caller
 from spine.context import Channel
 from spine.events import emit_event
 from spine.records import EventKind

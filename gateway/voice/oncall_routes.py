@@ -19,8 +19,8 @@ from desk.oncall.ack import acknowledge, pass_page
 from desk.outbound.queue import NotificationKind, OutboundRequest, queue_outbound
 from gateway.context import GatewayContext
 from gateway.errors import WebhookRejected
-from gateway.sms.twilio_params import TwilioWebhook
-from gateway.twilio_webhook import signed_form
+from gateway.twilio.params import TwilioWebhook
+from gateway.twilio.webhook import signed_form
 from spine.context import Channel
 from spine.oncall import Page, PageStatus, PageVia
 from spine.store.base import StoreError

@@ -21,9 +21,10 @@ import gateway.voice.signature as el_signature
 import spine.keys as keys
 from actors.voice.opening import interaction_id_for
 from gateway.errors import WebhookRejected
-from gateway.sms.signature import SETTINGS_HEADER, SIGNATURE_HEADER, signature_valid
-from gateway.sms.twilio_params import TwilioWebhook
-from gateway.twilio_webhook import signed_form
+from gateway.twilio.params import TwilioWebhook
+from gateway.twilio.signature import SETTINGS_HEADER, SIGNATURE_HEADER, signature_valid
+from gateway.twilio.twiml_voice import ENDED_QUERY, call_ended, connect_stream, stream_parameters, stream_url
+from gateway.twilio.webhook import signed_form
 from gateway.untrusted import json_value
 from gateway.voice.bridge import CallBridge
 from gateway.voice.elevenlabs_wire import PersonalizationRequest, PostCallWebhook, ToolCallKey, ToolWebhookAnswer
@@ -38,7 +39,6 @@ from gateway.voice.suppression import (
     suppressed_reason,
 )
 from gateway.voice.texts import CallTexts
-from gateway.voice.twiml import ENDED_QUERY, call_ended, connect_stream, stream_parameters, stream_url
 from spine.context import Channel
 from spine.events import emit_event
 from spine.participants import resolve_participant

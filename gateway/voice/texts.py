@@ -15,7 +15,7 @@ import httpx
 
 from gateway.outbox_delivery import send_claimed
 from gateway.settings import Settings
-from gateway.sms.rest import TwilioRest, TwilioRestError
+from gateway.twilio.rest import TwilioRest, TwilioRestError
 from spine.records import OutboxMessage, OutboxStatus, last4
 from spine.repo import Spine
 from spine.toolspec import OutboundText, ToolResult

@@ -9,9 +9,9 @@ from contextlib import asynccontextmanager
 from websockets.asyncio.server import ServerConnection, serve
 
 from actors.voice.call import VoiceCalls
+from gateway.twilio.twiml_voice import stream_parameters
 from gateway.voice.bridge import CallBridge
 from gateway.voice.elevenlabs import AgentEndpoint
-from gateway.voice.twiml import stream_parameters
 
 SECRET = "twilio-auth-token-for-tests"
 ACCOUNT = "AC" + "7" * 32
