@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 import spine.keys as keys
+from desk.outbound.may_send import may_reply
 from gateway.outbox_delivery import deliver_once
 from gateway.sms.splitting import split_body
 from gateway.telegram.botapi import TelegramBotApi, TelegramError
@@ -25,7 +26,7 @@ class TelegramDelivery:
                    reply_markup: dict | None = None) -> list[OutboxMessage]:
         """Send `body` to chat `to` (split at Telegram's 4096 characters; the keyboard rides on
         the last part). `key` names the outbox rows (`{key}-{n}`), so a retry sends nothing twice."""
-        opted_out = await self.spine.is_opted_out(to, Channel.TELEGRAM)
+        opted_out = not await may_reply(self.spine, to, Channel.TELEGRAM)
         parts = split_body(body, MAX_TEXT_CHARS)
         sent = []
         for n, part in enumerate(parts):

@@ -12,6 +12,7 @@ import logging
 
 import spine.keys as keys
 from actors.turn.turn_types import TurnResult
+from desk.outbound.may_send import may_reply
 from gateway.api_turns import ApiTurns
 from gateway.channel_inbound import ChannelInbound, InboundOutcome, InboundResult, new_interaction_id, turn_outcome
 from gateway.telegram.delivery import TelegramDelivery
@@ -82,7 +83,7 @@ class TelegramHandler:
             return TelegramResult(outcome=InboundOutcome.OPTED_OUT)
         if word == "/start":
             return await self._start(record, message, prop)
-        if await self.spine.is_opted_out(record.from_address, Channel.TELEGRAM):
+        if not await may_reply(self.spine, record.from_address, Channel.TELEGRAM):
             await self._event(EventKind.OPTED_OUT_INBOUND, "sender_sent_stop", record, prop)
             await self.inbound.blocked(record)
             return TelegramResult(outcome=InboundOutcome.SENDER_OPTED_OUT)
