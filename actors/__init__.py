@@ -37,6 +37,8 @@ import typing
 from spine.lazy_names import lazy_names as _lazy_names
 
 if typing.TYPE_CHECKING:
+    from actors.client.call_session import VoiceCall
+    from actors.client.calls import VoiceCalls
     from actors.client.pool import HostPool, TurnFailed
     from actors.config import DEFAULT_FAST_MODEL, DEFAULT_TURN_MODEL, RuntimeConfig, TurnBudget
     from actors.dispatcher.dispatcher import Dispatcher
@@ -51,12 +53,10 @@ if typing.TYPE_CHECKING:
     from actors.model.base import ModelBackend, ModelRequest, ModelResponse, ModelUnavailable
     from actors.model.factory import make_model_from
     from actors.model.offline import OfflineModel
+    from actors.protocol.turn import ToolRunner, TurnDeps, TurnResult
+    from actors.turn.call_opening import VoiceCallStart
     from actors.turn.interaction import run_interaction
     from actors.turn.opening import Opening, load_context, open_for
-    from actors.turn.turn_types import ToolRunner, TurnDeps, TurnResult
-    from actors.voice.call import VoiceCalls
-    from actors.voice.opening import VoiceCallStart
-    from actors.voice.session import VoiceCall
 
 # name -> the module that defines it, imported on first use (module __getattr__, PEP 562): a
 # command that needs only `actors.config` (every `gateway` CLI command, through its settings)
@@ -79,10 +79,10 @@ _HOMES = {
     "OfflineModel": "actors.model.offline",
     "run_interaction": "actors.turn.interaction",
     **dict.fromkeys(["Opening", "load_context", "open_for"], "actors.turn.opening"),
-    **dict.fromkeys(["ToolRunner", "TurnDeps", "TurnResult"], "actors.turn.turn_types"),
-    **dict.fromkeys(["VoiceCalls"], "actors.voice.call"),
-    "VoiceCallStart": "actors.voice.opening",
-    "VoiceCall": "actors.voice.session",
+    **dict.fromkeys(["ToolRunner", "TurnDeps", "TurnResult"], "actors.protocol.turn"),
+    **dict.fromkeys(["VoiceCalls"], "actors.client.calls"),
+    "VoiceCallStart": "actors.turn.call_opening",
+    "VoiceCall": "actors.client.call_session",
 }
 
 __getattr__ = _lazy_names(__name__, _HOMES)

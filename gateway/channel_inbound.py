@@ -19,7 +19,7 @@ from typing import Protocol, TypeVar
 
 from pydantic import BaseModel
 
-from actors.turn.turn_types import TurnResult
+from actors.protocol.turn import TurnResult
 from gateway.errors import InboundNotAccepted
 from gateway.inbound_log import InboundLog
 from gateway.write_behind import WriteBehind

@@ -9,8 +9,8 @@ import logging
 from datetime import datetime, timedelta
 
 import spine.keys as keys
+from actors.protocol.turn import TurnDeps, TurnResult
 from actors.turn.opening import Opening
-from actors.turn.turn_types import TurnDeps, TurnResult
 from desk.outbound.queue import NotificationKind, OutboundRequest, queue_outbound
 from spine.context import Channel
 from spine.conversation import Author, Conversation, ConversationMessage

@@ -26,7 +26,7 @@ from actors.host.ownership import Ownerships
 from actors.host.person_actor import ActorInfo, Moved, PersonActor, PersonRuntime
 from actors.host.person_runtime import KeyedActor, default_turn
 from actors.host.person_session import SessionOp, SessionReply, SessionRequest
-from actors.turn.turn_types import TurnDeps, TurnResult
+from actors.protocol.turn import TurnDeps, TurnResult
 from spine.codec import WireModel, pack
 from spine.envelope import MessageEnvelope
 from spine.repo import Spine

@@ -10,7 +10,7 @@ from actors.host.host import PersonHost
 from actors.host.ownership import Ownerships
 from actors.host.person_runtime import Moved, PersonRuntime
 from actors.host.person_session import CallEnd, CallOpen, CallTool, SessionReply
-from actors.turn.turn_types import TurnDeps
+from actors.protocol.turn import TurnDeps
 
 LEASE_S = 330.0  # as a host's: the idle window and its margin
 MAX_HOPS = 4  # address -> Person -> merge survivor: more is a loop

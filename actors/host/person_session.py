@@ -22,10 +22,10 @@ from pydantic import BaseModel, Field
 from actors.client.placement import address_key, person_key
 from actors.dispatcher.dispatcher import writes
 from actors.host.takeover_turns import taken_over_call
+from actors.protocol.turn import TurnDeps
+from actors.turn.call_opening import VoiceCallStart, open_from
+from actors.turn.call_tools import not_on_the_phone
 from actors.turn.opening import Opening, open_for
-from actors.turn.turn_types import TurnDeps
-from actors.voice.opening import VoiceCallStart, open_from
-from actors.voice.tools import not_on_the_phone
 from spine.codec import WireModel
 from spine.context import Channel, PersonContext
 from spine.envelope import MessageEnvelope
@@ -59,7 +59,7 @@ class _Op(BaseModel):
 class CallOpen(_Op):
     kind: Literal["open"] = "open"
     voice_prompt: str | None = None  # None: the host's default voice prompt
-    verified: bool = False  # Twilio's STIR/SHAKEN A verdict for this call (actors.voice.opening)
+    verified: bool = False  # Twilio's STIR/SHAKEN A verdict for this call (actors.turn.call_opening)
 
 
 class CallTool(_Op):

@@ -12,7 +12,7 @@ from __future__ import annotations
 import logging
 
 import spine.keys as keys
-from actors.turn.turn_types import TurnResult
+from actors.protocol.turn import TurnResult
 from desk.outbound.may_send import may_reply
 from gateway.api_turns import ApiTurns
 from gateway.channel_inbound import ChannelInbound, InboundOutcome, InboundResult, new_interaction_id, turn_outcome

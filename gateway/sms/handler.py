@@ -17,7 +17,7 @@ from pydantic import BaseModel, Field
 
 import spine.keys as keys
 from actors.client.placement import Placer
-from actors.turn.turn_types import TurnResult
+from actors.protocol.turn import TurnResult
 from gateway.api_turns import ApiTurns
 from gateway.channel_inbound import APOLOGY, ChannelInbound, InboundOutcome, Send, TurnSubmitter, new_interaction_id
 from gateway.sms.ack import page_ack

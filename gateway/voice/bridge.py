@@ -21,8 +21,8 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
 
 import spine.keys as keys
-from actors.voice.call import VoiceCalls
-from actors.voice.session import VoiceCall
+from actors.client.call_session import VoiceCall
+from actors.client.calls import VoiceCalls
 from gateway.errors import GatewayError
 from gateway.twilio.twiml_voice import stir_verified, verified_caller
 from gateway.voice.elevenlabs import AgentEndpoint, ElevenLabsError

@@ -7,10 +7,10 @@ from dataclasses import dataclass, field
 
 import httpx
 
+from actors.client.calls import OPEN_BUDGET_S, VoiceCalls
 from actors.host.person_session import PersonSessions
 from actors.model.base import ModelBackend
-from actors.turn.turn_types import ToolRunner
-from actors.voice.call import OPEN_BUDGET_S, VoiceCalls
+from actors.protocol.turn import ToolRunner
 from gateway.settings import Settings
 from gateway.voice.elevenlabs import AgentEndpoint, ElevenLabsApi
 from spine.repo import Spine
@@ -34,7 +34,7 @@ class VoiceServices:
         PersonHost in this process over `tools` and `model` runs the calls' sessions."""
         if sessions is None:
             from actors.host.in_process import InProcessSessions
-            from actors.turn.turn_types import TurnDeps
+            from actors.protocol.turn import TurnDeps
 
             sessions = InProcessSessions(TurnDeps(spine=spine, model=model, tools=tools))
         return cls(settings, VoiceCalls(spine, tools, sessions, open_budget_s=open_budget_s),

@@ -15,7 +15,7 @@ from actors.host.host import PersonHost
 from actors.host.ownership import Ownerships
 from actors.host.person_actor import PersonRuntime
 from actors.model.offline import OfflineModel
-from actors.turn.turn_types import TurnDeps, TurnResult
+from actors.protocol.turn import TurnDeps, TurnResult
 from spine.context import Channel
 from spine.envelope import MessageEnvelope
 from spine.records import AgentTrace, InboundMessage, TranscriptEntry

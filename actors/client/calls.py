@@ -4,7 +4,7 @@ within a time bound and recorded, its tool calls and its end forwarded to the ca
 A call is one interaction, `voice-<CallSid>`, and a session of the caller's actor
 (actors.host.person_session): their PersonActor's when the number is a Person's claim, else the
 number's address actor (as an unknown SMS sender's). The actor opens it (the one opening
-pipeline, actors.voice.opening), runs its tools and ends it. What stays here: the open-time
+pipeline, actors.turn.call_opening), runs its tools and ends it. What stays here: the open-time
 budget (a caller never hears silence: past OPEN_BUDGET_S they get a minimal opening and a
 STORE_DEGRADED event), writing the opening's bookkeeping just after the answer (the trace is the
 call's identity for every later tool call, whichever replica or webhook it arrives on, so
@@ -27,17 +27,24 @@ from collections.abc import Sequence
 from functools import partial
 from typing import Any
 
+from actors.client.call_bookkeeping import (
+    WRITE_BEHIND_MAX_S,
+    WRITE_BEHIND_S,
+    WRITE_RETRY_S,
+    Bookkeeping,
+    logged,
+    retried,
+)
+from actors.client.call_placement import call_open, whose_call
+from actors.client.call_session import VoiceCall
+from actors.client.call_trace import completed
 from actors.errors import ActorError
 from actors.host.conversation_log import record_call
 from actors.host.person_session import CallEnd, CallOpen, CallTool, OpenedCall, PersonSessions, SessionReply
+from actors.protocol.turn import ToolRunner
+from actors.turn.call_opening import Opened, VoiceCallStart, interaction_id_for, minimal_opening
+from actors.turn.call_tools import not_on_the_phone, tool_use_id_for
 from actors.turn.trace_builder import trace_call
-from actors.turn.turn_types import ToolRunner
-from actors.voice.bookkeeping import WRITE_BEHIND_MAX_S, WRITE_BEHIND_S, WRITE_RETRY_S, Bookkeeping, logged, retried
-from actors.voice.call_placement import call_open, whose_call
-from actors.voice.call_trace import completed
-from actors.voice.opening import Opened, VoiceCallStart, interaction_id_for, minimal_opening
-from actors.voice.session import VoiceCall
-from actors.voice.tools import not_on_the_phone, tool_use_id_for
 from prompts.voice import default_voice_prompt
 from spine import keys
 from spine.context import Channel
@@ -212,7 +219,7 @@ class VoiceCalls:
 
     async def run_webhook_tool(self, interaction_id: str, name: str, parameters: dict[str, Any], *,
                                tool_call_id: str | None = None, agent_turn: int | None = None) -> ToolResult | None:
-        """A server-tool webhook call (its tool use: actors.voice.tools); None when the call is unknown."""
+        """A server-tool webhook call (its tool use: actors.turn.call_tools); None when the call is unknown."""
         tool_use_id = tool_use_id_for(name, parameters, tool_call_id=tool_call_id, agent_turn=agent_turn)
         inv = ToolInvocation(name=name, input=parameters, tool_use_id=tool_use_id)
         result = await self.run_tool(interaction_id, inv)
