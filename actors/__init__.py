@@ -2,13 +2,15 @@
 
 What runs where (one folder per process; a module's folder says which process runs it):
 
-    client/      the GatewayIngress replica's side: HostPool, placement, actor handles
+    protocol/    what the processes say to each other: actor keys, typed handles, a turn's types;
+                 every folder below imports it, it imports none of them
+    client/      the GatewayIngress replica's side: HostPool, placement, and a call's replica side
+                 (calls.py VoiceCalls: the open budget, bookkeeping, forwarding; call_session.py)
     host/        the PersonActor host process: PersonHost, PersonActor, ownership, sessions
-    turn/        one turn, run by a PersonActor inside its host: interaction, opening, agent loop
+    turn/        one turn, run by a PersonActor inside its host: interaction, opening, agent loop,
+                 and a call's opening and tools (call_opening.py, call_tools.py, run by host/person_session.py)
     dispatcher/  the DispatcherActor process: the tool gate, tool runs, speculative prefetch
     control/     one actor each per namespace: the reconciler (host sizing), the PagingScheduler
-    voice/       a call: its opening and tools (run in the caller's actor, host/person_session.py),
-                 and the replica's side of it (call.py VoiceCalls: the open budget, bookkeeping, forwarding)
     model/       the model backends (Anthropic, offline), called from the turn
     config, errors, metrics, heap: shared by all of them
 
@@ -19,10 +21,10 @@ person's mailbox, under its ownership lease) -> turn/interaction.py run_interact
 turn/trace_builder.py (the trace) -> the reply back up the same handles. A tool call: the agent
 loop -> dispatcher/dispatcher_actor.py RayToolRunner -> DispatcherActor -> dispatcher/dispatcher.py
 (TOOL_ROLE_MATRIX and scope checks in tools/gate.py, then the handler). A call: gateway/voice/
-(the webhooks and the ElevenLabs websocket) -> voice/call.py VoiceCalls (the replica: the open
+(the webhooks and the ElevenLabs websocket) -> client/calls.py VoiceCalls (the replica: the open
 budget, the trace written after the answer) -> client/pool.py HostPool.session -> the caller's
 actor (their PersonActor, or their number's address actor `addr:voice:<number>`, as on SMS) ->
-host/person_session.py: the call's open (voice/opening.py), its tools (the same dispatcher) and
+host/person_session.py: the call's open (turn/call_opening.py), its tools (the same dispatcher) and
 its end (the personContext refresh). One SMS turn: 1 + N host -> dispatcher round trips
 for N tool calls (turn/turn_start.py: the Opening's authority re-check carries the lookups).
 

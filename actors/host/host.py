@@ -19,13 +19,13 @@ import ray
 from pydantic import ValidationError
 
 import actors.metrics as metrics
-from actors.client.placement import placement_key
 from actors.config import RuntimeConfig
 from actors.heap import heap_blocks, settle_heap
 from actors.host.ownership import Ownerships
 from actors.host.person_actor import ActorInfo, Moved, PersonActor, PersonRuntime
 from actors.host.person_runtime import KeyedActor, default_turn
 from actors.host.person_session import SessionOp, SessionReply, SessionRequest
+from actors.protocol.keys import placement_key
 from actors.protocol.turn import TurnDeps, TurnResult
 from spine.codec import WireModel, pack
 from spine.envelope import MessageEnvelope

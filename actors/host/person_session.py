@@ -19,9 +19,9 @@ from typing import Annotated, Literal, Protocol
 
 from pydantic import BaseModel, Field
 
-from actors.client.placement import address_key, person_key
 from actors.dispatcher.dispatcher import writes
 from actors.host.takeover_turns import taken_over_call
+from actors.protocol.keys import address_key, person_key
 from actors.protocol.turn import TurnDeps
 from actors.turn.call_opening import VoiceCallStart, open_from
 from actors.turn.call_tools import not_on_the_phone
