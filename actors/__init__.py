@@ -5,7 +5,7 @@ What runs where (one folder per process; a module's folder says which process ru
     protocol/    what the processes say to each other: actor keys, typed handles, a turn's types;
                  every folder below imports it, it imports none of them
     client/      the GatewayIngress replica's side: HostPool, placement, and a call's replica side
-                 (calls.py VoiceCalls: the open budget, bookkeeping, forwarding; call_session.py)
+                 (calls.py CallService: the open budget, bookkeeping, forwarding; call_session.py)
     host/        the PersonActor host process: PersonHost, PersonActor, ownership, sessions
     turn/        one turn, run by a PersonActor inside its host: interaction, opening, agent loop,
                  and a call's opening and tools (call_opening.py, call_tools.py, run by host/person_session.py)
@@ -21,7 +21,7 @@ person's mailbox, under its ownership lease) -> turn/interaction.py run_interact
 turn/trace_builder.py (the trace) -> the reply back up the same handles. A tool call: the agent
 loop -> dispatcher/dispatcher_actor.py RayToolRunner -> DispatcherActor -> dispatcher/dispatcher.py
 (TOOL_ROLE_MATRIX and scope checks in tools/gate.py, then the handler). A call: gateway/voice/
-(the webhooks and the ElevenLabs websocket) -> client/calls.py VoiceCalls (the replica: the open
+(the webhooks and the ElevenLabs websocket) -> client/calls.py CallService (the replica: the open
 budget, the trace written after the answer) -> client/pool.py HostPool.session -> the caller's
 actor (their PersonActor, or their number's address actor `addr:voice:<number>`, as on SMS) ->
 host/person_session.py: the call's open (turn/call_opening.py), its tools (the same dispatcher) and
@@ -39,8 +39,8 @@ import typing
 from spine.lazy_names import lazy_names as _lazy_names
 
 if typing.TYPE_CHECKING:
-    from actors.client.call_session import VoiceCall
-    from actors.client.calls import VoiceCalls
+    from actors.client.call_session import LiveCall
+    from actors.client.calls import CallService
     from actors.client.pool import HostPool, TurnFailed
     from actors.config import DEFAULT_FAST_MODEL, DEFAULT_TURN_MODEL, RuntimeConfig, TurnBudget
     from actors.dispatcher.dispatcher import Dispatcher
@@ -82,9 +82,9 @@ _HOMES = {
     "run_interaction": "actors.turn.interaction",
     **dict.fromkeys(["Opening", "load_context", "open_for"], "actors.turn.opening"),
     **dict.fromkeys(["ToolRunner", "TurnDeps", "TurnResult"], "actors.protocol.turn"),
-    **dict.fromkeys(["VoiceCalls"], "actors.client.calls"),
+    **dict.fromkeys(["CallService"], "actors.client.calls"),
     "VoiceCallStart": "actors.turn.call_opening",
-    "VoiceCall": "actors.client.call_session",
+    "LiveCall": "actors.client.call_session",
 }
 
 __getattr__ = _lazy_names(__name__, _HOMES)
@@ -97,10 +97,12 @@ __all__ = [
     "ActorInfo",
     "CallEnd",
     "CallOpen",
+    "CallService",
     "CallTool",
     "Dispatcher",
     "DispatcherActor",
     "HostPool",
+    "LiveCall",
     "ModelBackend",
     "ModelRequest",
     "ModelResponse",
@@ -124,9 +126,7 @@ __all__ = [
     "TurnDeps",
     "TurnFailed",
     "TurnResult",
-    "VoiceCall",
     "VoiceCallStart",
-    "VoiceCalls",
     "load_context",
     "make_model_from",
     "open_for",

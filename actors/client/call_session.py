@@ -22,7 +22,7 @@ log = logging.getLogger("clara.voice")
 
 
 class CallService(Protocol):
-    """What a live call asks of the process's calls (actors.client.calls.VoiceCalls)."""
+    """What a live call asks of the process's calls (actors.client.calls.CallService)."""
 
     @property
     def tools(self) -> ToolRunner: ...
@@ -36,7 +36,7 @@ class CallService(Protocol):
                   events: Sequence[TraceEvent] = ..., notifications: Sequence[Notification] = ...) -> bool: ...
 
 
-class VoiceCall:
+class LiveCall:
     """A live call on the bridge: tools with the caller's authority, the transcript as heard,
     speculative prefetch, and the end."""
 

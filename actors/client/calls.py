@@ -36,7 +36,7 @@ from actors.client.call_bookkeeping import (
     retried,
 )
 from actors.client.call_placement import call_open, whose_call
-from actors.client.call_session import VoiceCall
+from actors.client.call_session import LiveCall
 from actors.client.call_trace import completed
 from actors.errors import ActorError
 from actors.host.conversation_log import record_call
@@ -57,7 +57,7 @@ from spine.toolspec import ToolInvocation, ToolResult
 from spine.verification import CallCaller
 from tools.caller import Caller, load_caller
 
-__all__ = ["OPEN_BUDGET_S", "WRITE_BEHIND_MAX_S", "WRITE_BEHIND_S", "VoiceCalls"]
+__all__ = ["OPEN_BUDGET_S", "WRITE_BEHIND_MAX_S", "WRITE_BEHIND_S", "CallService"]
 
 log = logging.getLogger("clara.voice")
 
@@ -68,9 +68,9 @@ OPEN_BUDGET_S = 1.0  # the caller hears ringing while we build context; never lo
 RECORD_WAIT_S = 3.0
 
 
-class VoiceCalls:
+class CallService:
     """The voice calls of one process (a Serve replica, or a test). A call's state is in the
-    store (its trace), in the caller's actor and, on a bridge, in its `VoiceCall`. `tools`: the
+    store (its trace), in the caller's actor and, on a bridge, in its `LiveCall`. `tools`: the
     DispatcherActor, for the bridge's speculative prefetch and the last resort above."""
 
     def __init__(self, spine: Spine, tools: ToolRunner, sessions: PersonSessions, *, voice_prompt: str | None = None,
@@ -94,11 +94,11 @@ class VoiceCalls:
         return (await self._open_bounded(caller_number, called_number, call_sid)).start
 
     async def open(self, *, caller_number: str, called_number: str, call_sid: str,
-                   verified: bool = False) -> VoiceCall:
+                   verified: bool = False) -> LiveCall:
         """A live call for the media bridge (`start` is all a Twilio-native call needs); `verified`:
         Twilio's STIR/SHAKEN A verdict came with the call's signed stream parameters."""
         opened = await self._open_bounded(caller_number, called_number, call_sid, verified)
-        return VoiceCall(self, opened.start, opened.context)
+        return LiveCall(self, opened.start, opened.context)
 
     async def _open_bounded(self, caller_number: str, called_number: str, call_sid: str,
                             verified: bool = False) -> Opened:
@@ -309,4 +309,4 @@ def _log_failure(task: asyncio.Task[Any]) -> None:
 
 
 class _NotOnRecord(ActorError):
-    """A call's trace not (yet) in the store (never leaves VoiceCalls)."""
+    """A call's trace not (yet) in the store (never leaves CallService)."""

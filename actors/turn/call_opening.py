@@ -5,7 +5,7 @@ It runs in the caller's actor (actors.host.person_session): a Person's from thei
 address actor, as the router decides. It renders the voice prompt's [CONTEXT] block and shapes
 the call's trace, which is the call's identity for every later tool call. The opening is answered
 while the phone rings, so its own bookkeeping (the trace, context-build events) is not written
-here but returned, for the replica's `VoiceCalls` to write just after answering.
+here but returned, for the replica's `CallService` to write just after answering.
 """
 from __future__ import annotations
 

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 
 import httpx
 
-from actors.client.calls import OPEN_BUDGET_S, VoiceCalls
+from actors.client.calls import OPEN_BUDGET_S, CallService
 from actors.host.person_session import PersonSessions
 from actors.model.base import ModelBackend
 from actors.protocol.turn import ToolRunner
@@ -19,7 +19,7 @@ from spine.repo import Spine
 @dataclass
 class VoiceServices:
     settings: Settings
-    calls: VoiceCalls
+    calls: CallService
     endpoint: AgentEndpoint
     clock: Callable[[], float] = field(default=time.time)  # wall clock for webhook timestamps
     # The client outbound calls go through (ElevenLabs' API, the texts a call sends): the replica's,
@@ -37,7 +37,7 @@ class VoiceServices:
             from actors.protocol.turn import TurnDeps
 
             sessions = InProcessSessions(TurnDeps(spine=spine, model=model, tools=tools))
-        return cls(settings, VoiceCalls(spine, tools, sessions, open_budget_s=open_budget_s),
+        return cls(settings, CallService(spine, tools, sessions, open_budget_s=open_budget_s),
                    agent_endpoint(settings, http), http=http)
 
     @classmethod
@@ -48,7 +48,7 @@ class VoiceServices:
         from actors.dispatcher.dispatcher_actor import RayToolRunner
 
         tools = RayToolRunner(resolve=lambda: ctx.pool.dispatcher)
-        return cls(ctx.settings, VoiceCalls(ctx.spine, tools, ctx.pool), agent_endpoint(ctx.settings, ctx.http),
+        return cls(ctx.settings, CallService(ctx.spine, tools, ctx.pool), agent_endpoint(ctx.settings, ctx.http),
                    http=ctx.http)
 
 

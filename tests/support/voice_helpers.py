@@ -8,7 +8,7 @@ from contextlib import asynccontextmanager
 
 from websockets.asyncio.server import ServerConnection, serve
 
-from actors.client.calls import VoiceCalls
+from actors.client.calls import CallService as VoiceCalls
 from gateway.twilio.twiml_voice import stream_parameters
 from gateway.voice.bridge import CallBridge
 from gateway.voice.elevenlabs import AgentEndpoint

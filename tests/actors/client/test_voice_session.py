@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from actors.client.calls import VoiceCalls
+from actors.client.calls import CallService as VoiceCalls
 from actors.client.placement import Placer
 from actors.client.pool import HostPool
 from actors.config import RuntimeConfig
