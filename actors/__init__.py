@@ -2,8 +2,8 @@
 
 What runs where (one folder per process; a module's folder says which process runs it):
 
-    protocol/    what the processes say to each other: actor keys, typed handles, a turn's types;
-                 every folder below imports it, it imports none of them
+    protocol/    what the processes say to each other: actor keys, typed handles, a turn's types,
+                 a call's ops, a host's reply; every folder below imports it, it imports none of them
     client/      the GatewayIngress replica's side: HostPool, placement, and a call's replica side
                  (calls.py CallService: the open budget, bookkeeping, forwarding; call_session.py)
     host/        the PersonActor host process: PersonHost, PersonActor, ownership, sessions
@@ -51,12 +51,11 @@ if typing.TYPE_CHECKING:
     from actors.host.ownership import OwnershipHeld, OwnershipLost, Ownerships
     from actors.host.person_actor import PersonActor
     from actors.host.person_runtime import ActorInfo, Moved, PersonRuntime
-    from actors.host.person_session import CallEnd, CallOpen, CallTool, PersonSessions, SessionReply
     from actors.model.base import ModelBackend, ModelRequest, ModelResponse, ModelUnavailable
     from actors.model.factory import make_model_from
     from actors.model.offline import OfflineModel
+    from actors.protocol.session import CallEnd, CallOpen, CallTool, PersonSessions, SessionReply, VoiceCallStart
     from actors.protocol.turn import ToolRunner, TurnDeps, TurnResult
-    from actors.turn.call_opening import VoiceCallStart
     from actors.turn.interaction import run_interaction
     from actors.turn.opening import Opening, load_context, open_for
 
@@ -75,7 +74,7 @@ _HOMES = {
     "PersonActor": "actors.host.person_actor",
     **dict.fromkeys(["ActorInfo", "Moved", "PersonRuntime"], "actors.host.person_runtime"),
     **dict.fromkeys(["CallEnd", "CallOpen", "CallTool", "PersonSessions", "SessionReply"],
-                    "actors.host.person_session"),
+                    "actors.protocol.session"),
     **dict.fromkeys(["ModelBackend", "ModelRequest", "ModelResponse", "ModelUnavailable"], "actors.model.base"),
     "make_model_from": "actors.model.factory",
     "OfflineModel": "actors.model.offline",
@@ -83,7 +82,7 @@ _HOMES = {
     **dict.fromkeys(["Opening", "load_context", "open_for"], "actors.turn.opening"),
     **dict.fromkeys(["ToolRunner", "TurnDeps", "TurnResult"], "actors.protocol.turn"),
     **dict.fromkeys(["CallService"], "actors.client.calls"),
-    "VoiceCallStart": "actors.turn.call_opening",
+    "VoiceCallStart": "actors.protocol.session",
     "LiveCall": "actors.client.call_session",
 }
 

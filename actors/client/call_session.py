@@ -8,8 +8,8 @@ import logging
 from collections.abc import Sequence
 from typing import Any, Protocol
 
+from actors.protocol.session import VoiceCallStart
 from actors.protocol.turn import ToolRunner
-from actors.turn.call_opening import VoiceCallStart
 from actors.turn.call_tools import not_on_the_phone
 from actors.turn.trace_builder import trace_call
 from spine.context import PersonContext

@@ -40,9 +40,17 @@ from actors.client.call_session import LiveCall
 from actors.client.call_trace import completed
 from actors.errors import ActorError
 from actors.host.conversation_log import record_call
-from actors.host.person_session import CallEnd, CallOpen, CallTool, OpenedCall, PersonSessions, SessionReply
+from actors.protocol.session import (
+    CallEnd,
+    CallOpen,
+    CallTool,
+    OpenedCall,
+    PersonSessions,
+    SessionReply,
+    VoiceCallStart,
+)
 from actors.protocol.turn import ToolRunner
-from actors.turn.call_opening import Opened, VoiceCallStart, interaction_id_for, minimal_opening
+from actors.turn.call_opening import Opened, interaction_id_for, minimal_opening
 from actors.turn.call_tools import not_on_the_phone, tool_use_id_for
 from actors.turn.trace_builder import trace_call
 from prompts.voice import default_voice_prompt

@@ -8,8 +8,8 @@ from actors.errors import ActorError
 from actors.host.host import PersonHost
 from actors.host.ownership import Ownerships
 from actors.host.person_runtime import Moved, PersonRuntime
-from actors.host.person_session import CallEnd, CallOpen, CallTool, SessionReply
 from actors.protocol.keys import person_of
+from actors.protocol.session import CallEnd, CallOpen, CallTool, SessionReply
 from actors.protocol.turn import TurnDeps
 
 LEASE_S = 330.0  # as a host's: the idle window and its margin

@@ -15,8 +15,8 @@ from collections import deque
 from collections.abc import Awaitable, Callable
 
 from actors.host.conversation_log import after_turn, record_held_reply
+from actors.protocol.session import VoiceCallStart
 from actors.protocol.turn import LoopOutcome, TurnDeps, TurnResult
-from actors.turn.call_opening import VoiceCallStart
 from actors.turn.interaction import safety_net
 from actors.turn.opening import Opening
 from spine.conversation import Conversation, Mode, Takeover

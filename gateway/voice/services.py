@@ -8,8 +8,8 @@ from dataclasses import dataclass, field
 import httpx
 
 from actors.client.calls import OPEN_BUDGET_S, CallService
-from actors.host.person_session import PersonSessions
 from actors.model.base import ModelBackend
+from actors.protocol.session import PersonSessions
 from actors.protocol.turn import ToolRunner
 from gateway.settings import Settings
 from gateway.voice.elevenlabs import AgentEndpoint, ElevenLabsApi
