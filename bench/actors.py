@@ -34,7 +34,7 @@ from actors.dispatcher.dispatcher import Dispatcher
 from actors.host.host import PersonHost
 from actors.host.ownership import Ownerships
 from actors.host.person_actor import PersonRuntime
-from actors.turn.turn_types import TurnDeps, TurnResult
+from actors.protocol.turn import TurnDeps, TurnResult
 from desk.portfolio.demo import seed
 from spine.context import ActivePointers, ActiveWorkOrder, PersonContext
 from spine.envelope import MessageEnvelope

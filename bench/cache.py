@@ -22,8 +22,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from actors.dispatcher.dispatcher import Dispatcher
 from actors.model.anthropic_backend import AnthropicBackend
+from actors.protocol.turn import TurnDeps
 from actors.turn.interaction import run_interaction
-from actors.turn.turn_types import TurnDeps
 from desk.portfolio.demo import seed
 from spine.context import Channel
 from spine.envelope import MessageEnvelope

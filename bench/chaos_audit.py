@@ -15,7 +15,7 @@ counted only when the provider holds a message of that text to that recipient.
   5xx         answers >= 500 a provider saw, other than 503: the store-down answer every route
               documents as 'retry shortly' (gateway/health.py; email and Telegram rely on their
               provider's retry), counted apart as retryable 503s, and an SMS primary's failure
-              the fallback request then answered (gateway/sms/twilio_params.py FALLBACK), counted
+              the fallback request then answered (gateway/twilio/params.py FALLBACK), counted
               apart as `fallback`
 """
 from __future__ import annotations

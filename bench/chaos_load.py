@@ -148,7 +148,7 @@ class MixedLoad:
 
     async def _twilio_attempt(self, message: Message, form: dict[str, str]) -> httpx.Response | None:
         """The primary request, then the fallback request at once if the primary failed: the 200, or None."""
-        from gateway.sms.signature import sign
+        from gateway.twilio.signature import sign
 
         url = self.secrets.base_url + "/sms/twilio"
         response = await self._post("/sms/twilio", data=form, headers={"X-Twilio-Signature": sign(

@@ -58,7 +58,7 @@ class Load:
 
     async def sender(self, http, phone: str, think_s: float) -> None:
         from gateway.cli.sms import inbound_form
-        from gateway.sms.signature import sign
+        from gateway.twilio.signature import sign
 
         while not self.stop:
             record = Sent(sid="SM" + uuid.uuid4().hex, phone=phone, sent_at=time.monotonic())
@@ -177,7 +177,7 @@ def recovery(load: Load, twilio, phones_on_lost: set[str], killed_at: float) -> 
 
 
 def phones_on(hosts: set[int], phones: dict[str, str], total_hosts: int) -> set[str]:
-    from actors.client.placement import host_index
+    from actors.protocol.keys import host_index
 
     return {phone for phone, person in phones.items() if host_index(f"person:{person}", total_hosts) in hosts}
 

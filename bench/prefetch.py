@@ -101,7 +101,7 @@ async def send(http: Any, base_url: str, mode: str, turn: Turn) -> Done:
     """One signed Twilio webhook to the mode's gateway; the reply must be Clara's, inline."""
     from desk.portfolio.demo import YALE_NUMBER
     from gateway.cli.sms import inbound_form
-    from gateway.sms.signature import sign
+    from gateway.twilio.signature import sign
 
     path = f"/{mode}/sms/twilio"
     form = inbound_form(from_=turn.phone, to=YALE_NUMBER, body=turn.body, message_sid="SM" + uuid.uuid4().hex,

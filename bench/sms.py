@@ -87,7 +87,7 @@ async def seed_tenants(spine, senders: int) -> dict[str, str]:
 
 async def trivial_turn(deps, env, history, opening=None):
     """A turn that answers at once: what the gateway path costs without the agent."""
-    from actors.turn.turn_types import TurnResult
+    from actors.protocol.turn import TurnResult
     from spine.records import AgentTrace
 
     trace = AgentTrace(interaction_id=env.interaction_id, channel=env.channel, participant_id=env.participant_id)
@@ -135,7 +135,7 @@ class Load:
 
     def _sms_request(self, phone: str) -> tuple[dict, dict]:
         from gateway.cli.sms import inbound_form
-        from gateway.sms.signature import sign
+        from gateway.twilio.signature import sign
 
         sid = "SM" + uuid.uuid4().hex
         form = inbound_form(from_=phone, to=YALE, body=BODY, message_sid=sid, account_sid="AC" + "0" * 32)

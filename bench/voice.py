@@ -226,8 +226,8 @@ async def direct(ws_url: str, frames: int) -> list[float]:
 
 async def bridged(port: int, frames: int) -> list[float]:
     from gateway.settings import Settings
-    from gateway.sms.signature import sign
-    from gateway.voice.twiml import stream_parameters, stream_url
+    from gateway.twilio.signature import sign
+    from gateway.twilio.twiml_voice import stream_parameters, stream_url
 
     # Twilio signs the upgrade over the stream URL the gateway's GATEWAY_PUBLIC_URL names.
     signed = {"X-Twilio-Signature": sign(SECRET, stream_url(Settings().public_url), {})}

@@ -7,7 +7,7 @@ import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 
-from actors.turn.turn_types import TurnResult
+from actors.protocol.turn import TurnResult
 from gateway.channel_inbound import TurnSubmitter
 from spine.envelope import MessageEnvelope
 

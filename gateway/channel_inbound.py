@@ -19,7 +19,7 @@ from typing import Protocol, TypeVar
 
 from pydantic import BaseModel
 
-from actors.turn.turn_types import TurnResult
+from actors.protocol.turn import TurnResult
 from gateway.errors import InboundNotAccepted
 from gateway.inbound_log import InboundLog
 from gateway.write_behind import WriteBehind
@@ -49,7 +49,8 @@ class TurnSubmitter(Protocol):
 
 
 class InboundOutcome(StrEnum):
-    """How an email or Telegram message ended, as its webhook answers it (`outcome`)."""
+    """How an inbound message ended, as its webhook answers it (`outcome`): one vocabulary for
+    every channel; some members occur on one channel only (named beside them)."""
 
     ANSWERED = "answered"
     DEFERRED = "deferred"  # the turn missed the inline budget; the reply follows by API
@@ -58,11 +59,16 @@ class InboundOutcome(StrEnum):
     NOT_LINKED = "not_linked"
     OPTED_OUT = "opted_out"
     OPTED_IN = "opted_in"
+    HELP = "help"  # SMS: the HELP keyword
     SENDER_OPTED_OUT = "blocked"  # the sender opted out: nothing may be sent to them
+    UNKNOWN_NUMBER = "unknown_number"  # SMS
     IGNORED = "ignored"  # Telegram: not a person writing to the bot 1:1
     SPAM = "suppressed"  # the sender is spam: recorded, not answered
     HELD = "held"  # a staff member has the conversation: recorded and told to them, Clara silent
     FAILED = "failed"
+    ACKNOWLEDGED = "acknowledged"  # SMS: an on-call page's ACK (gateway.sms.ack), answered without a turn
+    DISPATCH_ANSWERED = "dispatch_answered"  # SMS: a vendor's YES/NO to a dispatch (gateway.sms.dispatch_reply)
+    FOLLOWUP_ANSWERED = "followup_answered"  # a rating or "not fixed" to a close-out (desk.followups.answers)
 
 
 class InboundResult(BaseModel):

@@ -15,15 +15,15 @@ from actors.config import RuntimeConfig
 from actors.host.person_runtime import ActorInfo
 from gateway.channel_inbound import TurnSubmitter
 from gateway.email.channel import EmailChannel
-from gateway.outbox_sender import STATUS_CALLBACK_PATH, OutboxSender, OutboxSenderFactory
+from gateway.outbox_sender import OutboxSender, OutboxSenderFactory
 from gateway.send_soon import SendingPool
 from gateway.settings import GatewayArgs, Settings, TakeoverOptions
 from gateway.sms.abandoned import AbandonedInboundSweep, ApologySender
 from gateway.sms.delivery import Delivery
 from gateway.sms.handler import SmsHandler
 from gateway.sms.options import SmsOptions
-from gateway.sms.rest import TwilioRest
 from gateway.telegram.channel import TelegramChannel
+from gateway.twilio.client import status_callback_url, twilio_clients
 from spine.context import Channel
 from spine.records import OutboxStatus
 from spine.repo import Spine
@@ -55,8 +55,9 @@ class GatewayContext:
         self.http = http or httpx.AsyncClient(timeout=httpx.Timeout(10.0, connect=5.0))
         # A turn's queued rows (a page's text and call) leave from here at once (gateway.send_soon).
         self.pool = pool = SendingPool(pool, OutboxSender(spine, settings, self.http))
-        self.delivery = Delivery(spine, twilio_rest(settings, self.http),
-                                 status_callback_url=settings.public_url + STATUS_CALLBACK_PATH)
+        twilio = twilio_clients(settings, self.http)
+        self.delivery = Delivery(spine, twilio.messages if twilio else None,
+                                 status_callback_url=status_callback_url(settings))
         self.sms = SmsHandler(spine, pool, self.delivery, sms_options)
         options = self.sms.options
         self.email = EmailChannel(settings, spine, pool, self.http, inline_budget_s=options.inline_budget_s)
@@ -117,14 +118,6 @@ class GatewayContext:
         await self.telegram.handler.inbound.behind.drain()
         await self.http.aclose()
         await self.spine.store.close()
-
-
-def twilio_rest(settings: Settings, http: httpx.AsyncClient) -> TwilioRest | None:
-    """A REST sender when Twilio credentials are configured; None keeps late replies in the outbox."""
-    if not (settings.twilio_account_sid and settings.twilio_auth_token):
-        return None
-    return TwilioRest(http, api_base=settings.twilio_api_base, account_sid=settings.twilio_account_sid,
-                      auth_token=settings.twilio_auth_token)
 
 
 async def get_context(request: Request) -> GatewayContext:

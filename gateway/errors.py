@@ -10,7 +10,7 @@ it; the shared ones (the bases and the three raised from several packages) live 
     ├── InboundNotAccepted          here: the store could not take an inbound; 503, the provider retries
     ├── SignatureRejected           gateway.voice.signature: ElevenLabs-Signature missing, stale or wrong
     ├── ProviderError               here: a provider refused a send or could not be reached (`status`)
-    │   ├── TwilioRestError         gateway.sms.rest (`code`: Twilio's error code)
+    │   ├── TwilioRestError         gateway.twilio.rest (`code`: Twilio's error code)
     │   ├── MailgunError            gateway.email.mailgun
     │   ├── TelegramError           gateway.telegram.botapi
     │   ├── ElevenLabsError         gateway.voice.elevenlabs
@@ -19,10 +19,10 @@ it; the shared ones (the bases and the three raised from several packages) live 
     ├── MalformedInput              here, also a ValueError: input from outside we cannot use (400)
     │   ├── MalformedWebhook        gateway.sms.inbound: not a usable Twilio form
     │   │   └── UnsupportedSender   a signed message whose From is not a phone (recorded, refused)
-    │   ├── RecutWebhook            gateway.sms.twilio_params: a signed form Twilio never sends (403)
+    │   ├── RecutWebhook            gateway.twilio.params: a signed form Twilio never sends (403)
     │   │   └── WrongChannelParameter   another channel's parameter (WhatsApp's on an SMS): 400
     │   ├── MalformedEmail          gateway.email.inbound: not a usable Mailgun message
-    │   ├── TwimlError              gateway.sms.twiml: not a TwiML <Response>
+    │   ├── TwimlError              gateway.twilio.twiml_sms: not a TwiML <Response>
     │   ├── UnknownMessage          gateway.voice.frames: a frame not JSON or of a type not handled
     │   │   └── MalformedMessage    a handled frame type that does not validate
     │   └── ScenarioError           gateway.evals.scenario: a scenario file that cannot be read

@@ -6,7 +6,7 @@ fetches /voice/oncall/{page_id}), an email through Mailgun, a Telegram message t
 A reply row still pending after `REPLY_GRACE_S` (its replica died mid-send) is swept here too. Each
 row is claimed before it is sent (gateway.outbox_delivery.send_claimed), so nothing leaves twice
 whoever sends it. A text or call claimed `INTERRUPTED_AFTER_S` ago and never written back (its
-sender died mid-send) is looked up in Twilio's Messages or Calls list (gateway.sms.twilio_history):
+sender died mid-send) is looked up in Twilio's Messages or Calls list (gateway.twilio.history):
 found, its sid is recorded (it was sent, once); not found, it is sent now, once (a second claim).
 A row whose `not_before` is in the future waits; a row of a page that has been acknowledged is
 not sent; a channel without credentials keeps its rows pending.
@@ -26,17 +26,16 @@ import httpx
 from pydantic import BaseModel
 
 import spine.keys as keys
-from desk.outbound.queue import may_still_send
+from desk.outbound.may_send import may_still_send
 from desk.outbound.unsubscribe import unsubscribe_headers
 from gateway.email.channel import mailgun_messages
 from gateway.errors import ProviderError
 from gateway.outbox_delivery import send_owned
 from gateway.settings import Settings
-from gateway.sms.rest import TwilioRest
-from gateway.sms.twilio_history import TwilioHistory
 from gateway.telegram.channel import bot_api
 from gateway.telegram.delivery import REPLY_MARKUP
-from gateway.voice.calls import TwilioCalls
+from gateway.twilio.client import status_callback_url, twilio_clients
+from gateway.twilio.texts import send_text
 from spine.context import Channel
 from spine.identity import utcnow
 from spine.oncall import PageStatus
@@ -48,7 +47,6 @@ REPLY_GRACE_S = 30.0  # a reply's own replica sends it at once; one still pendin
 INTERRUPTED_AFTER_S = 60.0  # claimed but never written back: the sender died mid-send
 TWILIO_CHANNELS = frozenset({Channel.SMS, Channel.VOICE})  # whose sends Twilio's lists can confirm
 BATCH = 200
-STATUS_CALLBACK_PATH = "/sms/twilio/status"
 Send = Callable[[OutboxMessage], Awaitable[str]]
 
 
@@ -72,11 +70,8 @@ class OutboxSender:
         self.spine, self.settings = spine, settings
         self.http = http or httpx.AsyncClient(timeout=httpx.Timeout(10.0, connect=5.0))
         self.senders: dict[Channel, Send] = {}
-        sid, token, base = settings.twilio_account_sid, settings.twilio_auth_token, settings.twilio_api_base
-        if sid and token:
-            self.sms = TwilioRest(self.http, api_base=base, account_sid=sid, auth_token=token)
-            self.calls = TwilioCalls(self.http, api_base=base, account_sid=sid, auth_token=token)
-            self.history = TwilioHistory(self.http, api_base=base, account_sid=sid, auth_token=token)
+        if (twilio := twilio_clients(settings, self.http)) is not None:
+            self.twilio = twilio
             self.senders[Channel.SMS], self.senders[Channel.VOICE] = self._text, self._call
         if (mailgun := mailgun_messages(settings, self.http)) is not None:
             self.mailgun = mailgun
@@ -166,10 +161,10 @@ class OutboxSender:
         """The sid of the message or call Twilio created for this row since it was claimed, if any
         (one another row already holds is another send)."""
         if row.channel == Channel.SMS:
-            sids = await self.history.message_sent(to=row.to_address, from_=row.from_address, body=row.body,
+            sids = await self.twilio.history.message_sent(to=row.to_address, from_=row.from_address, body=row.body,
                                                    since=since)
         else:
-            sids = await self.history.calls_placed(to=row.to_address, from_=row.from_address, since=since)
+            sids = await self.twilio.history.calls_placed(to=row.to_address, from_=row.from_address, since=since)
         for sid in sids:
             holder = await self.spine.outbox_by_provider_id(sid)
             if holder is None or holder.id == row.id:
@@ -182,16 +177,13 @@ class OutboxSender:
         return ended
 
     async def _text(self, row: OutboxMessage) -> str:
-        sent = await self.sms.send(to=row.to_address, from_=row.from_address, body=row.body,
-                                   status_callback=self.settings.public_url + STATUS_CALLBACK_PATH)
-        await self.spine.link_outbox_provider_id(sent.sid, row.id)
-        return sent.sid
+        return await send_text(self.spine, self.twilio.messages, row, status_callback=status_callback_url(self.settings))
 
     async def _call(self, row: OutboxMessage) -> str:
         if not row.page_id:
             raise ProviderError(f"outbox row {row.id} is a call with no page to read")
         url = oncall_call_url(self.settings.public_url, row.page_id, row.recipient_person_id)
-        sid = await self.calls.create(to=row.to_address, from_=row.from_address, url=url, machine_detection=True)
+        sid = await self.twilio.calls.create(to=row.to_address, from_=row.from_address, url=url, machine_detection=True)
         await self.spine.link_outbox_provider_id(sid, row.id)  # an interrupted call's lookup knows it is this row's
         return sid
 

@@ -10,7 +10,7 @@ from typing import Any
 
 from actors.config import RuntimeConfig
 from actors.host.person_runtime import ActorInfo
-from actors.turn.turn_types import TurnResult
+from actors.protocol.turn import TurnResult
 from gateway.outbox_sender import OutboxSender
 from spine.envelope import MessageEnvelope
 from spine.notification import NotificationStatus

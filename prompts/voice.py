@@ -118,7 +118,7 @@ class VoiceContextView(BaseModel):
     tool_names: list[str] = Field(default_factory=list)
     degraded: bool = False  # context could not be loaded in time
     # Parts of the block not shown because the call is not verified ("caller", "units", "summary" or
-    # a pointer of personContext.active; actors.voice.opening decides which, from the tool matrix).
+    # a pointer of personContext.active; actors.turn.call_opening decides which, from the tool matrix).
     withheld: frozenset[str] = frozenset()
 
     def shows(self, part: str) -> bool:

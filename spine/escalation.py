@@ -7,6 +7,7 @@ from enum import StrEnum
 from pydantic import BaseModel, Field
 
 from spine.identity import utcnow
+from spine.work import Priority
 
 
 class EscalationStatus(StrEnum):
@@ -35,7 +36,7 @@ class Escalation(BaseModel):
     channel: str = ""
     interaction_id: str = ""
     reason: str
-    urgency: str = "normal"  # normal | urgent | emergency
+    urgency: Priority = Priority.NORMAL
     summary: str = ""
     status: EscalationStatus = EscalationStatus.OPEN
     created_at: datetime = Field(default_factory=utcnow)

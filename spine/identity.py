@@ -47,6 +47,12 @@ class Person(BaseModel):
         return [c.value for c in self.claims if c.kind == ClaimKind.PHONE]
 
 
+def carries_authority(person: Person | None) -> bool:
+    """A deceased Person, a merged-away one, or one classified as spam / wrong number carries
+    none, whatever role rows still exist (the tool gate and the admin scope both ask this)."""
+    return person is not None and not person.deceased and not person.merged_into_person_id and person.category is None
+
+
 class PersonRoleType(StrEnum):
     """The nine role types of ADR-0020. The tool matrix keys on these."""
 

@@ -167,6 +167,11 @@ def outbox(outbox_id: str) -> str:
     return f"OUTBOX#{outbox_id}"
 
 
+def outbox_position(due_at: str, outbox_id: str) -> str:
+    """The sort key in the outbox status index: the rows due first come first."""
+    return f"{due_at}#{outbox_id}"
+
+
 def outbox_status(status: str) -> str:
     return f"OUTBOX#{status}"
 
@@ -193,6 +198,14 @@ def event(event_id: str) -> str:
 
 def events_of_kind(kind: str) -> str:
     return f"EVENTS#{kind}"
+
+
+def event_position(at: str, event_id: str) -> str:
+    return f"{at}#{event_id}"
+
+
+def trace_position(started_at: str, interaction_id: str) -> str:
+    return f"{started_at}#{interaction_id}"
 
 
 def trace(interaction_id: str) -> str:
@@ -287,9 +300,50 @@ def dispatch_staff_notice(dispatch_id: str, person_id: str, what: str) -> str:
     return f"dispatch-{what}:{dispatch_id}:{person_id}"
 
 
+def work_order_handoff(work_order_id: str, notes: int) -> str:
+    """What `dispatch_staff_notice` is about when a vendor hands a work order back (one per note
+    count: a second handoff of one work order is another message)."""
+    return f"handoff_{work_order_id}_{notes}"
+
+
+def page_step_notice(page_id: str, step: int, person_id: str, how: str) -> str:
+    """A page's `sms` or `call` to one person of the level paged at `step` of the ladder."""
+    return f"page-{page_id}-{step}-{person_id}-{how}"
+
+
+def page_exhausted_notice(page_id: str, manager_id: str) -> str:
+    """A manager told that nobody took the page."""
+    return f"page-{page_id}-exhausted-{manager_id}"
+
+
+def page_reporter_notice(page_id: str, what: str) -> str:
+    """The reporter told that the page was `acknowledged` or `exhausted`."""
+    return f"page-{page_id}-{what}-reporter"
+
+
+def page_taken_notice(page_id: str, person_id: str) -> str:
+    """The page's details, in writing, to whoever took it by a call's keypress."""
+    return f"page-{page_id}-acknowledged-{person_id}"
+
+
+def staff_message_notice(person_id: str, property_id: str, request_id: str) -> str:
+    """What staff write to a person at a property from the console (one per request: a retried POST
+    queues once)."""
+    return f"staff-{person_id}-{property_id}-{request_id}"
+
+
+def held_turn_notice(message_id: str) -> str:
+    """Staff told of a message their taken-over conversation received."""
+    return f"held-{message_id}"
+
+
 # -- vendor dispatches --------------------------------------------------------------------
 def dispatch(dispatch_id: str) -> str:
     return f"DISPATCH#{dispatch_id}"
+
+
+def dispatch_position(sent_at: str, dispatch_id: str) -> str:
+    return f"{sent_at}#{dispatch_id}"
 
 
 def dispatches_with_status(status: str) -> str:
@@ -329,6 +383,11 @@ def org_escalation_queue(org_id: str) -> str:
 def escalation_queue_status(status: str) -> str:
     """The sort-key prefix of one status in a queue."""
     return f"{_QUEUE_RANK[status]}#"
+
+
+def escalation_position(created_at: str, escalation_id: str) -> str:
+    """The sort key in the org's escalations index (oldest first)."""
+    return f"{created_at}#{escalation_id}"
 
 
 def escalation_queue_position(status: str, created_at: str, escalation_id: str) -> str:

@@ -1,7 +1,11 @@
-"""Phone numbers to E.164, the one form the spine stores and compares."""
+"""Phone numbers to E.164, the one form the spine stores and compares: a wire address
+(`normalize_phone`, North American unless it carries its + country code) and a PMS export's
+number in any region (`normalize_phone_in_region`, `gateway import --default-region`)."""
 from __future__ import annotations
 
 import re
+
+import phonenumbers
 
 from spine.errors import SpineError
 
@@ -46,3 +50,14 @@ def normalize_phone(raw: str, default_country_code: str = "1") -> str:
         raise InvalidPhoneNumber(f"{raw!r} is not a valid North American number (+1 and 10 digits, "
                                  "area code and exchange not starting with 0 or 1)")
     return e164
+
+
+def normalize_phone_in_region(raw: str, region: str) -> str:
+    """Any spelling a PMS exports -> E.164, read in `region` when it has no +country code."""
+    try:
+        number = phonenumbers.parse(raw, region)
+    except phonenumbers.NumberParseException as exc:
+        raise InvalidPhoneNumber(f"cannot read {raw!r} as a phone number ({exc})") from None
+    if not phonenumbers.is_valid_number(number):
+        raise InvalidPhoneNumber(f"{raw!r} is not a valid phone number (read in region {region})")
+    return phonenumbers.format_number(number, phonenumbers.PhoneNumberFormat.E164)

@@ -1,12 +1,37 @@
 """Work orders, tours, prospects and renewals: the records tools read and write."""
 from __future__ import annotations
 
+import re
 from datetime import date, datetime
 from enum import StrEnum
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from spine.identity import utcnow
+
+# A work order's two ids, both from its number (the sequence "work_order"): the store id `wo_<n>`
+# and the display id `WO-<n>` people and the model use. Spelled here only; each reader (the tools'
+# lenient one, the CSV import's strict one, mentions in free text) finds the number, then asks here.
+_DIGITS = re.compile(r"[0-9]+")
+
+
+def spell_work_order_id(number: int) -> str:
+    return f"wo_{number}"
+
+
+def spell_display_id(number: int) -> str:
+    return f"WO-{number}"
+
+
+def display_id_of(work_order_id: str) -> str:
+    """`wo_7` -> `WO-7`."""
+    return f"WO-{work_order_id.removeprefix('wo_')}"
+
+
+def number_in(spelled: str) -> int | None:
+    """The number of a work order named any way ("WO-7", "wo_7", "#7", "7"): its first digits."""
+    match = _DIGITS.search(spelled or "")
+    return int(match.group()) if match else None
 
 
 class WorkOrderStatus(StrEnum):
@@ -25,6 +50,19 @@ OPEN_WORK_ORDER_STATUSES: frozenset[WorkOrderStatus] = frozenset(
 )
 
 
+class Priority(StrEnum):
+    """How soon someone must act: a work order's priority and an escalation's urgency, one scale."""
+
+    NORMAL = "normal"
+    URGENT = "urgent"
+    EMERGENCY = "emergency"  # pages the on-call team
+
+    @property
+    def rank(self) -> int:
+        """Higher is sooner: a report again at a higher priority raises the work order's."""
+        return list(Priority).index(self)
+
+
 class WorkOrderNote(BaseModel):
     at: datetime = Field(default_factory=utcnow)
     author_person_id: str | None = None
@@ -32,6 +70,9 @@ class WorkOrderNote(BaseModel):
 
 
 class WorkOrder(BaseModel):
+    # A priority set as its word ("emergency") is read as a Priority, so the record stays typed.
+    model_config = ConfigDict(validate_assignment=True)
+
     id: str
     display_id: str
     property_id: str
@@ -39,7 +80,7 @@ class WorkOrder(BaseModel):
     status: WorkOrderStatus = WorkOrderStatus.OPEN
     brief: str
     description: str = ""
-    priority: str = "normal"
+    priority: Priority = Priority.NORMAL
     notes: list[WorkOrderNote] = Field(default_factory=list)
     assigned_vendor_id: str | None = None
     eta: str | None = None

@@ -175,3 +175,20 @@ def test_imports_point_one_way():
         if target.split(".")[0] not in MAY_IMPORT[source.split(".")[0]]
     )
     assert upward == []
+
+
+PROCESS_FOLDERS = frozenset({"client", "host", "turn", "dispatcher", "control"})  # actors/: one per process
+
+
+def _folder(module: str) -> str | None:
+    parts = module.split(".")
+    return parts[1] if parts[0] == "actors" and len(parts) > 2 else None
+
+
+def test_no_two_actors_folders_import_each_other():
+    """The runtime's shared vocabulary is actors/protocol/, which every process folder imports and
+    which imports none of them: so no two folders of actors/ import each other."""
+    edges = {(_folder(s), _folder(t)) for s, ts in import_graph().items() for t in ts
+             if _folder(s) and _folder(t) and _folder(s) != _folder(t)}
+    assert sorted(f"{a} <-> {b}" for a, b in edges if (b, a) in edges and a < b) == []
+    assert sorted(b for a, b in edges if a == "protocol" and b in PROCESS_FOLDERS) == []

@@ -13,7 +13,7 @@ from typing import Protocol, runtime_checkable
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from spine.identity import STAFF_ROLE_TYPES, OccupancyKind, Person, PersonRole, PersonRoleType
+from spine.identity import STAFF_ROLE_TYPES, OccupancyKind, Person, PersonRole, PersonRoleType, carries_authority
 from spine.repo import Spine
 from spine.roles import role_applies_at
 
@@ -21,12 +21,6 @@ from spine.roles import role_applies_at
 # removed in the store reaches the next turn (its prompt, its tool list, the dispatcher's gate)
 # at most this many seconds later. Writes made by a turn's own tools are seen at once.
 STALE_AFTER_S = 5.0
-
-
-def carries_authority(person: Person | None) -> bool:
-    """A deceased Person, a merged-away one, or one classified as spam / wrong number carries
-    none, whatever role rows still exist."""
-    return person is not None and not person.deceased and not person.merged_into_person_id and person.category is None
 
 
 class CallerFacts(BaseModel):

@@ -21,7 +21,7 @@ person from the team (escalation), the step-up itself, and creating a work order
 reportable at once, and the work order records that it came from an unverified call with a
 callback to the number on file (tools/handlers/tenant.py), so the team confirms with the real
 person before anyone acts on it. The voice [CONTEXT] of an unverified call follows the same
-column (actors/voice/opening.py). SMS keeps the ADR's trust in the sender number (docs/security.md,
+column (actors/turn/call_opening.py). SMS keeps the ADR's trust in the sender number (docs/security.md,
 "Why voice and SMS differ").
 """
 from __future__ import annotations

@@ -11,11 +11,11 @@ from desk.outbound.queue import Notification
 from spine.escalation import Escalation
 from spine.intent.language import detect_language
 from spine.oncall import PageStatus
-from spine.work import WorkOrder
+from spine.work import Priority, WorkOrder
 from tools.handlers.base import HandlerContext
 
-PAGING_PRIORITY = "emergency"
-PAGING_URGENCIES = frozenset({"emergency", "urgent"})
+PAGING_PRIORITY = Priority.EMERGENCY
+PAGING_URGENCIES = frozenset({Priority.EMERGENCY, Priority.URGENT})
 
 
 class OnCall(BaseModel):

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from spine.identity import utcnow
 from spine.repo import Spine
-from spine.work import WorkOrder, WorkOrderNote
+from spine.work import WorkOrder
 from tools.caller import Caller
 
 
@@ -34,8 +34,7 @@ async def attach_requested_photos(spine: Spine, caller: Caller, media_urls: list
     wo = waiting[0]
     new = [url for url in media_urls if url not in wo.photo_urls]
     wo.photo_urls += new
-    wo.notes.append(WorkOrderNote(author_person_id=caller.person_id,
-                                  text=f"{len(new)} photo(s) received by MMS for: {wo.photo_request}"))
-    wo.photo_request, wo.updated_at = None, utcnow()
-    await spine.put_work_order(wo)
+    note = f"{len(new)} photo(s) received by MMS for: {wo.photo_request}"
+    wo.photo_request = None
+    await spine.note_work_order(wo, caller.person_id, note, updated_at=utcnow())
     return wo

@@ -20,16 +20,17 @@ from typing import Any, cast
 import ray
 from ray.exceptions import RayActorError
 
-from actors.client.handles import DispatcherHandle, PersonHostHandle, ReconcilerHandle, kill_actor
-from actors.client.placement import host_index, person_of, placement_key
 from actors.config import RuntimeConfig
 from actors.control.reconciler import RECONCILER_NAME, HostReconciler, Layout
 from actors.dispatcher.dispatcher_actor import DISPATCHER_NAME
 from actors.errors import ActorError
-from actors.host.host import HostReply, HostStatus, host_name, host_of, owner_id
+from actors.host.host import host_name, host_of, owner_id
 from actors.host.person_actor import ActorInfo
-from actors.host.person_session import SessionOp, SessionReply, SessionRequest
-from actors.turn.turn_types import TurnResult
+from actors.protocol.handles import DispatcherHandle, PersonHostHandle, ReconcilerHandle, kill_actor
+from actors.protocol.host import HostReply, HostStatus
+from actors.protocol.keys import host_index, person_of, placement_key
+from actors.protocol.session import SessionOp, SessionReply, SessionRequest
+from actors.protocol.turn import TurnResult
 from spine.codec import unpack_models
 from spine.envelope import MessageEnvelope
 from spine.repo import Spine

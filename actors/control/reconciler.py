@@ -35,12 +35,12 @@ import ray
 from pydantic import Field
 from ray.exceptions import RayActorError
 
-from actors.client.handles import DispatcherHandle, PersonHostHandle, kill_actor
 from actors.config import RuntimeConfig
 from actors.control.host_health import dead_nodes, lost_because, ray_actor_state
 from actors.dispatcher.dispatcher_actor import DISPATCHER_NAME, DispatcherActor
 from actors.heap import heap_blocks
 from actors.host.host import PersonActorHost, host_name
+from actors.protocol.handles import DispatcherHandle, PersonHostHandle, kill_actor
 from spine.codec import WireModel
 
 log = logging.getLogger("clara.reconciler")

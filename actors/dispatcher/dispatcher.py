@@ -18,7 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from actors.turn.turn_types import TurnStart
+from actors.protocol.turn import TurnStart
 from spine.context import Channel
 from spine.repo import Spine
 from spine.store.counting import ReadCount, add_reads, count_round_trip

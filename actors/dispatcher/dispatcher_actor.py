@@ -15,10 +15,10 @@ from typing import Any
 import ray
 from ray.exceptions import ActorDiedError
 
-from actors.client.handles import DispatcherHandle
 from actors.config import RuntimeConfig
 from actors.heap import heap_blocks, settle_heap
-from actors.turn.turn_types import TurnStart
+from actors.protocol.handles import DispatcherHandle
+from actors.protocol.turn import TurnStart
 from spine.codec import pack, unpack
 from spine.repo import Spine
 from spine.store.counting import add_reads, count_round_trip, counting
@@ -86,7 +86,7 @@ DispatcherActor = ray.remote(_RayDispatcherService)
 
 
 class RayToolRunner:
-    """ToolRunner over a DispatcherActor handle (actors.turn.turn_types.ToolRunner).
+    """ToolRunner over a DispatcherActor handle (actors.protocol.turn.ToolRunner).
 
     With `resolve` (how to look the DispatcherActor up by name), a handle found dead is looked
     up again and the call sent once more: the HostReconciler replaces the DispatcherActor when

@@ -9,8 +9,9 @@ from __future__ import annotations
 import logging
 from datetime import datetime, timedelta
 
+import spine.keys as keys
+from actors.protocol.turn import TurnDeps, TurnResult
 from actors.turn.opening import Opening
-from actors.turn.turn_types import TurnDeps, TurnResult
 from desk.outbound.queue import NotificationKind, OutboundRequest, queue_outbound
 from spine.context import Channel
 from spine.conversation import Author, Conversation, ConversationMessage
@@ -90,7 +91,7 @@ async def _tell_staff(deps: TurnDeps, env: MessageEnvelope, head: Conversation, 
     notice = f"{who} wrote ({env.channel}): {env.body[:HELD_NOTICE_CHARS]}"
     try:
         sent = await queue_outbound(deps.spine, OutboundRequest(
-            key=f"held-{message_id}", kind=NotificationKind.STAFF, recipient_person_id=takeover.staff_person_id,
+            key=keys.held_turn_notice(message_id), kind=NotificationKind.STAFF, recipient_person_id=takeover.staff_person_id,
             property_id=env.property_id, body=notice))
         status = str(sent.status)
     except Exception as exc:  # noqa: BLE001 - the message is recorded and shown; the notice is extra

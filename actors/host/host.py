@@ -12,22 +12,22 @@ import importlib
 import logging
 import os
 from collections.abc import Awaitable
-from enum import StrEnum
 from typing import Any
 
 import ray
 from pydantic import ValidationError
 
 import actors.metrics as metrics
-from actors.client.placement import placement_key
 from actors.config import RuntimeConfig
 from actors.heap import heap_blocks, settle_heap
 from actors.host.ownership import Ownerships
 from actors.host.person_actor import ActorInfo, Moved, PersonActor, PersonRuntime
 from actors.host.person_runtime import KeyedActor, default_turn
-from actors.host.person_session import SessionOp, SessionReply, SessionRequest
-from actors.turn.turn_types import TurnDeps, TurnResult
-from spine.codec import WireModel, pack
+from actors.protocol.host import HostReply, HostStatus
+from actors.protocol.keys import placement_key
+from actors.protocol.session import SessionOp, SessionReply, SessionRequest
+from actors.protocol.turn import TurnDeps, TurnResult
+from spine.codec import pack
 from spine.envelope import MessageEnvelope
 from spine.repo import Spine
 from spine.store.counting import counting
@@ -52,24 +52,6 @@ def host_of(owner: str) -> tuple[str, str]:
     """(namespace, actor name) of a lease owner id."""
     namespace, _, name = owner.partition("/")
     return namespace, name.partition("#")[0]
-
-
-class HostStatus(StrEnum):
-    OK = "ok"  # the turn result, or a call op's reply
-    MOVED = "moved"  # another host owns the key, or the message belongs to another key
-    FAILED = "failed"  # the turn failed; `error` says why
-
-
-class HostReply(WireModel):
-    """What a host answers for one message: the turn result, or 'moved' to the live owner,
-    or 'failed' with a reason the gateway can log while it sends its fallback reply."""
-
-    status: HostStatus
-    result: TurnResult | None = None
-    session: SessionReply | None = None  # ok, for a call's op
-    owner: str | None = None  # moved: the live host that owns the key
-    rekey: str | None = None  # moved: the key the message belongs to (the Person an address resolved to)
-    error: str | None = None
 
 
 class PersonHost:

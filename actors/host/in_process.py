@@ -4,13 +4,13 @@ the same ops as on the pool; as `HostPool.session` does, an op an address actor 
 Moved (its number is a Person's now) is sent on to that Person's actor."""
 from __future__ import annotations
 
-from actors.client.placement import person_of
 from actors.errors import ActorError
 from actors.host.host import PersonHost
 from actors.host.ownership import Ownerships
 from actors.host.person_runtime import Moved, PersonRuntime
-from actors.host.person_session import CallEnd, CallOpen, CallTool, SessionReply
-from actors.turn.turn_types import TurnDeps
+from actors.protocol.keys import person_of
+from actors.protocol.session import CallEnd, CallOpen, CallTool, SessionReply
+from actors.protocol.turn import TurnDeps
 
 LEASE_S = 330.0  # as a host's: the idle window and its margin
 MAX_HOPS = 4  # address -> Person -> merge survivor: more is a loop

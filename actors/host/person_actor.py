@@ -21,14 +21,15 @@ from typing import Any
 import actors.host.conversation_log as conversation_log
 import actors.host.takeover_turns as takeover_turns
 import actors.metrics as metrics
-from actors.client.placement import claimed_person, person_key, person_of
 from actors.host.handoff import hand_off, take_handoff
 from actors.host.ownership import Ownership, OwnershipHeld, OwnershipLost
 from actors.host.person_runtime import ActorInfo, Moved, PersonRuntime, at
-from actors.host.person_session import SessionOp, SessionReply, run_op
+from actors.host.person_session import run_op
+from actors.protocol.keys import claimed_person, person_key, person_of
+from actors.protocol.session import SessionOp, SessionReply
+from actors.protocol.turn import TurnDeps, TurnResult
 from actors.turn.opening import Opening, open_for, refreshed
 from actors.turn.turn_start import lookups_with_authority
-from actors.turn.turn_types import TurnDeps, TurnResult
 from spine.envelope import MessageEnvelope
 from spine.identity import utcnow
 from spine.participants import BrokenMergeChain, follow_merges

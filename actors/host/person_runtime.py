@@ -13,8 +13,8 @@ from pydantic import BaseModel, Field
 from actors.errors import ActorError
 from actors.host.ownership import Ownerships
 from actors.model.base import ModelBackend
+from actors.protocol.turn import TurnDeps, TurnResult
 from actors.turn.opening import Opening
-from actors.turn.turn_types import TurnDeps, TurnResult
 from spine.envelope import MessageEnvelope
 from spine.records import TranscriptEntry
 from spine.repo import Spine

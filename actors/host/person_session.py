@@ -14,90 +14,26 @@ dumps, like MessageEnvelopes.
 from __future__ import annotations
 
 import time
-from datetime import datetime
-from typing import Annotated, Literal, Protocol
+from typing import Protocol
 
-from pydantic import BaseModel, Field
-
-from actors.client.placement import address_key, person_key
 from actors.dispatcher.dispatcher import writes
 from actors.host.takeover_turns import taken_over_call
+from actors.protocol.session import (
+    CallEnd,
+    CallOpen,
+    CallTool,
+    OpenedCall,
+    SessionReply,
+)
+from actors.protocol.turn import TurnDeps
+from actors.turn.call_opening import open_from
+from actors.turn.call_tools import not_on_the_phone
 from actors.turn.opening import Opening, open_for
-from actors.turn.turn_types import TurnDeps
-from actors.voice.opening import VoiceCallStart, open_from
-from actors.voice.tools import not_on_the_phone
-from spine.codec import WireModel
-from spine.context import Channel, PersonContext
-from spine.envelope import MessageEnvelope
-from spine.records import AgentTrace, TranscriptEntry
+from spine.context import Channel
+from spine.records import TranscriptEntry
 from spine.router import route_inbound, route_person
 from spine.routing_types import RoutingDecision
-from spine.toolspec import ToolInvocation, ToolResult
 from tools.caller import Caller, load_caller
-
-
-class _Op(BaseModel):
-    person_id: str | None = None  # None: the caller is no Person (yet); their address actor runs it
-    property_id: str
-    interaction_id: str
-    caller_number: str = ""
-    unclaimed_at: datetime | None = None  # the replica read the number's claim then, and it named nobody
-
-    @property
-    def key(self) -> str:
-        """The actor that runs it (actors.client.placement): the Person's, else the number's."""
-        return person_key(self.person_id) if self.person_id else address_key(Channel.VOICE, self.caller_number)
-
-    def as_envelope(self) -> MessageEnvelope:
-        """What the actor's ownership checks read (who, where, which interaction)."""
-        return MessageEnvelope(message_id=self.interaction_id, interaction_id=self.interaction_id,
-                               channel=Channel.VOICE, from_address=self.caller_number, to_address="", body="",
-                               property_id=self.property_id, participant_id=self.person_id,
-                               unclaimed_at=self.unclaimed_at)
-
-
-class CallOpen(_Op):
-    kind: Literal["open"] = "open"
-    voice_prompt: str | None = None  # None: the host's default voice prompt
-    verified: bool = False  # Twilio's STIR/SHAKEN A verdict for this call (actors.voice.opening)
-
-
-class CallTool(_Op):
-    kind: Literal["tool"] = "tool"
-    invocation: ToolInvocation
-
-
-class CallEnd(_Op):
-    kind: Literal["end"] = "end"
-    transcript: list[TranscriptEntry] = Field(default_factory=list)
-
-
-SessionOp = Annotated[CallOpen | CallTool | CallEnd, Field(discriminator="kind")]
-
-
-class SessionRequest(WireModel):
-    op: SessionOp
-
-
-class OpenedCall(BaseModel):
-    start: VoiceCallStart
-    context: PersonContext  # what the call's speculative prefetch reads
-    trace: AgentTrace
-    context_builds: list[str] = Field(default_factory=list)
-
-
-class SessionReply(BaseModel):
-    opened: OpenedCall | None = None
-    result: ToolResult | None = None
-    refreshed: bool = False
-    person_id: str | None = None  # whose actor ran the op (None: an address actor's caller, no Person)
-
-
-class PersonSessions(Protocol):
-    """Where a call's ops go: the pool (actors.client.pool.HostPool.session), or in-process hosts
-    (actors.host.in_process)."""
-
-    async def session(self, op: CallOpen | CallTool | CallEnd) -> SessionReply: ...
 
 
 class SessionActor(Protocol):

@@ -15,10 +15,10 @@ from collections import deque
 from collections.abc import Awaitable, Callable
 
 from actors.host.conversation_log import after_turn, record_held_reply
+from actors.protocol.session import VoiceCallStart
+from actors.protocol.turn import LoopOutcome, TurnDeps, TurnResult
 from actors.turn.interaction import safety_net
 from actors.turn.opening import Opening
-from actors.turn.turn_types import LoopOutcome, TurnDeps, TurnResult
-from actors.voice.opening import VoiceCallStart
 from desk.console.takeover import taker_lost_access
 from spine.conversation import Conversation, Mode, Takeover
 from spine.envelope import MessageEnvelope

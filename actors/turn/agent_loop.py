@@ -8,8 +8,8 @@ from typing import Any
 
 from actors.config import TurnBudget
 from actors.model.base import ModelBackend, ModelRequest, ModelResponse, ModelUnavailable
+from actors.protocol.turn import LoopOutcome, ToolRunner
 from actors.turn.trace_builder import trace_call
-from actors.turn.turn_types import LoopOutcome, ToolRunner
 from spine.toolspec import ToolInvocation, ToolResult
 from tools.caller import Caller
 

@@ -16,10 +16,10 @@ from actors.dispatcher.dispatcher import fold_prefetch, writes
 from actors.model.base import ModelRequest
 from actors.model.pricing import cost_usd
 from actors.model.turn_facts import Tenancy, TurnFacts, turn_facts
+from actors.protocol.turn import LoopOutcome, TurnDeps, TurnResult
 from actors.turn.agent_loop import run_agent_loop
 from actors.turn.opening import Opening, open_for, prompt_for
 from actors.turn.trace_builder import build_trace, trace_call
-from actors.turn.turn_types import LoopOutcome, TurnDeps, TurnResult
 from desk.outbound.queue import LAST_CHANNELS
 from prompts.assemble import assemble_prompt
 from prompts.safety import detect_emergency, emergency_nudge

@@ -4,7 +4,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from actors.turn.turn_types import LoopOutcome
+from actors.protocol.turn import LoopOutcome
 from prompts.assemble import AssembledPrompt
 from spine.envelope import MessageEnvelope
 from spine.records import (

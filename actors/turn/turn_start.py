@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections.abc import Awaitable
 from typing import Any
 
+from actors.protocol.turn import ToolRunner, TurnDeps
 from actors.turn.opening import Opening
-from actors.turn.turn_types import ToolRunner, TurnDeps
 from spine.envelope import MessageEnvelope
 from spine.toolspec import ToolInvocation
 from tools.authority import Authority

@@ -15,7 +15,7 @@ from __future__ import annotations
 from pydantic import BaseModel, ConfigDict
 
 from spine.admin_access import OPERATOR
-from spine.identity import STAFF_ROLE_TYPES, Person, PersonRoleType
+from spine.identity import STAFF_ROLE_TYPES, PersonRoleType, carries_authority
 from spine.repo import Spine
 from spine.roles import role_applies_at
 
@@ -72,7 +72,7 @@ async def person_reach(spine: Spine, person_id: str) -> frozenset[str]:
     """The properties where any of the Person's active roles is in force (role_applies_at): the one
     rule of which properties a person reaches, the tool gate's (a Person who carries no authority
     reaches none). The console, Ask Clara and staff scope read it; tests hold it equal to the gate."""
-    if not _carries_authority(await spine.get_person(person_id)):
+    if not carries_authority(await spine.get_person(person_id)):
         return frozenset()
     roles = await spine.roles_of(person_id)
     if not roles:
@@ -81,15 +81,11 @@ async def person_reach(spine: Spine, person_id: str) -> frozenset[str]:
                       if any([await role_applies_at(spine, r, prop) for r in roles])])
 
 
-def _carries_authority(person: Person | None) -> bool:
-    return person is not None and not person.deceased and not person.merged_into_person_id and person.category is None
-
-
 async def admin_scope(spine: Spine, identity: str) -> AdminScope:
     """The scope of a signed-in identity, derived from the store."""
     if identity == OPERATOR:
         return AdminScope(identity=identity, everything=True)
-    if not _carries_authority(await spine.get_person(identity)):
+    if not carries_authority(await spine.get_person(identity)):
         return AdminScope(identity=identity)
     staff = [r for r in await spine.roles_of(identity) if r.role_type in STAFF_ROLE_TYPES]
     roles_at: dict[str, frozenset[PersonRoleType]] = {}

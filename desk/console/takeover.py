@@ -14,6 +14,7 @@ import secrets
 
 from pydantic import BaseModel
 
+import spine.keys as keys
 from desk.outbound.queue import Notification, NotificationKind, NotificationStatus, OutboundRequest, queue_outbound
 from spine.context import Channel
 from spine.conversation import Author, Conversation, ConversationMessage, Mode, Takeover
@@ -86,7 +87,7 @@ async def send_staff_message(spine: Spine, person_id: str, property_id: str, sta
     request_id = request_id or secrets.token_hex(8)
     was_staff = head is not None and head.mode() == Mode.STAFF
     head = await take_over(spine, person_id, property_id, staff_id, release_after_s=release_after_s)
-    key = f"staff-{person_id}-{property_id}-{request_id}"
+    key = keys.staff_message_notice(person_id, property_id, request_id)
     retried = await spine.get_outbox(key) is not None  # recorded by its first try, as that try queued it
     notification = await queue_outbound(spine, OutboundRequest(
         key=key, kind=NotificationKind.STAFF, recipient_person_id=person_id, property_id=property_id, body=text,

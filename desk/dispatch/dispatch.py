@@ -10,6 +10,7 @@ dispatch nobody accepted within `accept_within_s`. Every change is compare-and-s
 from __future__ import annotations
 
 from datetime import datetime, timedelta
+from enum import StrEnum
 
 from pydantic import BaseModel, Field
 
@@ -24,16 +25,25 @@ from spine.events import emit_event
 from spine.identity import PersonRoleType
 from spine.records import EventKind
 from spine.repo import Spine
-from spine.work import WorkOrder, WorkOrderNote, WorkOrderStatus
+from spine.work import Priority, WorkOrder, WorkOrderStatus
 
 DEFAULT_ACCEPT_WITHIN_S = 3600
 OPEN_STATUSES = (DispatchStatus.PENDING, DispatchStatus.OVERDUE)
 
 
+class DispatchOutcome(StrEnum):
+    """What a vendor's YES or NO did to a dispatch."""
+
+    ACCEPTED = "accepted"
+    DECLINED = "declined"
+    AMBIGUOUS = "ambiguous"  # they hold more than one open dispatch and named none
+    ALREADY = "already"  # someone answered it first
+
+
 class DispatchAnswer(BaseModel):
     """What a YES or NO did: the reply to the vendor and what it queued for others."""
 
-    outcome: str  # accepted | declined | ambiguous | already
+    outcome: DispatchOutcome
     reply: str
     dispatch_id: str | None = None
     notifications: list[Notification] = Field(default_factory=list)
@@ -57,7 +67,7 @@ async def start_dispatch(spine: Spine, wo: WorkOrder, vendor_id: str, *, by_pers
     body = texts.dispatch_sms(wo, prop, unit)
     return [await queue_outbound(spine, OutboundRequest(
         key=keys.dispatch_notice(dispatch.id, person_id), kind=NotificationKind.DISPATCH, recipient_person_id=person_id,
-        property_id=prop.id, body=body, channel=Channel.SMS, urgent=wo.priority == "emergency"))
+        property_id=prop.id, body=body, channel=Channel.SMS, urgent=wo.priority == Priority.EMERGENCY))
         for person_id in contacts]
 
 
@@ -73,13 +83,14 @@ async def _open(spine: Spine) -> list[Dispatch]:
 
 async def _settle(spine: Spine, dispatch: Dispatch, status: DispatchStatus, by: str | None) -> Dispatch | None:
     """Move an open dispatch to `status`; None when it was no longer open (someone answered first)."""
-    found = await spine.get_dispatch(dispatch.id)
-    if found is None or not found[0].status.open:
-        return None
-    current, version = found
-    changed = current.model_copy(update={"status": status, "answered_by_person_id": by or current.answered_by_person_id,
-                                         "answered_at": spine.clock() if by else current.answered_at})
-    return changed if await spine.replace_dispatch(changed, version) else None
+    def settle(current: Dispatch | None) -> Dispatch | None:
+        if current is None or not current.status.open:
+            return None
+        return current.model_copy(update={"status": status, "answered_by_person_id": by or current.answered_by_person_id,
+                                          "answered_at": spine.clock() if by else current.answered_at})
+
+    # One try, as before: a lost race means another answer (or the reminder) came first.
+    return (await spine.change_dispatch(dispatch.id, settle, tries=1)).after
 
 
 async def answer_dispatch(spine: Spine, person_id: str, *, accept: bool, work_order: str | None) -> DispatchAnswer | None:
@@ -96,12 +107,12 @@ async def answer_dispatch(spine: Spine, person_id: str, *, accept: bool, work_or
     if not held:
         return None
     if len(held) > 1:
-        return DispatchAnswer(outcome="ambiguous", reply=texts.which_one(held, "YES" if accept else "NO"))
+        return DispatchAnswer(outcome=DispatchOutcome.AMBIGUOUS, reply=texts.which_one(held, "YES" if accept else "NO"))
     dispatch = held[0]
     settled = await _settle(spine, dispatch, DispatchStatus.ACCEPTED if accept else DispatchStatus.DECLINED, person_id)
     found = await spine.get_dispatch(dispatch.id)
     if settled is None:
-        return DispatchAnswer(outcome="already", reply=texts.already_answered(found[0] if found else dispatch),
+        return DispatchAnswer(outcome=DispatchOutcome.ALREADY, reply=texts.already_answered(found[0] if found else dispatch),
                               dispatch_id=dispatch.id)
     if accept:
         return await _accepted(spine, settled, person_id)
@@ -114,7 +125,7 @@ async def _accepted(spine: Spine, dispatch: Dispatch, person_id: str) -> Dispatc
     assert prop is not None  # a dispatch names a property on file
     unit = await spine.get_unit(wo.unit_id) if wo.unit_id else None
     reply = texts.accepted_reply(name.split()[0], wo, prop, unit, tenant)
-    return DispatchAnswer(outcome="accepted", reply=reply, dispatch_id=dispatch.id, notifications=tenant)
+    return DispatchAnswer(outcome=DispatchOutcome.ACCEPTED, reply=reply, dispatch_id=dispatch.id, notifications=tenant)
 
 
 async def _take(spine: Spine, dispatch: Dispatch, person_id: str, *, reason: str, note: str,
@@ -132,9 +143,7 @@ async def _take(spine: Spine, dispatch: Dispatch, person_id: str, *, reason: str
     name = person.display_name if person else person_id
     moved = f"; assigned to {dispatch.vendor_id}" + (f" (was {previous})" if previous else "") \
         if previous != dispatch.vendor_id else ""
-    wo.notes.append(WorkOrderNote(author_person_id=person_id, text=f"Dispatch accepted by {name}{note}{moved}"))
-    wo.updated_at = spine.clock()
-    await spine.put_work_order(wo)
+    await spine.note_work_order(wo, person_id, f"Dispatch accepted by {name}{note}{moved}", updated_at=spine.clock())
     reassigned = {"previous_vendor_id": previous} if previous != dispatch.vendor_id else None
     await _event(spine, EventKind.DISPATCH_ACCEPTED, dispatch, person_id, reason=reason, extra=reassigned)
     tell = worth_a_notice(*before, wo) and await tenant_to_tell(spine, wo) != already_told
@@ -151,12 +160,10 @@ async def _declined(spine: Spine, dispatch: Dispatch, person_id: str) -> Dispatc
     name, vendor_name = person.display_name if person else person_id, vendor.name if vendor else dispatch.vendor_id
     if wo.assigned_vendor_id == dispatch.vendor_id and wo.is_open:
         wo.assigned_vendor_id, wo.status, wo.eta = None, WorkOrderStatus.OPEN, None
-    wo.notes.append(WorkOrderNote(author_person_id=person_id, text=f"Dispatch declined by {name} ({vendor_name})"))
-    wo.updated_at = spine.clock()
-    await spine.put_work_order(wo)
+    await spine.note_work_order(wo, person_id, f"Dispatch declined by {name} ({vendor_name})", updated_at=spine.clock())
     await _event(spine, EventKind.DISPATCH_DECLINED, dispatch, person_id)
     staff = await _tell_managers(spine, dispatch.id, wo, "declined", texts.staff_declined(vendor_name, name, wo, prop))
-    return DispatchAnswer(outcome="declined", reply=texts.declined_reply(wo, staff), dispatch_id=dispatch.id,
+    return DispatchAnswer(outcome=DispatchOutcome.DECLINED, reply=texts.declined_reply(wo, staff), dispatch_id=dispatch.id,
                           notifications=staff)
 
 
@@ -173,7 +180,7 @@ async def handed_back(spine: Spine, wo: WorkOrder, vendor_id: str | None, person
     who = person.display_name if person else "their contact"
     body = texts.staff_declined(vendor.name if vendor else "The vendor", who, wo, prop) + f" Reason: {reason}"
     # One hand-back, one message per manager: the work order's note count names this hand-back.
-    return await _tell_managers(spine, f"handoff_{wo.id}_{len(wo.notes)}", wo, "declined", body)
+    return await _tell_managers(spine, keys.work_order_handoff(wo.id, len(wo.notes)), wo, "declined", body)
 
 
 async def _tell_managers(spine: Spine, about: str, wo: WorkOrder, what: str, body: str) -> list[Notification]:
@@ -183,7 +190,7 @@ async def _tell_managers(spine: Spine, about: str, wo: WorkOrder, what: str, bod
     return [await queue_outbound(spine, OutboundRequest(
         key=keys.dispatch_staff_notice(about, manager, what), kind=NotificationKind.STAFF,
         recipient_person_id=manager, property_id=wo.property_id, body=body,
-        subject=f"{wo.display_id}: dispatch {what}", urgent=wo.priority == "emergency"))
+        subject=f"{wo.display_id}: dispatch {what}", urgent=wo.priority == Priority.EMERGENCY))
         for manager in managers]
 
 

@@ -20,7 +20,7 @@ from desk.outbound.queue import Notification, NotificationKind, OutboundRequest,
 from spine.identity import OccupancyKind, PersonRoleType
 from spine.property import Property
 from spine.repo import Spine
-from spine.work import WorkOrder, WorkOrderStatus
+from spine.work import Priority, WorkOrder, WorkOrderStatus
 
 NOTICE_STATUSES = frozenset({WorkOrderStatus.SCHEDULED, WorkOrderStatus.IN_PROGRESS, WorkOrderStatus.COMPLETED})
 COALESCE_S = 60
@@ -64,7 +64,7 @@ async def notify_work_order_change(spine: Spine, wo: WorkOrder, *, changed_by: s
         return []
     last = await spine.last_contact(recipient)
     body = await notice_text(spine, wo, prop, changed_by, last.language if last else None)
-    urgent = wo.priority == "emergency"
+    urgent = wo.priority == Priority.EMERGENCY
     slot, hold = _slot(spine.clock(), prop, urgent, body)
     request = OutboundRequest(key=keys.work_order_notice(wo.id, recipient, slot), kind=NotificationKind.NOTIFY,
                               recipient_person_id=recipient, property_id=prop.id, body=body,

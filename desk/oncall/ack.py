@@ -14,6 +14,7 @@ from datetime import datetime
 from pydantic import BaseModel, Field
 
 import desk.oncall.texts as texts
+import spine.keys as keys
 from desk.dispatch.dispatch import accept_by_page
 from desk.outbound.queue import Notification, NotificationKind, NotificationStatus, OutboundRequest, queue_outbound
 from spine.escalation import EscalationStatus
@@ -22,7 +23,6 @@ from spine.identity import PersonRoleType, utcnow
 from spine.oncall import TAKEN_PAGE_KEPT_S, Page, PageStatus, PageVia
 from spine.records import EventKind
 from spine.repo import Spine
-from spine.work import WorkOrderNote
 
 ACK_WORD = re.compile(r"^\s*ack(?:\s+(\d{4}))?\s*[.!]?\s*$", re.IGNORECASE)
 _ACKABLE = frozenset({PageStatus.PAGING, PageStatus.EXHAUSTED})  # a late answer still takes it
@@ -38,18 +38,20 @@ class AckOutcome(BaseModel):
 
 async def acknowledge(spine: Spine, page_id: str, person_id: str, via: PageVia, *,
                       now: datetime | None = None) -> AckOutcome:
-    for _ in range(_CAS_ATTEMPTS):
-        found = await spine.read_page(page_id)
-        if found is None:
-            return AckOutcome(acknowledged=False)
-        page, version = found
-        if page.status not in _ACKABLE:
-            return AckOutcome(acknowledged=False, page=page, reply=await _taken_reply(spine, page))
-        taken = page.model_copy(update={"status": PageStatus.ACKNOWLEDGED, "acknowledged_by": person_id,
-                                        "acknowledged_via": via, "acknowledged_at": now or utcnow()})
-        if await spine.replace_page(taken, version):
-            return await _after_ack(spine, taken)
-    return AckOutcome(acknowledged=False, page=None, reply="The page is changing right now; reply ACK again.")
+    def take(page: Page | None) -> Page | None:
+        if page is None or page.status not in _ACKABLE:
+            return None
+        return page.model_copy(update={"status": PageStatus.ACKNOWLEDGED, "acknowledged_by": person_id,
+                                       "acknowledged_via": via, "acknowledged_at": now or utcnow()})
+
+    changed = await spine.change_page(page_id, take, tries=_CAS_ATTEMPTS)
+    if changed.after is not None:
+        return await _after_ack(spine, changed.after)
+    if changed.lost:
+        return AckOutcome(acknowledged=False, page=None, reply="The page is changing right now; reply ACK again.")
+    if changed.before is None:
+        return AckOutcome(acknowledged=False)
+    return AckOutcome(acknowledged=False, page=changed.before, reply=await _taken_reply(spine, changed.before))
 
 
 async def _taken_reply(spine: Spine, page: Page) -> str:
@@ -65,7 +67,7 @@ async def _after_ack(spine: Spine, page: Page) -> AckOutcome:
     notifications = []
     if page.reporter_person_id and page.reporter_person_id != page.acknowledged_by:
         notifications.append(await queue_outbound(spine, OutboundRequest(
-            key=f"page-{page.id}-acknowledged-reporter", kind=NotificationKind.NOTIFY,
+            key=keys.page_reporter_notice(page.id, "acknowledged"), kind=NotificationKind.NOTIFY,
             recipient_person_id=page.reporter_person_id, property_id=page.property_id, urgent=True,
             body=texts.reporter_has_it(name, await team_of(spine, page.acknowledged_by or "", page.language),
                                        page.language))))
@@ -98,10 +100,8 @@ async def _accept_dispatch(spine: Spine, page: Page, told: list[Notification]) -
 
 async def _note(spine: Spine, page: Page, name: str) -> None:
     if page.work_order_id and (wo := await spine.get_work_order(page.work_order_id)) is not None:
-        wo.notes.append(WorkOrderNote(author_person_id=page.acknowledged_by,
-                                      text=f"On-call page acknowledged by {name} ({page.acknowledged_via})"))
-        wo.updated_at = utcnow()
-        await spine.put_work_order(wo)
+        await spine.note_work_order(wo, page.acknowledged_by,
+                                    f"On-call page acknowledged by {name} ({page.acknowledged_via})", updated_at=utcnow())
     esc = await spine.get_escalation(page.escalation_id) if page.escalation_id else None
     if esc is not None and esc.status == EscalationStatus.OPEN:
         await spine.put_escalation(esc.model_copy(update={"status": EscalationStatus.ACKNOWLEDGED}))
@@ -118,16 +118,12 @@ async def team_of(spine: Spine, person_id: str, language: str = "en") -> str:
 
 async def pass_page(spine: Spine, page_id: str, person_id: str, *, now: datetime | None = None) -> bool:
     """2 on the call: the next level is due now, if the person is on the level being paged."""
-    for _ in range(_CAS_ATTEMPTS):
-        found = await spine.read_page(page_id)
-        if found is None or not found[0].is_open or found[0].step < 0:
-            return False
-        page, version = found
-        if person_id not in page.plan.levels[page.level]:
-            return False
-        if await spine.replace_page(page.model_copy(update={"next_due": now or utcnow()}), version):
-            return True
-    return False
+    def due_now(page: Page | None) -> Page | None:
+        if page is None or not page.is_open or page.step < 0 or person_id not in page.plan.levels[page.level]:
+            return None
+        return page.model_copy(update={"next_due": now or utcnow()})
+
+    return (await spine.change_page(page_id, due_now, tries=_CAS_ATTEMPTS)).after is not None
 
 
 async def _taken_by_another(spine: Spine, pages: list[Page], person_id: str) -> AckOutcome | None:

@@ -27,7 +27,6 @@ from spine.identity import PersonRoleType, utcnow
 from spine.oncall import OnCallPlan, Page, PageStatus
 from spine.records import EventKind
 from spine.repo import Spine
-from spine.store.base import ABSENT, ConditionFailed, Item
 
 log = logging.getLogger("clara.oncall")
 MANAGER_ROLES = frozenset({PersonRoleType.PM, PersonRoleType.ORG_ADMIN})
@@ -99,28 +98,24 @@ async def _fresh_code(spine: Spine, plan: OnCallPlan, rng: random.Random) -> str
 
 
 async def _claim_for_interaction(spine: Spine, request: PageRequest) -> bool:
-    try:
-        await spine.store.put(Item(pk=keys.interaction_page(request.interaction_id or ""),
-                                   data={"page_id": request.page_id}), expect_version=ABSENT)
-        return True
-    except ConditionFailed:
-        return False
+    return await spine.claim_interaction_page(request.interaction_id or "", request.page_id)
 
 
 async def _join(spine: Spine, page_id: str, request: PageRequest) -> Page | None:
     """The turn's page, now knowing the work order or escalation of this second start too (the
     steps still to come name it)."""
-    for _ in range(3):
-        found = await spine.read_page(page_id)
-        if found is None:
+    def fill(page: Page | None) -> Page | None:
+        if page is None:
             return None
-        page, version = found
         missing = {name: getattr(request, name) for name in ("work_order_id", "work_order_display_id", "escalation_id",
                                                               "unit") if getattr(page, name) is None}
-        if not any(missing.values()) or await spine.replace_page(page.model_copy(update=missing), version):
-            if request.escalation_id:
-                await spine.link_escalation_page(request.escalation_id, page_id)
-            return await spine.get_page(page_id)
+        return page.model_copy(update=missing) if any(missing.values()) else None
+
+    changed = await spine.change_page(page_id, fill, tries=3)
+    if changed.before is None:
+        return None
+    if not changed.lost and request.escalation_id:
+        await spine.link_escalation_page(request.escalation_id, page_id)
     return await spine.get_page(page_id)
 
 
@@ -171,12 +166,12 @@ async def advance_page(spine: Spine, page: Page, version: int, *, now: datetime 
 
 
 async def _page_person(spine: Spine, page: Page, step: int, person_id: str, property_name: str) -> list[Notification]:
-    key = f"page-{page.id}-{step}-{person_id}"
-    base = OutboundRequest(key=key, kind=NotificationKind.PAGE, recipient_person_id=person_id,
+    # a template: the text and the call below each name their own row
+    base = OutboundRequest(key="", kind=NotificationKind.PAGE, recipient_person_id=person_id,
                            property_id=page.property_id, body="", urgent=True, page_id=page.id)
-    text = base.model_copy(update={"key": f"{key}-sms", "channel": Channel.SMS,
+    text = base.model_copy(update={"key": keys.page_step_notice(page.id, step, person_id, "sms"), "channel": Channel.SMS,
                                    "body": texts.page_sms(page, property_name)})
-    call = base.model_copy(update={"key": f"{key}-call", "channel": Channel.VOICE,
+    call = base.model_copy(update={"key": keys.page_step_notice(page.id, step, person_id, "call"), "channel": Channel.VOICE,
                                    "body": texts.page_call_script(page, property_name)})
     return [await queue_outbound(spine, text), await queue_outbound(spine, call)]
 
@@ -187,14 +182,14 @@ async def _exhaust(spine: Spine, page: Page, version: int) -> list[Notification]
     notifications = []
     for manager_id in await managers_of(spine, page.property_id, page.org_id):
         notifications.append(await queue_outbound(spine, OutboundRequest(
-            key=f"page-{page.id}-exhausted-{manager_id}", kind=NotificationKind.STAFF, recipient_person_id=manager_id,
+            key=keys.page_exhausted_notice(page.id, manager_id), kind=NotificationKind.STAFF, recipient_person_id=manager_id,
             property_id=page.property_id, body=texts.managers_exhausted(page, name, len(page.paged_person_ids)),
             urgent=True, page_id=page.id)))
         await spine.hold_page(manager_id, page.id)  # a manager may take it with ACK <code>
     managers_told = any(n.status != NotificationStatus.BLOCKED for n in notifications)
     if page.reporter_person_id:
         notifications.append(await queue_outbound(spine, OutboundRequest(
-            key=f"page-{page.id}-exhausted-reporter", kind=NotificationKind.NOTIFY,
+            key=keys.page_reporter_notice(page.id, "exhausted"), kind=NotificationKind.NOTIFY,
             recipient_person_id=page.reporter_person_id, property_id=page.property_id,
             body=texts.reporter_no_answer(page.language, managers_told), urgent=True, page_id=page.id)))
     if not await spine.replace_page(page.model_copy(update={"status": PageStatus.EXHAUSTED}), version):

@@ -15,12 +15,12 @@ from __future__ import annotations
 
 from datetime import datetime
 
-import spine.keys as keys
 from desk.outbound.contact_window import in_window, next_window
+from desk.outbound.may_send import blocked_by
 from desk.outbound.purpose import carry_introduction, marketing_refusal, note_introduced, with_introduction
 from spine.context import Channel
 from spine.events import emit_event
-from spine.identity import ClaimKind, Person, PersonCategory
+from spine.identity import ClaimKind, Person
 from spine.notification import Notification, NotificationKind, NotificationStatus, OutboundRequest
 from spine.property import Property
 from spine.records import EventKind, OutboxMessage, OutboxStatus
@@ -28,7 +28,6 @@ from spine.repo import Spine
 
 __all__ = ["Notification", "NotificationKind", "NotificationStatus", "OutboundRequest", "queue_outbound"]
 
-UNREACHABLE_CATEGORIES = frozenset({PersonCategory.SPAM, PersonCategory.ADVERTISER, PersonCategory.WRONG_NUMBER})
 LAST_CHANNELS = frozenset({Channel.SMS, Channel.EMAIL, Channel.TELEGRAM})  # what "their last channel" may be
 _CLAIM_OF = {Channel.SMS: ClaimKind.PHONE, Channel.VOICE: ClaimKind.PHONE, Channel.EMAIL: ClaimKind.EMAIL,
              Channel.TELEGRAM: ClaimKind.TELEGRAM}
@@ -48,7 +47,7 @@ async def queue_outbound(spine: Spine, request: OutboundRequest) -> Notification
                         recipient_person_id=request.recipient_person_id, property_id=request.property_id,
                         page_id=request.page_id, created_at=spine.clock())
     now = spine.clock()
-    blocked = await _blocked_by(spine, person, channel, address, row) \
+    blocked = await blocked_by(spine, person, channel, address, row) \
         or await marketing_refusal(spine, request, person, channel, address)
     if blocked is not None:
         row.status, row.error = OutboxStatus.WITHHELD, blocked
@@ -99,40 +98,9 @@ async def _where(spine: Spine, request: OutboundRequest, person: Person | None) 
     return channel, next((c.value for c in person.claims if c.kind == kind), None)
 
 
-async def may_still_send(spine: Spine, row: OutboxMessage) -> str | None:
-    """The check again at the moment of sending (the sender calls it): why a row queued earlier may
-    no longer go (a STOP since, a person marked deceased), or None. Replies have their own check."""
-    if row.kind is None or row.recipient_person_id is None:
-        return None
-    if row.id.startswith(keys.STEP_UP_TEXT_PREFIX):  # its body is masked: only the call's gateway has the code
-        return "a verification code is sent by the call's gateway, not the outbox sender"
-    person = await spine.get_person(row.recipient_person_id)
-    return await _blocked_by(spine, person, row.channel, row.to_address or None, row)
-
-
 def _owns(person: Person, channel: Channel, address: str) -> bool:
     kind = _CLAIM_OF.get(channel)
     return any(c.kind == kind and c.value == address for c in person.claims)
-
-
-async def _blocked_by(spine: Spine, person: Person | None, channel: Channel, address: str | None,
-                      row: OutboxMessage) -> str | None:
-    """Why this person may not be reached on this channel, or None: the one check."""
-    if person is None:
-        return "no such person"
-    if person.deceased:
-        return "deceased"
-    if person.merged_into_person_id:
-        return f"merged into {person.merged_into_person_id}"
-    if person.category in UNREACHABLE_CATEGORIES:
-        return f"person marked {person.category}"
-    if not address:
-        return f"no {channel} address on file"
-    if not row.from_address:
-        return f"the property has no {channel} address to send from"
-    if await spine.is_opted_out(address, channel):
-        return f"opted out of {channel}"
-    return None
 
 
 def _sender(prop: Property | None, channel: Channel) -> str:

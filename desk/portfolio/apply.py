@@ -8,6 +8,7 @@ import spine.keys as keys
 from desk.portfolio.planner import Plan
 from spine.repo import Spine
 from spine.repo.items import work_order_item
+from spine.work import spell_display_id, spell_work_order_id
 
 
 async def apply_plan(spine: Spine, plan: Plan) -> None:
@@ -16,7 +17,7 @@ async def apply_plan(spine: Spine, plan: Plan) -> None:
     items, records = list(plan.items), list(plan.records)
     for record, pending in plan.numbered_later:
         number = await spine.next_sequence("work_order")
-        wo = pending.model_copy(update={"id": f"wo_{number}", "display_id": f"WO-{number}"})
+        wo = pending.model_copy(update={"id": spell_work_order_id(number), "display_id": spell_display_id(number)})
         items.append(work_order_item(wo))
         records.append(record.model_copy(update={
             "internal_id": wo.id, "item_keys": [(keys.work_order(wo.id), keys.ITEM)],

@@ -9,24 +9,11 @@ from decimal import Decimal, InvalidOperation
 from enum import Enum
 from zoneinfo import ZoneInfo, available_timezones
 
-import phonenumbers
-
 _DATE = re.compile(r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$")
 _EMAIL = re.compile(r"^[^@\s;,]+@[^@\s;,]+\.[^@\s;,]+$")
 _LANGUAGE = re.compile(r"^[a-z]{2,3}(-[a-z0-9]{2,8})?$")
 _TRUE, _FALSE = {"true", "yes", "y", "1", "x"}, {"false", "no", "n", "0", ""}
 _ZONES: set[str] = set()
-
-
-def phone(raw: str, region: str) -> str:
-    """Any spelling a PMS exports -> E.164, read in `region` when it has no +country code."""
-    try:
-        number = phonenumbers.parse(raw, region)
-    except phonenumbers.NumberParseException as exc:
-        raise ValueError(f"cannot read {raw!r} as a phone number ({exc})") from None
-    if not phonenumbers.is_valid_number(number):
-        raise ValueError(f"{raw!r} is not a valid phone number (read in region {region})")
-    return phonenumbers.format_number(number, phonenumbers.PhoneNumberFormat.E164)
 
 
 def email(raw: str) -> str:

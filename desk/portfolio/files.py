@@ -29,7 +29,8 @@ from desk.portfolio.rows import (
     WorkOrderRow,
 )
 from spine.identity import OccupancyKind
-from spine.work import WorkOrderStatus
+from spine.phone import normalize_phone_in_region
+from spine.work import Priority, WorkOrderStatus
 
 
 class FileKind(StrEnum):
@@ -69,15 +70,9 @@ def _c(name: str, parse: Callable[[str], Any] | None = None, *, required: bool =
     return Column(name, (lambda raw, region: parse(raw)) if parse else _text, required)
 
 
-_PHONE = Column("phone", f.phone)
+_PHONE = Column("phone", normalize_phone_in_region)
 _EXT = _c("external_id", required=True)
 STAFF_ROLES = "pm|org_admin|leasing_agent|maintenance|viewer"
-
-
-class _Priority(StrEnum):
-    NORMAL = "normal"
-    URGENT = "urgent"
-    EMERGENCY = "emergency"
 
 
 @dataclass(frozen=True)
@@ -116,7 +111,7 @@ SPECS: dict[FileKind, FileSpec] = {spec.kind: spec for spec in [
     FileSpec(FileKind.WORK_ORDERS, WorkOrderRow, (
         _EXT, _c("display_id"), _c("property", required=True), _c("unit"), _c("brief", required=True),
         _c("description"), _c("status", lambda raw: f.choice(raw, WorkOrderStatus)),
-        _c("priority", lambda raw: f.choice(raw, _Priority)), _c("vendor"), _c("reporter"))),
+        _c("priority", lambda raw: f.choice(raw, Priority)), _c("vendor"), _c("reporter"))),
     FileSpec(FileKind.ONCALL, OnCallRow, (
         _c("property", required=True), _c("level", lambda raw: f.whole(raw, minimum=1), required=True),
         _c("person", required=True), _c("ack_timeout_s", f.whole), _c("repeats", f.whole))),

@@ -16,7 +16,7 @@ from desk.portfolio.record import ImportRecord
 from desk.portfolio.rows import OnCallRow, WorkOrderRow
 from spine.oncall import ACK_TIMEOUT_RANGE, REPEATS_RANGE
 from spine.repo.items import work_order_item
-from spine.work import WorkOrder
+from spine.work import WorkOrder, display_id_of, spell_work_order_id
 
 _NUMBER = re.compile(r"^(?:WO[-_ #]?)?#?([0-9]{1,12})$", re.IGNORECASE)
 
@@ -46,7 +46,7 @@ def plan_work_order(row: ParsedRow, rec: ImportRecord | None, known: Known, inte
             raise RowFailure("display_id", f"{r.display_id} is already another work order ({held.data['brief']!r})")
         known.hand_out(keys.work_order(internal_id), row.row.external_id,
                        f"{FileKind.WORK_ORDERS.filename}:{row.line}", "display_id", f"display_id {r.display_id}")
-    fields = dict(id=internal_id or "wo_pending", display_id=f"WO-{internal_id[3:]}" if internal_id else "WO-pending",
+    fields = dict(id=internal_id or "wo_pending", display_id=display_id_of(internal_id) if internal_id else "WO-pending",
                   property_id=property_id, unit_id=unit_id, brief=r.brief, description=r.description, status=r.status,
                   priority=r.priority, assigned_vendor_id=vendor_id, created_by_person_id=reporter,
                   created_at=known.now, updated_at=known.now)
@@ -65,10 +65,10 @@ def work_order_id(row: ParsedRow, rec: ImportRecord | None) -> str:
     """The row's store id: its record's, else its number's, else "" (numbered on apply)."""
     r = row.row
     assert isinstance(r, WorkOrderRow)
-    number = f"wo_{work_order_number(r.display_id)}" if r.display_id else ""
+    number = spell_work_order_id(work_order_number(r.display_id)) if r.display_id else ""
     if rec is not None:
         if number and number != rec.internal_id:
-            raise RowFailure("display_id", f"this work order is WO-{rec.internal_id[3:]}; its number cannot change")
+            raise RowFailure("display_id", f"this work order is {display_id_of(rec.internal_id)}; its number cannot change")
         return rec.internal_id
     return number
 

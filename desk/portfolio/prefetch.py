@@ -10,6 +10,7 @@ from desk.portfolio.plan_work import work_order_number
 from desk.portfolio.record import ImportRecord
 from spine.identity import ClaimKind
 from spine.store.base import Store
+from spine.work import spell_work_order_id
 
 # What --sync ends when the source no longer lists it (people, organizations, properties and
 # work orders stay as they are: a person's roles end, not the person).
@@ -53,7 +54,7 @@ def _row_keys(kind: FileKind, row: ParsedRow, rec: ImportRecord | None, source: 
         found += [(keys.email(cells["email"]), keys.ITEM)] if cells["email"] else []
     elif kind == FileKind.WORK_ORDERS and rec is None and cells["display_id"]:
         try:
-            found.append((keys.work_order(f"wo_{work_order_number(cells['display_id'])}"), keys.ITEM))
+            found.append((keys.work_order(spell_work_order_id(work_order_number(cells['display_id']))), keys.ITEM))
         except RowFailure:
             pass  # the row fails when planned, with the reason
     return found

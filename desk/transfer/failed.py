@@ -9,6 +9,7 @@ from spine.escalation import Escalation
 from spine.records import EventKind
 from spine.repo import Spine
 from spine.transfer import Transfer
+from spine.work import Priority
 
 MESSAGE_MAX_CHARS = 2000
 
@@ -29,7 +30,7 @@ async def file_escalation(spine: Spine, transfer: Transfer) -> Transfer:
     escalation = Escalation(
         id=f"esc_{secrets.token_hex(6)}", org_id=transfer.org_id, property_id=transfer.property_id,
         person_id=transfer.caller_person_id, channel="voice", interaction_id=transfer.interaction_id,
-        reason=f"Asked on a call for a person: {transfer.reason}"[:500], urgency=transfer.urgency,
+        reason=f"Asked on a call for a person: {transfer.reason}"[:500], urgency=Priority(transfer.urgency),
         summary=f"Call transfer {transfer.id} (call {transfer.call_sid}): nobody accepted. Tried: {tried(transfer)}.",
     )
 

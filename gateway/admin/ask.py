@@ -17,7 +17,7 @@ from fastapi import APIRouter, Depends, HTTPException, Request, Response
 from pydantic import BaseModel, Field, StringConstraints, ValidationError, field_validator
 
 import gateway.admin.html as html
-from actors.turn.turn_types import TurnResult
+from actors.protocol.turn import TurnResult
 from desk.console.admin_scope import AdminScope
 from gateway.admin.auth import (
     AdminIdentity,

@@ -16,6 +16,7 @@ from gateway.cli.common import open_spine, open_spine_for_writing
 from gateway.pms.buildium.client import BuildiumClient, BuildiumError
 from gateway.pms.buildium.sync import SYSTEM, sync
 from gateway.settings import Settings
+from spine.phone import normalize_phone_in_region
 
 
 def register(sub) -> None:
@@ -69,7 +70,7 @@ async def run_sync_command(args: argparse.Namespace) -> int:
 async def run_link(args: argparse.Namespace) -> int:
     settings = Settings.from_env()
     try:
-        link = m.PropertyLink(rental_id=args.rental_id, phone=fields.phone(args.phone, "US"),
+        link = m.PropertyLink(rental_id=args.rental_id, phone=normalize_phone_in_region(args.phone, "US"),
                               email=fields.email(args.email) if args.email else None,
                               timezone=fields.timezone(args.timezone) if args.timezone else None)
     except ValueError as exc:

@@ -8,6 +8,7 @@ import asyncio
 
 import httpx
 
+import spine.keys as keys
 from gateway.cli.common import open_spine
 from gateway.cli.sms import DEFAULT_TO, SmsExchange, send_sms
 from gateway.settings import Settings
@@ -58,16 +59,15 @@ async def _page_and_ack(http: httpx.AsyncClient, settings: Settings, spine: Spin
     page = held[-1]
     print(f"  page {page.id} ({page.work_order_display_id or page.reason}), level 1 of {len(page.plan.levels)}, "
           f"code {page.code}, ack timeout {page.plan.ack_timeout_s} s:")
-    key = f"page-{page.id}-0-p_mike"
-    print(_row(await spine.get_outbox(f"{key}-sms"), "sms "))
-    print(_row(await spine.get_outbox(f"{key}-call"), "call"))
+    print(_row(await spine.get_outbox(keys.page_step_notice(page.id, 0, "p_mike", "sms")), "sms "))
+    print(_row(await spine.get_outbox(keys.page_step_notice(page.id, 0, "p_mike", "call")), "call"))
     ack = "ACK" if len(held) == 1 else f"ACK {page.code}"
     print(f"  sms from …{MIKE[-4:]}: {ack!r}")
     answer = await _text(http, settings, MIKE, ack)
     for text in answer.messages or ["(no reply)"]:
         print(f"  reply: {text}")
     await asyncio.sleep(TICK_WAIT_S)
-    told = await spine.get_outbox(f"page-{page.id}-acknowledged-reporter")
+    told = await spine.get_outbox(keys.page_reporter_notice(page.id, "acknowledged"))
     print("  Marcus is told:")
     print(_row(told, "sms "))
     taken = await spine.get_page(page.id)

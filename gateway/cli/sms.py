@@ -10,8 +10,8 @@ import httpx
 
 from gateway.cli.sender import Exchange, add_url_argument, missing_secret, post_each
 from gateway.settings import Settings
-from gateway.sms.signature import IDEMPOTENCY_HEADER, SIGNATURE_HEADER, sign
-from gateway.sms.twiml import TwimlError, read_twiml
+from gateway.twilio.signature import IDEMPOTENCY_HEADER, SIGNATURE_HEADER, sign
+from gateway.twilio.twiml_sms import TwimlError, read_twiml
 
 DEFAULT_TO = "+12065550100"  # JP Yale Station
 PLACEHOLDER_ACCOUNT_SID = "AC" + "0" * 32

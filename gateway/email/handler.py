@@ -12,9 +12,10 @@ from __future__ import annotations
 import logging
 
 import spine.keys as keys
-from actors.turn.turn_types import TurnResult
+from actors.protocol.turn import TurnResult
 from desk.followups.answers import followup_reply
 from desk.outbound.consent import opt_out_by_request
+from desk.outbound.may_send import may_reply
 from gateway.api_turns import ApiTurns
 from gateway.channel_inbound import ChannelInbound, InboundOutcome, InboundResult, new_interaction_id, turn_outcome
 from gateway.email.authentication import SenderVerdict, judge_sender
@@ -104,7 +105,7 @@ class EmailHandler:
         word = keyword(mail)
         if word is not None and verdict.verified:
             return await self._keyword(record, mail, prop, word)
-        if await self.spine.is_opted_out(mail.from_address, Channel.EMAIL):
+        if not await may_reply(self.spine, mail.from_address, Channel.EMAIL):
             await self._event(EventKind.OPTED_OUT_INBOUND, "sender_unsubscribed", record, prop)
             await self.inbound.blocked(record)
             return EmailResult(outcome=InboundOutcome.SENDER_OPTED_OUT)

@@ -24,7 +24,7 @@ from actors.host.person_actor import PersonRuntime
 from actors.model.base import ModelBackend, ModelRequest, ModelUnavailable
 from actors.model.confirm import model_confirmer, parse_answer
 from actors.model.offline import OfflineModel
-from actors.turn.turn_types import TurnDeps
+from actors.protocol.turn import TurnDeps
 from desk.followups.engine import run_due
 from desk.outbound.queue import row_notification
 from desk.portfolio.demo import seed

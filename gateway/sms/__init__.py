@@ -13,32 +13,32 @@ if typing.TYPE_CHECKING:
     from gateway.sms.handler import SmsHandler, SmsReply
     from gateway.sms.inbound import InboundSms, MalformedWebhook, UnsupportedSender, parse_inbound
     from gateway.sms.options import SmsOptions
-    from gateway.sms.rest import SentMessage, TwilioRest, TwilioRestError
-    from gateway.sms.signature import sign, signature_valid
-    from gateway.sms.twilio_params import RecutWebhook, TwilioWebhook, check_form
-    from gateway.sms.twiml import TwimlError, read_twiml, render_twiml
+    from gateway.twilio.params import RecutWebhook, TwilioWebhook, check_form
+    from gateway.twilio.rest import SentMessage, TwilioRest, TwilioRestError
+    from gateway.twilio.signature import sign, signature_valid
+    from gateway.twilio.twiml_sms import TwimlError, read_twiml, render_twiml
 
 _HOMES = {
     "AbandonedInboundSweep": "gateway.sms.abandoned",
     "Delivery": "gateway.sms.delivery",
     "InboundSms": "gateway.sms.inbound",
     "MalformedWebhook": "gateway.sms.inbound",
-    "RecutWebhook": "gateway.sms.twilio_params",
-    "SentMessage": "gateway.sms.rest",
+    "RecutWebhook": "gateway.twilio.params",
+    "SentMessage": "gateway.twilio.rest",
     "SmsHandler": "gateway.sms.handler",
     "SmsOptions": "gateway.sms.options",
     "SmsReply": "gateway.sms.handler",
-    "TwilioRest": "gateway.sms.rest",
-    "TwilioRestError": "gateway.sms.rest",
-    "TwilioWebhook": "gateway.sms.twilio_params",
-    "TwimlError": "gateway.sms.twiml",
+    "TwilioRest": "gateway.twilio.rest",
+    "TwilioRestError": "gateway.twilio.rest",
+    "TwilioWebhook": "gateway.twilio.params",
+    "TwimlError": "gateway.twilio.twiml_sms",
     "UnsupportedSender": "gateway.sms.inbound",
-    "check_form": "gateway.sms.twilio_params",
+    "check_form": "gateway.twilio.params",
     "parse_inbound": "gateway.sms.inbound",
-    "read_twiml": "gateway.sms.twiml",
-    "render_twiml": "gateway.sms.twiml",
-    "sign": "gateway.sms.signature",
-    "signature_valid": "gateway.sms.signature",
+    "read_twiml": "gateway.twilio.twiml_sms",
+    "render_twiml": "gateway.twilio.twiml_sms",
+    "sign": "gateway.twilio.signature",
+    "signature_valid": "gateway.twilio.signature",
 }
 
 __getattr__ = _lazy_names(__name__, _HOMES)

@@ -4,9 +4,11 @@ Without credentials the outbox holds it, pending, for an operator or a later sen
 from __future__ import annotations
 
 import spine.keys as keys
+from desk.outbound.may_send import may_reply
 from gateway.outbox_delivery import deliver_once
-from gateway.sms.rest import TwilioRest, TwilioRestError
 from gateway.sms.splitting import split_body
+from gateway.twilio.rest import TwilioRest, TwilioRestError
+from gateway.twilio.texts import send_text
 from spine.context import Channel
 from spine.records import OutboxMessage, OutboxStatus
 from spine.repo import Spine
@@ -22,7 +24,7 @@ class Delivery:
         """Whether we may text `to` now: the one check every sending path makes (the inline
         TwiML answer, the redelivery replay, the REST send and its outbox rows, the sweep's
         apology). A STOP recorded a moment ago counts: it is read at the moment of sending."""
-        return not await self.spine.is_opted_out(to, Channel.SMS)
+        return await may_reply(self.spine, to, Channel.SMS)
 
     async def send(self, *, key: str, to: str, from_: str, body: str) -> list[OutboxMessage]:
         """Send `body` (split at 1600 characters) from `from_` to `to`. `key` names the outbox
@@ -42,7 +44,4 @@ class Delivery:
 
     async def _send(self, message: OutboxMessage) -> str:
         assert self.rest is not None  # _deliver sends only with a REST client
-        result = await self.rest.send(to=message.to_address, from_=message.from_address, body=message.body,
-                                      status_callback=self.status_callback_url)
-        await self.spine.link_outbox_provider_id(result.sid, message.id)  # status callbacks find the row
-        return result.sid
+        return await send_text(self.spine, self.rest, message, status_callback=self.status_callback_url)

@@ -12,17 +12,16 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from enum import StrEnum
 
 from pydantic import BaseModel, Field
 
 import spine.keys as keys
 from actors.client.placement import Placer
-from actors.turn.turn_types import TurnResult
+from actors.protocol.turn import TurnResult
 from desk.followups.answers import followup_reply
 from desk.outbound.consent import opt_out_by_request
 from gateway.api_turns import ApiTurns
-from gateway.channel_inbound import APOLOGY, ChannelInbound, Send, TurnSubmitter, new_interaction_id
+from gateway.channel_inbound import APOLOGY, ChannelInbound, InboundOutcome, Send, TurnSubmitter, new_interaction_id
 from gateway.sms.ack import page_ack
 from gateway.sms.delivery import Delivery
 from gateway.sms.dispatch_reply import dispatch_reply
@@ -41,26 +40,9 @@ from spine.repo import Spine
 log = logging.getLogger("clara.sms")
 
 
-class Outcome(StrEnum):
-    ANSWERED = "answered"
-    DEFERRED = "deferred"
-    DUPLICATE = "duplicate"
-    OPTED_OUT = "opted_out"
-    OPTED_IN = "opted_in"
-    HELP = "help"
-    SENDER_OPTED_OUT = "blocked"  # the sender is opted out: nothing may be sent to them
-    UNKNOWN_NUMBER = "unknown_number"
-    SPAM = "suppressed"  # the sender is spam: recorded, not answered
-    HELD = "held"  # a staff member has the conversation (a takeover): recorded, told to them, not answered
-    FAILED = "failed"
-    ACKNOWLEDGED = "acknowledged"  # an on-call page's ACK (gateway.sms.ack), answered without a turn
-    DISPATCH_ANSWERED = "dispatch_answered"  # a vendor's YES/NO to a dispatch (gateway.sms.dispatch_reply)
-    FOLLOWUP_ANSWERED = "followup_answered"  # a rating or "not fixed" to a close-out (desk.followups.answers)
-
-
 class SmsReply(BaseModel):
     messages: list[str] = Field(default_factory=list)
-    outcome: Outcome
+    outcome: InboundOutcome
     interaction_id: str | None = None
 
 
@@ -87,19 +69,19 @@ class SmsHandler:
             fresh = await self.log.accept(record)
         except Exception as exc:  # noqa: BLE001 - the store is down: nothing was accepted, still answer
             await self._event(EventKind.STORE_DEGRADED, "inbound_not_recorded", sms, None, {"error": repr(exc)})
-            return SmsReply(messages=[APOLOGY], outcome=Outcome.FAILED)
+            return SmsReply(messages=[APOLOGY], outcome=InboundOutcome.FAILED)
         if not fresh:
             try:
                 return await self._redelivery(sms)
             except Exception:  # the first delivery may have answered: acknowledge, never 500
                 log.exception("sms %s: redelivery state unreadable", sms.message_sid)
-                return SmsReply(outcome=Outcome.DUPLICATE)
+                return SmsReply(outcome=InboundOutcome.DUPLICATE)
         try:
             return await self._process(record, sms)
         except Exception as exc:  # never a 500 at Twilio: record the failure, apologise
             log.exception("sms %s failed", sms.message_sid)
             await self.inbound.fail(record, exc)
-            return SmsReply(messages=await self._apology(sms.from_address), outcome=Outcome.FAILED,
+            return SmsReply(messages=await self._apology(sms.from_address), outcome=InboundOutcome.FAILED,
                             interaction_id=record.interaction_id)
 
     async def drain(self, timeout_s: float = 30.0) -> None:
@@ -115,31 +97,31 @@ class SmsHandler:
         prop = await self.spine.property_for_number(sms.to_address)
         opted_out = not await self.delivery.may_send(sms.from_address)
         if (ack := await page_ack(self.spine, sms.from_address, sms.body)) is not None:  # even opted out
-            return await self._keyword(record, ack, "" if opted_out else ack.reply, prop, Outcome.ACKNOWLEDGED)
+            return await self._keyword(record, ack, "" if opted_out else ack.reply, prop, InboundOutcome.ACKNOWLEDGED)
         if keyword is Keyword.OPT_IN and opted_out:  # from anyone else "Yes" answers Clara's question
             return await self._opt(record, sms, opted_out=False, prop=prop)
         if opted_out:
             await self._event(EventKind.OPTED_OUT_INBOUND, "sender_opted_out", sms, prop,
                               {"hint": "the sender must text START before Clara may answer"})
-            return await self._without_turn(record, None, Outcome.SENDER_OPTED_OUT)
+            return await self._without_turn(record, None, InboundOutcome.SENDER_OPTED_OUT)
         if (plain := opt_out_request(sms.body)) is not None:  # "stop texting me": as STOP, confirmed by Clara
             confirm = await opt_out_by_request(self.spine, Channel.SMS, sms.from_address, plain,
                                                message_id=sms.message_sid, property_id=prop.id if prop else None,
                                                property_name=prop.name if prop else None)
-            return await self._without_turn(record, confirm, Outcome.OPTED_OUT)
+            return await self._without_turn(record, confirm, InboundOutcome.OPTED_OUT)
         if prop is not None and (told := await followup_reply(self.spine, Channel.SMS, sms.from_address,
                                                                sms.body)) is not None:  # "5 thanks", "still leaking"
             said = KeywordAnswer(person_id=told.person_id, property_id=told.property_id, reply=told.reply,
                                  notifications=told.notifications)
-            return await self._keyword(record, said, said.reply, prop, Outcome.FOLLOWUP_ANSWERED)
+            return await self._keyword(record, said, said.reply, prop, InboundOutcome.FOLLOWUP_ANSWERED)
         if (answer := await dispatch_reply(self.spine, sms.from_address, sms.body)) is not None:
-            return await self._keyword(record, answer, answer.reply, prop, Outcome.DISPATCH_ANSWERED)
+            return await self._keyword(record, answer, answer.reply, prop, InboundOutcome.DISPATCH_ANSWERED)
         if keyword is Keyword.HELP:
-            return await self._without_turn(record, help_text(prop.name if prop else None), Outcome.HELP)
+            return await self._without_turn(record, help_text(prop.name if prop else None), InboundOutcome.HELP)
         if prop is None:
             await self._event(EventKind.UNKNOWN_NUMBER, "no_property_for_number", sms, None,
                               {"to_last4": last4(sms.to_address)})
-            return await self._without_turn(record, None, Outcome.UNKNOWN_NUMBER)
+            return await self._without_turn(record, None, InboundOutcome.UNKNOWN_NUMBER)
         return await self._turn(record, sms, prop)
 
     async def _opt(self, record: InboundMessage, sms: InboundSms, *, opted_out: bool,
@@ -149,8 +131,8 @@ class SmsHandler:
                                              channel=Channel.SMS))
         await self._event(EventKind.OPT_OUT if opted_out else EventKind.OPT_IN, word.lower(), sms, prop, {})
         if opted_out:  # Twilio itself confirms a STOP; Clara sends nothing more
-            return await self._without_turn(record, None, Outcome.OPTED_OUT)
-        return await self._without_turn(record, opt_in_text(prop.name if prop else None), Outcome.OPTED_IN)
+            return await self._without_turn(record, None, InboundOutcome.OPTED_OUT)
+        return await self._without_turn(record, opt_in_text(prop.name if prop else None), InboundOutcome.OPTED_IN)
 
     async def _turn(self, record: InboundMessage, sms: InboundSms, prop: Property) -> SmsReply:
         # Placed by the Person the address resolves to (actors.client.placement), as every channel does.
@@ -167,7 +149,7 @@ class SmsHandler:
             raise
         if not inline:  # set before the background end can run: it reads it
             end.late_reason = "turn_exceeded_inline_budget"
-            return SmsReply(outcome=Outcome.DEFERRED, interaction_id=envelope.interaction_id)
+            return SmsReply(outcome=InboundOutcome.DEFERRED, interaction_id=envelope.interaction_id)
         assert end.reply is not None  # the inline end ran
         return end.reply
 
@@ -181,19 +163,19 @@ class SmsHandler:
             await asyncio.sleep(self.options.poll_s)
             first = await self.log.get(sms.message_sid)
         if first is None or first.status in (InboundStatus.ACCEPTED, InboundStatus.BLOCKED, InboundStatus.HELD):
-            return SmsReply(outcome=Outcome.DUPLICATE, interaction_id=first.interaction_id if first else None)
+            return SmsReply(outcome=InboundOutcome.DUPLICATE, interaction_id=first.interaction_id if first else None)
         if first.status == InboundStatus.FAILED:
-            return SmsReply(messages=await self._apology(sms.from_address), outcome=Outcome.DUPLICATE,
+            return SmsReply(messages=await self._apology(sms.from_address), outcome=InboundOutcome.DUPLICATE,
                             interaction_id=first.interaction_id)
         if await self.spine.is_marked(keys.sms_deferred_marker(sms.message_sid)):
-            return SmsReply(outcome=Outcome.DUPLICATE, interaction_id=first.interaction_id)  # went by REST
+            return SmsReply(outcome=InboundOutcome.DUPLICATE, interaction_id=first.interaction_id)  # went by REST
         if not await self.delivery.may_send(sms.from_address):  # a STOP since the first answer
-            return SmsReply(outcome=Outcome.DUPLICATE, interaction_id=first.interaction_id)
-        return SmsReply(messages=split_body(first.reply or ""), outcome=Outcome.DUPLICATE,
+            return SmsReply(outcome=InboundOutcome.DUPLICATE, interaction_id=first.interaction_id)
+        return SmsReply(messages=split_body(first.reply or ""), outcome=InboundOutcome.DUPLICATE,
                         interaction_id=first.interaction_id)
 
     # -- records and events --------------------------------------------------------------
-    async def _without_turn(self, record: InboundMessage, reply: str | None, outcome: Outcome) -> SmsReply:
+    async def _without_turn(self, record: InboundMessage, reply: str | None, outcome: InboundOutcome) -> SmsReply:
         """An inbound answered (or not) without a turn: keywords, opted-out senders, unknown numbers."""
         record.interaction_id = None  # no interaction ran
         if reply:
@@ -203,7 +185,7 @@ class SmsHandler:
         return SmsReply(messages=split_body(reply or ""), outcome=outcome)
 
     async def _keyword(self, record: InboundMessage, answer: KeywordAnswer, reply: str, prop: Property | None,
-                       outcome: Outcome) -> SmsReply:
+                       outcome: InboundOutcome) -> SmsReply:
         """An ACK or YES/NO that did something: answered without a turn, but traced as a turn is."""
         await write_keyword_trace(self.spine, record, answer, sent=reply, property_id=prop.id if prop else None)
         if reply:
@@ -244,14 +226,14 @@ class _SmsTurnEnd:
         text = await self._ended(result, error)
         interaction_id = self.record.interaction_id
         if self.record.status == InboundStatus.FAILED:
-            return SmsReply(messages=await self.handler._apology(self.sms.from_address), outcome=Outcome.FAILED,
+            return SmsReply(messages=await self.handler._apology(self.sms.from_address), outcome=InboundOutcome.FAILED,
                             interaction_id=interaction_id)
         if self.record.status == InboundStatus.HELD:
-            return SmsReply(outcome=Outcome.HELD, interaction_id=interaction_id)
+            return SmsReply(outcome=InboundOutcome.HELD, interaction_id=interaction_id)
         if self.record.status == InboundStatus.BLOCKED:
-            outcome = Outcome.SPAM if result is not None and result.suppressed else Outcome.SENDER_OPTED_OUT
+            outcome = InboundOutcome.SPAM if result is not None and result.suppressed else InboundOutcome.SENDER_OPTED_OUT
             return SmsReply(outcome=outcome, interaction_id=interaction_id)
-        return SmsReply(messages=split_body(text or ""), outcome=Outcome.ANSWERED, interaction_id=interaction_id)
+        return SmsReply(messages=split_body(text or ""), outcome=InboundOutcome.ANSWERED, interaction_id=interaction_id)
 
     async def _late(self, result: TurnResult | None, error: BaseException | None, reason: str) -> None:
         """The turn missed the inline budget: mark it deferred (a redelivery then replays

@@ -9,8 +9,8 @@ import time
 
 from pydantic import BaseModel, Field
 
+from actors.protocol.turn import LoopOutcome
 from actors.turn.trace_builder import build_trace
-from actors.turn.turn_types import LoopOutcome
 from spine.envelope import MessageEnvelope
 from spine.notification import Notification
 from spine.records import AgentTrace, InboundMessage, TraceEvent

@@ -10,17 +10,16 @@ from starlette.datastructures import ImmutableMultiDict
 
 import spine.keys as keys
 from actors import metrics
-from gateway.channel_inbound import INTERACTION_HEADER
+from gateway.channel_inbound import INTERACTION_HEADER, InboundOutcome
 from gateway.context import GatewayContext, get_context
 from gateway.errors import WebhookRejected
 from gateway.inbound_log import InboundLog
-from gateway.sms.handler import Outcome
 from gateway.sms.inbound import MalformedWebhook, UnsupportedSender, parse_inbound
-from gateway.sms.signature import IDEMPOTENCY_HEADER
 from gateway.sms.status import parse_status, record_status
-from gateway.sms.twilio_params import TwilioWebhook
-from gateway.sms.twiml import TWIML_MEDIA_TYPE, render_twiml
-from gateway.twilio_webhook import signed_form
+from gateway.twilio.params import TwilioWebhook
+from gateway.twilio.signature import IDEMPOTENCY_HEADER
+from gateway.twilio.twiml_sms import TWIML_MEDIA_TYPE, render_twiml
+from gateway.twilio.webhook import signed_form
 from spine.context import Channel
 from spine.events import emit_event
 from spine.masking import mask_phones
@@ -85,7 +84,7 @@ async def twilio_inbound(request: Request, ctx: GatewayContext = Depends(get_con
     # An answered message is already on record twice (the inbound log's row, Serve's access
     # line), so its own line is debug; every other outcome is worth an operator's eye. A log
     # line through Serve's JSON handlers costs about 1 ms of the replica's CPU.
-    log.log(logging.DEBUG if reply.outcome == Outcome.ANSWERED else logging.INFO,
+    log.log(logging.DEBUG if reply.outcome == InboundOutcome.ANSWERED else logging.INFO,
             "sms %s -> %s (%d part(s)) token=%s", sms.message_sid, reply.outcome, len(reply.messages),
             request.headers.get(IDEMPOTENCY_HEADER, "-"))
     headers = {INTERACTION_HEADER: reply.interaction_id} if reply.interaction_id else None

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 import spine.keys as keys
+from desk.outbound.may_send import may_reply
 from gateway.outbox_delivery import deliver_once
 from gateway.sms.splitting import split_body
 from gateway.telegram.botapi import TelegramBotApi, TelegramError
@@ -26,7 +27,7 @@ class TelegramDelivery:
         """Send `body` to chat `to` (split at Telegram's 4096 characters; the keyboard rides on
         the last part). `key` names the outbox rows (`{key}-{n}`), so a retry sends nothing twice."""
         # The one message an opt-out may still get is its own confirmation (desk.outbound.consent).
-        opted_out = not confirms_opt_out and await self.spine.is_opted_out(to, Channel.TELEGRAM)
+        opted_out = not confirms_opt_out and not await may_reply(self.spine, to, Channel.TELEGRAM)
         parts = split_body(body, MAX_TEXT_CHARS)
         sent = []
         for n, part in enumerate(parts):

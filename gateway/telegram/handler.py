@@ -11,9 +11,10 @@ from __future__ import annotations
 import logging
 
 import spine.keys as keys
-from actors.turn.turn_types import TurnResult
+from actors.protocol.turn import TurnResult
 from desk.followups.answers import followup_reply
 from desk.outbound.consent import opt_out_by_request
+from desk.outbound.may_send import may_reply
 from gateway.api_turns import ApiTurns
 from gateway.channel_inbound import ChannelInbound, InboundOutcome, InboundResult, new_interaction_id, turn_outcome
 from gateway.telegram.delivery import TelegramDelivery
@@ -85,7 +86,7 @@ class TelegramHandler:
             return TelegramResult(outcome=InboundOutcome.OPTED_OUT)
         if word == "/start":
             return await self._start(record, message, prop)
-        if await self.spine.is_opted_out(record.from_address, Channel.TELEGRAM):
+        if not await may_reply(self.spine, record.from_address, Channel.TELEGRAM):
             await self._event(EventKind.OPTED_OUT_INBOUND, "sender_sent_stop", record, prop)
             await self.inbound.blocked(record)
             return TelegramResult(outcome=InboundOutcome.SENDER_OPTED_OUT)

@@ -17,7 +17,7 @@ ToolMode = Literal["webhook", "client"]
 TOOLS_PATH = "/voice/tools/"
 CALL_REFERENCE = "interaction_id"  # the dynamic variable personalization sets for every call
 # ElevenLabs' count of the agent's turns: the same tool with the same input within one turn is a
-# retry, in a later turn a new call (actors.voice.tools.tool_use_id_for).
+# retry, in a later turn a new call (actors.turn.call_tools.tool_use_id_for).
 AGENT_TURN = "agent_turn"
 AGENT_TURNS_VARIABLE = "system__agent_turns"
 RESPONSE_TIMEOUT_S = 20

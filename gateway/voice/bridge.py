@@ -21,9 +21,10 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
 
 import spine.keys as keys
-from actors.voice.call import VoiceCalls
-from actors.voice.session import VoiceCall
+from actors.client.call_session import LiveCall
+from actors.client.calls import CallService
 from gateway.errors import GatewayError
+from gateway.twilio.twiml_voice import stir_verified, verified_caller
 from gateway.voice.elevenlabs import AgentEndpoint, ElevenLabsError
 from gateway.voice.elevenlabs_wire import (
     ULAW_8000,
@@ -59,7 +60,6 @@ from gateway.voice.twilio_media import (
     TwilioStop,
     parse_twilio_event,
 )
-from gateway.voice.twiml import stir_verified, verified_caller
 from spine.context import Channel
 from spine.events import emit_event
 from spine.records import EventKind
@@ -90,7 +90,7 @@ CLOSED = (ConnectionClosed, SocketClosed)
 
 
 class CallBridge:
-    def __init__(self, twilio: TextSocket, calls: VoiceCalls, endpoint: AgentEndpoint, *, secret: str | None,
+    def __init__(self, twilio: TextSocket, calls: CallService, endpoint: AgentEndpoint, *, secret: str | None,
                  texts: CallTexts | None = None, start_timeout_s: float = START_TIMEOUT_S,
                  connect_timeout_s: float = CONNECT_TIMEOUT_S) -> None:
         """`secret` checks the stream parameters' call token (TWILIO_AUTH_TOKEN); a start without
@@ -98,7 +98,7 @@ class CallBridge:
         self.twilio, self.calls, self.endpoint, self.secret = twilio, calls, endpoint, secret
         self.texts = texts or CallTexts(calls.spine, None)
         self.start_timeout_s, self.connect_timeout_s = start_timeout_s, connect_timeout_s
-        self.call: VoiceCall | None = None
+        self.call: LiveCall | None = None
         self.agent: ClientConnection | None = None
         self.stream_sid = ""
         self.returned: str | None = None  # the transfer the caller is back from (gateway.voice.transfer_return)
@@ -170,7 +170,7 @@ class CallBridge:
             log.debug("twilio close: %r", exc)
         return f"refused_{reason}"
 
-    def _live(self) -> tuple[ClientConnection, VoiceCall]:
+    def _live(self) -> tuple[ClientConnection, LiveCall]:
         """The agent socket and the call: both open from `_converse` on, where the pumps start."""
         assert self.agent is not None and self.call is not None
         return self.agent, self.call
@@ -326,7 +326,7 @@ class CallBridge:
             log.debug("twilio close: %r", exc)
 
 
-async def _opened(opening: asyncio.Task) -> VoiceCall | None:
+async def _opened(opening: asyncio.Task) -> LiveCall | None:
     try:
         return await opening
     except Exception as exc:  # noqa: BLE001 - an opening that failed leaves the caller to the apology path

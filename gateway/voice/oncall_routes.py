@@ -15,13 +15,14 @@ from starlette.datastructures import ImmutableMultiDict
 from twilio.twiml.voice_response import Gather, VoiceResponse
 
 import desk.oncall.texts as texts
+import spine.keys as keys
 from desk.oncall.ack import acknowledge, pass_page
 from desk.oncall.voicemail import answered_by_machine, voicemail_script
 from desk.outbound.queue import NotificationKind, OutboundRequest, queue_outbound
 from gateway.context import GatewayContext
 from gateway.errors import WebhookRejected
-from gateway.sms.twilio_params import TwilioWebhook
-from gateway.twilio_webhook import signed_form
+from gateway.twilio.params import TwilioWebhook
+from gateway.twilio.webhook import signed_form
 from gateway.xml_text import xml_safe
 from spine.context import Channel
 from spine.events import emit_event
@@ -123,7 +124,7 @@ async def _accept(context: GatewayContext, page_id: str, person_id: str) -> Resp
         return _say(outcome.reply or texts.CALL_GONE)
     page = outcome.page
     await queue_outbound(context.spine, OutboundRequest(  # the details, in writing
-        key=f"page-{page.id}-acknowledged-{person_id}", kind=NotificationKind.PAGE, recipient_person_id=person_id,
+        key=keys.page_taken_notice(page.id, person_id), kind=NotificationKind.PAGE, recipient_person_id=person_id,
         property_id=page.property_id, body=outcome.reply, channel=Channel.SMS, urgent=True))
     prop = await context.spine.get_property(page.property_id)
     return _say(texts.call_taken(prop.name if prop else page.property_id))

@@ -2,7 +2,7 @@
 calls) and the first message on a bridged call's agent websocket."""
 from __future__ import annotations
 
-from actors.voice.opening import VoiceCallStart
+from actors.protocol.session import VoiceCallStart
 from gateway.voice.elevenlabs_wire import (
     AgentOverride,
     ConversationConfigOverride,

@@ -1,6 +1,6 @@
 """Voice routes on the Serve ingress: ElevenLabs webhooks, Twilio's voice webhook and the media
 bridge websocket. Each answers fast and never 500s at a caller, whatever its headers or body
-hold; the logic is in actors.voice.call.
+hold; the logic is in actors.client.calls.
 
 Who may call what: ElevenLabs' webhooks carry the static voice token (personalization, server
 tools) or the `ElevenLabs-Signature` HMAC (post-call); Twilio's voice webhook and the stream's
@@ -19,11 +19,12 @@ from starlette.requests import HTTPConnection
 
 import gateway.voice.signature as el_signature
 import spine.keys as keys
-from actors.voice.opening import interaction_id_for
+from actors.turn.call_opening import interaction_id_for
 from gateway.errors import WebhookRejected
-from gateway.sms.signature import SETTINGS_HEADER, SIGNATURE_HEADER, signature_valid
-from gateway.sms.twilio_params import TwilioWebhook
-from gateway.twilio_webhook import signed_form
+from gateway.twilio.params import TwilioWebhook
+from gateway.twilio.signature import SETTINGS_HEADER, SIGNATURE_HEADER, signature_valid
+from gateway.twilio.twiml_voice import ENDED_QUERY, call_ended, connect_stream, stream_parameters, stream_url
+from gateway.twilio.webhook import signed_form
 from gateway.untrusted import json_value
 from gateway.voice.bridge import CallBridge
 from gateway.voice.elevenlabs_wire import PersonalizationRequest, PostCallWebhook, ToolCallKey, ToolWebhookAnswer
@@ -38,7 +39,6 @@ from gateway.voice.suppression import (
     suppressed_reason,
 )
 from gateway.voice.texts import CallTexts
-from gateway.voice.twiml import ENDED_QUERY, call_ended, connect_stream, stream_parameters, stream_url
 from spine.context import Channel
 from spine.events import emit_event
 from spine.participants import resolve_participant
@@ -142,7 +142,7 @@ async def server_tool(tool_name: str, request: Request) -> Response:
         which = ToolCallKey.model_validate({k: body.pop(k) for k in ToolCallKey.model_fields if k in body})
     except ValidationError as exc:
         return _error(400, f"tool webhook {exc.errors()[0]['loc'][0]}: {exc.errors()[0]['msg']}")
-    trace = await voice.calls.call_trace(interaction_id)  # waits for it to land (actors.voice.call RECORD_WAIT_S)
+    trace = await voice.calls.call_trace(interaction_id)  # waits for it to land (actors.client.calls RECORD_WAIT_S)
     if trace is None:
         return _error(403, f"no voice call {interaction_id!r} is on record")
     if tool_name not in ALLOWED_TOOLS and (refusal := await _suppressed_tool(voice, trace)):

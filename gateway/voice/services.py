@@ -7,10 +7,10 @@ from dataclasses import dataclass, field
 
 import httpx
 
-from actors.host.person_session import PersonSessions
+from actors.client.calls import OPEN_BUDGET_S, CallService
 from actors.model.base import ModelBackend
-from actors.turn.turn_types import ToolRunner
-from actors.voice.call import OPEN_BUDGET_S, VoiceCalls
+from actors.protocol.session import PersonSessions
+from actors.protocol.turn import ToolRunner
 from gateway.settings import Settings
 from gateway.voice.elevenlabs import AgentEndpoint, ElevenLabsApi
 from spine.repo import Spine
@@ -19,7 +19,7 @@ from spine.repo import Spine
 @dataclass
 class VoiceServices:
     settings: Settings
-    calls: VoiceCalls
+    calls: CallService
     endpoint: AgentEndpoint
     clock: Callable[[], float] = field(default=time.time)  # wall clock for webhook timestamps
     # The client outbound calls go through (ElevenLabs' API, the texts a call sends): the replica's,
@@ -34,10 +34,10 @@ class VoiceServices:
         PersonHost in this process over `tools` and `model` runs the calls' sessions."""
         if sessions is None:
             from actors.host.in_process import InProcessSessions
-            from actors.turn.turn_types import TurnDeps
+            from actors.protocol.turn import TurnDeps
 
             sessions = InProcessSessions(TurnDeps(spine=spine, model=model, tools=tools))
-        return cls(settings, VoiceCalls(spine, tools, sessions, open_budget_s=open_budget_s),
+        return cls(settings, CallService(spine, tools, sessions, open_budget_s=open_budget_s),
                    agent_endpoint(settings, http), http=http)
 
     @classmethod
@@ -48,7 +48,7 @@ class VoiceServices:
         from actors.dispatcher.dispatcher_actor import RayToolRunner
 
         tools = RayToolRunner(resolve=lambda: ctx.pool.dispatcher)
-        return cls(ctx.settings, VoiceCalls(ctx.spine, tools, ctx.pool), agent_endpoint(ctx.settings, ctx.http),
+        return cls(ctx.settings, CallService(ctx.spine, tools, ctx.pool), agent_endpoint(ctx.settings, ctx.http),
                    http=ctx.http)
 
 

@@ -6,7 +6,7 @@ call's trace carries that reason, so a server-tool webhook arriving later knows 
 """
 from __future__ import annotations
 
-from actors.voice.opening import VoiceCallStart
+from actors.protocol.session import VoiceCallStart
 from gateway.voice.elevenlabs_wire import (
     AgentOverride,
     ConversationConfigOverride,

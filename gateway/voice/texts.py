@@ -15,7 +15,9 @@ import httpx
 
 from gateway.outbox_delivery import send_claimed
 from gateway.settings import Settings
-from gateway.sms.rest import TwilioRest, TwilioRestError
+from gateway.twilio.client import twilio_clients
+from gateway.twilio.rest import TwilioRest, TwilioRestError
+from gateway.twilio.texts import send_text
 from gateway.voice.transfer_redirect import CallRedirects
 from spine.records import OutboxMessage, OutboxStatus, last4
 from spine.repo import Spine
@@ -34,11 +36,8 @@ class CallTexts:
 
     @classmethod
     def from_settings(cls, settings: Settings, spine: Spine, http: httpx.AsyncClient | None) -> CallTexts:
-        rest = None
-        if http is not None and settings.twilio_account_sid and settings.twilio_auth_token:
-            rest = TwilioRest(http, api_base=settings.twilio_api_base, account_sid=settings.twilio_account_sid,
-                              auth_token=settings.twilio_auth_token)
-        return cls(spine, rest, CallRedirects.from_settings(settings, spine, http))
+        twilio = twilio_clients(settings, http) if http is not None else None
+        return cls(spine, twilio.messages if twilio else None, CallRedirects.from_settings(settings, spine, http))
 
     async def deliver(self, result: ToolResult) -> ToolResult:
         """Send the result's texts; a text that cannot be sent turns the result into an error the
@@ -65,7 +64,7 @@ class CallTexts:
         rest = self.rest
 
         async def post(message: OutboxMessage) -> str:  # the code's words, never the row's masked ones
-            return (await rest.send(to=message.to_address, from_=message.from_address, body=text.body)).sid
+            return await send_text(self.spine, rest, message, body=text.body)
 
         sent = await send_claimed(self.spine, row, post, TwilioRestError)
         return sent.status == OutboxStatus.SENT

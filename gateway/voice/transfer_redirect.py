@@ -17,7 +17,7 @@ from twilio.rest import Client
 
 from desk.transfer.progress import change, note
 from gateway.settings import Settings
-from gateway.sms.twilio_history import HttpxTwilio
+from gateway.twilio.history import HttpxTwilio
 from spine.identity import utcnow
 from spine.records import EventKind
 from spine.repo import Spine

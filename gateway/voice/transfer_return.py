@@ -6,7 +6,7 @@ caller, with Clara told what happened so she says it honestly and takes a messag
 says in it is added to the escalation the failed transfer filed (desk.transfer.failed)."""
 from __future__ import annotations
 
-from actors.voice.opening import VoiceCallStart
+from actors.protocol.session import VoiceCallStart
 from desk.transfer.failed import add_message, tried
 from spine.intent.language import detect_language
 from spine.records import TranscriptEntry

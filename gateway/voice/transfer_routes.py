@@ -18,8 +18,8 @@ from desk.transfer.failed import file_escalation
 from desk.transfer.progress import dial_ended, ring_next, whisper_answered
 from desk.transfer.whisper import PASSED, PROMPT, whisper_text
 from gateway.errors import WebhookRejected
-from gateway.sms.twilio_params import TwilioWebhook
-from gateway.twilio_webhook import signed_form
+from gateway.twilio.params import TwilioWebhook
+from gateway.twilio.webhook import signed_form
 from gateway.voice.routes import get_voice
 from gateway.voice.services import VoiceServices
 from gateway.voice.transfer_redirect import transfer_url

@@ -9,7 +9,7 @@ import hmac
 
 from twilio.twiml.voice_response import Dial, Gather, VoiceResponse
 
-from gateway.voice.twiml import connect_stream, stream_parameters
+from gateway.twilio.twiml_voice import connect_stream, stream_parameters
 
 DIAL_TIMEOUT_S = 15  # how long a person's phone rings before the next one (EliseAI's 15 s)
 WHISPER_GATHER_S = 8

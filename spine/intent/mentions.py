@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import re
 
+from spine.work import spell_display_id
+
 # A work order is `WO-n`, n from the store's gap-free counter (WO-7, WO-42, WO-812): any number of
 # digits a counter reaches in practice, written "WO-7", "wo 7", "WO#7", "work order #42", "WO-007".
 WORK_ORDER = re.compile(r"\b(?:wo|work\s*order)\s*[-_#:]?\s*#?\s*(\d{1,9})\b", re.IGNORECASE)
@@ -18,7 +20,7 @@ BEDROOMS = re.compile(
 
 def work_order_ids(text: str) -> list[str]:
     """The work orders named, as display ids (`WO-42`), first mention first, each once."""
-    return list(dict.fromkeys(f"WO-{int(n)}" for n in WORK_ORDER.findall(text)))
+    return list(dict.fromkeys(spell_display_id(int(n)) for n in WORK_ORDER.findall(text)))
 
 
 def without_work_orders(text: str) -> str:

@@ -10,6 +10,10 @@ so the SQLite and DynamoDB backends stay dumb item stores.
 """
 from __future__ import annotations
 
+from datetime import datetime
+
+from pydantic import BaseModel
+
 import spine.keys as keys
 from spine.context import PersonContext
 from spine.identity import ClaimKind, Person, PersonRole, utcnow
@@ -37,9 +41,13 @@ from spine.repo.tools import ToolRecords
 from spine.repo.tours import TourRecords
 from spine.repo.transfers import TransferRecords
 from spine.repo.verification import VerificationRecords
-from spine.store.base import ABSENT, ConditionFailed, Item
-from spine.work import Prospect, RenewalWorkflow, WorkOrder
+from spine.store.base import ABSENT, Item
+from spine.work import Prospect, RenewalWorkflow, WorkOrder, WorkOrderNote
 
+
+class SequenceValue(BaseModel):
+    """A named counter's item (`next_sequence`): {"value": n}."""
+    value: int
 
 class Spine(InteractionRecords, ToolRecords, EscalationRecords, ConversationRecords, TourRecords, AdminRecords,
             VerificationRecords, OnCallRecords, DispatchRecords, TransferRecords):
@@ -58,11 +66,10 @@ class Spine(InteractionRecords, ToolRecords, EscalationRecords, ConversationReco
     async def claim(self, kind: ClaimKind, value: str, person_id: str, *, if_absent: bool = False) -> bool:
         """Point a wire address at a Person. With if_absent, only the first claimant wins
         (that is how racing mints from one unknown number end with one Person)."""
-        try:
-            await self.store.put(claim_item(kind, value, person_id), expect_version=ABSENT if if_absent else None)
+        if not if_absent:
+            await self.store.put(claim_item(kind, value, person_id))
             return True
-        except ConditionFailed:
-            return False
+        return await self._replace(claim_item(kind, value, person_id), ABSENT)
 
     async def create_person(self, person: Person) -> bool:
         """Write a Person record only if absent, claims untouched: the router's mint takes the
@@ -157,6 +164,16 @@ class Spine(InteractionRecords, ToolRecords, EscalationRecords, ConversationReco
     async def put_work_order(self, wo: WorkOrder) -> None:
         await self.store.put(work_order_item(wo))
 
+    async def note_work_order(self, wo: WorkOrder, author_person_id: str | None, note: str | None, *,
+                              updated_at: datetime | None) -> None:
+        """Write `wo` (as its caller changed it) with `note` added to its history (None: no note),
+        touched at `updated_at` (None: left as it was). The one way a note joins a work order."""
+        if note:
+            wo.notes.append(WorkOrderNote(author_person_id=author_person_id, text=note))
+        if updated_at is not None:
+            wo.updated_at = updated_at
+        await self.put_work_order(wo)
+
     async def get_work_order(self, wo_id: str) -> WorkOrder | None:
         return await self._get(WorkOrder, keys.work_order(wo_id))
 
@@ -168,24 +185,15 @@ class Spine(InteractionRecords, ToolRecords, EscalationRecords, ConversationReco
 
     async def next_sequence(self, name: str) -> int:
         """A gap-free counter on compare-and-set (display ids such as WO-812)."""
-        while True:
-            item = await self.store.get(keys.sequence(name))
-            current = item.data["value"] if item else 0
-            try:
-                await self.store.put(Item(pk=keys.sequence(name), data={"value": current + 1}),
-                                     expect_version=item.version if item else ABSENT)
-                return current + 1
-            except ConditionFailed:
-                continue
+        changed = await self._compare_and_set(SequenceValue, keys.sequence(name), tries=None,  # until it wins
+                                              change=lambda s: SequenceValue(value=(s.value if s else 0) + 1))
+        assert changed.after is not None  # every try writes; only a won race returns
+        return changed.after.value
 
     async def ensure_sequence_at_least(self, name: str, floor: int) -> None:
-        item = await self.store.get(keys.sequence(name))
-        if item is None or item.data["value"] < floor:
-            try:
-                await self.store.put(Item(pk=keys.sequence(name), data={"value": floor}),
-                                     expect_version=item.version if item else ABSENT)
-            except ConditionFailed:
-                pass  # someone else moved it; it only ever goes up
+        # One try: someone else moved it if it lost, and it only ever goes up.
+        await self._compare_and_set(SequenceValue, keys.sequence(name), tries=1,
+                                    change=lambda s: SequenceValue(value=floor) if s is None or s.value < floor else None)
 
     async def put_prospect(self, prospect: Prospect) -> None:
         await self._put(prospect, keys.person(prospect.person_id), keys.prospect(prospect.property_id))
@@ -211,8 +219,4 @@ class Spine(InteractionRecords, ToolRecords, EscalationRecords, ConversationReco
 
     async def mark_once(self, key: str) -> bool:
         """Create-if-absent marker: True the first time `key` is marked, False on every replay."""
-        try:
-            await self.store.put(Item(pk=keys.once(key), data={"at": utcnow().isoformat()}), expect_version=ABSENT)
-            return True
-        except ConditionFailed:
-            return False
+        return await self._replace(Item(pk=keys.once(key), data={"at": utcnow().isoformat()}), ABSENT)

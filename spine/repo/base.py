@@ -3,9 +3,11 @@
 each file type-checks on its own."""
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, TypeVar
+from typing import Any, Generic, TypeVar
 
 from pydantic import BaseModel
 
@@ -15,10 +17,26 @@ from spine.repo.reference_cache import REFERENCE_TTL_S, ReferenceCache
 from spine.store.base import ABSENT, ConditionFailed, Item, Store
 
 M = TypeVar("M", bound=BaseModel)
+CAS_TRIES = 8  # a record's compare-and-set gives up after this many lost races (the caller decides what then)
+
+
+@dataclass(frozen=True)
+class Changed(Generic[M]):
+    """What a compare-and-set did: the record as read on the last try (None: there was none) and
+    as written (None: `change` left it as it was, or every try lost the race, then `lost`)."""
+    before: M | None
+    after: M | None
+    lost: bool = False
 
 
 def _dump(model: BaseModel) -> dict[str, Any]:
     return model.model_dump(mode="json")
+
+
+def _item_of(model: BaseModel, read: Item | None, pk: str, sk: str) -> Item:
+    if read is None:
+        return Item(pk=pk, sk=sk, data=_dump(model))
+    return read.model_copy(update={"data": _dump(model)})
 
 
 class RepoBase:
@@ -58,6 +76,35 @@ class RepoBase:
         item = Item(pk=pk, sk=sk, data=_dump(model), gsi1pk=gsi1pk, gsi1sk=gsi1sk)
         await self.store.put(item, expect_version=ABSENT if if_absent else None)
 
+    async def _replace(self, item: Item, version: int) -> bool:
+        """Write `item` only if the stored one is still at `version` (ABSENT: only if there is none);
+        False when another writer was first. The one conditional write of a record read before."""
+        try:
+            await self.store.put(item, expect_version=version)
+            return True
+        except ConditionFailed:
+            return False
+
+    async def _compare_and_set(self, model: type[M], pk: str, sk: str = keys.ITEM, *,
+                               change: Callable[[M | None], M | None],
+                               item_of: Callable[[M, Item | None], Item] | None = None,
+                               tries: int | None = CAS_TRIES) -> Changed[M]:
+        """Read the record, apply `change` (it gets a copy, or None when there is none; None back:
+        nothing to write) and write it only if nobody wrote it meanwhile, again on a lost race, at
+        most `tries` times (None: until it wins). `item_of(after, item read)` builds the item
+        written; by default the read item (its index keys kept) with the new data, or a plain one."""
+        before: M | None = None
+        for _ in range(tries) if tries is not None else itertools.count():
+            item = await self.store.get(pk, sk)
+            before = model.model_validate(item.data) if item else None
+            after = change(before.model_copy(deep=True) if before else None)
+            if after is None:
+                return Changed(before, None)
+            written = item_of(after, item) if item_of else _item_of(after, item, pk, sk)
+            if await self._replace(written, item.version if item else ABSENT):
+                return Changed(before, after)
+        return Changed(before, None, lost=True)
+
     async def _query(self, model: type[M], pk: str, prefix: str = "") -> list[M]:
         return [model.model_validate(i.data) for i in await self.store.query(pk, prefix)]
 
@@ -69,8 +116,4 @@ class RepoBase:
     async def _create(self, model: BaseModel, pk: str, sk: str = keys.ITEM, *, gsi1pk: str | None = None,
                       gsi1sk: str | None = None) -> bool:
         """Write only if absent; False when the item already exists."""
-        try:
-            await self._put(model, pk, sk, gsi1pk=gsi1pk, gsi1sk=gsi1sk, if_absent=True)
-            return True
-        except ConditionFailed:
-            return False
+        return await self._replace(Item(pk=pk, sk=sk, data=_dump(model), gsi1pk=gsi1pk, gsi1sk=gsi1sk), ABSENT)

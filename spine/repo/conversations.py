@@ -11,7 +11,7 @@ from collections.abc import Callable
 import spine.keys as keys
 from spine.conversation import Conversation, ConversationMessage
 from spine.repo.base import RepoBase
-from spine.store.base import ABSENT, ConditionFailed, Item
+from spine.store.base import ConditionFailed, Item
 
 CAS_TRIES = 16
 
@@ -47,19 +47,12 @@ class ConversationRecords(RepoBase):
                                   change: Callable[[Conversation | None], Conversation | None]) -> Conversation | None:
         """Apply `change` to the head at the property by compare-and-set (it gets None when there is
         none yet; None back: leave it as it is). The head as written (or as found)."""
-        for _ in range(CAS_TRIES):
-            item = await self.store.get(keys.person(person_id), keys.conversation_head(property_id))
-            before = Conversation.model_validate(item.data) if item else None
-            after = change(before.model_copy(deep=True) if before else None)
-            if after is None:
-                return before
-            try:
-                await self.store.put(_head_item(after, item.version if item else 0),
-                                     expect_version=item.version if item else ABSENT)
-                return after
-            except ConditionFailed:
-                continue
-        raise ConditionFailed(f"conversation of {person_id} at {property_id} kept changing under {CAS_TRIES} tries")
+        changed = await self._compare_and_set(
+            Conversation, keys.person(person_id), keys.conversation_head(property_id), change=change,
+            tries=CAS_TRIES, item_of=lambda head, read: _head_item(head, read.version if read else 0))
+        if changed.lost:
+            raise ConditionFailed(f"conversation of {person_id} at {property_id} kept changing under {CAS_TRIES} tries")
+        return changed.after if changed.after is not None else changed.before
 
     async def recent_conversations(self, property_ids: list[str], *, limit: int = 50) -> list[Conversation]:
         """Newest first across the properties named: one index query per property."""

@@ -13,10 +13,8 @@ import spine.keys as keys
 from spine.escalation import Escalation, EscalationStatus
 from spine.identity import Person
 from spine.records import last4
-from spine.repo.base import RepoBase
+from spine.repo.base import CAS_TRIES, RepoBase
 from spine.store.base import ConditionFailed, Item
-
-CAS_TRIES = 8
 
 
 def _queues(escalation: Escalation) -> list[str]:
@@ -41,7 +39,7 @@ class EscalationRecords(RepoBase):
                     "wire_address_last4": escalation.wire_address_last4 or last4(phones[0] if phones else None)})
         before = await self.get_escalation(escalation.id)  # a writer changing its status moves its copies
         await self._put(escalation, keys.escalation(escalation.id), gsi1pk=keys.org_escalations(escalation.org_id),
-                        gsi1sk=f"{escalation.created_at.isoformat()}#{escalation.id}")
+                        gsi1sk=keys.escalation_position(escalation.created_at.isoformat(), escalation.id))
         if before is not None:
             await self._dequeue(before, escalation)
         await self._enqueue(escalation)
@@ -66,23 +64,15 @@ class EscalationRecords(RepoBase):
                                 change: Callable[[Escalation], Escalation | None]) -> Escalation | None:
         """Apply `change` by compare-and-set (None from it: nothing to change); the queue copies follow.
         None when there is no such escalation."""
-        for _ in range(CAS_TRIES):
-            item = await self.store.get(keys.escalation(escalation_id))
-            if item is None:
-                return None
-            before = Escalation.model_validate(item.data)
-            after = change(before)
-            if after is None:
-                return before
-            try:
-                await self.store.put(item.model_copy(update={"data": after.model_dump(mode="json")}),
-                                     expect_version=item.version)
-            except ConditionFailed:
-                continue
-            await self._dequeue(before, after)
-            await self._enqueue(after)
-            return after
-        raise ConditionFailed(f"escalation {escalation_id} kept changing under {CAS_TRIES} tries")
+        changed = await self._compare_and_set(Escalation, keys.escalation(escalation_id),
+                                              change=lambda found: change(found) if found else None)
+        if changed.lost:
+            raise ConditionFailed(f"escalation {escalation_id} kept changing under {CAS_TRIES} tries")
+        if changed.before is None or changed.after is None:
+            return changed.before
+        await self._dequeue(changed.before, changed.after)
+        await self._enqueue(changed.after)
+        return changed.after
 
     async def escalation_queue(self, *, property_ids: list[str] | None = None, org_ids: list[str] | None = None,
                                status: EscalationStatus | None = None, limit: int = 50) -> list[Escalation]:

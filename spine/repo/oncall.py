@@ -6,14 +6,15 @@ it is indexed by status and next step due, so the scheduler reads only the ladde
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from contextlib import suppress
 from datetime import datetime
 
 import spine.keys as keys
 from spine.identity import utcnow
 from spine.oncall import TAKEN_PAGE_KEPT_S, OnCallPlan, Page, PageStatus
-from spine.repo.base import RepoBase
-from spine.store.base import ABSENT, ConditionFailed, Item, StoreError
+from spine.repo.base import Changed, RepoBase
+from spine.store.base import ABSENT, Item, StoreError
 
 
 def _page_item(page: Page) -> Item:
@@ -35,11 +36,7 @@ class OnCallRecords(RepoBase):
     # -- pages --------------------------------------------------------------------------
     async def create_page(self, page: Page) -> bool:
         """Write a new page; False when a page with its id exists (a replayed start)."""
-        try:
-            await self.store.put(_page_item(page), expect_version=ABSENT)
-            return True
-        except ConditionFailed:
-            return False
+        return await self._replace(_page_item(page), ABSENT)
 
     async def get_page(self, page_id: str) -> Page | None:
         found = await self.read_page(page_id)
@@ -52,17 +49,23 @@ class OnCallRecords(RepoBase):
 
     async def replace_page(self, page: Page, version: int) -> bool:
         """Write `page` only if it is still at `version`; False when someone else changed it first."""
-        try:
-            await self.store.put(_page_item(page), expect_version=version)
-            return True
-        except ConditionFailed:
-            return False
+        return await self._replace(_page_item(page), version)
+
+    async def change_page(self, page_id: str, change: Callable[[Page | None], Page | None], *,
+                          tries: int) -> Changed[Page]:
+        """Apply `change` to the page by compare-and-set (an ACK, a keypress and the scheduler race)."""
+        return await self._compare_and_set(Page, keys.page(page_id), change=change, tries=tries,
+                                           item_of=lambda page, _read: _page_item(page))
 
     async def pages_due(self, now: datetime, *, limit: int = 100) -> list[tuple[Page, int]]:
         """Running ladders whose next step is due by `now`, the most overdue first, with versions."""
         items = await self.store.query_index(keys.pages_with_status(PageStatus.PAGING), limit=limit)
         due = [(Page.model_validate(i.data), i.version) for i in items]
         return [(page, version) for page, version in due if page.next_due <= now]
+
+    async def claim_interaction_page(self, interaction_id: str, page_id: str) -> bool:
+        """The turn's one page: True for the first page an interaction starts, False after."""
+        return await self._replace(Item(pk=keys.interaction_page(interaction_id), data={"page_id": page_id}), ABSENT)
 
     async def link_escalation_page(self, escalation_id: str, page_id: str) -> None:
         await self.store.put(Item(pk=keys.escalation_page(escalation_id), data={"page_id": page_id}))

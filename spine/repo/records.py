@@ -20,7 +20,7 @@ from spine.records import (
     channel_of_address,
 )
 from spine.repo.base import RepoBase
-from spine.store.base import ABSENT, ConditionFailed, Item
+from spine.store.base import ABSENT, Item
 
 
 class InteractionRecords(RepoBase):
@@ -29,12 +29,8 @@ class InteractionRecords(RepoBase):
     # turn has not ended, which is what the abandoned-inbound sweep reads.
     async def accept_inbound(self, message: InboundMessage) -> bool:
         """Record an inbound once; False when this provider id was already accepted (redelivery)."""
-        try:
-            await self._put(message, keys.inbound(message.id), gsi1pk=keys.inbound_status(message.status),
-                            gsi1sk=message.received_at.isoformat(), if_absent=True)
-            return True
-        except ConditionFailed:
-            return False
+        return await self._create(message, keys.inbound(message.id), gsi1pk=keys.inbound_status(message.status),
+                                  gsi1sk=message.received_at.isoformat())
 
     async def update_inbound(self, message: InboundMessage) -> None:
         await self._put(message, keys.inbound(message.id), gsi1pk=keys.inbound_status(message.status),
@@ -49,12 +45,12 @@ class InteractionRecords(RepoBase):
 
     async def put_outbox(self, message: OutboxMessage) -> None:
         await self._put(message, keys.outbox(message.id), gsi1pk=keys.outbox_status(message.status),
-                        gsi1sk=f"{message.due_at.isoformat()}#{message.id}")
+                        gsi1sk=keys.outbox_position(message.due_at.isoformat(), message.id))
 
     async def create_outbox(self, message: OutboxMessage) -> bool:
         """Write a row only if no row has its id (the same key queues once); False when one has."""
         return await self._create(message, keys.outbox(message.id), gsi1pk=keys.outbox_status(message.status),
-                                  gsi1sk=f"{message.due_at.isoformat()}#{message.id}")
+                                  gsi1sk=keys.outbox_position(message.due_at.isoformat(), message.id))
 
     async def replace_pending_outbox(self, message: OutboxMessage) -> bool:
         """Overwrite the row with `message` only while it is still PENDING, on compare-and-set, so a
@@ -62,14 +58,9 @@ class InteractionRecords(RepoBase):
         item = await self.store.get(keys.outbox(message.id))
         if item is None or item.data.get("status") != OutboxStatus.PENDING:
             return False
-        try:
-            await self.store.put(Item(pk=item.pk, sk=item.sk, data=message.model_dump(mode="json"),
-                                      gsi1pk=keys.outbox_status(message.status),
-                                      gsi1sk=f"{message.due_at.isoformat()}#{message.id}"),
-                                 expect_version=item.version)
-            return True
-        except ConditionFailed:
-            return False
+        return await self._replace(Item(pk=item.pk, sk=item.sk, data=message.model_dump(mode="json"),
+                                        gsi1pk=keys.outbox_status(message.status),
+                                        gsi1sk=keys.outbox_position(message.due_at.isoformat(), message.id)), item.version)
 
     async def outbox(self, status: OutboxStatus = OutboxStatus.PENDING, limit: int = 100) -> list[OutboxMessage]:
         """Oldest first (by when each row may leave, see OutboxMessage.due_at)."""
@@ -95,13 +86,10 @@ class InteractionRecords(RepoBase):
         """A create-if-absent marker that holds `value`: the value it holds after the call, so
         `value` the first time and the first caller's value on every later call (a marker made
         by `mark_once` holds "")."""
-        try:
-            await self.store.put(Item(pk=keys.once(key), data={"at": utcnow().isoformat(), "value": value}),
-                                 expect_version=ABSENT)
+        if await self._replace(Item(pk=keys.once(key), data={"at": utcnow().isoformat(), "value": value}), ABSENT):
             return value
-        except ConditionFailed:
-            item = await self.store.get(keys.once(key))
-            return str(item.data.get("value", "")) if item else ""
+        item = await self.store.get(keys.once(key))
+        return str(item.data.get("value", "")) if item else ""
 
     async def set_opt_out(self, opt: OptOut) -> None:
         assert opt.channel is not None  # OptOut fills it in from the address
@@ -124,7 +112,7 @@ class InteractionRecords(RepoBase):
     # -- events and traces --------------------------------------------------------------
     async def put_event(self, event: Event) -> None:
         await self._put(event, keys.event(event.id), gsi1pk=keys.events_of_kind(event.kind),
-                        gsi1sk=f"{event.at.isoformat()}#{event.id}")
+                        gsi1sk=keys.event_position(event.at.isoformat(), event.id))
 
     async def events(self, kind: str, *, limit: int = 100, since: datetime | None = None) -> list[Event]:
         found = await self._index(Event, keys.events_of_kind(kind), limit=limit, descending=True)
@@ -132,7 +120,7 @@ class InteractionRecords(RepoBase):
 
     async def put_trace(self, trace: AgentTrace) -> None:
         await self._put(trace, keys.trace(trace.interaction_id), gsi1pk=keys.TRACES,
-                        gsi1sk=f"{trace.started_at.isoformat()}#{trace.interaction_id}")
+                        gsi1sk=keys.trace_position(trace.started_at.isoformat(), trace.interaction_id))
 
     async def get_trace(self, interaction_id: str) -> AgentTrace | None:
         return await self._get(AgentTrace, keys.trace(interaction_id))

@@ -9,7 +9,7 @@ import spine.keys as keys
 from spine.escalation import ApplicationLink
 from spine.identity import utcnow
 from spine.repo.base import RepoBase
-from spine.store.base import ConditionFailed, Item
+from spine.store.base import Item
 from spine.toolrun import ToolRun, ToolRunState
 
 
@@ -22,22 +22,17 @@ class ToolRecords(RepoBase):
         RUNNING for longer than `stale_after_s` (its owner died) is taken over by compare-and-set.
         """
         pk = keys.tool_run(run.interaction_id, run.tool_use_id)
-        try:
-            await self._put(run, pk, if_absent=True)
+        if await self._create(run, pk):
             return None
-        except ConditionFailed:
-            pass
         item = await self.store.get(pk)
         if item is None:
             return await self.claim_tool_run(run, stale_after_s=stale_after_s)  # released meanwhile
         found = ToolRun.model_validate(item.data)
         age_s = (utcnow() - found.started_at).total_seconds()
         if found.state == ToolRunState.RUNNING and age_s > stale_after_s:
-            try:
-                await self.store.put(Item(pk=pk, data=run.model_dump(mode="json")), expect_version=item.version)
+            if await self._replace(Item(pk=pk, data=run.model_dump(mode="json")), item.version):
                 return None
-            except ConditionFailed:
-                return await self.get_tool_run(run.interaction_id, run.tool_use_id)
+            return await self.get_tool_run(run.interaction_id, run.tool_use_id)
         return found
 
     async def finish_tool_run(self, run: ToolRun) -> None:

@@ -8,7 +8,7 @@ from datetime import datetime, timedelta
 
 import spine.keys as keys
 from spine.repo.base import RepoBase
-from spine.store.base import ABSENT, ConditionFailed, Item
+from spine.store.base import Item
 from spine.verification import CallCaller, CallVerification, IssuedCode, StepUpChallenge, StepUpSends
 
 SENDS_KEPT = timedelta(days=1)  # the longest window a send budget counts over
@@ -30,19 +30,13 @@ class VerificationRecords(RepoBase):
     async def add_step_up_code(self, person_id: str, code: IssuedCode, now: datetime, keep: int) -> None:
         """Add a code texted to `person_id`'s number, keeping the `keep` newest still valid ones. The
         asking call's tries start again, and so does the count across calls (a new code, new guesses)."""
-        pk = keys.step_up(person_id)
-        while True:
-            item = await self.store.get(pk)
-            old = StepUpChallenge.model_validate(item.data) if item else StepUpChallenge(person_id=person_id)
+        def add(found: StepUpChallenge | None) -> StepUpChallenge:
+            old = found or StepUpChallenge(person_id=person_id)
             valid = old.valid(now)  # with none left, the old tries go too
-            added = StepUpChallenge(person_id=person_id, codes=[*valid, code][-keep:],
-                                    tries={**(old.tries if valid else {}), code.requested_by: 0}, total_tries=0)
-            try:
-                await self.store.put(Item(pk=pk, data=added.model_dump(mode="json")),
-                                     expect_version=item.version if item else ABSENT)
-                return
-            except ConditionFailed:
-                continue
+            return StepUpChallenge(person_id=person_id, codes=[*valid, code][-keep:],
+                                   tries={**(old.tries if valid else {}), code.requested_by: 0}, total_tries=0)
+
+        await self._compare_and_set(StepUpChallenge, keys.step_up(person_id), change=add, tries=None)
 
     async def put_step_up(self, challenge: StepUpChallenge) -> None:
         await self._put(challenge, keys.step_up(challenge.person_id))
@@ -57,12 +51,8 @@ class VerificationRecords(RepoBase):
         new code changed the record first (the caller says it again)."""
         tries = {**challenge.tries, interaction_id: challenge.tries_on(interaction_id) + 1}
         spent = challenge.model_copy(update={"tries": tries, "total_tries": challenge.total_tries + 1})
-        try:
-            await self.store.put(Item(pk=keys.step_up(challenge.person_id), data=spent.model_dump(mode="json")),
-                                 expect_version=version)
-            return True
-        except ConditionFailed:
-            return False
+        return await self._replace(Item(pk=keys.step_up(challenge.person_id), data=spent.model_dump(mode="json")),
+                                   version)
 
     async def delete_step_up(self, person_id: str) -> None:
         await self.store.delete(keys.step_up(person_id))
@@ -72,19 +62,14 @@ class VerificationRecords(RepoBase):
         """Count one code sent to `person_id` at `now` unless a sliding window is full: each of
         `limits` is (window, most codes in any such window). None when counted; else how long until
         the fullest window has room again (nothing counted)."""
-        pk = keys.step_up_sends(person_id)
-        while True:
-            item = await self.store.get(pk)
-            log = StepUpSends.model_validate(item.data) if item else StepUpSends(person_id=person_id)
+        waits: list[timedelta] = []
+
+        def count(found: StepUpSends | None) -> StepUpSends | None:
+            log = found or StepUpSends(person_id=person_id)
             recent = [at for at in log.sent_at if now - at < SENDS_KEPT]
-            waits = [within - (now - inside[-limit]) for within, limit in limits
-                     if len(inside := [at for at in recent if now - at < within]) >= limit]
-            if waits:
-                return max(waits)
-            counted = StepUpSends(person_id=person_id, sent_at=[*recent, now])
-            try:
-                await self.store.put(Item(pk=pk, data=counted.model_dump(mode="json")),
-                                     expect_version=item.version if item else ABSENT)
-                return None
-            except ConditionFailed:
-                continue
+            waits[:] = [within - (now - inside[-limit]) for within, limit in limits
+                        if len(inside := [at for at in recent if now - at < within]) >= limit]
+            return None if waits else StepUpSends(person_id=person_id, sent_at=[*recent, now])
+
+        await self._compare_and_set(StepUpSends, keys.step_up_sends(person_id), change=count, tries=None)
+        return max(waits) if waits else None

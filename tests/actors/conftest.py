@@ -6,7 +6,7 @@ import pytest
 
 from actors.dispatcher.dispatcher import Dispatcher
 from actors.model.offline import OfflineModel
-from actors.turn.turn_types import TurnDeps
+from actors.protocol.turn import TurnDeps
 from tests.support.actor_helpers import Clock, close_hosts
 
 

@@ -10,8 +10,8 @@ import pytest
 
 import spine.keys as keys
 from gateway.outbox_sender import INTERRUPTED_AFTER_S, OutboxSender
-from gateway.sms.rest import TwilioRest
-from gateway.voice.calls import TwilioCalls
+from gateway.twilio.calls import TwilioCalls
+from gateway.twilio.rest import TwilioRest
 from spine.identity import utcnow
 from spine.records import OutboxStatus
 from tests.support.gateway_helpers import OfflinePool, settings_for, text

@@ -159,7 +159,7 @@ async def test_a_page_call_whose_script_holds_control_characters_is_well_formed_
 def test_an_sms_reply_with_control_characters_renders_well_formed_twiml():
     import xml.etree.ElementTree as ET
 
-    from gateway.sms.twiml import render_twiml
+    from gateway.twilio.twiml_sms import render_twiml
 
     [message] = ET.fromstring(render_twiml(["Your code is 4471\x0b\x1b[1m, ok\ud800?"])).iter("Message")
     assert message.text == "Your code is 4471[1m, ok?"

@@ -10,7 +10,7 @@ from datetime import timedelta
 
 import pytest
 
-from actors.turn.turn_types import TurnResult
+from actors.protocol.turn import TurnResult
 from desk.portfolio.demo import seed
 from gateway.channel_inbound import APOLOGY
 from gateway.email.route_form import route_form

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from starlette.requests import Request
 
-from gateway.twilio_webhook import read_limited
+from gateway.twilio.webhook import read_limited
 from gateway.untrusted import json_value, whole_number
 from gateway.voice.elevenlabs_wire import parse_agent_event
 from gateway.voice.frames import UnknownMessage

@@ -8,14 +8,14 @@ import itertools
 from dataclasses import dataclass, field
 from typing import Any
 
-from actors.client.placement import host_index
 from actors.client.pool import HostPool
 from actors.dispatcher.dispatcher import Dispatcher
 from actors.host.host import PersonHost
 from actors.host.ownership import Ownerships
 from actors.host.person_actor import PersonRuntime
 from actors.model.offline import OfflineModel
-from actors.turn.turn_types import TurnDeps, TurnResult
+from actors.protocol.keys import host_index
+from actors.protocol.turn import TurnDeps, TurnResult
 from spine.context import Channel
 from spine.envelope import MessageEnvelope
 from spine.records import AgentTrace, InboundMessage, TranscriptEntry

@@ -7,7 +7,7 @@ from collections.abc import Callable
 
 import httpx
 
-from actors.turn.turn_types import TurnDeps, TurnResult
+from actors.protocol.turn import TurnDeps, TurnResult
 from gateway.app import create_app
 from gateway.cli.sms import send_sms
 from gateway.context import GatewayContext

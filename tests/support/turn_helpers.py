@@ -13,7 +13,7 @@ import os
 import re
 import time
 
-from actors.turn.turn_types import TurnDeps, TurnResult
+from actors.protocol.turn import TurnDeps, TurnResult
 from spine.context import Channel
 from spine.envelope import MessageEnvelope
 from spine.records import AgentTrace

@@ -8,10 +8,10 @@ from contextlib import asynccontextmanager
 
 from websockets.asyncio.server import ServerConnection, serve
 
-from actors.voice.call import VoiceCalls
+from actors.client.calls import CallService as VoiceCalls
+from gateway.twilio.twiml_voice import stream_parameters
 from gateway.voice.bridge import CallBridge
 from gateway.voice.elevenlabs import AgentEndpoint
-from gateway.voice.twiml import stream_parameters
 
 SECRET = "twilio-auth-token-for-tests"
 ACCOUNT = "AC" + "7" * 32
@@ -26,7 +26,7 @@ def in_process_calls(spine, tools=None, **options) -> VoiceCalls:
     from actors.dispatcher.dispatcher import Dispatcher
     from actors.host.in_process import InProcessSessions
     from actors.model.offline import OfflineModel
-    from actors.turn.turn_types import TurnDeps
+    from actors.protocol.turn import TurnDeps
 
     tools = tools or Dispatcher(spine)
     return VoiceCalls(spine, tools, InProcessSessions(TurnDeps(spine=spine, model=OfflineModel(), tools=tools)),

@@ -3,7 +3,7 @@ refuses it (an email unsubscribe does not), the row keeps the code masked, and t
 never sends it (only the call's gateway holds the code)."""
 from __future__ import annotations
 
-from desk.outbound.queue import may_still_send
+from desk.outbound.may_send import may_still_send
 from spine.context import Channel
 from spine.records import OptOut, OutboxStatus
 from spine.toolspec import ToolInvocation

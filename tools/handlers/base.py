@@ -10,7 +10,7 @@ from pydantic import BaseModel, Field
 from spine.context import Channel
 from spine.repo import Spine
 from spine.toolspec import OutboundText, ToolSpec
-from spine.work import WorkOrder, WorkOrderNote
+from spine.work import Priority, WorkOrder, WorkOrderNote, spell_display_id, spell_work_order_id
 from tools.caller import Caller
 from tools.errors import ToolError
 from tools.facts import Target
@@ -93,9 +93,9 @@ async def new_work_order(ctx: HandlerContext, *, description: str, brief: str | 
     """Write a new work order at the target's property and unit, numbered WO-n from the sequence."""
     number = await ctx.spine.next_sequence("work_order")
     wo = WorkOrder(
-        id=f"wo_{number}", display_id=f"WO-{number}", property_id=ctx.target.property_id or ctx.caller.property_id,
+        id=spell_work_order_id(number), display_id=spell_display_id(number), property_id=ctx.target.property_id or ctx.caller.property_id,
         unit_id=ctx.target.unit_id, brief=brief or description.strip().split("\n")[0][:80],
-        description=description, priority=priority, created_by_person_id=ctx.caller.person_id,
+        description=description, priority=Priority(priority), created_by_person_id=ctx.caller.person_id,
         notes=[WorkOrderNote(author_person_id=ctx.caller.person_id, text=text) for text in notes],
         confirm_by_callback=confirm_by_callback,
     )

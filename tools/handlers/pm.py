@@ -11,7 +11,7 @@ from desk.dispatch.dispatch import start_dispatch
 from desk.followups.plans import plan_renewal_offer
 from desk.outbound.queue import Notification
 from spine.identity import utcnow
-from spine.work import RenewalOffer, RenewalStatus, RenewalWorkflow, Tour, TourStatus, WorkOrderNote, WorkOrderStatus
+from spine.work import RenewalOffer, RenewalStatus, RenewalWorkflow, Tour, TourStatus, WorkOrderStatus
 from tools.handlers.base import (
     Ack,
     HandlerContext,
@@ -96,9 +96,8 @@ async def pm_assign_vendor(ctx: HandlerContext, args: AssignIn) -> WorkOrderChan
         raise ToolFailure(f"no vendor {args.vendor_id}")
     if wo.property_id not in vendor.services_property_ids:
         raise ToolFailure(f"{vendor.name} does not service {wo.property_id}")
-    wo.assigned_vendor_id, wo.status, wo.updated_at = vendor.id, WorkOrderStatus.DISPATCHED, utcnow()
-    wo.notes.append(WorkOrderNote(author_person_id=ctx.caller.person_id, text=f"Assigned to {vendor.name}"))
-    await ctx.spine.put_work_order(wo)
+    wo.assigned_vendor_id, wo.status = vendor.id, WorkOrderStatus.DISPATCHED
+    await ctx.spine.note_work_order(wo, ctx.caller.person_id, f"Assigned to {vendor.name}", updated_at=utcnow())
     sent = await start_dispatch(ctx.spine, wo, vendor.id, by_person_id=ctx.caller.person_id)
     summary = summarize(await work_order_view(ctx.spine, wo, with_notes=False))
     return WorkOrderChange(**summary.model_dump(), notifications=sent)
@@ -113,10 +112,9 @@ async def pm_close_work_order(ctx: HandlerContext, args: CloseIn) -> Ack:
     wo = await target_work_order(ctx)
     if wo.status == WorkOrderStatus.CLOSED:
         return Ack(message=f"{wo.display_id} was already closed")
-    wo.status, wo.updated_at = WorkOrderStatus.CLOSED, utcnow()
-    wo.notes.append(WorkOrderNote(author_person_id=ctx.caller.person_id,
-                                  text=f"Closed: {args.resolution}" if args.resolution else "Closed"))
-    await ctx.spine.put_work_order(wo)
+    wo.status = WorkOrderStatus.CLOSED
+    await ctx.spine.note_work_order(wo, ctx.caller.person_id, f"Closed: {args.resolution}" if args.resolution else "Closed",
+                                    updated_at=utcnow())
     return Ack(message=f"{wo.display_id} closed")
 
 

@@ -186,7 +186,7 @@ async def check_verification_code(ctx: HandlerContext, args: CheckCodeIn) -> Che
         evidence=f"one-time code to …{matched.sent_to_last4}"))
     person = await spine.get_person(caller.person_id) if caller.person_id else None
     who = f" as {person.display_name}" if person else ""
-    # Verified, the caller may now be named (the call's [CONTEXT] withheld it: actors/voice/opening.py).
+    # Verified, the caller may now be named (the call's [CONTEXT] withheld it: actors/turn/call_opening.py).
     return CheckCodeOut(message=f"The caller is verified{who} for the rest of this call; try the request again.")
 
 

@@ -9,7 +9,7 @@ from desk.outbound.queue import Notification
 from spine.identity import utcnow
 from spine.property import Appliance
 from spine.records import last4
-from spine.work import WorkOrder, WorkOrderNote, WorkOrderStatus
+from spine.work import Priority, WorkOrder, WorkOrderStatus
 from tools.handlers.base import (
     Ack,
     HandlerContext,
@@ -26,14 +26,14 @@ from tools.handlers.views import WorkOrderView, work_order_view
 from tools.paging import PAGING_PRIORITY, OnCall, notifications_of, on_call, page_work_order
 from tools.schema import ToolInput
 
-Priority = Literal["normal", "urgent", "emergency"]
+PriorityIn = Literal["normal", "urgent", "emergency"]  # the tool's schema: spine.work.Priority's values
 
 
 class CreateWorkOrderIn(ToolInput):
     description: str = Field(min_length=1, max_length=2000, description="The problem, in the tenant's words")
     brief: str | None = Field(None, max_length=120, description="Short title, e.g. 'running toilet'")
     unit: str | None = unit_field()
-    priority: Priority = Field("normal", description="emergency only for active danger or damage")
+    priority: PriorityIn = Field("normal", description="emergency only for active danger or damage")
     access_notes: str | None = Field(None, max_length=500, description="Entry permission, pets, best times")
 
 
@@ -56,13 +56,11 @@ async def create_work_order(ctx: HandlerContext, args: CreateWorkOrderIn) -> Wor
     existing = await _matching_open(ctx, args)
     if existing is not None:
         # The same problem reported again (a minute later, or by a roommate) adds to the open one.
-        existing.notes.append(WorkOrderNote(author_person_id=ctx.caller.person_id, text=f"Reported again: "
-                                            f"{args.description[:500]}"))
-        raised = PRIORITY_RANK[args.priority] > PRIORITY_RANK.get(existing.priority, 0)
+        raised = Priority(args.priority).rank > existing.priority.rank
         if raised:
-            existing.priority = args.priority
-        existing.updated_at = utcnow()
-        await ctx.spine.put_work_order(existing)
+            existing.priority = Priority(args.priority)
+        await ctx.spine.note_work_order(existing, ctx.caller.person_id, f"Reported again: {args.description[:500]}",
+                                        updated_at=utcnow())
         page = await page_work_order(ctx, existing, words=args.description) \
             if raised and existing.priority == PAGING_PRIORITY else None
         return WorkOrderCreated(work_order_id=existing.display_id, status=existing.status,
@@ -97,7 +95,6 @@ async def _create_unverified(ctx: HandlerContext, args: CreateWorkOrderIn, callb
         f"{ending} before anyone acts on it (this call is not verified). Tell the caller so.")
 
 
-PRIORITY_RANK = {"normal": 0, "urgent": 1, "emergency": 2}
 # Words that say what is wrong, not what it is wrong with: sharing only these is not the same problem.
 _GENERIC = frozenset("a an the my our is it its in on of and with at to for from again still keeps broken leak leaking "
                      "leaks dripping drip running clogged jammed not working stopped won't doesn't noisy smells "
@@ -146,9 +143,8 @@ async def request_photo(ctx: HandlerContext, args: RequestPhotoIn) -> Ack:
     where = ""
     if ctx.target.work_order_id:
         wo = await target_work_order(ctx)
-        wo.notes.append(WorkOrderNote(author_person_id=ctx.caller.person_id, text=f"Photo requested: {args.reason}"))
-        wo.photo_request, wo.updated_at = args.reason, utcnow()
-        await ctx.spine.put_work_order(wo)
+        wo.photo_request = args.reason
+        await ctx.spine.note_work_order(wo, ctx.caller.person_id, f"Photo requested: {args.reason}", updated_at=utcnow())
         where = f" It will be attached to {wo.display_id}."
     return Ack(message=f"Ask the tenant to reply with a photo showing: {args.reason}.{where}")
 
@@ -175,9 +171,8 @@ async def submit_rating(ctx: HandlerContext, args: RatingIn) -> Ack:
     if wo.status not in RATEABLE:
         raise ToolFailure(f"{wo.display_id} is {wo.status}; it can be rated once the work is completed")
     wo.rating = args.stars
-    if args.comment:
-        wo.notes.append(WorkOrderNote(author_person_id=ctx.caller.person_id, text=f"Rating comment: {args.comment}"))
-    await ctx.spine.put_work_order(wo)
+    await ctx.spine.note_work_order(wo, ctx.caller.person_id, args.comment and f"Rating comment: {args.comment}",
+                                    updated_at=None)  # a rating is no change of the work
     return Ack(message=f"Rated {wo.display_id} {args.stars}/5. Thank you.")
 
 

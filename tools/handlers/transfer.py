@@ -18,7 +18,7 @@ from spine.transfer import Transfer, TransferOutcome
 from tools.handlers.base import HandlerContext, Tool, ToolFailure
 from tools.schema import ToolInput
 
-CALL_PREFIX = "voice-"  # a call's interaction id is voice-<CallSid> (actors.voice.opening)
+CALL_PREFIX = "voice-"  # a call's interaction id is voice-<CallSid> (actors.turn.call_opening)
 
 
 class TransferIn(ToolInput):

@@ -8,6 +8,7 @@ from pydantic import BaseModel, Field
 
 from desk.outbound.queue import Notification
 from spine.escalation import Escalation
+from spine.work import Priority
 from tools.handlers.base import HandlerContext, Tool
 from tools.paging import PAGING_URGENCIES, OnCall, notifications_of, on_call, page_escalation
 from tools.schema import ToolInput
@@ -32,7 +33,7 @@ async def escalate_to_human(ctx: HandlerContext, args: EscalateIn) -> EscalateOu
     escalation = Escalation(
         id=f"esc_{secrets.token_hex(6)}", org_id=ctx.target.org_id or caller.org_id or "",
         property_id=caller.property_id, person_id=caller.person_id, channel=str(caller.channel),
-        interaction_id=caller.interaction_id, reason=args.reason, urgency=args.urgency, summary=args.summary or "",
+        interaction_id=caller.interaction_id, reason=args.reason, urgency=Priority(args.urgency), summary=args.summary or "",
     )
     await ctx.spine.put_escalation(escalation)
     if args.urgency in PAGING_URGENCIES:

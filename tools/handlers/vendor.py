@@ -9,7 +9,7 @@ from desk.dispatch.dispatch import handed_back, settle_by_tool
 from desk.dispatch.notices import notify_work_order_change, worth_a_notice
 from spine.identity import utcnow
 from spine.notification import Notification
-from spine.work import WorkOrder, WorkOrderNote, WorkOrderStatus
+from spine.work import WorkOrder, WorkOrderStatus
 from tools.handlers.base import HandlerContext, Tool, ToolFailure, target_work_order, work_order_field
 from tools.handlers.views import WorkOrderChange, WorkOrderView, summarize, work_order_view
 from tools.schema import ToolInput
@@ -19,10 +19,7 @@ ETA = Field(max_length=80, description="When the vendor will be there, e.g. 'tod
 
 async def _save(ctx: HandlerContext, wo: WorkOrder, note: str | None, before: tuple[str, str | None]) -> WorkOrderChange:
     """Write the change; a new ETA or a move to scheduled, in progress or completed tells the tenant."""
-    if note:
-        wo.notes.append(WorkOrderNote(author_person_id=ctx.caller.person_id, text=note))
-    wo.updated_at = utcnow()
-    await ctx.spine.put_work_order(wo)
+    await ctx.spine.note_work_order(wo, ctx.caller.person_id, note, updated_at=utcnow())
     told = await notify_work_order_change(ctx.spine, wo, changed_by=ctx.caller.person_id) \
         if worth_a_notice(*before, wo) else []
     summary = summarize(await work_order_view(ctx.spine, wo, with_notes=False))

@@ -12,9 +12,9 @@ import uuid
 import pytest
 import ray
 
-from actors.client.placement import host_index, placement_key
 from actors.client.pool import HostPool, TurnFailed
 from actors.config import RuntimeConfig
+from actors.protocol.keys import host_index, placement_key
 from desk.portfolio.demo import seed
 from spine.identity import PersonRole, PersonRoleSource, PersonRoleType, RoleScope
 from spine.records import InboundMessage

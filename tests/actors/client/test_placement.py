@@ -6,10 +6,11 @@ from datetime import timedelta
 
 import pytest
 
-from actors.client.placement import Placer, address_key, person_key, placement_key
+from actors.client.placement import Placer
 from actors.client.pool import HostPool
 from actors.config import RuntimeConfig
 from actors.host.host import host_name, owner_id
+from actors.protocol.keys import address_key, person_key, placement_key
 from spine.envelope import CLAIM_ABSENT_FRESH_S
 from spine.identity import utcnow
 from spine.intent.hints import MINTED_PREFIX

@@ -128,7 +128,7 @@ async def test_a_failed_turn_fails_its_submitter_and_the_mailbox_goes_on(spine, 
 
 
 async def test_host_bytes_interface_answers_ok_moved_and_failed(spine, clock):
-    from actors.host.host import HostReply
+    from actors.protocol.host import HostReply
 
     a = make_host(spine, "pool/clara-host-0", RecordingTurn(spine), clock)
     b = make_host(spine, "pool/clara-host-1", RecordingTurn(spine), clock)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from actors.host.conversation_log import record_call
 from actors.host.takeover_turns import TAKEOVER_CALL_GREETING, resumed_history, taken_over_call
-from actors.voice.opening import VoiceCallStart
+from actors.protocol.session import VoiceCallStart
 from desk.console.takeover import hand_back, take_over
 from spine.context import Channel
 from spine.conversation import Takeover

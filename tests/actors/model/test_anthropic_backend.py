@@ -198,8 +198,8 @@ async def test_a_tenants_next_interaction_reads_the_cached_prefix(spine, anthrop
     """The whole turn path (router, assembler, catalog, loop) over the real SDK: the second
     interaction's model call reads the prefix the first one wrote, and the trace prices it."""
     from actors.dispatcher.dispatcher import Dispatcher
+    from actors.protocol.turn import TurnDeps
     from actors.turn.interaction import run_interaction
-    from actors.turn.turn_types import TurnDeps
     from spine.context import Channel
     from spine.envelope import MessageEnvelope
 

@@ -10,8 +10,8 @@ import pytest
 
 from actors.dispatcher.dispatcher import Dispatcher
 from actors.model.offline import OfflineModel
+from actors.protocol.turn import TurnDeps
 from actors.turn.interaction import run_interaction
-from actors.turn.turn_types import TurnDeps
 from spine.context import Channel
 from spine.envelope import MessageEnvelope
 from spine.records import OptOut

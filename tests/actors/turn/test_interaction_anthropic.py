@@ -5,8 +5,8 @@ import pytest
 
 from actors.dispatcher.dispatcher import Dispatcher
 from actors.model.anthropic_backend import AnthropicBackend
+from actors.protocol.turn import TurnDeps
 from actors.turn.interaction import FALLBACK_REPLY, run_interaction
-from actors.turn.turn_types import TurnDeps
 from spine.records import TranscriptEntry
 from tests.support.anthropic_server import AnthropicStandIn, error, text, tool_use
 from tests.support.turn_helpers import envelope

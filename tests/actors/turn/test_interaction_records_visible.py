@@ -8,7 +8,7 @@ import pytest
 from actors.dispatcher.dispatcher import Dispatcher
 from actors.model.anthropic_backend import AnthropicBackend
 from actors.model.offline import OfflineModel
-from actors.turn.turn_types import TurnDeps
+from actors.protocol.turn import TurnDeps
 from gateway.voice.services import VoiceServices
 from tests.support.anthropic_server import AnthropicStandIn, text
 from tests.support.turn_helpers import envelope

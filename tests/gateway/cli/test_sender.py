@@ -10,8 +10,8 @@ from aiohttp import web
 
 from gateway.channel_inbound import INTERACTION_HEADER
 from gateway.cli import main
-from gateway.sms.signature import SIGNATURE_HEADER
 from gateway.telegram.wire import SECRET_HEADER
+from gateway.twilio.signature import SIGNATURE_HEADER
 from tests.support.threaded_server import Recording, ThreadedServer
 
 

@@ -13,7 +13,7 @@ from gateway.channel_inbound import APOLOGY
 from gateway.sms.abandoned import AbandonedInboundSweep
 from gateway.sms.delivery import Delivery
 from gateway.sms.options import SmsOptions
-from gateway.sms.rest import TwilioRest
+from gateway.twilio.rest import TwilioRest
 from spine.context import Channel
 from spine.identity import utcnow
 from spine.records import AgentTrace, EventKind, InboundMessage, InboundStatus, OptOut, OutboxMessage, OutboxStatus

@@ -6,10 +6,10 @@ import pytest
 
 from gateway.sms.inbound import InboundSms, MalformedWebhook, UnsupportedSender, decode_form, parse_inbound
 from gateway.sms.keywords import Keyword, classify_keyword, help_text
-from gateway.sms.signature import public_url, sign, signature_valid
 from gateway.sms.splitting import MAX_BODY_CHARS, split_body
 from gateway.sms.status import StatusCallback, apply_status, parse_status
-from gateway.sms.twiml import TwimlError, read_twiml, render_twiml
+from gateway.twilio.signature import public_url, sign, signature_valid
+from gateway.twilio.twiml_sms import TwimlError, read_twiml, render_twiml
 from spine.records import OutboxMessage, OutboxStatus
 
 FORM = {"MessageSid": "SM" + "a" * 32, "AccountSid": "AC" + "b" * 32, "From": "+12065551001",

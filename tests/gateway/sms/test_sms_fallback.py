@@ -10,7 +10,7 @@ import re
 import pytest
 
 from gateway.cli.sms import inbound_form, new_message_sid
-from gateway.sms.signature import sign
+from gateway.twilio.signature import sign
 from tests.support.gateway_helpers import ACCOUNT_SID, AUTH_TOKEN, MARCUS, PUBLIC_URL, YALE, ScriptedPool, text
 
 URL = PUBLIC_URL + "/sms/twilio"

@@ -10,7 +10,7 @@ import pytest
 
 from gateway.channel_inbound import APOLOGY
 from gateway.cli.sms import new_message_sid, send_sms
-from gateway.sms.signature import sign
+from gateway.twilio.signature import sign
 from tests.support.serve_helpers import SHARED_ACCOUNT_SID, SHARED_ADMIN_TOKEN, SHARED_AUTH_TOKEN
 
 pytestmark = pytest.mark.ray

@@ -9,7 +9,7 @@ import logging
 import pytest
 
 from gateway.cli.sms import inbound_form, new_message_sid
-from gateway.sms.signature import sign, signature_valid
+from gateway.twilio.signature import sign, signature_valid
 from tests.support.gateway_helpers import ACCOUNT_SID, AUTH_TOKEN, PUBLIC_URL, ScriptedPool
 
 MARCUS, YALE = "+12065551001", "+12065550100"

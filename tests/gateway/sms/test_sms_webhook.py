@@ -9,7 +9,7 @@ import pytest
 from gateway.channel_inbound import APOLOGY
 from gateway.cli.sms import inbound_form, new_message_sid
 from gateway.sms.options import SmsOptions
-from gateway.sms.signature import sign
+from gateway.twilio.signature import sign
 from spine.records import EventKind, InboundStatus, OutboxStatus
 from tests.support.gateway_helpers import ACCOUNT_SID, AUTH_TOKEN, MARCUS, PUBLIC_URL, YALE, ScriptedPool, text
 

@@ -6,8 +6,8 @@ from actors.dispatcher.dispatcher import Dispatcher
 from actors.host.context_refresh import refresh_person_context
 from actors.model.base import ModelRequest, ModelResponse
 from actors.model.offline import OfflineModel
+from actors.protocol.turn import TurnDeps
 from actors.turn.interaction import run_interaction
-from actors.turn.turn_types import TurnDeps
 from gateway.voice.elevenlabs import AgentEndpoint
 from spine.context import Channel
 from spine.envelope import MessageEnvelope

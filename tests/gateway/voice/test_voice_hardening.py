@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from gateway.sms.signature import sign as twilio_sign
+from gateway.twilio.signature import sign as twilio_sign
 from gateway.voice.elevenlabs import AgentEndpoint
 from spine.records import EventKind
 from tests.support.elevenlabs_server import AgentServer, Close, standard_script

@@ -13,7 +13,7 @@ import pytest
 
 from actors.dispatcher.dispatcher import Dispatcher
 from actors.model.offline import OfflineModel
-from gateway.sms.signature import sign as twilio_sign
+from gateway.twilio.signature import sign as twilio_sign
 from gateway.voice.elevenlabs import AgentEndpoint
 from gateway.voice.services import VoiceServices
 from spine.identity import utcnow

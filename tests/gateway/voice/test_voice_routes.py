@@ -10,10 +10,10 @@ import pytest
 
 from actors.dispatcher.dispatcher import Dispatcher
 from actors.model.offline import OfflineModel
-from gateway.sms.signature import sign as twilio_sign
+from gateway.twilio.signature import sign as twilio_sign
+from gateway.twilio.twiml_voice import APOLOGY, call_token
 from gateway.voice.services import VoiceServices
 from gateway.voice.signature import sign as el_sign
-from gateway.voice.twiml import APOLOGY, call_token
 from spine.records import EventKind
 from spine.repo import Spine
 from tests.support.voice_helpers import (

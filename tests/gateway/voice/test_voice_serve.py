@@ -11,7 +11,7 @@ import httpx
 import pytest
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
-from gateway.sms.signature import sign
+from gateway.twilio.signature import sign
 from spine.records import TranscriptEntry
 from spine.repo import Spine
 from spine.store.sqlite import SqliteStore

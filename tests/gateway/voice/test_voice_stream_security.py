@@ -13,10 +13,10 @@ from websockets.exceptions import InvalidStatus
 
 from actors.dispatcher.dispatcher import Dispatcher
 from actors.model.offline import OfflineModel
-from gateway.sms.signature import sign
+from gateway.twilio.signature import sign
+from gateway.twilio.twiml_voice import stream_parameters
 from gateway.voice.elevenlabs import AgentEndpoint
 from gateway.voice.services import VoiceServices
-from gateway.voice.twiml import stream_parameters
 from spine.records import EventKind
 from tests.support.elevenlabs_server import AgentServer, Close, Expect, Send, standard_script, tool_call
 from tests.support.twilio_media_client import TwilioMediaClient

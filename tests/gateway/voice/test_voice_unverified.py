@@ -9,8 +9,8 @@ import asyncio
 
 import pytest
 
-from actors.voice.opening import CONTEXT_TOLD_BY, withheld_until_verified
-from gateway.sms.signature import sign as twilio_sign
+from actors.turn.call_opening import CONTEXT_TOLD_BY, withheld_until_verified
+from gateway.twilio.signature import sign as twilio_sign
 from gateway.voice.elevenlabs import AgentEndpoint
 from prompts.voice import HIDDEN_POINTERS
 from spine.context import ActivePointers, ActiveWorkOrder, PersonContext

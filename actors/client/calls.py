@@ -4,7 +4,7 @@ within a time bound and recorded, its tool calls and its end forwarded to the ca
 A call is one interaction, `voice-<CallSid>`, and a session of the caller's actor
 (actors.host.person_session): their PersonActor's when the number is a Person's claim, else the
 number's address actor (as an unknown SMS sender's). The actor opens it (the one opening
-pipeline, actors.voice.opening), runs its tools and ends it. What stays here: the open-time
+pipeline, actors.turn.call_opening), runs its tools and ends it. What stays here: the open-time
 budget (a caller never hears silence: past OPEN_BUDGET_S they get a minimal opening and a
 STORE_DEGRADED event), writing the opening's bookkeeping just after the answer (the trace is the
 call's identity for every later tool call, whichever replica or webhook it arrives on, so
@@ -27,17 +27,32 @@ from collections.abc import Sequence
 from functools import partial
 from typing import Any
 
+from actors.client.call_bookkeeping import (
+    WRITE_BEHIND_MAX_S,
+    WRITE_BEHIND_S,
+    WRITE_RETRY_S,
+    Bookkeeping,
+    logged,
+    retried,
+)
+from actors.client.call_placement import call_open, whose_call
+from actors.client.call_session import LiveCall
+from actors.client.call_trace import completed
 from actors.errors import ActorError
 from actors.host.conversation_log import record_call
-from actors.host.person_session import CallEnd, CallOpen, CallTool, OpenedCall, PersonSessions, SessionReply
+from actors.protocol.session import (
+    CallEnd,
+    CallOpen,
+    CallTool,
+    OpenedCall,
+    PersonSessions,
+    SessionReply,
+    VoiceCallStart,
+)
+from actors.protocol.turn import ToolRunner
+from actors.turn.call_opening import Opened, interaction_id_for, minimal_opening
+from actors.turn.call_tools import not_on_the_phone, tool_use_id_for
 from actors.turn.trace_builder import trace_call
-from actors.turn.turn_types import ToolRunner
-from actors.voice.bookkeeping import WRITE_BEHIND_MAX_S, WRITE_BEHIND_S, WRITE_RETRY_S, Bookkeeping, logged, retried
-from actors.voice.call_placement import call_open, whose_call
-from actors.voice.call_trace import completed
-from actors.voice.opening import Opened, VoiceCallStart, interaction_id_for, minimal_opening
-from actors.voice.session import VoiceCall
-from actors.voice.tools import not_on_the_phone, tool_use_id_for
 from prompts.voice import default_voice_prompt
 from spine import keys
 from spine.context import Channel
@@ -50,7 +65,7 @@ from spine.toolspec import ToolInvocation, ToolResult
 from spine.verification import CallCaller
 from tools.caller import Caller, load_caller
 
-__all__ = ["OPEN_BUDGET_S", "WRITE_BEHIND_MAX_S", "WRITE_BEHIND_S", "VoiceCalls"]
+__all__ = ["OPEN_BUDGET_S", "WRITE_BEHIND_MAX_S", "WRITE_BEHIND_S", "CallService"]
 
 log = logging.getLogger("clara.voice")
 
@@ -61,9 +76,9 @@ OPEN_BUDGET_S = 1.0  # the caller hears ringing while we build context; never lo
 RECORD_WAIT_S = 3.0
 
 
-class VoiceCalls:
+class CallService:
     """The voice calls of one process (a Serve replica, or a test). A call's state is in the
-    store (its trace), in the caller's actor and, on a bridge, in its `VoiceCall`. `tools`: the
+    store (its trace), in the caller's actor and, on a bridge, in its `LiveCall`. `tools`: the
     DispatcherActor, for the bridge's speculative prefetch and the last resort above."""
 
     def __init__(self, spine: Spine, tools: ToolRunner, sessions: PersonSessions, *, voice_prompt: str | None = None,
@@ -87,11 +102,11 @@ class VoiceCalls:
         return (await self._open_bounded(caller_number, called_number, call_sid)).start
 
     async def open(self, *, caller_number: str, called_number: str, call_sid: str,
-                   verified: bool = False) -> VoiceCall:
+                   verified: bool = False) -> LiveCall:
         """A live call for the media bridge (`start` is all a Twilio-native call needs); `verified`:
         Twilio's STIR/SHAKEN A verdict came with the call's signed stream parameters."""
         opened = await self._open_bounded(caller_number, called_number, call_sid, verified)
-        return VoiceCall(self, opened.start, opened.context)
+        return LiveCall(self, opened.start, opened.context)
 
     async def _open_bounded(self, caller_number: str, called_number: str, call_sid: str,
                             verified: bool = False) -> Opened:
@@ -212,7 +227,7 @@ class VoiceCalls:
 
     async def run_webhook_tool(self, interaction_id: str, name: str, parameters: dict[str, Any], *,
                                tool_call_id: str | None = None, agent_turn: int | None = None) -> ToolResult | None:
-        """A server-tool webhook call (its tool use: actors.voice.tools); None when the call is unknown."""
+        """A server-tool webhook call (its tool use: actors.turn.call_tools); None when the call is unknown."""
         tool_use_id = tool_use_id_for(name, parameters, tool_call_id=tool_call_id, agent_turn=agent_turn)
         inv = ToolInvocation(name=name, input=parameters, tool_use_id=tool_use_id)
         result = await self.run_tool(interaction_id, inv)
@@ -302,4 +317,4 @@ def _log_failure(task: asyncio.Task[Any]) -> None:
 
 
 class _NotOnRecord(ActorError):
-    """A call's trace not (yet) in the store (never leaves VoiceCalls)."""
+    """A call's trace not (yet) in the store (never leaves CallService)."""

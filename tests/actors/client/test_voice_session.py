@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import json
 
-from actors.client.placement import Placer, claimed_person
+from actors.client.calls import CallService as VoiceCalls
+from actors.client.placement import Placer
 from actors.client.pool import HostPool
 from actors.config import RuntimeConfig
 from actors.host.host import host_name, owner_id
-from actors.voice.call import VoiceCalls
-from actors.voice.opening import interaction_id_for
+from actors.protocol.keys import claimed_person
+from actors.turn.call_opening import interaction_id_for
 from spine.records import TranscriptEntry
 from tests.support.actor_helpers import InProcess, RecordingRefresh, actor, envelope, real_host
 

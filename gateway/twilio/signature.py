@@ -2,7 +2,7 @@
 the full public URL Twilio called (GATEWAY_PUBLIC_URL + path + query) and the form params.
 
 A valid signature is not enough on its own: the signed string has no separators, so a signed form
-can be re-cut into another; `gateway.sms.twilio_params.check_form` refuses what Twilio never
+can be re-cut into another; `gateway.twilio.params.check_form` refuses what Twilio never
 sends. A media-stream websocket upgrade is signed over the stream URL with no parameters."""
 from __future__ import annotations
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 
 from actors.client.pool import TurnFailed
-from actors.voice.opening import interaction_id_for
+from actors.turn.call_opening import interaction_id_for
 from spine.records import EventKind, TranscriptEntry
 from tests.support.voice_helpers import MARCUS, YALE_LINE, in_process_calls
 

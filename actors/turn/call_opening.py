@@ -5,7 +5,7 @@ It runs in the caller's actor (actors.host.person_session): a Person's from thei
 address actor, as the router decides. It renders the voice prompt's [CONTEXT] block and shapes
 the call's trace, which is the call's identity for every later tool call. The opening is answered
 while the phone rings, so its own bookkeeping (the trace, context-build events) is not written
-here but returned, for the replica's `VoiceCalls` to write just after answering.
+here but returned, for the replica's `CallService` to write just after answering.
 """
 from __future__ import annotations
 
@@ -14,8 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache, partial
 
-from pydantic import BaseModel
-
+from actors.protocol.session import VoiceCallStart
 from actors.turn.opening import Opening
 from actors.turn.trace_builder import trace_routing
 from prompts.voice import (
@@ -43,7 +42,6 @@ from tools.caller import Caller, load_caller
 
 log = logging.getLogger("clara.voice")
 
-Scalar = str | int | float | bool
 
 
 # Each part of a call's [CONTEXT], as the voice tool that tells a caller the same thing (None: no
@@ -75,19 +73,6 @@ def withheld_until_verified() -> frozenset[str]:
 def interaction_id_for(call_sid: str) -> str:
     """Deterministic, so a retried webhook or a second leg of the same call is the same interaction."""
     return f"voice-{call_sid}"
-
-
-class VoiceCallStart(BaseModel):
-    """What the voice agent is given at call start (the personalization payload's content)."""
-
-    interaction_id: str
-    person_id: str | None = None
-    property_id: str | None = None
-    dynamic_variables: dict[str, Scalar]
-    prompt: str
-    first_message: str
-    degraded: bool = False
-    suppressed: bool = False  # spam: the bridge does not put the agent on (as SMS does not reply)
 
 
 @dataclass(frozen=True)

@@ -1,4 +1,4 @@
-"""A small client for Twilio's Calls REST API over httpx, as gateway.sms.rest is for Messages:
+"""A small client for Twilio's Calls REST API over httpx, as gateway.twilio.rest is for Messages:
 `POST {TWILIO_API_BASE}/2010-04-01/Accounts/{AccountSid}/Calls.json`, HTTP basic auth, form
 fields To/From/Url/Method (Twilio fetches the call's TwiML from Url when it answers); 201 with
 the Call JSON, whose `sid` is CA + 32 hex digits."""
@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import httpx
 
-from gateway.sms.rest import refusal, resource_sender
+from gateway.twilio.rest import refusal, resource_sender
 from spine.records import last4
 
 RING_TIMEOUT_S = 30  # how long Twilio lets the phone ring before giving up (its default is 60)

@@ -8,10 +8,10 @@ import logging
 from collections.abc import Sequence
 from typing import Any, Protocol
 
+from actors.protocol.session import VoiceCallStart
+from actors.protocol.turn import ToolRunner
+from actors.turn.call_tools import not_on_the_phone
 from actors.turn.trace_builder import trace_call
-from actors.turn.turn_types import ToolRunner
-from actors.voice.opening import VoiceCallStart
-from actors.voice.tools import not_on_the_phone
 from spine.context import PersonContext
 from spine.notification import Notification
 from spine.records import TraceEvent, TraceToolCall, TranscriptEntry
@@ -22,7 +22,7 @@ log = logging.getLogger("clara.voice")
 
 
 class CallService(Protocol):
-    """What a live call asks of the process's calls (actors.voice.call.VoiceCalls)."""
+    """What a live call asks of the process's calls (actors.client.calls.CallService)."""
 
     @property
     def tools(self) -> ToolRunner: ...
@@ -36,7 +36,7 @@ class CallService(Protocol):
                   events: Sequence[TraceEvent] = ..., notifications: Sequence[Notification] = ...) -> bool: ...
 
 
-class VoiceCall:
+class LiveCall:
     """A live call on the bridge: tools with the caller's authority, the transcript as heard,
     speculative prefetch, and the end."""
 

@@ -6,7 +6,7 @@ import httpx
 import pytest
 
 from gateway.sms.delivery import Delivery
-from gateway.sms.rest import TwilioRest, TwilioRestError
+from gateway.twilio.rest import TwilioRest, TwilioRestError
 from spine.records import OptOut, OutboxStatus
 
 

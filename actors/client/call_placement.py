@@ -7,9 +7,9 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from actors.client.placement import claimed_person
-from actors.host.person_session import CallOpen
-from actors.voice.opening import e164_or_raw
+from actors.protocol.keys import claimed_person
+from actors.protocol.session import CallOpen
+from actors.turn.call_opening import e164_or_raw
 from spine.context import Channel
 from spine.identity import utcnow
 from spine.records import AgentTrace, last4

@@ -7,7 +7,7 @@ import json
 import uuid
 from typing import Any
 
-from actors.voice.opening import voice_tool_names
+from actors.turn.call_opening import voice_tool_names
 from spine.toolspec import ToolInvocation, ToolResult
 
 

@@ -94,7 +94,7 @@ class HeldClaimStore:
 
 
 async def test_bookkeeping_waits_while_other_phones_ring_but_not_past_the_cap(spine):
-    from actors.voice.call import WRITE_BEHIND_MAX_S, WRITE_BEHIND_S
+    from actors.client.calls import WRITE_BEHIND_MAX_S, WRITE_BEHIND_S
 
     held = HeldClaimStore(spine.store, UNKNOWN)
     calls = in_process_calls(Spine(held), Dispatcher(spine), open_budget_s=10.0)

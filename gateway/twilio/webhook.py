@@ -1,8 +1,8 @@
 """A Twilio webhook's signed form, checked the one way every Twilio route checks it (SMS
 inbound and status callbacks, the voice webhook): the body read within a limit, the
 `X-Twilio-Signature` verified by the twilio library over the public URL Twilio called
-(gateway.sms.signature, which also bounds the header), and the form refused unless Twilio could
-have sent it for that webhook (gateway.sms.twilio_params: no re-cut form passes)."""
+(gateway.twilio.signature, which also bounds the header), and the form refused unless Twilio could
+have sent it for that webhook (gateway.twilio.params: no re-cut form passes)."""
 from __future__ import annotations
 
 import logging
@@ -13,8 +13,8 @@ from starlette.datastructures import ImmutableMultiDict
 from gateway.errors import WebhookRejected
 from gateway.settings import Settings
 from gateway.sms.inbound import MAX_FORM_BYTES, MalformedWebhook, decode_form
-from gateway.sms.signature import SETTINGS_HEADER, SIGNATURE_HEADER, public_url, signature_valid
-from gateway.sms.twilio_params import RecutWebhook, TwilioWebhook, check_form
+from gateway.twilio.params import RecutWebhook, TwilioWebhook, check_form
+from gateway.twilio.signature import SETTINGS_HEADER, SIGNATURE_HEADER, public_url, signature_valid
 from gateway.untrusted import whole_number
 
 log = logging.getLogger("clara.twilio")
