@@ -66,11 +66,12 @@ async def test_a_rating_is_recorded_as_submit_rating_records_it(spine):
     assert await answer_followup(spine, "p_marcus", "4", sent_at + timedelta(minutes=6)) is None  # answered once
 
 
-@pytest.mark.parametrize("text", ["no", "still leaking", "not fixed", "sigue goteando"])
-async def test_not_fixed_reopens_and_tells_the_vendor_and_the_managers(spine, text):
+@pytest.mark.parametrize(("text", "told"), [("no", "reopened WO-7"), ("still leaking", "reopened WO-7"),
+                                            ("not fixed", "reopened WO-7"), ("sigue goteando", "Reabrí la orden WO-7")])
+async def test_not_fixed_reopens_and_tells_the_vendor_and_the_managers(spine, text, told):
     sent_at = await _completed_and_asked(spine)
     answer = await answer_followup(spine, "p_marcus", text, sent_at + timedelta(minutes=5))
-    assert answer is not None and "reopened WO-7" in answer.reply
+    assert answer is not None and told in answer.reply  # in the language of the answer
     wo = await spine.get_work_order("wo_7")
     assert wo.status == WorkOrderStatus.OPEN and wo.notes[-1].text.startswith("Reopened")
     assert {n.recipient_person_id for n in answer.notifications} >= {"p_mike", "p_priya"}
