@@ -1,5 +1,5 @@
 """The Twilio REST clients of one process, built here only, from the settings: the Messages API
-(texts), the Calls API (paging calls) and the message and call history (an interrupted send's
+(texts), the Calls API (paging calls, a transfer's redirect) and the message and call history (an interrupted send's
 lookup). None without credentials: then nothing is sent through Twilio and rows wait."""
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from functools import cached_property
 import httpx
 
 from gateway.settings import Settings
+from gateway.twilio.call_updates import TwilioCallUpdates
 from gateway.twilio.calls import TwilioCalls
 from gateway.twilio.history import TwilioHistory
 from gateway.twilio.rest import TwilioRest
@@ -29,6 +30,10 @@ class TwilioClients:
     @cached_property
     def calls(self) -> TwilioCalls:
         return TwilioCalls(self._http, api_base=self._base, account_sid=self._sid, auth_token=self._token)
+
+    @cached_property
+    def call_updates(self) -> TwilioCallUpdates:
+        return TwilioCallUpdates(self._http, api_base=self._base, account_sid=self._sid, auth_token=self._token)
 
     @cached_property
     def history(self) -> TwilioHistory:

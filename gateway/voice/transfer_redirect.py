@@ -1,6 +1,5 @@
 """Moving a live call to /voice/transfer/{transfer_id}: Twilio's Calls API, `POST
-/2010-04-01/Accounts/{AccountSid}/Calls/{CallSid}.json` with `Url` (the twilio library's
-`calls(sid).update_async`, over the replica's httpx client and TWILIO_API_BASE).
+/2010-04-01/Accounts/{AccountSid}/Calls/{CallSid}.json` with `Url` (gateway.twilio.call_updates, the twilio library's `calls(sid).update_async`).
 
 `transfer_to_staff` wrote the transfer and answered "redirecting"; here that answer becomes what
 happened: "connecting" only when Twilio accepted the update (2xx), else honestly that the call could
@@ -12,12 +11,11 @@ import logging
 from urllib.parse import quote
 
 import httpx
-from twilio.base.exceptions import TwilioRestException
-from twilio.rest import Client
 
 from desk.transfer.progress import change, note
 from gateway.settings import Settings
-from gateway.twilio.history import HttpxTwilio
+from gateway.twilio.call_updates import TwilioCallUpdates
+from gateway.twilio.client import twilio_clients
 from spine.identity import utcnow
 from spine.records import EventKind
 from spine.repo import Spine
@@ -33,38 +31,14 @@ def transfer_url(public_url: str, transfer_id: str, leg: str = "") -> str:
     return f"{public_url.rstrip('/')}/voice/transfer/{quote(transfer_id)}{leg}"
 
 
-class TwilioCallUpdates:
-    """The one REST request a transfer makes: redirect a live call to new TwiML."""
-
-    def __init__(self, http: httpx.AsyncClient, *, api_base: str, account_sid: str, auth_token: str) -> None:
-        client = Client(account_sid, auth_token, http_client=HttpxTwilio(http))
-        client.api.base_url = api_base.rstrip("/")
-        self.account = client.api.v2010.accounts(account_sid)
-
-    async def redirect(self, call_sid: str, url: str) -> int:
-        """Twilio's HTTP status for the update (0: it could not be reached)."""
-        try:
-            await self.account.calls(call_sid).update_async(url=url, method="POST")
-            return 200
-        except TwilioRestException as exc:
-            log.warning("call %s not redirected: Twilio answered %s %s", call_sid, exc.status, exc.msg)
-            return int(exc.status or 0)
-        except httpx.HTTPError as exc:
-            log.warning("call %s not redirected: Twilio unreachable: %r", call_sid, exc)
-            return 0
-
-
 class CallRedirects:
     def __init__(self, spine: Spine, updates: TwilioCallUpdates | None, public_url: str) -> None:
         self.spine, self.updates, self.public_url = spine, updates, public_url
 
     @classmethod
     def from_settings(cls, settings: Settings, spine: Spine, http: httpx.AsyncClient | None) -> CallRedirects:
-        updates = None
-        if http is not None and settings.twilio_account_sid and settings.twilio_auth_token:
-            updates = TwilioCallUpdates(http, api_base=settings.twilio_api_base, account_sid=settings.twilio_account_sid,
-                                        auth_token=settings.twilio_auth_token)
-        return cls(spine, updates, settings.public_url)
+        twilio = twilio_clients(settings, http) if http is not None else None
+        return cls(spine, twilio.call_updates if twilio else None, settings.public_url)
 
     async def deliver(self, result: ToolResult) -> ToolResult:
         if result.name != TOOL or result.is_error:
