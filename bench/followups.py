@@ -52,7 +52,6 @@ def phone(p: int, n: int) -> str:
 
 
 async def build(db: Path, properties: int, people: int, start: datetime, spread_s: float) -> int:
-    from desk.followups.store import create_followup
     from spine.followup import Follows, FollowUp, FollowUpKind, StopOn
     from spine.identity import Claim, ClaimKind, Person
     from spine.property import Organization, Property
@@ -82,7 +81,7 @@ async def build(db: Path, properties: int, people: int, start: datetime, spread_
             n += 1
         await spine.put_items(items)
         for fu in followups:
-            await create_followup(spine, fu)
+            await spine.create_followup(fu)
     await spine.store.close()
     return n
 
@@ -143,15 +142,14 @@ def spawn(db: Path, offset_s: float, twilio_url: str, stats: Path) -> subprocess
 
 
 async def audit(db: Path, sent_to: Counter, properties: int, people: int) -> dict:
-    from desk.followups.store import due_followups
     from spine.followup import FollowUpStatus
     from spine.repo import Spine
     from spine.store.sqlite import SqliteStore
 
     spine = Spine(SqliteStore(db))
     far = datetime.now(UTC) + timedelta(days=400)
-    pending = await due_followups(spine, far, limit=100_000)
-    sent = await due_followups(spine, far, limit=100_000, status=FollowUpStatus.SENT)
+    pending = await spine.due_followups(far, limit=100_000)
+    sent = await spine.due_followups(far, limit=100_000, status=FollowUpStatus.SENT)
     await spine.store.close()
     phones = [phone(p, i) for p in range(properties) for i in range(people)]
     return {"followups_sent": len(sent), "still_pending": len(pending),

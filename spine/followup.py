@@ -10,7 +10,7 @@ the scheduler finds the due ones with one Query per tick, never a Scan; a pointe
 """
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import datetime
 from enum import StrEnum
 
 from pydantic import BaseModel, Field
@@ -77,26 +77,3 @@ class FollowUp(BaseModel):
         if self.status != FollowUpStatus.SENT or self.answered_at is not None or self.sent_at is None:
             return False
         return self.answer_within_s is not None and (now - self.sent_at).total_seconds() < self.answer_within_s
-
-
-def followup_key(followup_id: str) -> str:
-    return f"FOLLOWUP#{followup_id}"
-
-
-def followups_with_status(status: str) -> str:
-    """The index partition of follow-ups in one status, sorted by due time."""
-    return f"FOLLOWUPS#{status}"
-
-
-def followup_due(due_at: datetime, followup_id: str) -> str:
-    """Sortable as text: UTC, fixed width, then the id (two due at one instant stay apart)."""
-    return due_at.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ") + "#" + followup_id
-
-
-def followups_of(person_id: str) -> str:
-    return f"FOLLOWUPSOF#{person_id}"
-
-
-def followup_outbox_key(followup_id: str) -> str:
-    """The outbox row of a follow-up's message: one per follow-up, so it is never sent twice."""
-    return f"followup-{followup_id}"

@@ -10,6 +10,8 @@ kept under its own partition has the sort key `ITEM`; records kept beside a Pers
 """
 from __future__ import annotations
 
+from datetime import UTC, datetime
+
 ITEM = "_"  # the sort key of a record that is alone in its partition
 
 # -- people, claims, roles ---------------------------------------------------------------
@@ -577,3 +579,27 @@ def call_transfers(interaction_id: str) -> str:
 # -- health probes (never written: a read of a missing item proves the store answers) ------
 HEALTH_READY = "HEALTH#ready"
 HEALTH_CHECK = "HEALTH#check"
+
+
+# -- follow-ups (desk/followups): one item each, an index by status and due time -----------
+def followup(followup_id: str) -> str:
+    return f"FOLLOWUP#{followup_id}"
+
+
+def followups_with_status(status: str) -> str:
+    """The index partition of follow-ups in one status, sorted by due time."""
+    return f"FOLLOWUPS#{status}"
+
+
+def followup_position(due_at: datetime, followup_id: str) -> str:
+    """Sortable as text: UTC, fixed width, then the id (two due at one instant stay apart)."""
+    return due_at.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ") + "#" + followup_id
+
+
+def followups_of(person_id: str) -> str:
+    return f"FOLLOWUPSOF#{person_id}"
+
+
+def followup_outbox(followup_id: str) -> str:
+    """The outbox row of a follow-up's message: one per follow-up, so it is never sent twice."""
+    return f"followup-{followup_id}"

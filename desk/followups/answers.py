@@ -16,7 +16,6 @@ from datetime import datetime
 from pydantic import BaseModel, Field
 
 import spine.keys as keys
-from desk.followups.store import followups_of_person, replace_followup
 from desk.followups.texts import spanish
 from desk.oncall.paging import managers_of
 from desk.outbound.queue import Notification, NotificationKind, OutboundRequest, queue_outbound
@@ -61,7 +60,7 @@ def stars_in(text: str) -> tuple[int, str] | None:
 
 async def answer_followup(spine: Spine, person_id: str, text: str, now: datetime) -> FollowUpAnswer | None:
     """Answer `text` as the reply to the person's open question, or None (then a turn answers it)."""
-    for fu, version in reversed(await followups_of_person(spine, person_id)):  # the newest question first
+    for fu, version in reversed(await spine.followups_of_person(person_id)):  # the newest question first
         if not fu.awaits_answer(now):
             continue
         es = (language_of(text) or ("es" if await spanish(spine, person_id) else "en")) == "es"
@@ -72,7 +71,7 @@ async def answer_followup(spine: Spine, person_id: str, text: str, now: datetime
         else:
             continue
         if answered is not None:
-            await replace_followup(spine, fu.model_copy(update={"answered_at": now}), version)
+            await spine.replace_followup(fu.model_copy(update={"answered_at": now}), version)
             return answered
     return None
 

@@ -13,18 +13,19 @@ from __future__ import annotations
 from datetime import datetime
 from enum import StrEnum
 
+import spine.keys as keys
 from desk.followups.records import body_of, record_changed
-from desk.followups.store import DUE_READ, due_followups, replace_followup
 from desk.outbound.contact_window import in_window, next_window
 from desk.outbound.purpose import in_marketing_window
 from desk.outbound.queue import NotificationKind, NotificationStatus, OutboundRequest, queue_outbound
 from spine.conversation import Author, ConversationMessage, Mode
 from spine.events import emit_event
-from spine.followup import FollowUp, FollowUpStatus, StopOn, followup_outbox_key
+from spine.followup import FollowUp, FollowUpStatus, StopOn
 from spine.notification import Purpose
 from spine.property import Property
 from spine.records import EventKind
 from spine.repo import Spine
+from spine.repo.followups import DUE_READ
 
 
 class Step(StrEnum):
@@ -37,7 +38,7 @@ class Step(StrEnum):
 async def run_due(spine: Spine, now: datetime | None = None, *, limit: int = DUE_READ) -> list[Step]:
     """One tick's follow-ups: every pending one due by `now` (one Query), each taken once."""
     now = now or spine.clock()
-    return [await take_step(spine, fu, version, now) for fu, version in await due_followups(spine, now, limit=limit)]
+    return [await take_step(spine, fu, version, now) for fu, version in await spine.due_followups(now, limit=limit)]
 
 
 async def stop_reason(spine: Spine, fu: FollowUp, now: datetime) -> str | None:
@@ -75,17 +76,17 @@ async def take_step(spine: Spine, fu: FollowUp, version: int, now: datetime) -> 
         if fu.expires_at is not None and opens >= fu.expires_at:
             return await stop(spine, fu, version, "expired")  # the window opens too late for it
         later = fu.model_copy(update={"due_at": opens, "moved": fu.moved + 1})
-        return Step.MOVED if await replace_followup(spine, later, version) else Step.LOST
+        return Step.MOVED if await spine.replace_followup(later, version) else Step.LOST
     body = await body_of(spine, fu, prop)
     if body is None:
         return await stop(spine, fu, version, "record gone")
     note = await queue_outbound(spine, OutboundRequest(
-        key=followup_outbox_key(fu.id), kind=NotificationKind.FOLLOWUP, recipient_person_id=fu.person_id,
+        key=keys.followup_outbox(fu.id), kind=NotificationKind.FOLLOWUP, recipient_person_id=fu.person_id,
         property_id=fu.property_id, body=body, subject=f"{prop.name}: a note from Clara", purpose=fu.purpose))
     if note.status == NotificationStatus.BLOCKED:
         return await stop(spine, fu, version, f"blocked: {note.reason}")
     sent = fu.model_copy(update={"status": FollowUpStatus.SENT, "sent_at": now, "outbox_id": note.outbox_id})
-    if not await replace_followup(spine, sent, version):
+    if not await spine.replace_followup(sent, version):
         return Step.LOST
     if note.channel is not None:  # the console and Clara's next turn see what she said
         await spine.put_message(ConversationMessage(id=note.outbox_id or fu.id, person_id=fu.person_id,
@@ -98,7 +99,7 @@ async def take_step(spine: Spine, fu: FollowUp, version: int, now: datetime) -> 
 async def stop(spine: Spine, fu: FollowUp, version: int, reason: str) -> Step:
     """End a follow-up without sending it (`followup/stopped`, its reason)."""
     stopped = fu.model_copy(update={"status": FollowUpStatus.STOPPED, "stopped_reason": reason})
-    if not await replace_followup(spine, stopped, version):
+    if not await spine.replace_followup(stopped, version):
         return Step.LOST
     await _event(spine, EventKind.FOLLOWUP_STOPPED, reason, stopped)
     return Step.STOPPED

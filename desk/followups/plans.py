@@ -10,7 +10,6 @@ from datetime import UTC, datetime, time, timedelta
 from zoneinfo import ZoneInfo
 
 import spine.keys as keys
-from desk.followups.store import create_followup
 from spine.followup import Follows, FollowUp, FollowUpKind, StopOn
 from spine.identity import OccupancyKind, PersonRoleType
 from spine.notification import Notification, NotificationKind, NotificationStatus
@@ -37,7 +36,7 @@ def as_notification(fu: FollowUp) -> Notification:
 
 
 async def _create_all(spine: Spine, planned: list[FollowUp]) -> list[Notification]:
-    return [as_notification(fu) for fu in planned if await create_followup(spine, fu)]
+    return [as_notification(fu) for fu in planned if await spine.create_followup(fu)]
 
 
 async def plan_tour(spine: Spine, tour: Tour, *, now: datetime, interaction_id: str | None = None) -> list[Notification]:

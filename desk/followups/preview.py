@@ -9,7 +9,6 @@ from pydantic import BaseModel
 
 from desk.followups.engine import may_send_now, stop_reason
 from desk.followups.records import body_of
-from desk.followups.store import due_followups
 from desk.outbound.contact_window import next_window
 from spine.context import Channel
 from spine.followup import FollowUp
@@ -34,7 +33,7 @@ class DuePreview(BaseModel):
 
 
 async def preview_due(spine: Spine, at: datetime, property_id: str | None = None) -> list[DuePreview]:
-    found = await due_followups(spine, at, limit=PREVIEW_READ)
+    found = await spine.due_followups(at, limit=PREVIEW_READ)
     return [await _preview(spine, fu, at) for fu, _ in found if property_id in (None, fu.property_id)]
 
 

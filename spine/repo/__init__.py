@@ -22,6 +22,7 @@ from spine.repo.admin import AdminRecords
 from spine.repo.conversations import ConversationRecords
 from spine.repo.dispatch import DispatchRecords
 from spine.repo.escalations import EscalationRecords
+from spine.repo.followups import FollowUpRecords
 from spine.repo.items import (
     claim_item,
     org_item,
@@ -50,7 +51,7 @@ class SequenceValue(BaseModel):
     value: int
 
 class Spine(InteractionRecords, ToolRecords, EscalationRecords, ConversationRecords, TourRecords, AdminRecords,
-            VerificationRecords, OnCallRecords, DispatchRecords, TransferRecords):
+            VerificationRecords, OnCallRecords, DispatchRecords, TransferRecords, FollowUpRecords):
     """Typed reads and writes of the domain (the mixins add the interaction records, tool runs,
     tours, admin tokens and caller verification; RepoBase holds the store and the item helpers)."""
 

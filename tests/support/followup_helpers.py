@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from zoneinfo import ZoneInfo
 
-from spine.followup import followup_outbox_key
+import spine.keys as keys
 from spine.work import Tour
 
 YEAR = 2037  # 2 December is a Wednesday, as in 2026
@@ -20,4 +20,4 @@ def tour(at: datetime, tour_id: str = "tour_t1", person: str = "p_marcus") -> To
 
 
 async def row(spine, followup_id: str):
-    return await spine.get_outbox(followup_outbox_key(followup_id))
+    return await spine.get_outbox(keys.followup_outbox(followup_id))

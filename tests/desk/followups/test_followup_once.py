@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import asyncio
 
+import spine.keys as keys
 from desk.followups.engine import Step, run_due, take_step
 from desk.followups.plans import plan_tour
 from desk.followups.records import body_of
-from desk.followups.store import due_followups, read_followup
 from desk.outbound.queue import NotificationKind, OutboundRequest, queue_outbound
-from spine.followup import FollowUpStatus, followup_outbox_key
+from spine.followup import FollowUpStatus
 from spine.records import OutboxStatus
 from tests.support.followup_helpers import seattle, tour
 
@@ -25,28 +25,28 @@ async def _booked(spine):
 
 async def _rows(spine):
     rows = await spine.outbox(OutboxStatus.PENDING, limit=500)
-    return [r for r in rows if r.id == followup_outbox_key(FID)]
+    return [r for r in rows if r.id == keys.followup_outbox(FID)]
 
 
 async def test_killed_after_queuing_the_next_tick_neither_repeats_nor_skips(spine):
     await _booked(spine)
-    fu, _ = await read_followup(spine, FID)
+    fu, _ = await spine.read_followup(FID)
     prop = await spine.get_property("pf_yale")
     spine.clock = lambda: seattle(15, 1, day=2)
     # What the killed scheduler got done: the row queued under the follow-up's key, nothing marked.
-    await queue_outbound(spine, OutboundRequest(key=followup_outbox_key(FID), kind=NotificationKind.FOLLOWUP,
+    await queue_outbound(spine, OutboundRequest(key=keys.followup_outbox(FID), kind=NotificationKind.FOLLOWUP,
                                                 recipient_person_id="p_marcus", property_id="pf_yale",
                                                 body=await body_of(spine, fu, prop)))
-    assert (await read_followup(spine, FID))[0].status == FollowUpStatus.PENDING
+    assert (await spine.read_followup(FID))[0].status == FollowUpStatus.PENDING
     assert await run_due(spine, seattle(15, 2, day=2)) == [Step.SENT]
     assert len(await _rows(spine)) == 1
-    assert (await read_followup(spine, FID))[0].status == FollowUpStatus.SENT
+    assert (await spine.read_followup(FID))[0].status == FollowUpStatus.SENT
 
 
 async def test_two_schedulers_racing_write_one_row(spine):
     await _booked(spine)
     spine.clock = lambda: seattle(15, 1, day=2)
-    [(fu, version)] = await due_followups(spine, seattle(15, 1, day=2))  # both read it at this version
+    [(fu, version)] = await spine.due_followups(seattle(15, 1, day=2))  # both read it at this version
     steps = await asyncio.gather(*(take_step(spine, fu, version, seattle(15, 1, day=2)) for _ in range(2)))
     assert sorted(steps) == sorted([Step.SENT, Step.LOST])
     assert len(await _rows(spine)) == 1

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from desk.followups.engine import Step, run_due
 from desk.followups.plans import plan_tour
-from desk.followups.store import read_followup
 from spine.context import Channel
 from spine.conversation import Conversation, Takeover
 from spine.followup import FollowUpStatus
@@ -22,7 +21,7 @@ async def _book(spine, at, **kw):
 
 
 async def _status(spine, fid):
-    fu, _ = await read_followup(spine, fid)
+    fu, _ = await spine.read_followup(fid)
     return fu.status, fu.stopped_reason
 
 
