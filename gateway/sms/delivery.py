@@ -21,8 +21,9 @@ class Delivery:
     async def may_send(self, to: str) -> bool:
         """Whether we may text `to` now: the one check every sending path makes (the inline
         TwiML answer, the redelivery replay, the REST send and its outbox rows, the sweep's
-        apology). A STOP recorded a moment ago counts: it is read at the moment of sending."""
-        return not await self.spine.is_opted_out(to, Channel.SMS)
+        apology). A STOP recorded a moment ago counts: it is read at the moment of sending. These are
+        replies, so an opt-out the PMS recorded (consent kept there) does not stop them."""
+        return not await self.spine.is_opted_out(to, Channel.SMS, reply=True)
 
     async def send(self, *, key: str, to: str, from_: str, body: str) -> list[OutboxMessage]:
         """Send `body` (split at 1600 characters) from `from_` to `to`. `key` names the outbox

@@ -24,6 +24,7 @@ class Account:
     vendors: list[Record] = field(default_factory=list)
     tasks: list[Record] = field(default_factory=list)
     work_orders: list[Record] = field(default_factory=list)
+    history: dict[int, list[str]] = field(default_factory=dict)  # task id -> the Messages PUT on it
     # When each record last changed (Buildium filters `lastupdatedfrom` by it; not every message shows it).
     updated: dict[tuple[str, int], datetime] = field(default_factory=dict)
 

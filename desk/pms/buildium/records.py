@@ -132,3 +132,40 @@ class ResidentRequestPost(BaseModel):
     RequestedByEntityId: int
     TaskStatus: Literal["New", "InProgress", "Completed", "Deferred", "Closed"] = "New"
     Priority: Literal["Low", "Normal", "High"] = "Normal"
+
+
+TaskStatusName = Literal["New", "InProgress", "Completed", "Deferred", "Closed"]
+TaskPriorityName = Literal["Low", "Normal", "High"]
+
+
+class ResidentRequestPut(BaseModel):
+    """ResidentRequestTaskPutMessage: a task's status and priority, and a Message added to its history."""
+
+    model_config = ConfigDict(extra="forbid")
+    Title: str = Field(max_length=127)
+    TaskStatus: TaskStatusName
+    Priority: TaskPriorityName
+    Message: str | None = None
+
+
+class WorkOrderTask(Wire):
+    Id: int
+
+
+class BuildiumWorkOrder(Wire):
+    """WorkOrderMessage, as far as write-back reads it."""
+
+    Id: int
+    Task: WorkOrderTask | None = None
+    VendorId: int | None = None
+
+
+class WorkOrderPost(BaseModel):
+    """WorkOrderPostMessage: the vendor's work order on an existing task."""
+
+    model_config = ConfigDict(extra="forbid")
+    TaskId: int
+    VendorId: int
+    EntryAllowed: Literal["Unknown", "Yes", "No"] = "Unknown"
+    Title: str | None = Field(default=None, max_length=127)
+    WorkDetails: str | None = None

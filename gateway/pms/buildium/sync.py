@@ -13,6 +13,7 @@ from datetime import UTC, datetime, timedelta
 from desk.pms.batch import Batch
 from desk.pms.buildium import mapping as m
 from desk.pms.buildium.records import Lease, Listing, Rental, RentalUnit, Tenant, Vendor
+from desk.pms.consent import apply_consent
 from desk.pms.people import Candidate
 from desk.pms.run import SyncOptions, SyncReport, run_sync
 from desk.pms.state import load_links, load_state, save_state
@@ -62,7 +63,8 @@ async def _places(client: BuildiumClient, spine: Spine, batch: Batch, since: Par
     return sorted(rentals)
 
 
-async def _people(client: BuildiumClient, spine: Spine, batch: Batch, since: Params, full: bool) -> list[Candidate]:
+async def _people(client: BuildiumClient, spine: Spine, batch: Batch, since: Params, full: bool,
+                  consent: list[tuple[str, bool]]) -> list[Candidate]:
     leases: Params = {"leasestatuses": ["Active", "Future"]} if full else since
     active: set[int] = set()
     async for page, bad in client.pages("/v1/leases", Lease, leases):
@@ -75,7 +77,9 @@ async def _people(client: BuildiumClient, spine: Spine, batch: Batch, since: Par
         _unread(batch, FileKind.PEOPLE, bad)
         known = set() if full else set(await by_key(spine.store, m.SOURCE, FileKind.PEOPLE,
                                                      {m.tenant_ext(t.Id) for t in tpage}))
-        found += [m.tenant_candidate(t) for t in tpage if t.Id in active or m.tenant_ext(t.Id) in known]
+        kept = [t for t in tpage if t.Id in active or m.tenant_ext(t.Id) in known]
+        found += [m.tenant_candidate(t) for t in kept]
+        consent += m.consent_of(kept)
     return sorted(found, key=lambda c: c.row.external_id)
 
 
@@ -91,7 +95,8 @@ async def sync(spine: Spine, client: BuildiumClient, *, organization: str, full:
         await spine.put_org(Organization(id=organization, name="Buildium"))
     batch = Batch()
     properties = await _places(client, spine, batch, since, full)
-    people = await _people(client, spine, batch, since, full)
+    consent: list[tuple[str, bool]] = []
+    people = await _people(client, spine, batch, since, full, consent)
     vendors: list[Candidate] = []
     async for page, bad in client.pages("/v1/vendors", Vendor, {"status": "Active"} if full else since):
         _unread(batch, FileKind.VENDORS, bad)
@@ -101,6 +106,7 @@ async def sync(spine: Spine, client: BuildiumClient, *, organization: str, full:
     run = SyncRun(report=report, full=full, requests=client.requests - before,
                   seconds=(datetime.now(UTC) - started).total_seconds())
     if not dry_run:
+        await apply_consent(spine, SYSTEM, consent)
         state.last_full_at = started if full else state.last_full_at
         state.last_incremental_at = started if not full else state.last_incremental_at
         state.changes_since = started
