@@ -176,7 +176,9 @@ def _task(task_id: int, body: Record) -> Record:
 
 
 def _work_order(order_id: int, body: Record) -> Record:
-    return {"Id": order_id, "Task": {"Id": body["TaskId"], "Type": "Resident", "Href": None}, "Title": body.get("Title"),
+    task = {"Id": body["TaskId"], "Type": "ResidentRequest", "UnitId": None, "UnitAgreement": None,
+            "Title": body.get("Title"), "DueDate": None, "Priority": "Normal", "Status": "New"}
+    return {"Id": order_id, "Task": task, "Title": body.get("Title"),
             "DueDate": None, "Priority": "Normal", "Status": "New", "WorkDetails": body.get("WorkDetails"),
             "InvoiceNumber": None, "ChargeableTo": None, "EntryAllowed": body["EntryAllowed"], "EntryNotes": None,
             "VendorId": body["VendorId"], "VendorNotes": None, "EntryContact": None, "EntryContacts": [],

@@ -97,3 +97,19 @@ async def test_the_poll_runs_every_poll_s_after_the_first_sync(synced, stub):
     assert await worker.poll(state.changes_since + timedelta(seconds=300))
     await client.aclose()
     assert not await _tenant_active(synced)
+
+
+async def test_admin_status_has_the_buildium_line(make_gateway, synced, stub):
+    from desk.pms import writeback as w
+    from spine.work import WorkOrder
+    from tests.support.gateway_helpers import ADMIN_TOKEN
+    wo = WorkOrder(id="wo_77", display_id="WO-77", property_id="prop_buildium_rental-101",
+                   unit_id="u_buildium_unit-1001", brief="sink", created_by_person_id="p_buildium_tenant-5001")
+    await synced.put_work_order(wo)
+    await w.queue_write_back(synced, wo)
+    client, _ = await make_gateway(OfflinePool(synced), **buildium_settings(stub))
+    status = (await client.get("/admin/api/status", headers={"Authorization": f"Bearer {ADMIN_TOKEN}"})).json()
+    [line] = status["pms"]
+    assert line.startswith("buildium: last full sync 20") and "write-backs 1 pending / 0 failed" in line
+    bare, _ = await make_gateway(OfflinePool(synced))
+    assert (await bare.get("/admin/api/status", headers={"Authorization": f"Bearer {ADMIN_TOKEN}"})).json()["pms"] == []

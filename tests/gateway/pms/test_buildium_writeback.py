@@ -1,0 +1,79 @@
+"""Write-back to Buildium exactly once: a tenant's work order becomes one resident request task even
+when the create's answer is lost, a vendor assignment its work order, notes and the ETA a Message;
+a status change made in Buildium changes the work order and queues the tenant's notice. And
+Buildium's SMS consent: OptedOut stops started texts, not replies."""
+from __future__ import annotations
+
+from desk.outbound.queue import queue_outbound
+from desk.pms import writeback as w
+from gateway.pms.buildium.worker import BuildiumWorker
+from gateway.pms.buildium.writeback import apply_task_status
+from spine.context import Channel
+from spine.notification import NotificationKind, NotificationStatus, OutboundRequest
+from spine.records import EventKind
+from spine.work import WorkOrder, WorkOrderNote, WorkOrderStatus
+from tests.support.buildium_webhook_helpers import ORG
+
+DANA, MEI = "p_buildium_tenant-5001", "p_buildium_tenant-5003"
+
+
+async def _work_order(spine, number: int = 9001, person: str = DANA) -> WorkOrder:
+    wo = WorkOrder(id=f"wo_{number}", display_id=f"WO-{number}", property_id="prop_buildium_rental-101",
+                   unit_id="u_buildium_unit-1001", brief="kitchen sink dripping", description="dripping for a week",
+                   priority="urgent", created_by_person_id=person)
+    await spine.put_work_order(wo)
+    return wo
+
+
+async def test_a_lost_answer_never_makes_a_second_task(synced, stub, client):
+    wo = await _work_order(synced)
+    wb = await w.queue_write_back(synced, wo)
+    assert wb is not None and (wb.lease_id, wb.tenant_id) == (3001, 5001)
+    assert await w.queue_write_back(synced, wo) is None  # once per work order
+    worker = BuildiumWorker(synced, client, ORG, poll_s=300)
+    stub.lose_next_create = True
+    await worker.tick()  # created in Buildium, the answer lost: in doubt
+    assert len(stub.account.tasks) == 1 and (await w.load(synced, "buildium", wo.id)).in_doubt
+    await worker.tick()  # looked up, found, not created again
+    await worker.tick()
+    [task] = stub.account.tasks
+    assert task["Title"] == "WO-9001: kitchen sink dripping" and task["Priority"] == "High"
+    assert task["UnitAgreement"]["Id"] == 3001 and stub.requests[-2:] == [("POST", "/v1/tasks/residentrequests"), ("GET", "/v1/tasks/residentrequests?unitagreementid=3001&limit=1000&offset=0")]
+    stored = await w.load(synced, "buildium", wo.id)
+    assert stored.task_id == task["Id"] and stored.state == "written" and not stored.in_doubt
+    assert [e.detail["work_order"] for e in await synced.events(EventKind.PMS_WRITTEN)] == ["WO-9001"]
+
+
+async def test_vendor_notes_eta_go_and_a_buildium_status_comes_back(synced, stub, client):
+    wo = await _work_order(synced)
+    await w.queue_write_back(synced, wo)
+    worker = BuildiumWorker(synced, client, ORG, poll_s=300)
+    await worker.tick()
+    wo.assigned_vendor_id, wo.eta = "v_buildium_vendor-7002", "Thursday 10am"
+    wo.notes.append(WorkOrderNote(text="Clara: tenant says it drips under the sink"))
+    await synced.put_work_order(wo)
+    await worker.tick()
+    await worker.tick()
+    [order] = stub.account.work_orders
+    task_id = stub.account.tasks[0]["Id"]
+    assert order["VendorId"] == 7002 and order["Task"]["Id"] == task_id
+    assert stub.account.history[task_id] == ["Clara: tenant says it drips under the sink\nETA: Thursday 10am"]
+    stub.account.tasks[0]["TaskStatus"] = "Completed"  # the office closes it in Buildium
+
+    assert await apply_task_status(synced, client, task_id)
+    after = await synced.get_work_order(wo.id)
+    assert after.status == WorkOrderStatus.COMPLETED
+    told = [m for m in await synced.outbox(limit=50) if m.recipient_person_id == DANA]
+    assert told and "completed" in told[0].body
+    assert not await apply_task_status(synced, client, task_id)  # the same status again changes nothing
+
+
+async def test_buildium_opt_out_stops_started_texts_not_replies(synced):
+    mei_phone = "+12535551003"  # SMSOptInStatus OptedOut in Buildium
+    assert await synced.is_opted_out(mei_phone, Channel.SMS)
+    assert not await synced.is_opted_out(mei_phone, Channel.SMS, reply=True)
+    assert not await synced.is_opted_out("+12535551001", Channel.SMS)  # Dana opted in
+    started = await queue_outbound(synced, OutboundRequest(key="t1", kind=NotificationKind.NOTIFY,
+                                                           recipient_person_id=MEI, body="rent reminder",
+                                                           channel=Channel.SMS))
+    assert started.status == NotificationStatus.BLOCKED
