@@ -122,7 +122,9 @@ class BuildiumStub(ThreadedServer):
         a = self.account
         return {"/v1/rentals": a.rentals, "/v1/rentals/units": a.units, "/v1/rentals/units/listings": a.listings,
                 "/v1/leases": a.leases, "/v1/leases/tenants": a.tenants, "/v1/vendors": a.vendors,
-                "/v1/tasks/residentrequests": a.tasks, "/v1/workorders": a.work_orders}.get(template, [])
+                "/v1/tasks/residentrequests": a.tasks, "/v1/workorders": a.work_orders,
+                "/v1/leases/outstandingbalances": a.balances, "/v1/leases/renewals": a.renewals,
+                "/v1/rentals/appliances": a.appliances}.get(template, [])
 
     def _one(self, op: Operation, path: str) -> web.Response:
         record_id = int(path.rstrip("/").rsplit("/", 1)[1])

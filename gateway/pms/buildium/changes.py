@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from desk.pms.batch import Batch
 from desk.pms.buildium import mapping as m
+from desk.pms.buildium.facts import Facts, apply_facts
 from desk.pms.buildium.records import BuildiumWorkOrder, Lease, Tenant, Vendor
 from desk.pms.consent import apply_consent
 from desk.pms.inbox import InboxEvent
@@ -38,6 +39,9 @@ async def _lease(spine: Spine, client: BuildiumClient, lease_id: int, organizati
     tenants = await _tenants(client, sorted(active))
     report = await _apply(spine, batch, [m.tenant_candidate(t) for t in tenants], organization)
     await apply_consent(spine, m.SOURCE, m.consent_of(tenants))
+    facts = Facts()
+    facts.add_lease(lease)
+    report.writes += await apply_facts(spine, facts, balances_read=False)
     return report
 
 

@@ -12,7 +12,18 @@ from datetime import UTC, datetime, timedelta
 
 from desk.pms.batch import Batch
 from desk.pms.buildium import mapping as m
-from desk.pms.buildium.records import Lease, Listing, Rental, RentalUnit, Tenant, Vendor
+from desk.pms.buildium.facts import Facts, apply_facts
+from desk.pms.buildium.records import (
+    Lease,
+    LeaseRenewal,
+    Listing,
+    OutstandingBalance,
+    Rental,
+    RentalAppliance,
+    RentalUnit,
+    Tenant,
+    Vendor,
+)
 from desk.pms.consent import apply_consent
 from desk.pms.people import Candidate
 from desk.pms.run import SyncOptions, SyncReport, run_sync
@@ -64,13 +75,14 @@ async def _places(client: BuildiumClient, spine: Spine, batch: Batch, since: Par
 
 
 async def _people(client: BuildiumClient, spine: Spine, batch: Batch, since: Params, full: bool,
-                  consent: list[tuple[str, bool]]) -> list[Candidate]:
+                  consent: list[tuple[str, bool]], facts: Facts) -> list[Candidate]:
     leases: Params = {"leasestatuses": ["Active", "Future"]} if full else since
     active: set[int] = set()
     async for page, bad in client.pages("/v1/leases", Lease, leases):
         _unread(batch, FileKind.RESIDENTS, bad)
         for lease in page:
             active |= m.add_lease(batch, lease)
+            facts.add_lease(lease)
     tenants: Params = {"leasetermstatuses": ["Active", "Future"]} if full else since
     found: list[Candidate] = []
     async for tpage, bad in client.pages("/v1/leases/tenants", Tenant, tenants):
@@ -81,6 +93,25 @@ async def _people(client: BuildiumClient, spine: Spine, batch: Batch, since: Par
         found += [m.tenant_candidate(t) for t in kept]
         consent += m.consent_of(kept)
     return sorted(found, key=lambda c: c.row.external_id)
+
+
+RENEWAL_OFFERED = ["NotSent", "ProcessingRequest", "AwaitingSignatures"]  # offered, not yet signed
+
+
+async def _facts(client: BuildiumClient, facts: Facts, full: bool) -> None:
+    """Balances every sync (the list has no change filter; it is short: leases that owe);
+    renewals and appliances on a full sync (a Lease.* webhook brings a lease's own change)."""
+    async for bpage, _ in client.pages("/v1/leases/outstandingbalances", OutstandingBalance):
+        for balance in bpage:
+            facts.add_balance(balance)
+    if not full:
+        return
+    async for rpage, _ in client.pages("/v1/leases/renewals", LeaseRenewal, {"esignaturestatuses": RENEWAL_OFFERED}):
+        for renewal in rpage:
+            facts.add_renewal(renewal)
+    async for apage, _ in client.pages("/v1/rentals/appliances", RentalAppliance):
+        for appliance in apage:
+            facts.add_appliance(appliance)
 
 
 async def sync(spine: Spine, client: BuildiumClient, *, organization: str, full: bool | None = None,
@@ -96,13 +127,17 @@ async def sync(spine: Spine, client: BuildiumClient, *, organization: str, full:
     batch = Batch()
     properties = await _places(client, spine, batch, since, full)
     consent: list[tuple[str, bool]] = []
-    people = await _people(client, spine, batch, since, full, consent)
+    facts = Facts()
+    people = await _people(client, spine, batch, since, full, consent, facts)
     vendors: list[Candidate] = []
     async for page, bad in client.pages("/v1/vendors", Vendor, {"status": "Active"} if full else since):
         _unread(batch, FileKind.VENDORS, bad)
         vendors += [c for v in page if (c := m.add_vendor(batch, v, properties)) is not None]
+    await _facts(client, facts, full)
     report = await run_sync(spine, batch, people + sorted(vendors, key=lambda c: c.row.external_id),
                             SyncOptions(source=m.SOURCE, organization=organization, full=full, dry_run=dry_run))
+    if not dry_run:
+        report.writes += await apply_facts(spine, facts)
     run = SyncRun(report=report, full=full, requests=client.requests - before,
                   seconds=(datetime.now(UTC) - started).total_seconds())
     if not dry_run:
