@@ -7,15 +7,17 @@ import time
 from datetime import timedelta
 
 from desk.pms import inbox
+from desk.pms import writeback as w
 from desk.pms.state import load_state
 from gateway.cli.sms import send_sms
 from gateway.pms.buildium.client import BuildiumClient
 from gateway.pms.buildium.sync import SYSTEM
 from gateway.pms.buildium.worker import BuildiumWorker
 from spine.identity import utcnow
+from spine.work import WorkOrder
 from tests.support.buildium_server import CLIENT_ID, CLIENT_SECRET
 from tests.support.buildium_webhook_helpers import ALDER, ORG, buildium_settings, signed
-from tests.support.gateway_helpers import ACCOUNT_SID, AUTH_TOKEN, PUBLIC_URL, OfflinePool
+from tests.support.gateway_helpers import ACCOUNT_SID, ADMIN_TOKEN, AUTH_TOKEN, PUBLIC_URL, OfflinePool
 from tools.authority import STALE_AFTER_S
 
 DANA = "+12535551001"
@@ -100,9 +102,6 @@ async def test_the_poll_runs_every_poll_s_after_the_first_sync(synced, stub):
 
 
 async def test_admin_status_has_the_buildium_line(make_gateway, synced, stub):
-    from desk.pms import writeback as w
-    from spine.work import WorkOrder
-    from tests.support.gateway_helpers import ADMIN_TOKEN
     wo = WorkOrder(id="wo_77", display_id="WO-77", property_id="prop_buildium_rental-101",
                    unit_id="u_buildium_unit-1001", brief="sink", created_by_person_id="p_buildium_tenant-5001")
     await synced.put_work_order(wo)

@@ -6,13 +6,15 @@ from __future__ import annotations
 
 from desk.outbound.queue import queue_outbound
 from desk.pms import writeback as w
+from gateway.cli.sms import send_sms
 from gateway.pms.buildium.worker import BuildiumWorker
 from gateway.pms.buildium.writeback import apply_task_status
 from spine.context import Channel
 from spine.notification import NotificationKind, NotificationStatus, OutboundRequest
 from spine.records import EventKind
 from spine.work import WorkOrder, WorkOrderNote, WorkOrderStatus
-from tests.support.buildium_webhook_helpers import ORG
+from tests.support.buildium_webhook_helpers import ALDER, ORG, buildium_settings
+from tests.support.gateway_helpers import ACCOUNT_SID, AUTH_TOKEN, PUBLIC_URL, OfflinePool
 
 DANA, MEI = "p_buildium_tenant-5001", "p_buildium_tenant-5003"
 
@@ -77,3 +79,14 @@ async def test_buildium_opt_out_stops_started_texts_not_replies(synced):
                                                            recipient_person_id=MEI, body="rent reminder",
                                                            channel=Channel.SMS))
     assert started.status == NotificationStatus.BLOCKED
+
+
+async def test_a_work_order_opened_by_text_is_written_back(make_gateway, synced, stub, client):
+    gateway, _ = await make_gateway(OfflinePool(synced), **buildium_settings(stub))
+    reply = await send_sms(gateway, base_url=PUBLIC_URL, auth_token=AUTH_TOKEN, from_="+12535551001", to=ALDER,
+                           body="my toilet is overflowing!", account_sid=ACCOUNT_SID)
+    [wo] = await synced.work_orders_at("prop_buildium_rental-101")
+    assert wo.display_id in reply.messages[0]
+    await BuildiumWorker(synced, client, ORG, poll_s=300).tick()
+    [task] = stub.account.tasks
+    assert task["Title"].startswith(wo.display_id) and task["UnitAgreement"]["Id"] == 3001
