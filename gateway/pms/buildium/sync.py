@@ -7,10 +7,11 @@ since the last sync started (`lastupdatedfrom`, every status, so a lease gone Pa
 inactive is seen and ends)."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+import asyncio
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 
-from desk.pms.batch import Batch
+from desk.pms.batch import ENTITY, Batch
 from desk.pms.buildium import mapping as m
 from desk.pms.buildium.facts import Facts, apply_facts
 from desk.pms.buildium.records import (
@@ -36,6 +37,8 @@ from spine.property import Organization
 from spine.repo import Spine
 
 SYSTEM = "buildium"
+PLACES = frozenset({FileKind.PROPERTIES, FileKind.UNITS})
+PEOPLE_KINDS = frozenset(ENTITY) - PLACES
 OVERLAP = timedelta(minutes=5)  # an incremental sync reads a little before the last start: clocks differ
 
 
@@ -114,6 +117,42 @@ async def _facts(client: BuildiumClient, facts: Facts, full: bool) -> None:
             facts.add_appliance(appliance)
 
 
+async def _vendors(client: BuildiumClient, batch: Batch, since: Params, full: bool,
+                   properties: list[str]) -> list[Candidate]:
+    vendors: list[Candidate] = []
+    async for page, bad in client.pages("/v1/vendors", Vendor, {"status": "Active"} if full else since):
+        _unread(batch, FileKind.VENDORS, bad)
+        vendors += [c for v in page if (c := m.add_vendor(batch, v, properties)) is not None]
+    return sorted(vendors, key=lambda c: c.row.external_id)
+
+
+@dataclass
+class _Read:
+    consent: list[tuple[str, bool]] = field(default_factory=list)
+    facts: Facts = field(default_factory=Facts)
+
+
+async def _read_and_apply(spine: Spine, client: BuildiumClient, options: SyncOptions, since: Params,
+                          read: _Read) -> SyncReport:
+    """Reading and applying overlap: the places are applied while the leases, tenants, vendors and
+    facts are read (most of the requests), the lists read side by side under the one rate limit.
+    A dry run applies in one phase (the people's rows resolve units the first phase would write)."""
+    batch, full = Batch(), options.full
+    properties = await _places(client, spine, batch, since, full)
+    placed = None if options.dry_run else asyncio.create_task(
+        run_sync(spine, batch, [], replace(options, kinds=PLACES)))
+    try:
+        people, vendors, _ = await asyncio.gather(
+            _people(client, spine, batch, since, full, read.consent, read.facts),
+            _vendors(client, batch, since, full, properties), _facts(client, read.facts, full))
+        report = await placed if placed else SyncReport()
+    finally:
+        if placed and not placed.done():
+            placed.cancel()
+    rest = replace(options, kinds=None if options.dry_run else PEOPLE_KINDS)
+    return report.merge(await run_sync(spine, batch, people + vendors, rest))
+
+
 async def sync(spine: Spine, client: BuildiumClient, *, organization: str, full: bool | None = None,
                dry_run: bool = False, now: datetime | None = None) -> SyncRun:
     """One sync (full when asked, or when none ran before), its state saved unless dry-run."""
@@ -124,24 +163,15 @@ async def sync(spine: Spine, client: BuildiumClient, *, organization: str, full:
     before = client.requests
     if not dry_run and await spine.get_org(organization) is None:
         await spine.put_org(Organization(id=organization, name="Buildium"))
-    batch = Batch()
-    properties = await _places(client, spine, batch, since, full)
-    consent: list[tuple[str, bool]] = []
-    facts = Facts()
-    people = await _people(client, spine, batch, since, full, consent, facts)
-    vendors: list[Candidate] = []
-    async for page, bad in client.pages("/v1/vendors", Vendor, {"status": "Active"} if full else since):
-        _unread(batch, FileKind.VENDORS, bad)
-        vendors += [c for v in page if (c := m.add_vendor(batch, v, properties)) is not None]
-    await _facts(client, facts, full)
-    report = await run_sync(spine, batch, people + sorted(vendors, key=lambda c: c.row.external_id),
-                            SyncOptions(source=m.SOURCE, organization=organization, full=full, dry_run=dry_run))
+    read = _Read()
+    options = SyncOptions(source=m.SOURCE, organization=organization, full=full, dry_run=dry_run)
+    report = await _read_and_apply(spine, client, options, since, read)
     if not dry_run:
-        report.writes += await apply_facts(spine, facts)
+        report.writes += await apply_facts(spine, read.facts)
     run = SyncRun(report=report, full=full, requests=client.requests - before,
                   seconds=(datetime.now(UTC) - started).total_seconds())
     if not dry_run:
-        await apply_consent(spine, SYSTEM, consent)
+        await apply_consent(spine, SYSTEM, read.consent)
         state.last_full_at = started if full else state.last_full_at
         state.last_incremental_at = started if not full else state.last_incremental_at
         state.changes_since = started
