@@ -31,6 +31,14 @@ class WorkOrderNote(BaseModel):
     text: str
 
 
+class WorkOrderPmsLink(BaseModel):
+    """Where a work order lives in the property's PMS too (the connector writes it): the board shows
+    the PMS id and when it was last synced."""
+    system: str
+    id: str
+    synced_at: datetime | None = None
+
+
 class WorkOrder(BaseModel):
     id: str
     display_id: str
@@ -51,6 +59,7 @@ class WorkOrder(BaseModel):
     # Reported on a phone call whose caller was not verified (the caller ID is not identity): the
     # number on file to call back and confirm with before anyone acts on it.
     confirm_by_callback: str | None = None
+    pms: WorkOrderPmsLink | None = None
     created_at: datetime = Field(default_factory=utcnow)
     updated_at: datetime = Field(default_factory=utcnow)
 
