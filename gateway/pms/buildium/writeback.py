@@ -27,7 +27,7 @@ from spine.events import emit_event
 from spine.identity import utcnow
 from spine.records import EventKind
 from spine.repo import Spine
-from spine.work import WorkOrder, WorkOrderNote, WorkOrderStatus
+from spine.work import WorkOrder, WorkOrderNote, WorkOrderPmsLink, WorkOrderStatus
 
 PRIORITY: dict[str, TaskPriorityName] = {"emergency": "High", "urgent": "High", "high": "High", "low": "Low"}
 TO_TASK: dict[WorkOrderStatus, TaskStatusName] = {
@@ -52,6 +52,13 @@ async def _event(spine: Spine, kind: EventKind, reason: str, wo: WorkOrder, **de
                      interaction_id=None, detail={"work_order": wo.display_id, **detail})
 
 
+async def _link(spine: Spine, wo: WorkOrder, task_id: int) -> None:
+    """The work order shows its Buildium task (the console's board reads WorkOrder.pms)."""
+    current = await spine.get_work_order(wo.id) or wo  # re-read: a turn may have changed it meanwhile
+    current.pms = WorkOrderPmsLink(system="buildium", id=str(task_id), synced_at=utcnow())
+    await spine.put_work_order(current)
+
+
 async def _find_task(client: BuildiumClient, wb: w.WriteBack, wo: WorkOrder) -> int | None:
     async for page, _ in client.pages("/v1/tasks/residentrequests", ResidentRequest, {"unitagreementid": wb.lease_id}):
         for task in page:
@@ -65,6 +72,7 @@ async def _create_task(spine: Spine, client: BuildiumClient, wb: w.WriteBack, wo
         wb.task_id, wb.in_doubt, wb.state = found, False, "written"
         await w.save(spine, wb)
         await w.link_task(spine, wb)
+        await _link(spine, wo, found)
         await _event(spine, EventKind.PMS_WRITTEN, "task_found", wo, task_id=found)
         return
     wb.in_doubt, wb.attempts = True, wb.attempts + 1
@@ -88,6 +96,7 @@ async def _create_task(spine: Spine, client: BuildiumClient, wb: w.WriteBack, wo
     wb.task_id, wb.in_doubt, wb.state, wb.error = task.Id, False, "written", None
     await w.save(spine, wb)
     await w.link_task(spine, wb)
+    await _link(spine, wo, task.Id)
     await _event(spine, EventKind.PMS_WRITTEN, "task_created", wo, task_id=task.Id)
 
 
@@ -162,6 +171,7 @@ async def apply_task_status(spine: Spine, client: BuildiumClient, task_id: int) 
         return False  # unknown, Deferred, or the echo of what the gateway wrote
     before_status, before_eta = wo.status, wo.eta
     wo.status, wo.updated_at = status, utcnow()
+    wo.pms = WorkOrderPmsLink(system="buildium", id=str(task_id), synced_at=wo.updated_at)
     wo.notes.append(WorkOrderNote(text=f"Buildium: task {task.TaskStatus}"))
     await spine.put_work_order(wo)
     wb.status_from_pms, wb.notes_written = task.TaskStatus, len(wo.notes)  # its own note needs no write-back

@@ -43,6 +43,8 @@ async def test_a_lost_answer_never_makes_a_second_task(synced, stub, client):
     assert task["UnitAgreement"]["Id"] == 3001 and stub.requests[-2:] == [("POST", "/v1/tasks/residentrequests"), ("GET", "/v1/tasks/residentrequests?unitagreementid=3001&limit=1000&offset=0")]
     stored = await w.load(synced, "buildium", wo.id)
     assert stored.task_id == task["Id"] and stored.state == "written" and not stored.in_doubt
+    linked = (await synced.get_work_order(wo.id)).pms
+    assert (linked.system, linked.id) == ("buildium", str(task["Id"]))  # the console shows it
     assert [e.detail["work_order"] for e in await synced.events(EventKind.PMS_WRITTEN)] == ["WO-9001"]
 
 
