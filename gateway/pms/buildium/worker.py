@@ -28,12 +28,14 @@ from spine.records import EventKind
 from spine.repo import Spine
 
 log = logging.getLogger("clara.buildium")
+WRITE_EVERY_S = 5.0  # write-backs are looked at this often (each open one reads its work order)
 
 
 class BuildiumWorker:
     def __init__(self, spine: Spine, client: BuildiumClient, organization: str, poll_s: float) -> None:
         self.spine, self.client, self.organization, self.poll_s = spine, client, organization, poll_s
         self._syncing = asyncio.Lock()  # one sync at a time in this process
+        self._wrote_at: datetime | None = None
 
     async def work_event(self, event: inbox.InboxEvent, now: datetime | None = None) -> bool:
         """Claim, apply, and mark the event done; False when another worker had it or it failed."""
@@ -58,9 +60,11 @@ class BuildiumWorker:
         now = now or utcnow()
         for event in await inbox.due(self.spine, SYSTEM, now):
             await self.work_event(event, now)
-        for wb in await w.all_of(self.spine, SYSTEM):
-            if wb.state != "failed" and (wb.task_id is None or await _open(self.spine, wb)):
-                await write_one(self.spine, self.client, wb)
+        if self._wrote_at is None or (now - self._wrote_at).total_seconds() >= WRITE_EVERY_S:
+            self._wrote_at = now
+            for wb in await w.all_of(self.spine, SYSTEM):
+                if wb.state != "failed" and (wb.task_id is None or await _open(self.spine, wb)):
+                    await write_one(self.spine, self.client, wb)
         await self.poll(now)
 
     async def poll(self, now: datetime) -> bool:

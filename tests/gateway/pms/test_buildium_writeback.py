@@ -4,12 +4,15 @@ a status change made in Buildium changes the work order and queues the tenant's 
 Buildium's SMS consent: OptedOut stops started texts, not replies."""
 from __future__ import annotations
 
+from datetime import timedelta
+
 from desk.outbound.queue import queue_outbound
 from desk.pms import writeback as w
 from gateway.cli.sms import send_sms
-from gateway.pms.buildium.worker import BuildiumWorker
+from gateway.pms.buildium.worker import WRITE_EVERY_S, BuildiumWorker
 from gateway.pms.buildium.writeback import apply_task_status
 from spine.context import Channel
+from spine.identity import utcnow
 from spine.notification import NotificationKind, NotificationStatus, OutboundRequest
 from spine.records import EventKind
 from spine.work import WorkOrder, WorkOrderNote, WorkOrderStatus
@@ -17,6 +20,16 @@ from tests.support.buildium_webhook_helpers import ALDER, ORG, buildium_settings
 from tests.support.gateway_helpers import ACCOUNT_SID, AUTH_TOKEN, PUBLIC_URL, OfflinePool
 
 DANA, MEI = "p_buildium_tenant-5001", "p_buildium_tenant-5003"
+
+
+def ticker(worker: BuildiumWorker):
+    """The worker's tick, each call WRITE_EVERY_S after the last (write-backs are looked at that often)."""
+    at = [utcnow()]
+
+    async def tick() -> None:
+        at[0] += timedelta(seconds=WRITE_EVERY_S)
+        await worker.tick(at[0])
+    return tick
 
 
 async def _work_order(spine, number: int = 9001, person: str = DANA) -> WorkOrder:
@@ -32,12 +45,12 @@ async def test_a_lost_answer_never_makes_a_second_task(synced, stub, client):
     wb = await w.queue_write_back(synced, wo)
     assert wb is not None and (wb.lease_id, wb.tenant_id) == (3001, 5001)
     assert await w.queue_write_back(synced, wo) is None  # once per work order
-    worker = BuildiumWorker(synced, client, ORG, poll_s=300)
+    tick = ticker(BuildiumWorker(synced, client, ORG, poll_s=300))
     stub.lose_next_create = True
-    await worker.tick()  # created in Buildium, the answer lost: in doubt
+    await tick()  # created in Buildium, the answer lost: in doubt
     assert len(stub.account.tasks) == 1 and (await w.load(synced, "buildium", wo.id)).in_doubt
-    await worker.tick()  # looked up, found, not created again
-    await worker.tick()
+    await tick()  # looked up, found, not created again
+    await tick()
     [task] = stub.account.tasks
     assert task["Title"] == "WO-9001: kitchen sink dripping" and task["Priority"] == "High"
     assert task["UnitAgreement"]["Id"] == 3001 and stub.requests[-2:] == [("POST", "/v1/tasks/residentrequests"), ("GET", "/v1/tasks/residentrequests?unitagreementid=3001&limit=1000&offset=0")]
@@ -51,13 +64,13 @@ async def test_a_lost_answer_never_makes_a_second_task(synced, stub, client):
 async def test_vendor_notes_eta_go_and_a_buildium_status_comes_back(synced, stub, client):
     wo = await _work_order(synced)
     await w.queue_write_back(synced, wo)
-    worker = BuildiumWorker(synced, client, ORG, poll_s=300)
-    await worker.tick()
+    tick = ticker(BuildiumWorker(synced, client, ORG, poll_s=300))
+    await tick()
     wo.assigned_vendor_id, wo.eta = "v_buildium_vendor-7002", "Thursday 10am"
     wo.notes.append(WorkOrderNote(text="Clara: tenant says it drips under the sink"))
     await synced.put_work_order(wo)
-    await worker.tick()
-    await worker.tick()
+    await tick()
+    await tick()
     [order] = stub.account.work_orders
     task_id = stub.account.tasks[0]["Id"]
     assert order["VendorId"] == 7002 and order["Task"]["Id"] == task_id
@@ -89,6 +102,6 @@ async def test_a_work_order_opened_by_text_is_written_back(make_gateway, synced,
                            body="my toilet is overflowing!", account_sid=ACCOUNT_SID)
     [wo] = await synced.work_orders_at("prop_buildium_rental-101")
     assert wo.display_id in reply.messages[0]
-    await BuildiumWorker(synced, client, ORG, poll_s=300).tick()
+    await ticker(BuildiumWorker(synced, client, ORG, poll_s=300))()
     [task] = stub.account.tasks
     assert task["Title"].startswith(wo.display_id) and task["UnitAgreement"]["Id"] == 3001
