@@ -3,7 +3,8 @@
 A 10,000-unit account (about 12,000 tenants, 10,000 leases, 300 vendors:
 tests/support/buildium_helpers.large_account) is served by the Buildium stand-in in its own
 process (its contract checks cost CPU that is not the gateway's), each request held 50-150 ms, at
-most 10 requests a second (429 past it). Printed:
+most 10 requests a second (429 past it); it checks each operation's first response against
+Buildium's document (every request, and every response in the tests). Printed:
   * the rate-limit bound: the full sync's requests / 10 per second;
   * the import-apply bound: the same records mapped and applied with no HTTP (an in-memory client);
   * the actual full sync (fetching and applying overlap: gateway.pms.buildium.sync) and its ratio to

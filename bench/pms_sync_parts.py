@@ -31,7 +31,7 @@ def _move_out(account: Account, lease: dict[str, Any]) -> tuple[int, int]:
 def serve_account(conn: Connection, units: int) -> None:
     """The stand-in over a large account, 50-150 ms a request, 10 a second; commands by pipe."""
     account = large_account(units)
-    with BuildiumStub(account, latency_s=(0.05, 0.15)) as stub:
+    with BuildiumStub(account, latency_s=(0.05, 0.15), check_each_operation_once=True) as stub:
         conn.send(stub.url)
         while True:
             command, arg = conn.recv()
