@@ -46,10 +46,11 @@ class BuildiumWorker:
         except (BuildiumError, OSError) as exc:
             await inbox.failed(self.spine, event, f"{type(exc).__name__}: {exc}")
             await emit_event(self.spine, EventKind.PMS_FAILED, "webhook", channel=None, address=None, property_id=None,
-                             interaction_id=None, detail={"event": event.name, "error": str(exc)[:200]})
+                             interaction_id=None, detail={"event": event.name, "event_id": event.event_id,
+                                                                 "error": str(exc)[:200]})
             return False
         await inbox.done(self.spine, event)
-        detail = {"event": event.name, "writes": report.writes if report else 0,
+        detail = {"event": event.name, "event_id": event.event_id, "writes": report.writes if report else 0,
                   "errors": report.errors[:5] if report else []}
         await emit_event(self.spine, EventKind.PMS_SYNCED, "webhook", channel=None, address=None, property_id=None,
                          interaction_id=None, detail=detail)

@@ -9,6 +9,7 @@ from datetime import timedelta
 from desk.pms import inbox
 from desk.pms import writeback as w
 from desk.pms.state import load_state
+from desk.pms.status import current_state
 from gateway.cli.sms import send_sms
 from gateway.pms.buildium.client import BuildiumClient
 from gateway.pms.buildium.sync import SYSTEM
@@ -74,6 +75,7 @@ async def test_a_move_out_reaches_routing_within_the_staleness_bound(make_gatewa
     assert "tenant" not in await _roles(client, synced)
     assert stub.count("/v1/leases/3001") == 1  # the duplicate fetched nothing
     assert await inbox.due(synced, SYSTEM) == []
+    assert "1 webhooks in 7 days (0 waiting)" in (await current_state(synced, SYSTEM)).line()
     late = await client.post("/pms/buildium/webhook", content=body, headers=headers)  # after it was worked
     assert late.json()["outcome"] == "duplicate"
 
@@ -110,5 +112,6 @@ async def test_admin_status_has_the_buildium_line(make_gateway, synced, stub):
     status = (await client.get("/admin/api/status", headers={"Authorization": f"Bearer {ADMIN_TOKEN}"})).json()
     [line] = status["pms"]
     assert line.startswith("buildium: last full sync 20") and "write-backs 1 pending / 0 failed" in line
+    assert "0 webhooks in 7 days (0 waiting)" in line
     bare, _ = await make_gateway(OfflinePool(synced))
     assert (await bare.get("/admin/api/status", headers={"Authorization": f"Bearer {ADMIN_TOKEN}"})).json()["pms"] == []
