@@ -72,6 +72,16 @@ def _refused(status: int, reason: str) -> Response:
     return Response(reason + "\n", status_code=status, media_type="text/plain")
 
 
+async def _work(ctx: GatewayContext, record: inbox.InboxEvent) -> None:
+    """After the answer: anything that stops it (the store down) leaves the event in the inbox,
+    claimed, for the scheduler's tick once the claim is stale (desk.pms.inbox.CLAIM_S)."""
+    assert ctx.buildium is not None
+    try:
+        await ctx.buildium.work_event(record)
+    except Exception as exc:  # noqa: BLE001 - logged; the event is kept and worked again later
+        log.warning("buildium event %s left for the scheduler: %s: %s", record.event_id, type(exc).__name__, exc)
+
+
 @router.post("/pms/buildium/webhook", max_body_size=MAX_EVENT_BYTES)
 async def buildium_webhook(request: Request, ctx: GatewayContext = Depends(get_context)) -> Response:
     if ctx.buildium is None:
@@ -89,5 +99,5 @@ async def buildium_webhook(request: Request, ctx: GatewayContext = Depends(get_c
                               ids=event.ids(), received_at=utcnow())
     if not await inbox.accept(ctx.spine, record):  # StoreError: 503 (the app's handler); Buildium retries
         return JSONResponse({"outcome": "duplicate", "event_id": record.event_id})
-    ctx.background(asyncio.create_task(ctx.buildium.work_event(record)))
+    ctx.background(asyncio.create_task(_work(ctx, record)))
     return JSONResponse({"outcome": "accepted", "event_id": record.event_id})

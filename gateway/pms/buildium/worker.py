@@ -18,7 +18,7 @@ from desk.pms import inbox
 from desk.pms import writeback as w
 from desk.pms.state import load_state
 from gateway.pms.buildium.changes import apply_event
-from gateway.pms.buildium.client import BuildiumClient, BuildiumError
+from gateway.pms.buildium.client import BuildiumClient
 from gateway.pms.buildium.sync import SYSTEM, sync
 from gateway.pms.buildium.writeback import write_one
 from gateway.settings import Settings
@@ -43,7 +43,7 @@ class BuildiumWorker:
             return False
         try:
             report = await apply_event(self.spine, self.client, event, self.organization)
-        except (BuildiumError, OSError) as exc:
+        except Exception as exc:  # noqa: BLE001 - one bad event must not stop the others: retried, then the poll's
             await inbox.failed(self.spine, event, f"{type(exc).__name__}: {exc}")
             await emit_event(self.spine, EventKind.PMS_FAILED, "webhook", channel=None, address=None, property_id=None,
                              interaction_id=None, detail={"event": event.name, "event_id": event.event_id,

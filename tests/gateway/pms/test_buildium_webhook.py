@@ -115,3 +115,18 @@ async def test_admin_status_has_the_buildium_line(make_gateway, synced, stub):
     assert "0 webhooks in 7 days (0 waiting)" in line
     bare, _ = await make_gateway(OfflinePool(synced))
     assert (await bare.get("/admin/api/status", headers={"Authorization": f"Bearer {ADMIN_TOKEN}"})).json()["pms"] == []
+
+
+async def test_an_event_that_fails_is_kept_and_worked_again(synced, stub, client):
+    stub.account.lease(3001)["Tenants"][0]["Status"] = "MovedOut"
+    event = inbox.InboxEvent(system=SYSTEM, event_id="e2", name="Lease.Updated", ids={"LeaseId": 3001},
+                             received_at=utcnow())
+    assert await inbox.accept(synced, event)
+    worker = BuildiumWorker(synced, client, ORG, poll_s=300)
+    stub.throttle = 1000  # Buildium refuses every request for a while
+    assert not await worker.work_event(event)
+    [kept] = await inbox.due(synced, SYSTEM)
+    assert kept.attempts == 1 and "still refused" in kept.error and await _tenant_active(synced)
+    stub.throttle = 0
+    await worker.tick()
+    assert await inbox.due(synced, SYSTEM) == [] and not await _tenant_active(synced)
