@@ -28,6 +28,7 @@ from gateway.email.routes import router as email_router
 from gateway.email.unsubscribe import router as unsubscribe_router
 from gateway.health import router as health_router
 from gateway.health import store_unavailable
+from gateway.pms.buildium.webhook import router as buildium_router
 from gateway.settings import GatewayArgs
 from gateway.sms.routes import router as sms_router
 from gateway.telegram.routes import router as telegram_router
@@ -58,6 +59,7 @@ def new_app() -> FastAPI:
     app.include_router(email_router)
     app.include_router(unsubscribe_router)
     app.include_router(telegram_router)
+    app.include_router(buildium_router)
     app.include_router(admin_router)
     app.include_router(health_router)
     app.add_exception_handler(StoreError, store_unavailable)

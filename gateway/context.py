@@ -16,6 +16,7 @@ from actors.host.person_runtime import ActorInfo
 from gateway.channel_inbound import TurnSubmitter
 from gateway.email.channel import EmailChannel
 from gateway.outbox_sender import OutboxSender, OutboxSenderFactory
+from gateway.pms.buildium.worker import BuildiumWorkFactory, open_worker
 from gateway.send_soon import SendingPool
 from gateway.settings import GatewayArgs, Settings, TakeoverOptions
 from gateway.sms.abandoned import AbandonedInboundSweep, ApologySender
@@ -48,7 +49,8 @@ class ActorPool(TurnSubmitter, Protocol):
 
 class GatewayContext:
     def __init__(self, settings: Settings, spine: Spine, pool: ActorPool, *, sms_options: SmsOptions | None = None,
-                 http: httpx.AsyncClient | None = None, takeover: TakeoverOptions | None = None) -> None:
+                 http: httpx.AsyncClient | None = None, takeover: TakeoverOptions | None = None,
+                 buildium_poll_s: float = 300.0) -> None:
         self.settings = settings
         self.takeover = takeover or TakeoverOptions()
         self.spine = spine
@@ -69,6 +71,9 @@ class GatewayContext:
         self._sweeping: asyncio.Task | None = None
         self.scheduler: Any = None  # the PagingScheduler's handle (actors.control.scheduler), under Ray
         self._gauging: asyncio.Task | None = None
+        # Buildium's webhooks are worked on this replica right after their 2xx; None: not configured.
+        self.buildium = open_worker(settings, spine, buildium_poll_s)
+        self._background: set[asyncio.Task[Any]] = set()
 
     @classmethod
     async def start(cls, args: GatewayArgs, runtime: dict[str, Any] | None = None) -> GatewayContext:
@@ -81,11 +86,14 @@ class GatewayContext:
         config = args.runtime_config(settings) if runtime is None else RuntimeConfig.from_settings(settings, runtime)
         spine = Spine(open_store(settings.store_url, timeout_s=config.store_timeout_s))
         pool = await HostPool.start(config, spine)
-        context = cls(settings, spine, pool, sms_options=args.sms, takeover=args.takeover)
+        context = cls(settings, spine, pool, sms_options=args.sms, takeover=args.takeover,
+                      buildium_poll_s=args.buildium.poll_s)
         # The one scheduler of the namespace: every replica asks, the first creates it; the replica
         # is ready once it answers (a page queued before then would wait for its first tick).
         context.scheduler = start_scheduler(config, OutboxSenderFactory(settings=settings),
-                                            accept_within_s=args.dispatch.accept_within_s)
+                                            accept_within_s=args.dispatch.accept_within_s,
+                                            side_work=BuildiumWorkFactory(settings=settings, poll_s=args.buildium.poll_s)
+                                            if context.buildium else None)
         try:
             await asyncio.wait_for(context.scheduler.ping.remote(), SCHEDULER_START_S)
         except Exception as exc:  # noqa: BLE001 - Ray keeps starting it; pages wait in the store meanwhile
@@ -106,10 +114,19 @@ class GatewayContext:
                 log.debug("outbox gauge skipped: %s", exc)
             await asyncio.sleep(every_s)
 
+    def background(self, task: asyncio.Task[Any]) -> None:
+        """Work begun after a webhook's answer: held until done (a bare task may be collected)."""
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+
     async def aclose(self) -> None:
         for task in (self._sweeping, self._gauging):
             if task is not None:
                 task.cancel()
+        if self._background:
+            await asyncio.wait(list(self._background), timeout=10)
+        if self.buildium is not None:
+            await self.buildium.aclose()
         await self.sms.drain()
         await self.pool.drain()
         await self.email.turns.drain()

@@ -576,6 +576,25 @@ def call_transfers(interaction_id: str) -> str:
     return f"CALLTRANSFERS#{interaction_id}"
 
 
+def pms_inbox(system: str) -> str:
+    """A PMS's webhook deliveries accepted and not yet worked (sort key: the event id)."""
+    return f"PMSINBOX#{system}"
+
+
+def pms_writes(system: str) -> str:
+    """A PMS's write-backs, one per gateway work order (sort key `pms_write`, or `pms_write_task`)."""
+    return f"PMSWRITES#{system}"
+
+
+def pms_write(work_order_id: str) -> str:
+    return f"WO#{work_order_id}"
+
+
+def pms_write_task(task_id: str) -> str:
+    """The work order a PMS's task was written for (a status change made in the PMS finds it)."""
+    return f"TASK#{task_id}"
+
+
 # -- health probes (never written: a read of a missing item proves the store answers) ------
 HEALTH_READY = "HEALTH#ready"
 HEALTH_CHECK = "HEALTH#check"

@@ -103,6 +103,10 @@ class OptOut(BaseModel):
     keyword: str
     channel: Channel | None = None
     at: datetime = Field(default_factory=utcnow)
+    # Who recorded it: None the person (STOP, unsubscribe); a PMS's name ("buildium") when it is the
+    # consent the office keeps there. A PMS's opt-out stops what the gateway starts, not its
+    # replies to what the person writes (they wrote first).
+    source: str | None = None
 
     def model_post_init(self, context: Any) -> None:
         if self.channel is None:
@@ -186,6 +190,9 @@ class EventKind(StrEnum):
     FOLLOWUP_STOPPED = "followup/stopped"
     WORK_ORDER_REOPENED = "work_order/reopened"
     TENANT_RATING = "tenant/rating"
+    PMS_SYNCED = "pms/synced"  # a sync, a webhook's change or a PMS status change applied
+    PMS_WRITTEN = "pms/written"  # a work order written back to the PMS
+    PMS_FAILED = "pms/failed"  # a sync, webhook or write-back that failed
 
 
 class Event(BaseModel):

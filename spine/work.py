@@ -69,6 +69,14 @@ class WorkOrderNote(BaseModel):
     text: str
 
 
+class WorkOrderPmsLink(BaseModel):
+    """Where a work order lives in the property's PMS too (the connector writes it): the board shows
+    the PMS id and when it was last synced."""
+    system: str
+    id: str
+    synced_at: datetime | None = None
+
+
 class WorkOrder(BaseModel):
     # A priority set as its word ("emergency") is read as a Priority, so the record stays typed.
     model_config = ConfigDict(validate_assignment=True)
@@ -92,6 +100,7 @@ class WorkOrder(BaseModel):
     # Reported on a phone call whose caller was not verified (the caller ID is not identity): the
     # number on file to call back and confirm with before anyone acts on it.
     confirm_by_callback: str | None = None
+    pms: WorkOrderPmsLink | None = None
     created_at: datetime = Field(default_factory=utcnow)
     updated_at: datetime = Field(default_factory=utcnow)
 

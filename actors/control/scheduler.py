@@ -57,6 +57,20 @@ class SenderFactory(Protocol):
     def open(self, spine: Spine) -> OutboxSender: ...
 
 
+class SideWork(Protocol):
+    """Periodic work the gateway hands the scheduler beside the ladders (the Buildium connector's
+    webhooks left behind, write-backs and poll: gateway.pms.buildium.worker), one per namespace."""
+
+    async def tick(self, now: datetime | None = None) -> None: ...
+
+
+class SideWorkFactory(Protocol):
+    def open(self, spine: Spine) -> SideWork | None: ...
+
+
+SIDE_TICK_S = 1.0  # side work runs on its own loop: a long poll never delays a ladder's step
+
+
 class SchedulerStats(WireModel):
     ticks: int = 0
     steps: int = 0  # ladder steps this process advanced (pages, exhaustions)
@@ -133,13 +147,24 @@ def pause_s(tick_s: float, spent_s: float, next_due: datetime | None, now: datet
 
 class SchedulerService:
     def __init__(self, config_bytes: bytes, sender_factory: SenderFactory | None = None,
-                 tick_s: float = TICK_S, accept_within_s: float = DEFAULT_ACCEPT_WITHIN_S) -> None:
+                 tick_s: float = TICK_S, accept_within_s: float = DEFAULT_ACCEPT_WITHIN_S,
+                 side_work: SideWorkFactory | None = None) -> None:
         config = RuntimeConfig.from_bytes(config_bytes)
         spine = Spine(open_store(config.store_url, timeout_s=config.store_timeout_s))
         self.ladders = Ladders(spine, sender_factory.open(spine) if sender_factory else None, accept_within_s)
         self.tick_s = tick_s
         # An async actor's constructor runs on its event loop: a restarted process ticks again at once.
         self._loop: asyncio.Task[None] = asyncio.get_running_loop().create_task(self._run())
+        side = side_work.open(spine) if side_work else None
+        self._side = asyncio.get_running_loop().create_task(self._run_side(side)) if side else None
+
+    async def _run_side(self, work: SideWork) -> None:
+        while True:
+            try:
+                await work.tick()
+            except Exception as exc:  # noqa: BLE001 - Buildium or the store down: the next tick retries
+                log.warning("scheduler side work failed: %s: %s", type(exc).__name__, exc)
+            await asyncio.sleep(SIDE_TICK_S)
 
     async def _run(self) -> None:
         while True:
@@ -162,10 +187,10 @@ PagingScheduler = ray.remote(SchedulerService)
 
 
 def start_scheduler(config: RuntimeConfig, sender_factory: SenderFactory | None,
-                    accept_within_s: float = DEFAULT_ACCEPT_WITHIN_S) -> Any:
+                    accept_within_s: float = DEFAULT_ACCEPT_WITHIN_S, side_work: SideWorkFactory | None = None) -> Any:
     """The namespace's scheduler, created by the first caller (get_if_exists) and restarted by Ray
     whenever its process dies (the same constructor arguments, so the same sender)."""
     return PagingScheduler.options(
         name=SCHEDULER_NAME, namespace=config.namespace, get_if_exists=True, num_cpus=0, max_restarts=-1,
         max_task_retries=-1, lifetime="detached" if config.detached else None,
-    ).remote(config.to_bytes(), sender_factory, accept_within_s=accept_within_s)
+    ).remote(config.to_bytes(), sender_factory, accept_within_s=accept_within_s, side_work=side_work)

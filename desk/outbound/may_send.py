@@ -19,8 +19,9 @@ UNREACHABLE_CATEGORIES = frozenset({PersonCategory.SPAM, PersonCategory.ADVERTIS
 
 
 async def may_reply(spine: Spine, address: str, channel: Channel) -> bool:
-    """Whether a reply may go to `address` on `channel` now."""
-    return not await spine.is_opted_out(address, channel)
+    """Whether a reply may go to `address` on `channel` now: the person's own opt-out stops it, one
+    a PMS recorded for started messages (its consent field) does not."""
+    return not await spine.is_opted_out(address, channel, reply=True)
 
 
 async def may_still_send(spine: Spine, row: OutboxMessage) -> str | None:

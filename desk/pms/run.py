@@ -31,6 +31,9 @@ class SyncOptions:
     dry_run: bool = False
     today: date | None = None
     now: datetime | None = None
+    # Only these kinds (None: all): a sync applies its places while it still reads its people. A
+    # kind left out is not touched, so a full sync never ends what a later phase will list.
+    kinds: frozenset[FileKind] | None = None
 
 
 @dataclass
@@ -46,6 +49,10 @@ class SyncReport:
     def lines(self) -> list[str]:
         return self.errors + [str(r) for r in self.reports]
 
+    def merge(self, other: SyncReport) -> SyncReport:
+        """One report of two phases of the same sync."""
+        return SyncReport(self.reports + other.reports, self.errors + other.errors, self.writes + other.writes)
+
     def counts(self) -> dict[str, dict[str, int]]:
         return {r.file: {"created": r.created, "updated": r.updated, "unchanged": r.unchanged, "ended": r.ended,
                          "errors": len(r.errors)} for r in self.reports}
@@ -59,8 +66,11 @@ async def run_sync(spine: Spine, batch: Batch, people: list[Candidate], options:
     known = Known(options.source, options.today or now.date(), now)
     known.know(FileKind.ORGANIZATIONS, ORG_REF, options.organization, {})
     report = SyncReport()
-    await _resolve_people(spine, batch, people, known, report)
+    if options.kinds is None or FileKind.PEOPLE in options.kinds:
+        await _resolve_people(spine, batch, people, known, report)
     for kind in ENTITY:
+        if options.kinds is not None and kind not in options.kinds:
+            continue
         await _sync_kind(spine, kind, batch, known, options, report)
         if kind == FileKind.PEOPLE:
             await _know_aliases(spine, batch, known, options)

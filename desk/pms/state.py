@@ -24,7 +24,8 @@ class SyncState(BaseModel):
     requests: int = 0  # of the last sync
     errors: list[str] = Field(default_factory=list)
     error_count: int = 0
-    webhooks_received: int = 0
+    webhooks_received: int = 0  # in the last 7 days (desk.pms.status counts them from the events)
+    webhooks_waiting: int = 0  # accepted and not yet worked (desk.pms.inbox)
     webhooks_refused: int = 0
     writes_pending: int = 0
     writes_failed: int = 0
@@ -35,7 +36,8 @@ class SyncState(BaseModel):
             return at.isoformat(timespec="seconds") if at else "never"
         made = sum(c.get("created", 0) + c.get("updated", 0) for c in self.counts.values())
         return (f"{self.system}: last full sync {when(self.last_full_at)}, last incremental {when(self.last_incremental_at)}, "
-                f"{made} records written, {self.error_count} errors, {self.webhooks_received} webhooks, "
+                f"{made} records written, {self.error_count} errors, {self.webhooks_received} webhooks in 7 days "
+                f"({self.webhooks_waiting} waiting), "
                 f"write-backs {self.writes_pending} pending / {self.writes_failed} failed")
 
 

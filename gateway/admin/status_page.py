@@ -23,6 +23,7 @@ from desk.console.status_cards import (
     context_build_card,
     graceful_degrade_card,
 )
+from desk.pms.status import current_state
 from gateway.admin.auth import AdminPageRoute, require_admin, require_admin_page, signed_in_scope
 from gateway.context import GatewayContext
 from spine.identity import utcnow
@@ -43,6 +44,7 @@ class StatusReport(BaseModel):
     cache_hit: list[RoleCacheRate]
     cache_excluded_models: list[str]
     truncated: list[str]  # the record kinds that hit their read limit (counts are lower bounds)
+    pms: list[str] = []  # a line per configured PMS connector (desk.pms.status), operator's view
 
 
 async def status_report(ctx: GatewayContext, scope: AdminScope, now: datetime | None = None) -> StatusReport:
@@ -62,7 +64,8 @@ async def status_report(ctx: GatewayContext, scope: AdminScope, now: datetime | 
     return StatusReport(now=now, context_build=context_build_card(gaps, now),
                         graceful_degrade=graceful_degrade_card(degrades, now),
                         cache_hit=cache_hit_rates(traces, now, exclude_models=NO_CACHE_MODELS),
-                        cache_excluded_models=list(NO_CACHE_MODELS), truncated=truncated)
+                        cache_excluded_models=list(NO_CACHE_MODELS), truncated=truncated,
+                        pms=[(await current_state(ctx.spine, "buildium")).line()] if ctx.buildium else [])
 
 
 @router.get("/api/status")
@@ -141,4 +144,5 @@ async def status_page(request: Request, ctx: GatewayContext = Depends(require_ad
     return html.page("Status", html.tag("p", f"7-day rolling window ending {report.now:%Y-%m-%d %H:%M} UTC · ",
                                         html.link("/admin/api/status", "as JSON"), class_="muted"), *warn,
                      context_card_html(report.context_build), degrade_card_html(report.graceful_degrade),
-                     cache_card_html(report.cache_hit, report.cache_excluded_models))
+                     cache_card_html(report.cache_hit, report.cache_excluded_models),
+                     *(html.tag("p", line, class_="muted") for line in report.pms))

@@ -9,7 +9,8 @@ from desk.pms.batch import Batch
 from desk.pms.buildium import mapping as m
 from desk.pms.buildium.records import Rental
 from desk.pms.run import SyncOptions, run_sync
-from desk.pms.state import load_state, save_link
+from desk.pms.state import save_link
+from desk.pms.status import current_state
 from desk.portfolio import fields
 from desk.portfolio.files import FileKind
 from gateway.cli.common import open_spine, open_spine_for_writing
@@ -107,7 +108,7 @@ async def run_status(args: argparse.Namespace) -> int:
         return 0
     spine = open_spine(settings, read_only=True)
     try:
-        state = await load_state(spine.store, SYSTEM)
+        state = await current_state(spine, SYSTEM)
     finally:
         await spine.store.close()
     print(state.line())

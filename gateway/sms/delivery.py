@@ -23,7 +23,8 @@ class Delivery:
     async def may_send(self, to: str) -> bool:
         """Whether we may text `to` now: the one check every sending path makes (the inline
         TwiML answer, the redelivery replay, the REST send and its outbox rows, the sweep's
-        apology). A STOP recorded a moment ago counts: it is read at the moment of sending."""
+        apology). A STOP recorded a moment ago counts: it is read at the moment of sending. These are
+        replies, so an opt-out the PMS recorded (consent kept there) does not stop them."""
         return await may_reply(self.spine, to, Channel.SMS)
 
     async def send(self, *, key: str, to: str, from_: str, body: str) -> list[OutboxMessage]:

@@ -95,13 +95,18 @@ class InteractionRecords(RepoBase):
         assert opt.channel is not None  # OptOut fills it in from the address
         await self._put(opt, keys.opt_out(opt.channel, opt.address))
 
-    async def is_opted_out(self, address: str, channel: Channel | None = None) -> bool:
-        """Opted out on `channel` (by default the address's own): STOP by SMS does not silence email."""
+    async def is_opted_out(self, address: str, channel: Channel | None = None, *, reply: bool = False) -> bool:
+        """Opted out on `channel` (by default the address's own): STOP by SMS does not silence email.
+        A `reply` (to what the person wrote) ignores an opt-out a PMS recorded (OptOut.source)."""
+        opt = await self.opt_out_of(address, channel)
+        return bool(opt and opt.opted_out and not (reply and opt.source))
+
+    async def opt_out_of(self, address: str, channel: Channel | None = None) -> OptOut | None:
         channel = channel or channel_of_address(address)
         opt = await self._get(OptOut, keys.opt_out(channel, address))
         if opt is None and channel == channel_of_address(address):
             opt = await self._get(OptOut, keys.legacy_opt_out(address))
-        return bool(opt and opt.opted_out)
+        return opt
 
     async def note_last_contact(self, contact: LastContact) -> None:
         await self._put(contact, keys.person(contact.person_id), keys.LAST_CONTACT)

@@ -24,6 +24,10 @@ class Account:
     vendors: list[Record] = field(default_factory=list)
     tasks: list[Record] = field(default_factory=list)
     work_orders: list[Record] = field(default_factory=list)
+    balances: list[Record] = field(default_factory=list)
+    renewals: list[Record] = field(default_factory=list)
+    appliances: list[Record] = field(default_factory=list)
+    history: dict[int, list[str]] = field(default_factory=dict)  # task id -> the Messages PUT on it
     # When each record last changed (Buildium filters `lastupdatedfrom` by it; not every message shows it).
     updated: dict[tuple[str, int], datetime] = field(default_factory=dict)
 
@@ -84,7 +88,8 @@ def lease(lease_id: int, u: Record, status: str, start: str, end: str | None,
     return {"Id": lease_id, "PropertyId": u["PropertyId"], "UnitId": u["Id"], "UnitNumber": u["UnitNumber"],
             "LeaseFromDate": start, "LeaseToDate": end, "LeaseType": "Fixed", "LeaseStatus": status,
             "IsEvictionPending": False, "TermType": "Standard", "RenewalOfferStatus": "NotSet", "CurrentTenants": [],
-            "CurrentNumberOfOccupants": len(tenants), "AccountDetails": None, "Cosigners": [],
+            "CurrentNumberOfOccupants": len(tenants),
+            "AccountDetails": {"SecurityDeposit": u["MarketRent"], "Rent": u["MarketRent"]}, "Cosigners": [],
             "AutomaticallyMoveOutTenants": False, "CreatedDateTime": f"{start}T00:00:00Z",
             "LastUpdatedDateTime": f"{start}T00:00:00Z", "MoveOutData": [], "PaymentDueDay": 1,
             "Tenants": [{"Id": t, "Status": s, "MoveInDate": start} for t, s in tenants]}
@@ -96,6 +101,22 @@ def vendor(vendor_id: int, first: str, last: str, company: str, phones: list[Rec
             "PrimaryEmail": email, "AlternateEmail": None, "CompanyName": company or None, "PhoneNumbers": phones,
             "Website": None, "Category": {"Id": 1, "Name": category}, "Address": None, "VendorInsurance": None,
             "Comments": None, "AccountNumber": None, "ExpenseGLAccountId": None, "TaxInformation": None}
+
+
+def balance(lease_id: int, unit_id: int, total: float) -> Record:
+    return {"LeaseId": lease_id, "PropertyId": 101, "UnitId": unit_id, "Balance0To30Days": total, "Balance31To60Days": 0.0,
+            "Balance61To90Days": 0.0, "BalanceOver90Days": 0.0, "TotalBalance": total, "Balances": [],
+            "PastDueEmailSentDate": None, "EvictionPendingDate": None, "IsNoticeGiven": False}
+
+
+def renewal(renewal_id: int, start: str, end: str, rent: float, tenants: list[int]) -> Record:
+    return {"Id": renewal_id, "LeaseStatus": "Future", "LeaseFromDate": start, "LeaseToDate": end, "LeaseType": "Fixed",
+            "Rent": rent, "RentId": None, "TenantIds": tenants}
+
+
+def appliance(appliance_id: int, unit_id: int, name: str, make: str, model: str) -> Record:
+    return {"Id": appliance_id, "PropertyId": 101, "UnitId": unit_id, "Name": name, "Make": make, "Model": model,
+            "Description": None, "WarrantyEndDate": None}
 
 
 def small_account() -> Account:
@@ -131,6 +152,9 @@ def small_account() -> Account:
         vendor(7002, "Ada", "Greene", "", [phone("(253) 555-2002")], "ada@greene-electric.com", "Electrical"),
         vendor(7003, "Old", "Roofer", "Gone Roofing", [phone("(253) 555-2003")], None, "Roofing", active=False),
     ]
+    a.balances = [balance(3001, 1001, 125.5)]  # Dana and Luis owe $125.50
+    a.renewals = [renewal(3101, "2026-06-01", "2027-05-31", 1925.0, [5001, 5002])]  # 12 months offered on 3001
+    a.appliances = [appliance(601, 1001, "Dishwasher", "Bosch", "SHX78"), appliance(602, 1001, "Range", "GE", "JB645")]
     for kind, records in (("rentals", a.rentals), ("units", a.units), ("leases", a.leases), ("tenants", a.tenants),
                           ("vendors", a.vendors)):
         for r in records:

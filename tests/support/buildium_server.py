@@ -35,15 +35,21 @@ RATE_PER_S = 10.0
 
 
 def sign_webhook(secret: str, timestamp: str, body: bytes) -> str:
-    """Buildium's webhook signature: base64 of HMAC-SHA256 over the timestamp then the raw body."""
-    return base64.b64encode(hmac.new(secret.encode(), timestamp.encode() + body, hashlib.sha256).digest()).decode()
+    """Buildium's webhook signature: base64 of HMAC-SHA256 over the timestamp, a period, the raw body
+    (the document's "Signature Checks": `$"{timestamp}.{eventNotificationMessage}"`)."""
+    signed = timestamp.encode() + b"." + body
+    return base64.b64encode(hmac.new(secret.encode(), signed, hashlib.sha256).digest()).decode()
 
 
 class BuildiumStub(ThreadedServer):
     name = "Buildium stand-in"
 
-    def __init__(self, account: Account, *, latency_s: tuple[float, float] = (0.0, 0.0)) -> None:
+    def __init__(self, account: Account, *, latency_s: tuple[float, float] = (0.0, 0.0),
+                 check_each_operation_once: bool = False) -> None:
         super().__init__()
+        # The bench's setting: a 1,000-record page takes seconds to check, which would measure the
+        # stand-in instead of the gateway; the tests check every response.
+        self.checked: set[str] | None = set() if check_each_operation_once else None
         self.account = account
         self.latency_s = latency_s
         self.violations = Violations()
@@ -95,10 +101,15 @@ class BuildiumStub(ThreadedServer):
             return self._list(op, query)
         if op.method == "GET":
             return self._one(op, request.path)
+        if op.method == "PUT":
+            return self._update(op, request.path, json.loads(body))
         return await self._create(op, json.loads(body))
 
     def _answer(self, op: Operation, status: int, body: Any, headers: dict[str, str] | None = None) -> web.Response:
-        check_response(op, status, body, headers or {}, self.violations)
+        if self.checked is None or f"{op.method} {op.template} {status}" not in self.checked:
+            check_response(op, status, body, headers or {}, self.violations)
+            if self.checked is not None:
+                self.checked.add(f"{op.method} {op.template} {status}")
         return web.json_response(body, status=status, headers=headers)
 
     def _list(self, op: Operation, query: list[tuple[str, str]]) -> web.Response:
@@ -118,7 +129,9 @@ class BuildiumStub(ThreadedServer):
         a = self.account
         return {"/v1/rentals": a.rentals, "/v1/rentals/units": a.units, "/v1/rentals/units/listings": a.listings,
                 "/v1/leases": a.leases, "/v1/leases/tenants": a.tenants, "/v1/vendors": a.vendors,
-                "/v1/tasks/residentrequests": a.tasks, "/v1/workorders": a.work_orders}.get(template, [])
+                "/v1/tasks/residentrequests": a.tasks, "/v1/workorders": a.work_orders,
+                "/v1/leases/outstandingbalances": a.balances, "/v1/leases/renewals": a.renewals,
+                "/v1/rentals/appliances": a.appliances}.get(template, [])
 
     def _one(self, op: Operation, path: str) -> web.Response:
         record_id = int(path.rstrip("/").rsplit("/", 1)[1])
@@ -129,16 +142,35 @@ class BuildiumStub(ThreadedServer):
         return self._answer(op, 200, found)
 
     async def _create(self, op: Operation, body: Record) -> web.StreamResponse:
-        if op.template != "/v1/tasks/residentrequests":
+        if op.template == "/v1/tasks/residentrequests":
+            made, kind = _task(len(self.account.tasks) + 9001, body), "tasks"
+            self.account.tasks.append(made)
+        elif op.template == "/v1/workorders":
+            made, kind = _work_order(len(self.account.work_orders) + 8001, body), "work_orders"
+            self.account.work_orders.append(made)
+        else:
             return self._answer(op, 422, {"UserMessage": "not supported by the stand-in", "ErrorCode": None,
                                           "Errors": None})
-        task = _task(len(self.account.tasks) + 9001, body)
-        self.account.tasks.append(task)
-        self.account.touch("tasks", task["Id"])
+        self.account.touch(kind, made["Id"])
         if self.lose_next_create:  # created, and the answer never arrives (the client times out)
             self.lose_next_create = False
             await asyncio.sleep(30)
-        return self._answer(op, 201, task, {"Location": f"/v1/tasks/residentrequests/{task['Id']}"})
+        return self._answer(op, 201, made, {"Location": f"{op.template}/{made['Id']}"})
+
+    def _update(self, op: Operation, path: str, body: Record) -> web.Response:
+        """A task's PUT: its status, priority and title; its Message kept as history."""
+        if op.template != "/v1/tasks/residentrequests/{residentRequestTaskId}":
+            return self._answer(op, 422, {"UserMessage": "not supported by the stand-in", "ErrorCode": None,
+                                          "Errors": None})
+        task_id = int(path.rstrip("/").rsplit("/", 1)[1])
+        task = next((t for t in self.account.tasks if t["Id"] == task_id), None)
+        if task is None:
+            return self._answer(op, 404, {"UserMessage": "Resource not found.", "ErrorCode": None, "Errors": None})
+        task.update({k: body[k] for k in ("Title", "TaskStatus", "Priority")})
+        if body.get("Message"):
+            self.account.history.setdefault(task_id, []).append(body["Message"])
+        self.account.touch("tasks", task_id)
+        return self._answer(op, 200, task)
 
 
 def _task(task_id: int, body: Record) -> Record:
@@ -150,6 +182,16 @@ def _task(task_id: int, body: Record) -> Record:
             "Priority": body["Priority"], "DueDate": None, "CreatedDateTime": now, "LastUpdatedDateTime": now,
             "Appliance": None, "IsEntryPermittedByResident": None, "DoesResidentHavePets": None,
             "ResidentEntryNotes": None}
+
+
+def _work_order(order_id: int, body: Record) -> Record:
+    task = {"Id": body["TaskId"], "Type": "ResidentRequest", "UnitId": None, "UnitAgreement": None,
+            "Title": body.get("Title"), "DueDate": None, "Priority": "Normal", "Status": "New"}
+    return {"Id": order_id, "Task": task, "Title": body.get("Title"),
+            "DueDate": None, "Priority": "Normal", "Status": "New", "WorkDetails": body.get("WorkDetails"),
+            "InvoiceNumber": None, "ChargeableTo": None, "EntryAllowed": body["EntryAllowed"], "EntryNotes": None,
+            "VendorId": body["VendorId"], "VendorNotes": None, "EntryContact": None, "EntryContacts": [],
+            "BillTransactionId": None, "BillTransactionIds": [], "Amount": 0.0, "LineItems": []}
 
 
 _KIND = {"/v1/rentals": "rentals", "/v1/rentals/units": "units", "/v1/leases": "leases",
@@ -171,4 +213,6 @@ def _kept(account: Account, template: str, record: Record, params: dict[str, lis
         return ("Active" if record["IsActive"] else "InActive") in params["status"]
     if template == "/v1/tasks/residentrequests" and "unitagreementid" in params:
         return str(record["UnitAgreement"]["Id"]) in params["unitagreementid"]
+    if template == "/v1/workorders" and "taskids" in params:
+        return str(record["Task"]["Id"]) in params["taskids"]
     return True

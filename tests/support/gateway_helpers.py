@@ -104,6 +104,9 @@ class GatewayClients:
             await client.aclose()
             await context.sms.drain()
             await context.http.aclose()
+            if context.buildium is not None:  # its webhooks' work first, then its client
+                await asyncio.gather(*context._background, return_exceptions=True)
+                await context.buildium.aclose()
 
 
 async def text(client: httpx.AsyncClient, body: str, *, from_: str = MARCUS, to: str = YALE, sid: str | None = None,

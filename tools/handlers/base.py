@@ -7,6 +7,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
+from desk.pms.writeback import queue_write_back
 from spine.context import Channel
 from spine.repo import Spine
 from spine.toolspec import OutboundText, ToolSpec
@@ -100,4 +101,5 @@ async def new_work_order(ctx: HandlerContext, *, description: str, brief: str | 
         confirm_by_callback=confirm_by_callback,
     )
     await ctx.spine.put_work_order(wo)
+    await queue_write_back(ctx.spine, wo)  # a PMS tenant's work order goes to the PMS too (desk.pms.writeback)
     return wo

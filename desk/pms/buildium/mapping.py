@@ -114,6 +114,11 @@ def tenant_candidate(tenant: Tenant) -> Candidate:
     return Candidate(row=row, label=f"Buildium tenant {tenant.Id}")
 
 
+def consent_of(tenants: Iterable[Tenant]) -> list[tuple[str, bool]]:
+    """(phone, opted out of texts in Buildium) for each tenant with a phone (desk.pms.consent)."""
+    return [(phone, t.SMSOptInStatus == "OptedOut") for t in tenants if (phone := best_phone(t.PhoneNumbers))]
+
+
 def add_vendor(batch: Batch, vendor: Vendor, property_exts: list[str]) -> Candidate | None:
     """An active vendor: its row, serving every property, and its contact; an inactive one ends."""
     ext = vendor_ext(vendor.Id)

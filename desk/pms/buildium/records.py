@@ -74,6 +74,11 @@ class MoveOut(Wire):
     MoveOutDate: date | None = None
 
 
+class LeaseAccount(Wire):
+    SecurityDeposit: float | None = None
+    Rent: float | None = None
+
+
 class Lease(Wire):
     Id: int
     PropertyId: int
@@ -84,6 +89,7 @@ class Lease(Wire):
     LastUpdatedDateTime: datetime | None = None
     Tenants: list[LeaseTenant] | None = None
     MoveOutData: list[MoveOut] | None = None
+    AccountDetails: LeaseAccount | None = None
 
 
 class Tenant(Wire):
@@ -132,3 +138,68 @@ class ResidentRequestPost(BaseModel):
     RequestedByEntityId: int
     TaskStatus: Literal["New", "InProgress", "Completed", "Deferred", "Closed"] = "New"
     Priority: Literal["Low", "Normal", "High"] = "Normal"
+
+
+TaskStatusName = Literal["New", "InProgress", "Completed", "Deferred", "Closed"]
+TaskPriorityName = Literal["Low", "Normal", "High"]
+
+
+class ResidentRequestPut(BaseModel):
+    """ResidentRequestTaskPutMessage: a task's status and priority, and a Message added to its history."""
+
+    model_config = ConfigDict(extra="forbid")
+    Title: str = Field(max_length=127)
+    TaskStatus: TaskStatusName
+    Priority: TaskPriorityName
+    Message: str | None = None
+
+
+class WorkOrderTask(Wire):
+    Id: int
+
+
+class BuildiumWorkOrder(Wire):
+    """WorkOrderMessage, as far as write-back reads it."""
+
+    Id: int
+    Task: WorkOrderTask | None = None
+    VendorId: int | None = None
+
+
+class WorkOrderPost(BaseModel):
+    """WorkOrderPostMessage: the vendor's work order on an existing task."""
+
+    model_config = ConfigDict(extra="forbid")
+    TaskId: int
+    VendorId: int
+    EntryAllowed: Literal["Unknown", "Yes", "No"] = "Unknown"
+    Title: str | None = Field(default=None, max_length=127)
+    WorkDetails: str | None = None
+
+
+class OutstandingBalance(Wire):
+    """LeaseOutstandingBalanceMessage: a lease that owes (a lease not listed owes nothing)."""
+
+    LeaseId: int
+    UnitId: int | None = None
+    TotalBalance: float = 0.0
+
+
+class LeaseRenewal(Wire):
+    """LeaseRenewalMessage: a renewal offered to the tenants of a lease."""
+
+    Id: int
+    LeaseFromDate: date | None = None
+    LeaseToDate: date | None = None
+    Rent: float | None = None
+    TenantIds: list[int] | None = None
+
+
+class RentalAppliance(Wire):
+    """RentalApplianceMessage."""
+
+    Id: int
+    UnitId: int | None = None
+    Name: str | None = None
+    Make: str | None = None
+    Model: str | None = None

@@ -117,6 +117,11 @@ class BuildiumClient:
         reply = await self._send("POST", path, body=body.model_dump(mode="json", exclude_none=True), retry=False)
         return reply.json()
 
+    async def put(self, path: str, body: BaseModel) -> dict[str, Any]:
+        """An update, not retried here either (a task's PUT adds its Message to the history)."""
+        reply = await self._send("PUT", path, body=body.model_dump(mode="json", exclude_none=True), retry=False)
+        return reply.json()
+
 
 def _read(path: str, model: type[M], raw: list[dict[str, Any]]) -> tuple[list[M], list[BadRecord]]:
     good, bad = [], []

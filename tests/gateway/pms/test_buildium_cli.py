@@ -49,7 +49,7 @@ def test_sync_twice_then_status(env, capsys):
     assert "dry run: nothing written" in capsys.readouterr().out
     assert main(["buildium", "sync"]) == 0
     first = capsys.readouterr().out
-    assert "people: 7 created" in first and "full sync: 6 requests" in first
+    assert "people: 7 created" in first and "full sync: 9 requests" in first  # 6 lists, balances, renewals, appliances
     assert main(["buildium", "sync", "--full"]) == 0
     assert "residents: 0 created, 0 updated, 6 unchanged, 0 ended, 0 errors" in capsys.readouterr().out
     assert main(["buildium", "status"]) == 0
