@@ -121,6 +121,30 @@ def work_order_position(unit_id: str | None, wo_id: str = "") -> str:
     return f"{unit_id or ''}#{wo_id}"
 
 
+# The staff console's work-order board: a copy of each work order in its property's and its org's
+# board, each all / of one status / of one priority / of both, sorted newest first by creation (a
+# position that never changes), so every filter is one descending query. A status or priority
+# change moves the copies that name it.
+WORK_ORDER_BOARD = "WOBOARD#"
+
+
+def work_order_board(scope: str, status: str | None = None, priority: str | None = None) -> str:
+    """One board partition; `scope` is board_of_property(...) or board_of_org(...)."""
+    return f"{WORK_ORDER_BOARD}{scope}#{status or '*'}#{priority or '*'}"
+
+
+def board_of_property(property_id: str) -> str:
+    return f"p:{property_id}"
+
+
+def board_of_org(org_id: str) -> str:
+    return f"o:{org_id}"
+
+
+def work_order_board_position(created_at: str, wo_id: str) -> str:
+    return f"{created_at}#{wo_id}"
+
+
 def tour(tour_id: str) -> str:
     return f"TOUR#{tour_id}"
 

@@ -174,6 +174,9 @@ class EventKind(StrEnum):
     STAFF_MESSAGE = "takeover/staff-message"
     ESCALATION_ACKNOWLEDGED = "escalation/acknowledged"
     ESCALATION_RESOLVED = "escalation/resolved"
+    WORK_ORDER_CHANGED = "work_order/changed"  # staff changed it in the console (who, which fields)
+    WORK_ORDER_BATCHED = "work_order/batched"  # new routine work orders listed to the property's team
+    TOUR_STATUS = "tour/status"  # staff set a tour's status (completed, no_show, cancelled)
 
 
 class Event(BaseModel):

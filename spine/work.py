@@ -31,6 +31,23 @@ class WorkOrderNote(BaseModel):
     text: str
 
 
+class WorkOrderPmsLink(BaseModel):
+    """Where a work order lives in the property's PMS too (the connector writes it): the board shows
+    the PMS id and when it was last synced."""
+    system: str
+    id: str
+    synced_at: datetime | None = None
+
+
+class WorkOrderEdit(BaseModel):
+    """One field a person changed (staff in the console): who, when, from what to what."""
+    at: datetime = Field(default_factory=utcnow)
+    by_person_id: str | None = None
+    field: str
+    before: str | None = None
+    after: str | None = None
+
+
 class WorkOrder(BaseModel):
     id: str
     display_id: str
@@ -51,6 +68,8 @@ class WorkOrder(BaseModel):
     # Reported on a phone call whose caller was not verified (the caller ID is not identity): the
     # number on file to call back and confirm with before anyone acts on it.
     confirm_by_callback: str | None = None
+    pms: WorkOrderPmsLink | None = None
+    changes: list[WorkOrderEdit] = Field(default_factory=list)
     created_at: datetime = Field(default_factory=utcnow)
     updated_at: datetime = Field(default_factory=utcnow)
 

@@ -32,6 +32,15 @@ def worth_a_notice(before_status: str, before_eta: str | None, wo: WorkOrder) ->
     return moved or (bool(wo.eta) and wo.eta != before_eta and wo.status != WorkOrderStatus.COMPLETED)
 
 
+async def save_with_notice(spine: Spine, wo: WorkOrder, before: tuple[str, str | None], *,
+                           changed_by: str | None) -> list[Notification]:
+    """Write a changed work order and tell its tenant when the change is worth it (`before`: its
+    status and ETA as read): the one path of a vendor's change (tools) and a staff member's (the
+    console), so both reach the tenant alike."""
+    await spine.put_work_order(wo)
+    return await notify_work_order_change(spine, wo, changed_by=changed_by) if worth_a_notice(*before, wo) else []
+
+
 async def tenant_to_tell(spine: Spine, wo: WorkOrder) -> str | None:
     """The reporter when they rent here (a tenant of the unit, or anywhere for a common area),
     else the unit's primary resident."""

@@ -13,6 +13,7 @@ from urllib.parse import quote, urlencode
 from fastapi.responses import HTMLResponse
 
 NAV = [("/admin", "Index"), ("/admin/escalations", "Escalations"), ("/admin/conversations", "Conversations"),
+       ("/admin/work-orders", "Work orders"),
        ("/admin/status", "Status"), ("/admin/tools", "Tools"),
        ("/admin/traces/view", "Traces"), ("/admin/actors/view", "Actors"), ("/admin/ask", "Ask Clara")]
 

@@ -22,6 +22,8 @@ import gateway.admin.login as login
 import gateway.admin.pages as pages
 import gateway.admin.status_page as status_page
 import gateway.admin.trace_pages as trace_pages
+import gateway.admin.work_order_pages as work_order_pages
+import gateway.admin.work_orders as work_orders
 from gateway.admin.auth import require_admin, signed_in_scope
 from gateway.admin.pages import visible_actors
 from gateway.admin.trace_query import FILTER_WINDOW, MAX_WINDOW, find_trace, find_traces
@@ -73,7 +75,7 @@ async def list_events(request: Request, kind: str | None = None, limit: int = Qu
 
 router = APIRouter()
 for _part in (login.router, pages.router, catalog_page.router, status_page.router, trace_pages.router,
-              ask.router, escalations.pages, conversations.pages, api):
+              ask.router, escalations.pages, conversations.pages, work_order_pages.pages, api):
     router.include_router(_part, prefix="/admin")
-for _console in (escalations.api, conversations.api):
+for _console in (escalations.api, conversations.api, work_orders.api):
     router.include_router(_console, prefix="/admin/api")

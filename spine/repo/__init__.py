@@ -5,7 +5,7 @@ for the inbound log, outbox, events and traces; `repo_tools` for tool runs; `rep
 `repo_conversations` for conversations and their takeover state;
 `repo_tours` for tours and their per-property index; `repo_admin` for admin tokens and sessions;
 `repo_verification` for voice caller verification; `repo_oncall` for on-call plans and pages;
-`repo_dispatch` for vendor dispatches),
+`repo_dispatch` for vendor dispatches; `repo_work_orders` for the console's work-order board),
 so the SQLite and DynamoDB backends stay dumb item stores.
 """
 from __future__ import annotations
@@ -36,12 +36,13 @@ from spine.repo.records import InteractionRecords
 from spine.repo.tools import ToolRecords
 from spine.repo.tours import TourRecords
 from spine.repo.verification import VerificationRecords
+from spine.repo.work_orders import WorkOrderBoardRecords
 from spine.store.base import ABSENT, ConditionFailed, Item
 from spine.work import Prospect, RenewalWorkflow, WorkOrder
 
 
 class Spine(InteractionRecords, ToolRecords, EscalationRecords, ConversationRecords, TourRecords, AdminRecords,
-            VerificationRecords, OnCallRecords, DispatchRecords):
+            VerificationRecords, OnCallRecords, DispatchRecords, WorkOrderBoardRecords):
     """Typed reads and writes of the domain (the mixins add the interaction records, tool runs,
     tours, admin tokens and caller verification; RepoBase holds the store and the item helpers)."""
 
@@ -154,7 +155,9 @@ class Spine(InteractionRecords, ToolRecords, EscalationRecords, ConversationReco
 
     # -- work orders, prospects, renewals ----------------------------------------------
     async def put_work_order(self, wo: WorkOrder) -> None:
+        before = await self.get_work_order(wo.id)  # its board copies move with a status or priority
         await self.store.put(work_order_item(wo))
+        await self.file_on_board(before, wo)
 
     async def get_work_order(self, wo_id: str) -> WorkOrder | None:
         return await self._get(WorkOrder, keys.work_order(wo_id))

@@ -6,7 +6,7 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 from desk.dispatch.dispatch import handed_back, settle_by_tool
-from desk.dispatch.notices import notify_work_order_change, worth_a_notice
+from desk.dispatch.notices import save_with_notice
 from spine.identity import utcnow
 from spine.notification import Notification
 from spine.work import WorkOrder, WorkOrderNote, WorkOrderStatus
@@ -22,9 +22,7 @@ async def _save(ctx: HandlerContext, wo: WorkOrder, note: str | None, before: tu
     if note:
         wo.notes.append(WorkOrderNote(author_person_id=ctx.caller.person_id, text=note))
     wo.updated_at = utcnow()
-    await ctx.spine.put_work_order(wo)
-    told = await notify_work_order_change(ctx.spine, wo, changed_by=ctx.caller.person_id) \
-        if worth_a_notice(*before, wo) else []
+    told = await save_with_notice(ctx.spine, wo, before, changed_by=ctx.caller.person_id)
     summary = summarize(await work_order_view(ctx.spine, wo, with_notes=False))
     return WorkOrderChange(**summary.model_dump(), notifications=told)
 

@@ -1,0 +1,44 @@
+"""Spine methods of the console's work-order board: the copies of each work order kept beside the
+record (spine.repo.items.work_order_board_items) and the board's page.
+
+Every writer of a work order goes through Spine.put_work_order (or an import's batch of the same
+items), which files the copies here: a status or priority change deletes the copies that named
+the old one. A page is one descending query of one partition per scope (a property's or a whole
+org's board), merged newest first.
+"""
+from __future__ import annotations
+
+import spine.keys as keys
+from spine.property import Property
+from spine.repo.base import RepoBase
+from spine.repo.items import work_order_board_items
+from spine.store.base import Item
+from spine.work import WorkOrder
+
+
+class WorkOrderBoardRecords(RepoBase):
+    async def _org_of(self, property_id: str) -> str | None:
+        prop = await self._get_reference(Property, keys.property_(property_id))
+        return prop.org_id if prop else None
+
+    async def file_on_board(self, before: WorkOrder | None, after: WorkOrder) -> None:
+        """Write `after`'s board copies; drop those of `before` that `after` no longer has."""
+        fresh = work_order_board_items(after, await self._org_of(after.property_id))
+        if before is not None:
+            keep = {(i.pk, i.sk) for i in fresh}
+            for old in work_order_board_items(before, await self._org_of(before.property_id)):
+                if (old.pk, old.sk) not in keep:
+                    await self.store.delete(old.pk, old.sk)
+        await self.store.put_many(fresh)
+
+    async def work_order_board(self, *, property_ids: list[str] | None = None, org_ids: list[str] | None = None,
+                               status: str | None = None, priority: str | None = None,
+                               limit: int = 50) -> list[WorkOrder]:
+        """Newest first: one query per board named (properties' or orgs'), merged."""
+        boards = [keys.work_order_board(keys.board_of_property(p), status, priority) for p in property_ids or []]
+        boards += [keys.work_order_board(keys.board_of_org(o), status, priority) for o in org_ids or []]
+        found: list[Item] = []
+        for board in boards:
+            found += await self.store.query(board, limit=limit, descending=True)
+        found.sort(key=lambda i: i.sk, reverse=True)
+        return [WorkOrder.model_validate(i.data) for i in found[:limit]]
