@@ -294,6 +294,16 @@ def work_order_notice(work_order_id: str, person_id: str, slot: str) -> str:
     return f"notify:{work_order_id}:{person_id}:{slot}"
 
 
+def routine_batch(person_id: str, slot: str) -> str:
+    """The new routine work orders one staff member is told of in one slot (15 minutes, or the night)."""
+    return f"ROUTINEBATCH#{person_id}#{slot}"
+
+
+def routine_batch_notice(person_id: str, slot: str) -> str:
+    """The one message of a routine batch: a retry, or another work order of the slot, is the same row."""
+    return f"routine:{person_id}:{slot}"
+
+
 STEP_UP_TEXT_PREFIX = "stepup-"  # a verification code's text: sent by the call's gateway only, never swept
 
 

@@ -1,4 +1,4 @@
-"""Spine methods of the console's work-order board: the copies of each work order kept beside the
+"""Spine methods of the console's work-order board and the team's routine batches: the copies of each work order kept beside the
 record (spine.repo.items.work_order_board_items) and the board's page.
 
 Every writer of a work order goes through Spine.put_work_order (or an import's batch of the same
@@ -12,8 +12,10 @@ import spine.keys as keys
 from spine.property import Property
 from spine.repo.base import RepoBase
 from spine.repo.items import work_order_board_items
-from spine.store.base import Item
+from spine.store.base import ABSENT, ConditionFailed, Item
 from spine.work import WorkOrder
+
+CAS_TRIES = 8
 
 
 class WorkOrderBoardRecords(RepoBase):
@@ -42,3 +44,20 @@ class WorkOrderBoardRecords(RepoBase):
             found += await self.store.query(board, limit=limit, descending=True)
         found.sort(key=lambda i: i.sk, reverse=True)
         return [WorkOrder.model_validate(i.data) for i in found[:limit]]
+
+    async def add_to_routine_batch(self, person_id: str, slot: str, line: str) -> list[str]:
+        """Add `line` (a new routine work order) to what `person_id` is told of in `slot`, once (a
+        retry adds nothing): the batch as it stands, by compare-and-set (desk.dispatch.routine)."""
+        key = keys.routine_batch(person_id, slot)
+        for _ in range(CAS_TRIES):
+            item = await self.store.get(key)
+            lines: list[str] = list(item.data["lines"]) if item else []
+            if line in lines:
+                return lines
+            try:
+                await self.store.put(Item(pk=key, data={"lines": [*lines, line]}),
+                                     expect_version=item.version if item else ABSENT)
+                return [*lines, line]
+            except ConditionFailed:
+                continue
+        raise ConditionFailed(f"routine batch {key} kept changing under {CAS_TRIES} tries")
