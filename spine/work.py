@@ -93,6 +93,8 @@ class Tour(BaseModel):
     unit_id: str | None = None
     scheduled_at: datetime
     status: TourStatus = TourStatus.SCHEDULED
+    status_by_person_id: str | None = None  # the staff member who set completed / no_show / cancelled
+    status_at: datetime | None = None
 
 
 class Prospect(BaseModel):
