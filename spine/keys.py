@@ -129,15 +129,17 @@ WORK_ORDER_BOARD = "WOBOARD#"
 
 
 def work_order_board(scope: str, status: str | None = None, priority: str | None = None) -> str:
-    """One board partition; `scope` is board_of_property(...) or board_of_org(...)."""
+    """One board partition; `scope` is property_scope(...) or org_scope(...)."""
     return f"{WORK_ORDER_BOARD}{scope}#{status or '*'}#{priority or '*'}"
 
 
-def board_of_property(property_id: str) -> str:
+def property_scope(property_id: str) -> str:
+    """What the console reads as one: a property's records (board, change feed)."""
     return f"p:{property_id}"
 
 
-def board_of_org(org_id: str) -> str:
+def org_scope(org_id: str) -> str:
+    """What the console reads as one: a whole org's records (board, change feed)."""
     return f"o:{org_id}"
 
 
@@ -396,6 +398,18 @@ def property_conversations(property_id: str) -> str:
 
 def conversation_position(last_at: str, person_id: str) -> str:
     return f"{last_at}#{person_id}"
+
+
+# -- the console's change feed: what changed, per scope (a property's, an org's), per second --------
+# A partition per (scope, UTC second) sorted by change_position, so a live page's poll reads the
+# few seconds since its last one, and a stream resumed by its Last-Event-ID reads from there on.
+def change_feed(scope: str, second: str) -> str:
+    """`second` is `YYYYmmddTHHMMSS` (UTC)."""
+    return f"FEED#{scope}#{second}"
+
+
+def change_position(at: str, change_id: str) -> str:
+    return f"{at}#{change_id}"
 
 
 # -- on-call plans and pages -------------------------------------------------------------

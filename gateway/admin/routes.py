@@ -21,6 +21,7 @@ import gateway.admin.escalations as escalations
 import gateway.admin.login as login
 import gateway.admin.pages as pages
 import gateway.admin.status_page as status_page
+import gateway.admin.stream as stream
 import gateway.admin.tours as tours
 import gateway.admin.trace_pages as trace_pages
 import gateway.admin.work_order_pages as work_order_pages
@@ -78,5 +79,5 @@ router = APIRouter()
 for _part in (login.router, pages.router, catalog_page.router, status_page.router, trace_pages.router,
               ask.router, escalations.pages, conversations.pages, work_order_pages.pages, api):
     router.include_router(_part, prefix="/admin")
-for _console in (escalations.api, conversations.api, work_orders.api, tours.api):
+for _console in (escalations.api, conversations.api, work_orders.api, tours.api, stream.api):
     router.include_router(_console, prefix="/admin/api")

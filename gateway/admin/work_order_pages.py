@@ -8,6 +8,7 @@ from fastapi import APIRouter, Depends, Query, Request, Response
 import gateway.admin.html as html
 from gateway.admin.auth import AdminPageRoute, require_admin_page
 from gateway.admin.console_scope import console_scope
+from gateway.admin.console_ui import LIVE_SCRIPT
 from gateway.admin.work_orders import (
     DEFAULT_LIMIT,
     MAX_LIMIT,
@@ -73,7 +74,7 @@ async def board_page(request: Request, property_id: str | None = None, status: W
     table = html.table(["work order", "status", "priority", "property", "unit", "brief", "vendor", "PMS", "created",
                         "updated"], rows, empty="no work orders")
     return html.page("Work orders", form, html.tag("div", table, id="board", data_live="work_order"),
-                     html.tag("p", html.link("/admin/api/work_orders", "as JSON"), class_="muted"))
+                     html.tag("p", html.link("/admin/api/work_orders", "as JSON"), class_="muted"), LIVE_SCRIPT)
 
 
 def _edit_form(d: WorkOrderDetail) -> html.Safe:
@@ -105,5 +106,6 @@ async def work_order_page(request: Request, display_id: str,
                          [[c.at, c.by.name or c.by.id if c.by else "—", c.field, c.before or "—", c.after or "—"]
                           for c in d.changes], empty="no changes")
     acts = _edit_form(d) if wo.property_id in scope.acts else html.tag("p", "read only", class_="muted")
-    return html.page(f"{d.display_id}: {d.brief}", facts, acts, html.card("Notes", notes),
-                     html.card("Changes", changes), EDIT_SCRIPT)
+    live = html.tag("div", facts, html.card("Notes", notes), html.card("Changes", changes), id="live-work-order",
+                    data_live="work_order", data_live_id=d.display_id)
+    return html.page(f"{d.display_id}: {d.brief}", acts, live, EDIT_SCRIPT, LIVE_SCRIPT)

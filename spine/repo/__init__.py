@@ -5,7 +5,7 @@ for the inbound log, outbox, events and traces; `repo_tools` for tool runs; `rep
 `repo_conversations` for conversations and their takeover state;
 `repo_tours` for tours and their per-property index; `repo_admin` for admin tokens and sessions;
 `repo_verification` for voice caller verification; `repo_oncall` for on-call plans and pages;
-`repo_dispatch` for vendor dispatches; `repo_work_orders` for the console's work-order board),
+`repo_dispatch` for vendor dispatches; `repo_work_orders` for the console's work-order board; `repo_feed` for the console's change feed),
 so the SQLite and DynamoDB backends stay dumb item stores.
 """
 from __future__ import annotations
@@ -18,6 +18,7 @@ from spine.repo.admin import AdminRecords
 from spine.repo.conversations import ConversationRecords
 from spine.repo.dispatch import DispatchRecords
 from spine.repo.escalations import EscalationRecords
+from spine.repo.feed import ChangeFeedRecords
 from spine.repo.items import (
     claim_item,
     org_item,
@@ -42,7 +43,8 @@ from spine.work import Prospect, RenewalWorkflow, WorkOrder
 
 
 class Spine(InteractionRecords, ToolRecords, EscalationRecords, ConversationRecords, TourRecords, AdminRecords,
-            VerificationRecords, OnCallRecords, DispatchRecords, WorkOrderBoardRecords):
+            VerificationRecords, OnCallRecords, DispatchRecords, WorkOrderBoardRecords,
+            ChangeFeedRecords):
     """Typed reads and writes of the domain (the mixins add the interaction records, tool runs,
     tours, admin tokens and caller verification; RepoBase holds the store and the item helpers)."""
 

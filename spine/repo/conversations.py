@@ -10,7 +10,8 @@ from collections.abc import Callable
 
 import spine.keys as keys
 from spine.conversation import Conversation, ConversationMessage
-from spine.repo.base import RepoBase
+from spine.feed import ChangeKind
+from spine.repo.feed import ChangeFeedRecords
 from spine.store.base import ABSENT, ConditionFailed, Item
 
 CAS_TRIES = 16
@@ -23,10 +24,12 @@ def _head_item(head: Conversation, version: int) -> Item:
                 gsi1sk=keys.conversation_position(head.last_at.isoformat(), head.person_id))
 
 
-class ConversationRecords(RepoBase):
+class ConversationRecords(ChangeFeedRecords):
     async def put_message(self, message: ConversationMessage) -> None:
         await self._put(message, keys.conversation_messages(message.person_id, message.property_id),
                         keys.message_position(message.at.isoformat(), message.id))
+        await self.note_change(ChangeKind.CONVERSATION, message.person_id, message.property_id,
+                               detail={"what": "message", "author": message.author})
 
     async def messages_of(self, person_id: str, property_id: str, *, limit: int = 200) -> list[ConversationMessage]:
         """The latest `limit` messages at the property, oldest first (one query)."""
@@ -56,9 +59,11 @@ class ConversationRecords(RepoBase):
             try:
                 await self.store.put(_head_item(after, item.version if item else 0),
                                      expect_version=item.version if item else ABSENT)
-                return after
             except ConditionFailed:
                 continue
+            # Live pages hear of it: unread marks and who is answering (the takeover) live on the head.
+            await self.note_change(ChangeKind.CONVERSATION, person_id, property_id, detail={"what": "head"})
+            return after
         raise ConditionFailed(f"conversation of {person_id} at {property_id} kept changing under {CAS_TRIES} tries")
 
     async def recent_conversations(self, property_ids: list[str], *, limit: int = 50) -> list[Conversation]:

@@ -11,9 +11,10 @@ from collections.abc import Callable
 
 import spine.keys as keys
 from spine.escalation import Escalation, EscalationStatus
+from spine.feed import ChangeKind
 from spine.identity import Person
 from spine.records import last4
-from spine.repo.base import RepoBase
+from spine.repo.feed import ChangeFeedRecords
 from spine.store.base import ConditionFailed, Item
 
 CAS_TRIES = 8
@@ -30,7 +31,7 @@ def _position(escalation: Escalation) -> str:
     return keys.escalation_queue_position(escalation.status, escalation.created_at.isoformat(), escalation.id)
 
 
-class EscalationRecords(RepoBase):
+class EscalationRecords(ChangeFeedRecords):
     async def put_escalation(self, escalation: Escalation) -> None:
         if escalation.person_id and escalation.name is None:
             person = await self._get(Person, keys.person(escalation.person_id))
@@ -45,6 +46,12 @@ class EscalationRecords(RepoBase):
         if before is not None:
             await self._dequeue(before, escalation)
         await self._enqueue(escalation)
+        await self._escalation_changed(escalation)
+
+    async def _escalation_changed(self, escalation: Escalation) -> None:
+        """Live console pages hear of it (spine.repo.feed)."""
+        await self.note_change(ChangeKind.ESCALATION, escalation.id, escalation.property_id, org_id=escalation.org_id,
+                               detail={"status": escalation.status})
 
     async def _dequeue(self, before: Escalation, after: Escalation) -> None:
         if _position(before) != _position(after) or _queues(before) != _queues(after):
@@ -81,6 +88,7 @@ class EscalationRecords(RepoBase):
                 continue
             await self._dequeue(before, after)
             await self._enqueue(after)
+            await self._escalation_changed(after)
             return after
         raise ConditionFailed(f"escalation {escalation_id} kept changing under {CAS_TRIES} tries")
 

@@ -93,7 +93,7 @@ def work_order_board_items(wo: WorkOrder, org_id: str | None) -> list[Item]:
     """The work order's copies on the console's board (spine/keys.py `work_order_board`): in its
     property's and its org's board, each all / by status / by priority / by both. A copy is the
     board's row (no notes or changes), so a page is one query with nothing else read."""
-    scopes = [keys.board_of_property(wo.property_id)] + ([keys.board_of_org(org_id)] if org_id else [])
+    scopes = [keys.property_scope(wo.property_id)] + ([keys.org_scope(org_id)] if org_id else [])
     row = wo.model_dump(mode="json", exclude={"notes", "changes", "description", "photo_urls"})
     position = keys.work_order_board_position(wo.created_at.isoformat(), wo.id)
     return [Item.model_construct(pk=keys.work_order_board(scope, status, priority), sk=position, data=row, version=0,

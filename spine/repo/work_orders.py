@@ -9,8 +9,9 @@ org's board), merged newest first.
 from __future__ import annotations
 
 import spine.keys as keys
+from spine.feed import ChangeKind
 from spine.property import Property
-from spine.repo.base import RepoBase
+from spine.repo.feed import ChangeFeedRecords
 from spine.repo.items import work_order_board_items
 from spine.store.base import ABSENT, ConditionFailed, Item
 from spine.work import WorkOrder
@@ -18,7 +19,7 @@ from spine.work import WorkOrder
 CAS_TRIES = 8
 
 
-class WorkOrderBoardRecords(RepoBase):
+class WorkOrderBoardRecords(ChangeFeedRecords):
     async def _org_of(self, property_id: str) -> str | None:
         prop = await self._get_reference(Property, keys.property_(property_id))
         return prop.org_id if prop else None
@@ -32,13 +33,15 @@ class WorkOrderBoardRecords(RepoBase):
                 if (old.pk, old.sk) not in keep:
                     await self.store.delete(old.pk, old.sk)
         await self.store.put_many(fresh)
+        await self.note_change(ChangeKind.WORK_ORDER, after.display_id, after.property_id,
+                               detail={"status": after.status})
 
     async def work_order_board(self, *, property_ids: list[str] | None = None, org_ids: list[str] | None = None,
                                status: str | None = None, priority: str | None = None,
                                limit: int = 50) -> list[WorkOrder]:
         """Newest first: one query per board named (properties' or orgs'), merged."""
-        boards = [keys.work_order_board(keys.board_of_property(p), status, priority) for p in property_ids or []]
-        boards += [keys.work_order_board(keys.board_of_org(o), status, priority) for o in org_ids or []]
+        boards = [keys.work_order_board(keys.property_scope(p), status, priority) for p in property_ids or []]
+        boards += [keys.work_order_board(keys.org_scope(o), status, priority) for o in org_ids or []]
         found: list[Item] = []
         for board in boards:
             found += await self.store.query(board, limit=limit, descending=True)
