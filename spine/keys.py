@@ -412,6 +412,16 @@ def change_position(at: str, change_id: str) -> str:
     return f"{at}#{change_id}"
 
 
+# -- the reports' rollups: a counter per property, local day and key ---------------------------
+def rollups(property_id: str) -> str:
+    """A property's daily counters, sorted by rollup_position: a month is the prefix `2026-12-`."""
+    return f"ROLLUP#{property_id}"
+
+
+def rollup_position(day: str, key: str) -> str:
+    return f"{day}#{key}"
+
+
 # -- on-call plans and pages -------------------------------------------------------------
 def oncall_plan(property_id: str) -> str:
     return f"ONCALL#{property_id}"

@@ -20,6 +20,7 @@ import gateway.admin.conversations as conversations
 import gateway.admin.escalations as escalations
 import gateway.admin.login as login
 import gateway.admin.pages as pages
+import gateway.admin.reports as reports
 import gateway.admin.status_page as status_page
 import gateway.admin.stream as stream
 import gateway.admin.tours as tours
@@ -77,7 +78,7 @@ async def list_events(request: Request, kind: str | None = None, limit: int = Qu
 
 router = APIRouter()
 for _part in (login.router, pages.router, catalog_page.router, status_page.router, trace_pages.router,
-              ask.router, escalations.pages, conversations.pages, work_order_pages.pages, api):
+              ask.router, escalations.pages, conversations.pages, work_order_pages.pages, reports.pages, api):
     router.include_router(_part, prefix="/admin")
-for _console in (escalations.api, conversations.api, work_orders.api, tours.api, stream.api):
+for _console in (escalations.api, conversations.api, work_orders.api, tours.api, stream.api, reports.api):
     router.include_router(_console, prefix="/admin/api")

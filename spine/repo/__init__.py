@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import spine.keys as keys
 from spine.context import PersonContext
-from spine.identity import ClaimKind, Person, PersonRole, utcnow
+from spine.identity import ClaimKind, Person, PersonCategory, PersonRole, utcnow
 from spine.property import Lease, Organization, Property, Unit, Vendor
 from spine.repo.admin import AdminRecords
 from spine.repo.conversations import ConversationRecords
@@ -40,6 +40,8 @@ from spine.repo.verification import VerificationRecords
 from spine.repo.work_orders import WorkOrderBoardRecords
 from spine.store.base import ABSENT, ConditionFailed, Item
 from spine.work import Prospect, RenewalWorkflow, WorkOrder
+
+NOT_LEADS = frozenset({PersonCategory.SPAM, PersonCategory.WRONG_NUMBER})
 
 
 class Spine(InteractionRecords, ToolRecords, EscalationRecords, ConversationRecords, TourRecords, AdminRecords,
@@ -77,8 +79,14 @@ class Spine(InteractionRecords, ToolRecords, EscalationRecords, ConversationReco
                                   gsi1sk=role.person_id)
 
     async def create_prospect(self, prospect: Prospect) -> bool:
-        """put_prospect, but only if absent (a late racing mint never resets a qualified prospect)."""
-        return await self._create(prospect, keys.person(prospect.person_id), keys.prospect(prospect.property_id))
+        """put_prospect, but only if absent (a late racing mint never resets a qualified prospect).
+        A new one is a lead in the reports, unless the Person is in the spam or wrong-number lane."""
+        created = await self._create(prospect, keys.person(prospect.person_id), keys.prospect(prospect.property_id))
+        if created:
+            person = await self.get_person(prospect.person_id)
+            if person is None or person.category not in NOT_LEADS:
+                await self.bump(prospect.property_id, "leads.new")
+        return created
 
     async def find_person_id_by_claim(self, kind: ClaimKind, value: str) -> str | None:
         item = await self.store.get(keys.claim(kind, value))
@@ -159,7 +167,7 @@ class Spine(InteractionRecords, ToolRecords, EscalationRecords, ConversationReco
     async def put_work_order(self, wo: WorkOrder) -> None:
         before = await self.get_work_order(wo.id)  # its board copies move with a status or priority
         await self.store.put(work_order_item(wo))
-        await self.file_on_board(before, wo)
+        await self.work_order_written(before, wo)
 
     async def get_work_order(self, wo_id: str) -> WorkOrder | None:
         return await self._get(WorkOrder, keys.work_order(wo_id))

@@ -15,6 +15,7 @@ from spine.feed import ChangeKind
 from spine.identity import Person
 from spine.records import last4
 from spine.repo.feed import ChangeFeedRecords
+from spine.repo.rollups import RollupRecords
 from spine.store.base import ConditionFailed, Item
 
 CAS_TRIES = 8
@@ -31,7 +32,7 @@ def _position(escalation: Escalation) -> str:
     return keys.escalation_queue_position(escalation.status, escalation.created_at.isoformat(), escalation.id)
 
 
-class EscalationRecords(ChangeFeedRecords):
+class EscalationRecords(ChangeFeedRecords, RollupRecords):
     async def put_escalation(self, escalation: Escalation) -> None:
         if escalation.person_id and escalation.name is None:
             person = await self._get(Person, keys.person(escalation.person_id))
@@ -45,6 +46,8 @@ class EscalationRecords(ChangeFeedRecords):
                         gsi1sk=f"{escalation.created_at.isoformat()}#{escalation.id}")
         if before is not None:
             await self._dequeue(before, escalation)
+        else:
+            await self.bump(escalation.property_id, "handoffs")  # a conversation went to a person
         await self._enqueue(escalation)
         await self._escalation_changed(escalation)
 

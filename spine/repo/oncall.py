@@ -12,7 +12,7 @@ from datetime import datetime
 import spine.keys as keys
 from spine.identity import utcnow
 from spine.oncall import TAKEN_PAGE_KEPT_S, OnCallPlan, Page, PageStatus
-from spine.repo.base import RepoBase
+from spine.repo.rollups import RollupRecords
 from spine.store.base import ABSENT, ConditionFailed, Item, StoreError
 
 
@@ -21,7 +21,7 @@ def _page_item(page: Page) -> Item:
                 gsi1sk=keys.page_due(page.next_due.isoformat(), page.id))
 
 
-class OnCallRecords(RepoBase):
+class OnCallRecords(RollupRecords):
     # -- plans --------------------------------------------------------------------------
     async def put_oncall_plan(self, plan: OnCallPlan) -> None:
         await self._put(plan, keys.oncall_plan(plan.property_id))
@@ -37,9 +37,10 @@ class OnCallRecords(RepoBase):
         """Write a new page; False when a page with its id exists (a replayed start)."""
         try:
             await self.store.put(_page_item(page), expect_version=ABSENT)
-            return True
         except ConditionFailed:
             return False
+        await self.bump(page.property_id, "emergencies.count")
+        return True
 
     async def get_page(self, page_id: str) -> Page | None:
         found = await self.read_page(page_id)
@@ -52,11 +53,25 @@ class OnCallRecords(RepoBase):
 
     async def replace_page(self, page: Page, version: int) -> bool:
         """Write `page` only if it is still at `version`; False when someone else changed it first."""
+        before = await self.read_page(page.id)
         try:
             await self.store.put(_page_item(page), expect_version=version)
-            return True
         except ConditionFailed:
             return False
+        if before is not None and before[1] == version:
+            await self._count_page(before[0], page)
+        return True
+
+    async def _count_page(self, before: Page, after: Page) -> None:
+        """The reports' `emergencies` counters, on the change that is the fact."""
+        if after.status == before.status:
+            return
+        if after.status == PageStatus.ACKNOWLEDGED:
+            await self.bump(after.property_id, "emergencies.acknowledged")
+            taken = (after.acknowledged_at or self.clock()) - after.created_at
+            await self.observe(after.property_id, "emergencies.time_to_ack_s", max(taken.total_seconds(), 0.0))
+        elif after.status == PageStatus.EXHAUSTED:
+            await self.bump(after.property_id, "emergencies.exhausted")
 
     async def pages_due(self, now: datetime, *, limit: int = 100) -> list[tuple[Page, int]]:
         """Running ladders whose next step is due by `now`, the most overdue first, with versions."""

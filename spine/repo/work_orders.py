@@ -13,13 +13,38 @@ from spine.feed import ChangeKind
 from spine.property import Property
 from spine.repo.feed import ChangeFeedRecords
 from spine.repo.items import work_order_board_items
+from spine.repo.rollups import RollupRecords
 from spine.store.base import ABSENT, ConditionFailed, Item
-from spine.work import WorkOrder
+from spine.work import WorkOrder, WorkOrderStatus
 
 CAS_TRIES = 8
 
 
-class WorkOrderBoardRecords(ChangeFeedRecords):
+DONE = frozenset({WorkOrderStatus.COMPLETED, WorkOrderStatus.CLOSED})
+
+
+class WorkOrderBoardRecords(ChangeFeedRecords, RollupRecords):
+    async def work_order_written(self, before: WorkOrder | None, after: WorkOrder) -> None:
+        """What follows every write of a work order: its board copies, the live pages' feed, the reports."""
+        await self.file_on_board(before, after)
+        await self.note_change(ChangeKind.WORK_ORDER, after.display_id, after.property_id,
+                               detail={"status": after.status})
+        await self._count_work_order(before, after)
+
+    async def _count_work_order(self, before: WorkOrder | None, after: WorkOrder) -> None:
+        """The reports' `work_orders` counters, on the change that is the fact."""
+        counts: list[tuple[str, int]] = []
+        if before is None:
+            counts.append(("work_orders.opened", 1))
+        elif after.status == WorkOrderStatus.OPEN and before.status in DONE:
+            counts.append(("work_orders.reopened", 1))
+        if after.status == WorkOrderStatus.COMPLETED and (before is None or before.status != after.status):
+            counts.append(("work_orders.completed", 1))
+        if after.rating is not None and (before is None or before.rating is None):
+            counts += [("work_orders.ratings", 1), ("work_orders.rating_sum", after.rating)]
+        for key, n in counts:
+            await self.bump(after.property_id, key, n)
+
     async def _org_of(self, property_id: str) -> str | None:
         prop = await self._get_reference(Property, keys.property_(property_id))
         return prop.org_id if prop else None
@@ -33,8 +58,6 @@ class WorkOrderBoardRecords(ChangeFeedRecords):
                 if (old.pk, old.sk) not in keep:
                     await self.store.delete(old.pk, old.sk)
         await self.store.put_many(fresh)
-        await self.note_change(ChangeKind.WORK_ORDER, after.display_id, after.property_id,
-                               detail={"status": after.status})
 
     async def work_order_board(self, *, property_ids: list[str] | None = None, org_ids: list[str] | None = None,
                                status: str | None = None, priority: str | None = None,
