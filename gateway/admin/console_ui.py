@@ -38,7 +38,8 @@ def action_button(url: str, label: str, *, note: bool = False, text_field: str |
 # the region's contents replaced, so the server renders it exactly as on a reload. EventSource
 # reconnects by itself with Last-Event-ID.
 LIVE_SCRIPT = html.tag("script", html.Safe("""
-(() => {
+// Opened after the load event: a stream opened before it would keep the page loading forever.
+window.addEventListener('load', () => {
   const regions = [...document.querySelectorAll('[data-live]')];
   if (!regions.length || !window.EventSource) return;
   const source = new EventSource('/admin/api/stream');
@@ -63,5 +64,5 @@ LIVE_SCRIPT = html.tag("script", html.Safe("""
     });
   }
   source.addEventListener('reset', () => location.reload());
-})();
+});
 """))

@@ -5,40 +5,20 @@ from __future__ import annotations
 
 import asyncio
 import json
-import socket
 
 import httpx
 import pytest
-import uvicorn
 
-from gateway.app import create_app
-from gateway.context import GatewayContext
 from spine.context import Channel
 from spine.conversation import Author, ConversationMessage
-from tests.support.console_helpers import actor_pool, escalation, staff
-from tests.support.gateway_helpers import settings_for
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+from tests.support.console_helpers import escalation, staff
+from tests.support.console_server import serve_console
 
 
 @pytest.fixture
 async def served(spine):
-    port = free_port()
-    base = f"http://127.0.0.1:{port}"
-    context = GatewayContext(settings_for(spine, None, public_url=base), spine, actor_pool(spine))
-    server = uvicorn.Server(uvicorn.Config(create_app(context), host="127.0.0.1", port=port, log_level="warning",
-                                           lifespan="off"))
-    task = asyncio.create_task(server.serve())
-    while not server.started:
-        await asyncio.sleep(0.02)
-    yield base
-    server.should_exit = True
-    await task
-    await context.http.aclose()
+    async with serve_console(spine) as base:
+        yield base
 
 
 async def read_events(base: str, headers: dict[str, str], count: int, *, timeout: float = 8.0,
