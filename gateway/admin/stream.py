@@ -1,8 +1,9 @@
 """`GET /admin/api/stream`: Server-Sent Events of what changes within the signed-in scope:
 `escalation`, `conversation` and `work_order` events, each `data` the record's id as JSON.
 
-Read from the store's change feed (spine.repo.feed), polled every POLL_S, so a change made on any
-Serve replica reaches a stream held by any other. Each event's `id` is its feed position: a
+Read from the store's change feed (spine.repo.feed), polled every 0.5 s by one poller per process
+shared by its streams (gateway.admin.feed_hub), so a change made on any Serve replica reaches a
+stream held by any other. Each event's `id` is its feed position: a
 dropped stream reconnects with `Last-Event-ID` and reads on from there. Delivery is at least once:
 each poll re-reads the last OVERLAP (a change written late by a slow replica is still seen) and a
 resumed stream may repeat the few events of that overlap; a page refreshes on an event, so a
@@ -22,6 +23,7 @@ from fastapi.responses import StreamingResponse
 import spine.keys as keys
 from gateway.admin.auth import require_admin
 from gateway.admin.console_scope import ConsoleScope, console_scope
+from gateway.admin.feed_hub import OVERLAP, hub_for
 from gateway.context import GatewayContext
 from spine.feed import Change
 from spine.identity import utcnow
@@ -29,8 +31,6 @@ from spine.repo import Spine
 
 api = APIRouter()
 
-POLL_S = 0.5
-OVERLAP = timedelta(seconds=2)
 MAX_RESUME = timedelta(minutes=15)
 KEEPALIVE_S = 15.0
 
@@ -55,38 +55,45 @@ def resume_from(last_event_id: str | None) -> datetime | None:
         return None
 
 
-async def changes(spine: Spine, scopes: list[str], last_event_id: str | None,
-                  connected: Request) -> AsyncIterator[str]:
+async def changes(spine: Spine, scopes: list[str], last_event_id: str | None) -> AsyncIterator[str]:
     now = utcnow()
     resumed = resume_from(last_event_id)
-    cursor = resumed or now
     yield "retry: 1000\n\n"
-    if cursor < now - MAX_RESUME:
+    if resumed is not None and resumed < now - MAX_RESUME:
         yield "event: reset\ndata: {}\n\n"
-        cursor = resumed = now
-    # Never before the connection (a new stream has no backlog) or the overlap of the event resumed from.
-    floor = resumed - OVERLAP if resumed else now
+        resumed = None
+    hub = hub_for(spine)
+    sub = hub.subscribe(scopes)  # before catching up: what is written meanwhile is queued
     sent: dict[str, datetime] = {last_event_id: now} if last_event_id else {}
-    quiet = 0.0
-    while not await connected.is_disconnected():
-        now = utcnow()
-        for change in await spine.changes_between(scopes, max(cursor - OVERLAP, floor), now):
-            if change.position not in sent:
-                sent[change.position] = change.at
-                quiet = 0.0
-                yield frame(change)
-        cursor = now
-        sent = {p: at for p, at in sent.items() if at >= now - 2 * OVERLAP}
-        quiet += POLL_S
-        if quiet >= KEEPALIVE_S:  # proxies close a silent connection
-            quiet = 0.0
-            yield ": keepalive\n\n"
-        await asyncio.sleep(POLL_S)
+    # Never before the connection (a new stream has no backlog) or the overlap of the event resumed from.
+    floor = resumed - OVERLAP if resumed is not None else now
+    try:
+        if resumed is not None:
+            for missed in await spine.changes_between(scopes, floor, utcnow()):
+                sent[missed.position] = missed.at
+                yield frame(missed)
+        while True:
+            try:
+                change = await asyncio.wait_for(sub.queue.get(), KEEPALIVE_S)
+            except TimeoutError:
+                yield ": keepalive\n\n"  # proxies close a silent connection
+                continue
+            if change is None:  # fell too far behind: the page reloads
+                yield "event: reset\ndata: {}\n\n"
+                return
+            if change.at < floor or change.position in sent:
+                continue
+            sent[change.position] = change.at
+            if len(sent) > 10_000:
+                sent = {p: at for p, at in sent.items() if at >= utcnow() - 2 * OVERLAP}
+            yield frame(change)
+    finally:
+        hub.unsubscribe(sub)
 
 
 @api.get("/stream")
 async def stream(request: Request, ctx: GatewayContext = Depends(require_admin)) -> StreamingResponse:
     scope = await console_scope(ctx, request)
     last = request.headers.get("last-event-id")
-    return StreamingResponse(changes(ctx.spine, feed_scopes(scope), last, request), media_type="text/event-stream",
+    return StreamingResponse(changes(ctx.spine, feed_scopes(scope), last), media_type="text/event-stream",
                              headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
