@@ -1,6 +1,7 @@
 """The staff console's pages at scale, side by side on the two stores.
 
-SQLite: 10,000 escalations over three properties and 100,000 messages over 2,000 people, then
+SQLite: 10,000 escalations over three properties, 10,000 work orders over the three (their board
+copies), and 100,000 messages over 2,000 people (the reports' rollups counted as they are written), then
 each console page and JSON route answered in-process (the real app through httpx's ASGI
 transport, signed in as Priya, the org-wide pm) many times: p50 and p95 (target p95 < 200 ms).
 
@@ -8,7 +9,7 @@ DynamoDB on moto (loopback): the same routes over a smaller load (moto takes mil
 write), with every request that reaches DynamoDB counted by its X-Amz-Target at the server, so
 each page shows what it asks of the table: its Query and GetItem calls, and no Scan.
 
-    .venv/bin/python bench/console.py [--escalations 10000] [--messages 100000] [--rounds 40]
+    .venv/bin/python bench/console.py [--escalations 10000] [--work-orders 10000] [--messages 100000] [--rounds 40]
 """
 from __future__ import annotations
 
@@ -40,13 +41,18 @@ from spine.conversation import Author, Conversation, ConversationMessage  # noqa
 from spine.escalation import Escalation, EscalationStatus  # noqa: E402
 from spine.identity import utcnow  # noqa: E402
 from spine.repo import Spine  # noqa: E402
+from spine.work import WorkOrder, WorkOrderStatus  # noqa: E402
 
 PROPERTIES = [("pf_yale", "org_propflow"), ("pf_beacon", "org_propflow"), ("pf_capitol", "org_capitol")]
 PER_PERSON = 50
 ROUTES = ["/admin/api/tools",  # the baseline: signing in and deriving the scope, no console read
           "/admin/api/escalations", "/admin/api/escalations?status=open", "/admin/api/escalations?property_id=pf_yale",
           "/admin/escalations", "/admin/api/conversations", "/admin/conversations",
-          "/admin/api/conversations/p_marcus", "/admin/conversations/p_marcus"]
+          "/admin/api/conversations/p_marcus", "/admin/conversations/p_marcus",
+          "/admin/api/work_orders", "/admin/api/work_orders?status=open", "/admin/api/work_orders?property_id=pf_yale",
+          "/admin/api/work_orders?property_id=pf_yale&status=completed&priority=urgent", "/admin/work-orders",
+          "/admin/api/work_orders/WO-7", "/admin/work-orders/WO-7",
+          "/admin/api/reports?days=30", "/admin/api/reports?property_id=pf_yale&days=30&format=csv", "/admin/reports"]
 TARGET_MS = 200.0
 
 
@@ -61,9 +67,21 @@ class NoPool:
         return []
 
 
-async def load(spine: Spine, escalations: int, messages: int) -> None:
-    """Escalations over three properties (a third urgent, statuses mixed) and messages over people
-    of Yale, each with a conversation head; Marcus has PER_PERSON of them."""
+async def load_work_orders(spine: Spine, count: int) -> None:
+    """Work orders over the three properties, statuses and priorities mixed, each written as a tool
+    writes one (Spine.put_work_order: the record, its board copies, the feed, the rollups)."""
+    now, statuses, priorities = utcnow(), list(WorkOrderStatus), ["normal", "normal", "urgent", "emergency"]
+    for n in range(count):
+        prop, _ = PROPERTIES[n % 3]
+        await spine.put_work_order(WorkOrder(
+            id=f"wo_{100000 + n}", display_id=f"WO-{100000 + n}", property_id=prop, brief=f"bench job {n}",
+            status=statuses[n % len(statuses)], priority=priorities[n % 4], created_at=now - timedelta(seconds=n)))
+
+
+async def load(spine: Spine, escalations: int, messages: int, work_orders: int = 0) -> None:
+    """Escalations over three properties (a third urgent, statuses mixed), work orders, and
+    messages over people of Yale, each with a conversation head; Marcus has PER_PERSON of them."""
+    await load_work_orders(spine, work_orders)
     now, statuses = utcnow(), [EscalationStatus.OPEN, EscalationStatus.ACKNOWLEDGED, EscalationStatus.RESOLVED]
     for n in range(escalations):
         prop, org = PROPERTIES[n % 3]
@@ -123,8 +141,9 @@ async def sqlite_run(args: argparse.Namespace) -> dict[str, dict[str, Any]]:
         spine = Spine(SqliteStore(Path(tmp) / "console.db"))
         await seed(spine)
         started = time.perf_counter()
-        await load(spine, args.escalations, args.messages)
-        print(f"SQLite: loaded {args.escalations} escalations and {args.messages} messages in "
+        await load(spine, args.escalations, args.messages, args.work_orders)
+        print(f"SQLite: loaded {args.escalations} escalations, {args.work_orders} work orders and {args.messages} "
+              f"messages in "
               f"{time.perf_counter() - started:.0f} s")
         results = await measure(spine, args.rounds)
         await spine.store.close()
@@ -163,8 +182,9 @@ async def dynamo_run(args: argparse.Namespace) -> dict[str, dict[str, Any]]:
     spine = Spine(DynamoStore(table="console-bench", endpoint_url=moto.endpoint_url, create_missing=True))
     await seed(spine)
     started = time.perf_counter()
-    await load(spine, args.dynamo_escalations, args.dynamo_messages)
-    print(f"DynamoDB (moto): loaded {args.dynamo_escalations} escalations and {args.dynamo_messages} messages in "
+    await load(spine, args.dynamo_escalations, args.dynamo_messages, args.dynamo_work_orders)
+    print(f"DynamoDB (moto): loaded {args.dynamo_escalations} escalations, {args.dynamo_work_orders} work orders and "
+          f"{args.dynamo_messages} messages in "
           f"{time.perf_counter() - started:.0f} s")
     results = await measure(spine, max(5, args.rounds // 4), counted)
     await spine.store.close()
@@ -176,6 +196,8 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--escalations", type=int, default=10_000)
     parser.add_argument("--messages", type=int, default=100_000)
+    parser.add_argument("--work-orders", type=int, default=10_000)
+    parser.add_argument("--dynamo-work-orders", type=int, default=600)
     parser.add_argument("--dynamo-escalations", type=int, default=600)
     parser.add_argument("--dynamo-messages", type=int, default=2_000)
     parser.add_argument("--rounds", type=int, default=40)

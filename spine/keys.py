@@ -123,6 +123,32 @@ def work_order_position(unit_id: str | None, wo_id: str = "") -> str:
     return f"{unit_id or ''}#{wo_id}"
 
 
+# The staff console's work-order board: a copy of each work order in its property's and its org's
+# board, each all / of one status / of one priority / of both, sorted newest first by creation (a
+# position that never changes), so every filter is one descending query. A status or priority
+# change moves the copies that name it.
+WORK_ORDER_BOARD = "WOBOARD#"
+
+
+def work_order_board(scope: str, status: str | None = None, priority: str | None = None) -> str:
+    """One board partition; `scope` is property_scope(...) or org_scope(...)."""
+    return f"{WORK_ORDER_BOARD}{scope}#{status or '*'}#{priority or '*'}"
+
+
+def property_scope(property_id: str) -> str:
+    """What the console reads as one: a property's records (board, change feed)."""
+    return f"p:{property_id}"
+
+
+def org_scope(org_id: str) -> str:
+    """What the console reads as one: a whole org's records (board, change feed)."""
+    return f"o:{org_id}"
+
+
+def work_order_board_position(created_at: str, wo_id: str) -> str:
+    return f"{created_at}#{wo_id}"
+
+
 def tour(tour_id: str) -> str:
     return f"TOUR#{tour_id}"
 
@@ -285,6 +311,16 @@ def work_order_notice(work_order_id: str, person_id: str, slot: str) -> str:
     return f"notify:{work_order_id}:{person_id}:{slot}"
 
 
+def routine_batch(person_id: str, slot: str) -> str:
+    """The new routine work orders one staff member is told of in one slot (15 minutes, or the night)."""
+    return f"ROUTINEBATCH#{person_id}#{slot}"
+
+
+def routine_batch_notice(person_id: str, slot: str) -> str:
+    """The one message of a routine batch: a retry, or another work order of the slot, is the same row."""
+    return f"routine:{person_id}:{slot}"
+
+
 STEP_UP_TEXT_PREFIX = "stepup-"  # a verification code's text: sent by the call's gateway only, never swept
 
 
@@ -423,6 +459,28 @@ def property_conversations(property_id: str) -> str:
 
 def conversation_position(last_at: str, person_id: str) -> str:
     return f"{last_at}#{person_id}"
+
+
+# -- the console's change feed: what changed, per scope (a property's, an org's), per second --------
+# A partition per (scope, UTC second) sorted by change_position, so a live page's poll reads the
+# few seconds since its last one, and a stream resumed by its Last-Event-ID reads from there on.
+def change_feed(scope: str, second: str) -> str:
+    """`second` is `YYYYmmddTHHMMSS` (UTC)."""
+    return f"FEED#{scope}#{second}"
+
+
+def change_position(at: str, change_id: str) -> str:
+    return f"{at}#{change_id}"
+
+
+# -- the reports' rollups: a counter per property, local day and key ---------------------------
+def rollups(property_id: str) -> str:
+    """A property's daily counters, sorted by rollup_position: a month is the prefix `2026-12-`."""
+    return f"ROLLUP#{property_id}"
+
+
+def rollup_position(day: str, key: str) -> str:
+    return f"{day}#{key}"
 
 
 # -- on-call plans and pages -------------------------------------------------------------

@@ -193,6 +193,9 @@ class EventKind(StrEnum):
     PMS_SYNCED = "pms/synced"  # a sync, a webhook's change or a PMS status change applied
     PMS_WRITTEN = "pms/written"  # a work order written back to the PMS
     PMS_FAILED = "pms/failed"  # a sync, webhook or write-back that failed
+    WORK_ORDER_CHANGED = "work_order/changed"  # staff changed it in the console (who, which fields)
+    WORK_ORDER_BATCHED = "work_order/batched"  # new routine work orders listed to the property's team
+    TOUR_STATUS = "tour/status"  # staff set a tour's status (completed, no_show, cancelled)
 
 
 class Event(BaseModel):

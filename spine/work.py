@@ -77,6 +77,15 @@ class WorkOrderPmsLink(BaseModel):
     synced_at: datetime | None = None
 
 
+class WorkOrderEdit(BaseModel):
+    """One field a person changed (staff in the console): who, when, from what to what."""
+    at: datetime = Field(default_factory=utcnow)
+    by_person_id: str | None = None
+    field: str
+    before: str | None = None
+    after: str | None = None
+
+
 class WorkOrder(BaseModel):
     # A priority set as its word ("emergency") is read as a Priority, so the record stays typed.
     model_config = ConfigDict(validate_assignment=True)
@@ -101,6 +110,7 @@ class WorkOrder(BaseModel):
     # number on file to call back and confirm with before anyone acts on it.
     confirm_by_callback: str | None = None
     pms: WorkOrderPmsLink | None = None
+    changes: list[WorkOrderEdit] = Field(default_factory=list)
     created_at: datetime = Field(default_factory=utcnow)
     updated_at: datetime = Field(default_factory=utcnow)
 
@@ -124,6 +134,8 @@ class Tour(BaseModel):
     unit_id: str | None = None
     scheduled_at: datetime
     status: TourStatus = TourStatus.SCHEDULED
+    status_by_person_id: str | None = None  # the staff member who set completed / no_show / cancelled
+    status_at: datetime | None = None
 
 
 class Prospect(BaseModel):

@@ -55,6 +55,7 @@ async def take_over(spine: Spine, person_id: str, property_id: str, staff_id: st
     assert head is not None
     if started:
         await _event(spine, EventKind.TAKEOVER_STARTED, "staff", head, staff_id)
+        await spine.bump(property_id, "handoffs")  # the reports: a conversation went to a person
     return head
 
 

@@ -33,6 +33,15 @@ def worth_a_notice(before_status: str, before_eta: str | None, wo: WorkOrder) ->
     return moved or (bool(wo.eta) and wo.eta != before_eta and wo.status != WorkOrderStatus.COMPLETED)
 
 
+async def save_with_notice(spine: Spine, wo: WorkOrder, before: tuple[str, str | None], *,
+                           changed_by: str | None, note: str | None = None) -> list[Notification]:
+    """Write a changed work order (with `note` by `changed_by` added) and tell its tenant when the
+    change is worth it (`before`: its status and ETA as read): the one path of a vendor's change
+    (tools) and a staff member's (the console), so both reach the tenant alike."""
+    await spine.note_work_order(wo, changed_by, note, updated_at=None)
+    return await notify_work_order_change(spine, wo, changed_by=changed_by) if worth_a_notice(*before, wo) else []
+
+
 async def tenant_to_tell(spine: Spine, wo: WorkOrder) -> str | None:
     """The reporter when they live here (a resident of the unit, or anywhere for a common area),
     else the unit's primary resident. A guarantor signs for the lease and does not live there:

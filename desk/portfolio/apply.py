@@ -7,7 +7,7 @@ from __future__ import annotations
 import spine.keys as keys
 from desk.portfolio.planner import Plan
 from spine.repo import Spine
-from spine.repo.items import work_order_item
+from spine.repo.items import work_order_board_items, work_order_item
 from spine.work import spell_display_id, spell_work_order_id
 
 
@@ -18,9 +18,11 @@ async def apply_plan(spine: Spine, plan: Plan) -> None:
     for record, pending in plan.numbered_later:
         number = await spine.next_sequence("work_order")
         wo = pending.model_copy(update={"id": spell_work_order_id(number), "display_id": spell_display_id(number)})
-        items.append(work_order_item(wo))
+        prop = await spine.get_property(wo.property_id)
+        board = work_order_board_items(wo, prop.org_id if prop else None)
+        items += [work_order_item(wo), *board]
         records.append(record.model_copy(update={
-            "internal_id": wo.id, "item_keys": [(keys.work_order(wo.id), keys.ITEM)],
+            "internal_id": wo.id, "item_keys": [(keys.work_order(wo.id), keys.ITEM), *((i.pk, i.sk) for i in board)],
             "cells": {**record.cells, "display_id": wo.display_id}}))
     await spine.put_items(items)
     await spine.put_items([r.item() for r in records])

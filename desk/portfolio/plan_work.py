@@ -15,7 +15,7 @@ from desk.portfolio.plan_places import changed, updated_record
 from desk.portfolio.record import ImportRecord
 from desk.portfolio.rows import OnCallRow, WorkOrderRow
 from spine.oncall import ACK_TIMEOUT_RANGE, REPEATS_RANGE
-from spine.repo.items import work_order_item
+from spine.repo.items import work_order_board_items, work_order_item
 from spine.work import WorkOrder, display_id_of, spell_work_order_id
 
 _NUMBER = re.compile(r"^(?:WO[-_ #]?)?#?([0-9]{1,12})$", re.IGNORECASE)
@@ -58,6 +58,10 @@ def plan_work_order(row: ParsedRow, rec: ImportRecord | None, known: Known, inte
         wo = wo.model_copy(update={"updated_at": known.now})
     plan = RowPlan(internal_id)
     plan.write(work_order_item(wo))
+    for copy in work_order_board_items(wo, known.org_of_property(r.property, "property")[1]):
+        plan.write(copy)  # the console's board; a copy naming an old status or priority is deleted
+    plan.deletes = [k for k in (rec.item_keys if rec else []) if k[0].startswith(keys.WORK_ORDER_BOARD)
+                    and k not in set(plan.owned)]
     return plan
 
 

@@ -31,3 +31,38 @@ def action_button(url: str, label: str, *, note: bool = False, text_field: str |
         boxes.append(html.tag("textarea", name=text_field, placeholder="Write to the person", maxlength="1600"))
     return html.tag("form", *boxes, html.tag("button", label, type="button", data_post=url),
                     html.tag("span", class_="result muted"), class_="inline")
+
+
+# A live region: `<div id=... data-live="escalation conversation" data-live-id="...">`. On a matching
+# event from /admin/api/stream (its id, when data-live-id names one) the page is fetched again and
+# the region's contents replaced, so the server renders it exactly as on a reload. EventSource
+# reconnects by itself with Last-Event-ID.
+LIVE_SCRIPT = html.tag("script", html.Safe("""
+// Opened after the load event: a stream opened before it would keep the page loading forever.
+window.addEventListener('load', () => {
+  const regions = [...document.querySelectorAll('[data-live]')];
+  if (!regions.length || !window.EventSource) return;
+  const source = new EventSource('/admin/api/stream');
+  let timer = null;
+  const refresh = async () => {
+    const answer = await fetch(location.href, {credentials: 'same-origin', headers: {'Accept': 'text/html'}});
+    if (!answer.ok) return;
+    const fresh = new DOMParser().parseFromString(await answer.text(), 'text/html');
+    for (const region of regions) {
+      const next = fresh.getElementById(region.id);
+      if (next) region.innerHTML = next.innerHTML;
+    }
+    document.body.dataset.refreshed = String(Number(document.body.dataset.refreshed || 0) + 1);
+  };
+  const wanted = (kind, data) => regions.some((r) => r.dataset.live.split(' ').includes(kind)
+                                               && (!r.dataset.liveId || r.dataset.liveId === data.id));
+  for (const kind of ['escalation', 'conversation', 'work_order']) {
+    source.addEventListener(kind, (ev) => {
+      if (!wanted(kind, JSON.parse(ev.data))) return;
+      clearTimeout(timer);
+      timer = setTimeout(refresh, 100);
+    });
+  }
+  source.addEventListener('reset', () => location.reload());
+});
+"""))

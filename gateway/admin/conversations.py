@@ -17,7 +17,7 @@ from desk.outbound.queue import Notification, NotificationStatus
 from gateway.admin.auth import AdminPageRoute, require_admin, require_admin_page, signed_in
 from gateway.admin.call_views import CallView, calls_of, calls_table
 from gateway.admin.console_scope import ConsoleScope, console_scope, conversation_in_scope
-from gateway.admin.console_ui import ACTION_SCRIPT, action_button
+from gateway.admin.console_ui import ACTION_SCRIPT, LIVE_SCRIPT, action_button
 from gateway.admin.trace_pages import trace_href
 from gateway.context import GatewayContext
 from spine.context import Channel
@@ -166,9 +166,10 @@ async def conversations_page(request: Request, property_id: str | None = None,
              html.join(html.pill(x) for x in r.roles), r.last_channel, r.last_at, _mode(r.mode, r.staff_person_id),
              html.pill(f"{r.unread} unread", "bad") if r.unread else "")
             for r in (row(h) for h in await recent(ctx, scope, property_id, limit))]
-    return html.page("Conversations", html.table(["person", "property", "roles", "last channel", "last message",
-                                                  "answering", ""], rows, empty="no conversations"),
-                     html.tag("p", html.link("/admin/api/conversations", "as JSON"), class_="muted"))
+    table = html.table(["person", "property", "roles", "last channel", "last message", "answering", ""], rows,
+                       empty="no conversations")
+    return html.page("Conversations", html.tag("div", table, id="live-conversations", data_live="conversation"),
+                     html.tag("p", html.link("/admin/api/conversations", "as JSON"), class_="muted"), LIVE_SCRIPT)
 
 
 @pages.get("/conversations/{person_id}", include_in_schema=False)
@@ -186,9 +187,11 @@ async def conversation_page(request: Request, person_id: str, property_id: str |
                 action_button(base + "/handback" + at, "Hand back to Clara") if v.mode == Mode.STAFF
                 else action_button(base + "/takeover" + at, "Take over")] if v.property_id in scope.acts else [
         html.tag("p", "You can read this conversation but not write to it.", class_="muted")]
-    return html.page(f"Conversation with {v.name or person_id}",
-                     html.tag("p", v.property_id or "", " · ", html.join(html.pill(r) for r in v.roles), " · answering: ",
-                              _mode(v.mode, v.staff_person_id), id="mode"),
-                     html.table(["at", "channel", "author", "message", "trace"], rows, empty="no messages yet"),
-                     *([html.tag("h2", "Calls"), calls_table(v.calls)] if v.calls else []),
-                     *controls, html.tag("p", html.link(base + at, "as JSON"), class_="muted"), ACTION_SCRIPT)
+    live = html.tag("div", html.tag("p", v.property_id or "", " · ", html.join(html.pill(r) for r in v.roles),
+                                    " · answering: ", _mode(v.mode, v.staff_person_id), id="mode"),
+                    html.table(["at", "channel", "author", "message", "trace"], rows, empty="no messages yet"),
+                    *([html.tag("h2", "Calls"), calls_table(v.calls)] if v.calls else []),
+                    id="live-conversation", data_live="conversation", data_live_id=person_id)
+    return html.page(f"Conversation with {v.name or person_id}", live,
+                     *controls, html.tag("p", html.link(base + at, "as JSON"), class_="muted"), ACTION_SCRIPT,
+                     LIVE_SCRIPT)

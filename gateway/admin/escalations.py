@@ -15,7 +15,7 @@ from desk.oncall.ack import acknowledge
 from desk.outbound.queue import NotificationStatus
 from gateway.admin.auth import AdminPageRoute, require_admin, require_admin_page, signed_in
 from gateway.admin.console_scope import ConsoleScope, console_scope
-from gateway.admin.console_ui import ACTION_SCRIPT, action_button
+from gateway.admin.console_ui import ACTION_SCRIPT, LIVE_SCRIPT, action_button
 from gateway.admin.trace_pages import trace_href
 from gateway.context import GatewayContext
 from spine.escalation import Escalation, EscalationNote, EscalationStatus
@@ -184,7 +184,8 @@ async def escalations_page(request: Request, property_id: str | None = None, sta
                     html.tag("label", "status", html.tag("select", *statuses, name="status")),
                     html.tag("button", "Filter", type="submit"), method="get", class_="inline")
     rows = [_row(v, v.property_id in scope.acts) for v in shown]
-    return html.page("Escalations", form,
-                     html.table(["status", "urgency", "property", "who", "channel", "reason", "summary", "page",
-                                 "created", "trace", ""], rows, empty="no escalations"),
-                     html.tag("p", html.link("/admin/api/escalations", "as JSON"), class_="muted"), ACTION_SCRIPT)
+    table = html.table(["status", "urgency", "property", "who", "channel", "reason", "summary", "page", "created",
+                        "trace", ""], rows, empty="no escalations")
+    return html.page("Escalations", form, html.tag("div", table, id="live-escalations", data_live="escalation"),
+                     html.tag("p", html.link("/admin/api/escalations", "as JSON"), class_="muted"), ACTION_SCRIPT,
+                     LIVE_SCRIPT)

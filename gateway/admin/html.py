@@ -13,6 +13,7 @@ from urllib.parse import quote, urlencode
 from fastapi.responses import HTMLResponse
 
 NAV = [("/admin", "Index"), ("/admin/escalations", "Escalations"), ("/admin/conversations", "Conversations"),
+       ("/admin/work-orders", "Work orders"), ("/admin/reports", "Reports"),
        ("/admin/status", "Status"), ("/admin/tools", "Tools"),
        ("/admin/traces/view", "Traces"), ("/admin/actors/view", "Actors"), ("/admin/ask", "Ask Clara")]
 
@@ -35,6 +36,7 @@ pre{background:#f0f2f5;padding:.5rem;white-space:pre-wrap;word-break:break-word;
 .inline{display:flex;gap:.6rem;align-items:end;flex-wrap:wrap;margin-bottom:1rem}form{max-width:1000px}
 label{display:flex;flex-direction:column;font-size:12px;color:#46505a}
 input,select,textarea{font:inherit;padding:.25rem .4rem}textarea{width:100%;min-height:5rem}
+figure.chart{background:#fff;border:1px solid #d9dee4;margin:0 0 1rem;padding:.5rem}figcaption{font-weight:600}
 button{font:inherit;padding:.3rem .9rem;background:#1f3a5f;color:#fff;border:0;border-radius:4px}
 """
 

@@ -20,8 +20,13 @@ import gateway.admin.conversations as conversations
 import gateway.admin.escalations as escalations
 import gateway.admin.login as login
 import gateway.admin.pages as pages
+import gateway.admin.reports as reports
 import gateway.admin.status_page as status_page
+import gateway.admin.stream as stream
+import gateway.admin.tours as tours
 import gateway.admin.trace_pages as trace_pages
+import gateway.admin.work_order_pages as work_order_pages
+import gateway.admin.work_orders as work_orders
 from gateway.admin.api_errors import error_responses
 from gateway.admin.auth import require_admin, signed_in_scope
 from gateway.admin.pages import visible_actors
@@ -78,7 +83,8 @@ _READS, _ASKS, _ACTS = error_responses(401, 403, 404), error_responses(400, 401,
     error_responses(400, 401, 403, 404, 409)
 for _part, _errors in ((login.router, _READS), (pages.router, _READS), (catalog_page.router, _ASKS),
                        (status_page.router, _READS), (trace_pages.router, _READS), (ask.router, _ASKS),
-                       (escalations.pages, _READS), (conversations.pages, _READS), (api, _READS)):
+                       (escalations.pages, _READS), (conversations.pages, _READS), (work_order_pages.pages, _READS),
+                       (reports.pages, _READS), (api, _READS)):
     router.include_router(_part, prefix="/admin", responses=_errors)
-for _console in (escalations.api, conversations.api):
+for _console in (escalations.api, conversations.api, work_orders.api, tours.api, stream.api, reports.api):
     router.include_router(_console, prefix="/admin/api", responses=_ACTS)

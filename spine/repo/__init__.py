@@ -5,7 +5,8 @@ for the inbound log, outbox, events and traces; `repo_tools` for tool runs; `rep
 `repo_conversations` for conversations and their takeover state;
 `repo_tours` for tours and their per-property index; `repo_admin` for admin tokens and sessions;
 `repo_verification` for voice caller verification; `repo_oncall` for on-call plans and pages;
-`repo_dispatch` for vendor dispatches; `repo_transfers` for the office and call transfers),
+`repo_dispatch` for vendor dispatches; `repo_transfers` for the office and call transfers; `repo_followups` for
+follow-ups; `repo_work_orders` for the console's work-order board; `repo_feed` for the console's change feed),
 so the SQLite and DynamoDB backends stay dumb item stores.
 """
 from __future__ import annotations
@@ -16,12 +17,13 @@ from pydantic import BaseModel
 
 import spine.keys as keys
 from spine.context import PersonContext
-from spine.identity import ClaimKind, Person, PersonRole, utcnow
+from spine.identity import ClaimKind, Person, PersonCategory, PersonRole, utcnow
 from spine.property import Lease, Organization, Property, Unit, Vendor
 from spine.repo.admin import AdminRecords
 from spine.repo.conversations import ConversationRecords
 from spine.repo.dispatch import DispatchRecords
 from spine.repo.escalations import EscalationRecords
+from spine.repo.feed import ChangeFeedRecords
 from spine.repo.followups import FollowUpRecords
 from spine.repo.items import (
     claim_item,
@@ -42,8 +44,11 @@ from spine.repo.tools import ToolRecords
 from spine.repo.tours import TourRecords
 from spine.repo.transfers import TransferRecords
 from spine.repo.verification import VerificationRecords
+from spine.repo.work_orders import WorkOrderBoardRecords
 from spine.store.base import ABSENT, Item
 from spine.work import Prospect, RenewalWorkflow, WorkOrder, WorkOrderNote
+
+NOT_LEADS = frozenset({PersonCategory.SPAM, PersonCategory.WRONG_NUMBER})
 
 
 class SequenceValue(BaseModel):
@@ -51,7 +56,8 @@ class SequenceValue(BaseModel):
     value: int
 
 class Spine(InteractionRecords, ToolRecords, EscalationRecords, ConversationRecords, TourRecords, AdminRecords,
-            VerificationRecords, OnCallRecords, DispatchRecords, TransferRecords, FollowUpRecords):
+            VerificationRecords, OnCallRecords, DispatchRecords, TransferRecords, FollowUpRecords,
+            WorkOrderBoardRecords, ChangeFeedRecords):
     """Typed reads and writes of the domain (the mixins add the interaction records, tool runs,
     tours, admin tokens and caller verification; RepoBase holds the store and the item helpers)."""
 
@@ -83,8 +89,14 @@ class Spine(InteractionRecords, ToolRecords, EscalationRecords, ConversationReco
                                   gsi1sk=role.person_id)
 
     async def create_prospect(self, prospect: Prospect) -> bool:
-        """put_prospect, but only if absent (a late racing mint never resets a qualified prospect)."""
-        return await self._create(prospect, keys.person(prospect.person_id), keys.prospect(prospect.property_id))
+        """put_prospect, but only if absent (a late racing mint never resets a qualified prospect).
+        A new one is a lead in the reports, unless the Person is in the spam or wrong-number lane."""
+        created = await self._create(prospect, keys.person(prospect.person_id), keys.prospect(prospect.property_id))
+        if created:
+            person = await self.get_person(prospect.person_id)
+            if person is None or person.category not in NOT_LEADS:
+                await self.bump(prospect.property_id, "leads.new")
+        return created
 
     async def find_person_id_by_claim(self, kind: ClaimKind, value: str) -> str | None:
         item = await self.store.get(keys.claim(kind, value))
@@ -163,7 +175,9 @@ class Spine(InteractionRecords, ToolRecords, EscalationRecords, ConversationReco
 
     # -- work orders, prospects, renewals ----------------------------------------------
     async def put_work_order(self, wo: WorkOrder) -> None:
+        before = await self.get_work_order(wo.id)  # its board copies move with a status or priority
         await self.store.put(work_order_item(wo))
+        await self.work_order_written(before, wo)
 
     async def note_work_order(self, wo: WorkOrder, author_person_id: str | None, note: str | None, *,
                               updated_at: datetime | None) -> None:

@@ -9,8 +9,11 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import spine.keys as keys
-from spine.conversation import Conversation, ConversationMessage
-from spine.repo.base import RepoBase
+from spine.context import Channel
+from spine.conversation import Author, Conversation, ConversationMessage
+from spine.feed import ChangeKind
+from spine.repo.feed import ChangeFeedRecords
+from spine.repo.rollups import RollupRecords
 from spine.store.base import ConditionFailed, Item
 
 CAS_TRIES = 16
@@ -23,10 +26,35 @@ def _head_item(head: Conversation, version: int) -> Item:
                 gsi1sk=keys.conversation_position(head.last_at.isoformat(), head.person_id))
 
 
-class ConversationRecords(RepoBase):
+class ConversationRecords(ChangeFeedRecords, RollupRecords):
     async def put_message(self, message: ConversationMessage) -> None:
-        await self._put(message, keys.conversation_messages(message.person_id, message.property_id),
-                        keys.message_position(message.at.isoformat(), message.id))
+        pk = keys.conversation_messages(message.person_id, message.property_id)
+        sk = keys.message_position(message.at.isoformat(), message.id)
+        if await self._create(message, pk, sk):
+            await self._count_message(message)
+        else:  # a retried turn rewrites its message; it was counted the first time
+            await self._put(message, pk, sk)
+        await self.note_change(ChangeKind.CONVERSATION, message.person_id, message.property_id,
+                               detail={"what": "message", "author": message.author})
+
+    async def _count_message(self, message: ConversationMessage) -> None:
+        """The reports' `inbound` per channel, and `first_response_s`: from the earliest of the
+        person's messages since the last answer to this answer (a call is answered as it happens)."""
+        if message.author == Author.PERSON:
+            await self.bump(message.property_id, f"inbound.{message.channel}", at=message.at)
+            return
+        if message.channel == Channel.VOICE:
+            return
+        waiting = None
+        for earlier in reversed(await self.messages_of(message.person_id, message.property_id, limit=20)):
+            if earlier.id == message.id or earlier.at > message.at:
+                continue
+            if earlier.author != Author.PERSON:
+                break
+            waiting = earlier.at
+        if waiting is not None:
+            await self.observe(message.property_id, "first_response_s", (message.at - waiting).total_seconds(),
+                               at=message.at)
 
     async def messages_of(self, person_id: str, property_id: str, *, limit: int = 200) -> list[ConversationMessage]:
         """The latest `limit` messages at the property, oldest first (one query)."""
@@ -52,7 +80,11 @@ class ConversationRecords(RepoBase):
             tries=CAS_TRIES, item_of=lambda head, read: _head_item(head, read.version if read else 0))
         if changed.lost:
             raise ConditionFailed(f"conversation of {person_id} at {property_id} kept changing under {CAS_TRIES} tries")
-        return changed.after if changed.after is not None else changed.before
+        if changed.after is None:
+            return changed.before
+        # Live pages hear of it: unread marks and who is answering (the takeover) live on the head.
+        await self.note_change(ChangeKind.CONVERSATION, person_id, property_id, detail={"what": "head"})
+        return changed.after
 
     async def recent_conversations(self, property_ids: list[str], *, limit: int = 50) -> list[Conversation]:
         """Newest first across the properties named: one index query per property."""

@@ -11,9 +11,12 @@ from collections.abc import Callable
 
 import spine.keys as keys
 from spine.escalation import Escalation, EscalationStatus
+from spine.feed import ChangeKind
 from spine.identity import Person
 from spine.records import last4
-from spine.repo.base import CAS_TRIES, RepoBase
+from spine.repo.base import CAS_TRIES
+from spine.repo.feed import ChangeFeedRecords
+from spine.repo.rollups import RollupRecords
 from spine.store.base import ConditionFailed, Item
 
 
@@ -28,7 +31,7 @@ def _position(escalation: Escalation) -> str:
     return keys.escalation_queue_position(escalation.status, escalation.created_at.isoformat(), escalation.id)
 
 
-class EscalationRecords(RepoBase):
+class EscalationRecords(ChangeFeedRecords, RollupRecords):
     async def put_escalation(self, escalation: Escalation) -> None:
         if escalation.person_id and escalation.name is None:
             person = await self._get(Person, keys.person(escalation.person_id))
@@ -42,7 +45,15 @@ class EscalationRecords(RepoBase):
                         gsi1sk=keys.escalation_position(escalation.created_at.isoformat(), escalation.id))
         if before is not None:
             await self._dequeue(before, escalation)
+        else:
+            await self.bump(escalation.property_id, "handoffs")  # a conversation went to a person
         await self._enqueue(escalation)
+        await self._escalation_changed(escalation)
+
+    async def _escalation_changed(self, escalation: Escalation) -> None:
+        """Live console pages hear of it (spine.repo.feed)."""
+        await self.note_change(ChangeKind.ESCALATION, escalation.id, escalation.property_id, org_id=escalation.org_id,
+                               detail={"status": escalation.status})
 
     async def _dequeue(self, before: Escalation, after: Escalation) -> None:
         if _position(before) != _position(after) or _queues(before) != _queues(after):
@@ -72,6 +83,7 @@ class EscalationRecords(RepoBase):
             return changed.before
         await self._dequeue(changed.before, changed.after)
         await self._enqueue(changed.after)
+        await self._escalation_changed(changed.after)
         return changed.after
 
     async def escalation_queue(self, *, property_ids: list[str] | None = None, org_ids: list[str] | None = None,

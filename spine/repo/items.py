@@ -87,3 +87,15 @@ def work_order_item(wo: WorkOrder) -> Item:
     # contact reads only theirs, not the whole property's).
     return record_item(wo, keys.work_order(wo.id), gsi1pk=keys.property_work_orders(wo.property_id),
                        gsi1sk=keys.work_order_position(wo.unit_id, wo.id))
+
+
+def work_order_board_items(wo: WorkOrder, org_id: str | None) -> list[Item]:
+    """The work order's copies on the console's board (spine/keys.py `work_order_board`): in its
+    property's and its org's board, each all / by status / by priority / by both. A copy is the
+    board's row (no notes or changes), so a page is one query with nothing else read."""
+    scopes = [keys.property_scope(wo.property_id)] + ([keys.org_scope(org_id)] if org_id else [])
+    row = wo.model_dump(mode="json", exclude={"notes", "changes", "description", "photo_urls"})
+    position = keys.work_order_board_position(wo.created_at.isoformat(), wo.id)
+    return [Item.model_construct(pk=keys.work_order_board(scope, status, priority), sk=position, data=row, version=0,
+                                 gsi1pk=None, gsi1sk=None)
+            for scope in scopes for status in (None, wo.status) for priority in (None, wo.priority)]

@@ -13,7 +13,8 @@ from datetime import datetime
 import spine.keys as keys
 from spine.identity import utcnow
 from spine.oncall import TAKEN_PAGE_KEPT_S, OnCallPlan, Page, PageStatus
-from spine.repo.base import Changed, RepoBase
+from spine.repo.base import Changed
+from spine.repo.rollups import RollupRecords
 from spine.store.base import ABSENT, Item, StoreError
 
 
@@ -22,7 +23,7 @@ def _page_item(page: Page) -> Item:
                 gsi1sk=keys.page_due(page.next_due.isoformat(), page.id))
 
 
-class OnCallRecords(RepoBase):
+class OnCallRecords(RollupRecords):
     # -- plans --------------------------------------------------------------------------
     async def put_oncall_plan(self, plan: OnCallPlan) -> None:
         await self._put(plan, keys.oncall_plan(plan.property_id))
@@ -36,7 +37,10 @@ class OnCallRecords(RepoBase):
     # -- pages --------------------------------------------------------------------------
     async def create_page(self, page: Page) -> bool:
         """Write a new page; False when a page with its id exists (a replayed start)."""
-        return await self._replace(_page_item(page), ABSENT)
+        if not await self._replace(_page_item(page), ABSENT):
+            return False
+        await self.bump(page.property_id, "emergencies.count")
+        return True
 
     async def get_page(self, page_id: str) -> Page | None:
         found = await self.read_page(page_id)
@@ -49,13 +53,32 @@ class OnCallRecords(RepoBase):
 
     async def replace_page(self, page: Page, version: int) -> bool:
         """Write `page` only if it is still at `version`; False when someone else changed it first."""
-        return await self._replace(_page_item(page), version)
+        before = await self.read_page(page.id)  # the reports count the change that is the fact
+        if not await self._replace(_page_item(page), version):
+            return False
+        if before is not None and before[1] == version:
+            await self._count_page(before[0], page)
+        return True
 
     async def change_page(self, page_id: str, change: Callable[[Page | None], Page | None], *,
                           tries: int) -> Changed[Page]:
         """Apply `change` to the page by compare-and-set (an ACK, a keypress and the scheduler race)."""
-        return await self._compare_and_set(Page, keys.page(page_id), change=change, tries=tries,
-                                           item_of=lambda page, _read: _page_item(page))
+        changed = await self._compare_and_set(Page, keys.page(page_id), change=change, tries=tries,
+                                              item_of=lambda page, _read: _page_item(page))
+        if changed.before is not None and changed.after is not None:
+            await self._count_page(changed.before, changed.after)
+        return changed
+
+    async def _count_page(self, before: Page, after: Page) -> None:
+        """The reports' `emergencies` counters, on the change that is the fact."""
+        if after.status == before.status:
+            return
+        if after.status == PageStatus.ACKNOWLEDGED:
+            await self.bump(after.property_id, "emergencies.acknowledged")
+            taken = (after.acknowledged_at or self.clock()) - after.created_at
+            await self.observe(after.property_id, "emergencies.time_to_ack_s", max(taken.total_seconds(), 0.0))
+        elif after.status == PageStatus.EXHAUSTED:
+            await self.bump(after.property_id, "emergencies.exhausted")
 
     async def pages_due(self, now: datetime, *, limit: int = 100) -> list[tuple[Page, int]]:
         """Running ladders whose next step is due by `now`, the most overdue first, with versions."""

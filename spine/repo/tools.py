@@ -8,12 +8,12 @@ from __future__ import annotations
 import spine.keys as keys
 from spine.escalation import ApplicationLink
 from spine.identity import utcnow
-from spine.repo.base import RepoBase
+from spine.repo.rollups import RollupRecords
 from spine.store.base import Item
 from spine.toolrun import ToolRun, ToolRunState
 
 
-class ToolRecords(RepoBase):
+class ToolRecords(RollupRecords):
     async def claim_tool_run(self, run: ToolRun, *, stale_after_s: float = 60.0) -> ToolRun | None:
         """Claim the (interaction_id, tool_use_id) key with a create-if-absent put.
 
@@ -46,7 +46,11 @@ class ToolRecords(RepoBase):
         return await self._get(ToolRun, keys.tool_run(interaction_id, tool_use_id))
 
     async def put_application_link(self, link: ApplicationLink) -> None:
-        await self._put(link, keys.person(link.person_id), keys.app_link(link.id))
+        """Write the link; a new one is an application in the reports' leasing funnel."""
+        if await self._create(link, keys.person(link.person_id), keys.app_link(link.id)):
+            await self.bump(link.property_id, "leads.applications")
+        else:
+            await self._put(link, keys.person(link.person_id), keys.app_link(link.id))
 
     async def application_links_of(self, person_id: str) -> list[ApplicationLink]:
         return await self._query(ApplicationLink, keys.person(person_id), keys.APPLINK_PREFIX)

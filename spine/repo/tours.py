@@ -13,8 +13,8 @@ from zoneinfo import ZoneInfo
 
 import spine.keys as keys
 from spine.property import Property
-from spine.repo.base import RepoBase
-from spine.work import Tour
+from spine.repo.rollups import RollupRecords
+from spine.work import Tour, TourStatus
 
 DEFAULT_TIMEZONE = "UTC"  # a tour of a property no longer on file is indexed on UTC days
 
@@ -29,7 +29,7 @@ def tour_day_prefix(day: date) -> str:
     return f"{day:%Y-%m-%d}T"
 
 
-class TourRecords(RepoBase):
+class TourRecords(RollupRecords):
     async def put_tour(self, tour: Tour) -> None:
         """Write the tour and its index item; a rescheduled tour leaves its old index slot."""
         prop = await self._get_reference(Property, keys.property_(tour.property_id))  # Spine.get_property
@@ -41,6 +41,10 @@ class TourRecords(RepoBase):
         await self._put(tour, *slot)
         if before is not None and (moved := tour_index_key(before, timezone)) != slot:
             await self.store.delete(*moved)
+        if before is None:
+            await self.bump(tour.property_id, "leads.tours_booked")
+        elif tour.status == TourStatus.COMPLETED and before.status != TourStatus.COMPLETED:
+            await self.bump(tour.property_id, "leads.tours_completed")
 
     async def get_tour(self, tour_id: str) -> Tour | None:
         return await self._get(Tour, keys.tour(tour_id))

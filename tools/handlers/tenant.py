@@ -5,6 +5,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
+from desk.dispatch.routine import tell_team_of_routine
 from desk.outbound.queue import Notification
 from spine.identity import utcnow
 from spine.property import Appliance
@@ -35,6 +36,12 @@ class CreateWorkOrderIn(ToolInput):
     unit: str | None = unit_field()
     priority: PriorityIn = Field("normal", description="emergency only for active danger or damage")
     access_notes: str | None = Field(None, max_length=500, description="Entry permission, pets, best times")
+
+
+# Nobody has accepted a routine work order when it is opened: the words must not say anyone has it.
+ROUTINE_LOGGED = ("Logged for the property's maintenance team, who are told in their next batch; nobody has accepted "
+                  "it yet. Tell the tenant it is logged and that they'll get a text when it's scheduled; never say "
+                  "that someone has it or is on it.")
 
 
 class WorkOrderCreated(BaseModel):
@@ -69,10 +76,14 @@ async def create_work_order(ctx: HandlerContext, args: CreateWorkOrderIn) -> Wor
                                 notifications=notifications_of(page))
     wo = await new_work_order(ctx, description=args.description, brief=args.brief, priority=args.priority,
                               notes=[f"Access: {args.access_notes}"] if args.access_notes else [])
-    page = await page_work_order(ctx, wo, words=args.description) if wo.priority == PAGING_PRIORITY else None
+    if wo.priority == PAGING_PRIORITY:
+        page = await page_work_order(ctx, wo, words=args.description)
+        return WorkOrderCreated(work_order_id=wo.display_id, status=wo.status, unit=ctx.target.unit_number,
+                                brief=wo.brief, priority=wo.priority, on_call=on_call(page),
+                                notifications=notifications_of(page))
     return WorkOrderCreated(work_order_id=wo.display_id, status=wo.status, unit=ctx.target.unit_number,
-                            brief=wo.brief, priority=wo.priority, on_call=on_call(page) if page else None,
-                            notifications=notifications_of(page))
+                            brief=wo.brief, priority=wo.priority, message=ROUTINE_LOGGED,
+                            notifications=await tell_team_of_routine(ctx.spine, wo))
 
 
 async def _create_unverified(ctx: HandlerContext, args: CreateWorkOrderIn, callback: str) -> WorkOrderCreated:

@@ -6,7 +6,7 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 from desk.dispatch.dispatch import handed_back, settle_by_tool
-from desk.dispatch.notices import notify_work_order_change, worth_a_notice
+from desk.dispatch.notices import save_with_notice
 from spine.identity import utcnow
 from spine.notification import Notification
 from spine.work import WorkOrder, WorkOrderStatus
@@ -19,9 +19,8 @@ ETA = Field(max_length=80, description="When the vendor will be there, e.g. 'tod
 
 async def _save(ctx: HandlerContext, wo: WorkOrder, note: str | None, before: tuple[str, str | None]) -> WorkOrderChange:
     """Write the change; a new ETA or a move to scheduled, in progress or completed tells the tenant."""
-    await ctx.spine.note_work_order(wo, ctx.caller.person_id, note, updated_at=utcnow())
-    told = await notify_work_order_change(ctx.spine, wo, changed_by=ctx.caller.person_id) \
-        if worth_a_notice(*before, wo) else []
+    wo.updated_at = utcnow()
+    told = await save_with_notice(ctx.spine, wo, before, changed_by=ctx.caller.person_id, note=note)
     summary = summarize(await work_order_view(ctx.spine, wo, with_notes=False))
     return WorkOrderChange(**summary.model_dump(), notifications=told)
 

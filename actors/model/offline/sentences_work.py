@@ -40,7 +40,12 @@ def work_order_created(out: Any, call: ToolCall, e: Entities, lang: Language) ->
                 f"Abrí la orden de trabajo {out.work_order_id}{marked}.")
     if vendor := getattr(out, "vendor", None):
         return text + pick(lang, f" {vendor} is assigned.", f" {vendor} está asignado.")
-    return text + pick(lang, " The maintenance team has it now.", " El equipo de mantenimiento ya la tiene.")
+    if out.priority == "emergency":  # paged: on_call_sentence says who is being reached
+        return text + pick(lang, " The maintenance team has it now.", " El equipo de mantenimiento ya la tiene.")
+    # Routine: logged for the team, accepted by nobody yet; say so, and what happens next.
+    return text + pick(lang, " It's logged for the maintenance team, and you'll get a text when it's scheduled.",
+                       " Quedó registrada para el equipo de mantenimiento; le avisaremos por mensaje cuando esté "
+                       "programada.")
 
 
 def troubleshooting(out: Any, call: ToolCall, e: Entities, lang: Language) -> str:

@@ -1,0 +1,89 @@
+"""Spine methods of the console's work-order board and the team's routine batches: the copies of each work order kept beside the
+record (spine.repo.items.work_order_board_items) and the board's page.
+
+Every writer of a work order goes through Spine.put_work_order (or an import's batch of the same
+items), which files the copies here: a status or priority change deletes the copies that named
+the old one. A page is one descending query of one partition per scope (a property's or a whole
+org's board), merged newest first.
+"""
+from __future__ import annotations
+
+import spine.keys as keys
+from spine.feed import ChangeKind
+from spine.property import Property
+from spine.repo.feed import ChangeFeedRecords
+from spine.repo.items import work_order_board_items
+from spine.repo.rollups import RollupRecords
+from spine.store.base import ABSENT, ConditionFailed, Item
+from spine.work import WorkOrder, WorkOrderStatus
+
+CAS_TRIES = 8
+
+
+DONE = frozenset({WorkOrderStatus.COMPLETED, WorkOrderStatus.CLOSED})
+
+
+class WorkOrderBoardRecords(ChangeFeedRecords, RollupRecords):
+    async def work_order_written(self, before: WorkOrder | None, after: WorkOrder) -> None:
+        """What follows every write of a work order: its board copies, the live pages' feed, the reports."""
+        await self.file_on_board(before, after)
+        await self.note_change(ChangeKind.WORK_ORDER, after.display_id, after.property_id,
+                               detail={"status": after.status})
+        await self._count_work_order(before, after)
+
+    async def _count_work_order(self, before: WorkOrder | None, after: WorkOrder) -> None:
+        """The reports' `work_orders` counters, on the change that is the fact."""
+        counts: list[tuple[str, int]] = []
+        if before is None:
+            counts.append(("work_orders.opened", 1))
+        elif after.status == WorkOrderStatus.OPEN and before.status in DONE:
+            counts.append(("work_orders.reopened", 1))
+        if after.status == WorkOrderStatus.COMPLETED and (before is None or before.status != after.status):
+            counts.append(("work_orders.completed", 1))
+        if after.rating is not None and (before is None or before.rating is None):
+            counts += [("work_orders.ratings", 1), ("work_orders.rating_sum", after.rating)]
+        for key, n in counts:
+            await self.bump(after.property_id, key, n)
+
+    async def _org_of(self, property_id: str) -> str | None:
+        prop = await self._get_reference(Property, keys.property_(property_id))
+        return prop.org_id if prop else None
+
+    async def file_on_board(self, before: WorkOrder | None, after: WorkOrder) -> None:
+        """Write `after`'s board copies; drop those of `before` that `after` no longer has."""
+        fresh = work_order_board_items(after, await self._org_of(after.property_id))
+        if before is not None:
+            keep = {(i.pk, i.sk) for i in fresh}
+            for old in work_order_board_items(before, await self._org_of(before.property_id)):
+                if (old.pk, old.sk) not in keep:
+                    await self.store.delete(old.pk, old.sk)
+        await self.store.put_many(fresh)
+
+    async def work_order_board(self, *, property_ids: list[str] | None = None, org_ids: list[str] | None = None,
+                               status: str | None = None, priority: str | None = None,
+                               limit: int = 50) -> list[WorkOrder]:
+        """Newest first: one query per board named (properties' or orgs'), merged."""
+        boards = [keys.work_order_board(keys.property_scope(p), status, priority) for p in property_ids or []]
+        boards += [keys.work_order_board(keys.org_scope(o), status, priority) for o in org_ids or []]
+        found: list[Item] = []
+        for board in boards:
+            found += await self.store.query(board, limit=limit, descending=True)
+        found.sort(key=lambda i: i.sk, reverse=True)
+        return [WorkOrder.model_validate(i.data) for i in found[:limit]]
+
+    async def add_to_routine_batch(self, person_id: str, slot: str, line: str) -> list[str]:
+        """Add `line` (a new routine work order) to what `person_id` is told of in `slot`, once (a
+        retry adds nothing): the batch as it stands, by compare-and-set (desk.dispatch.routine)."""
+        key = keys.routine_batch(person_id, slot)
+        for _ in range(CAS_TRIES):
+            item = await self.store.get(key)
+            lines: list[str] = list(item.data["lines"]) if item else []
+            if line in lines:
+                return lines
+            try:
+                await self.store.put(Item(pk=key, data={"lines": [*lines, line]}),
+                                     expect_version=item.version if item else ABSENT)
+                return [*lines, line]
+            except ConditionFailed:
+                continue
+        raise ConditionFailed(f"routine batch {key} kept changing under {CAS_TRIES} tries")
