@@ -31,7 +31,11 @@ async def _counts(ctx: GatewayContext, scope: ConsoleScope, property_id: str | N
     return await daily_counts(ctx.spine, [property_id] if property_id else sorted(scope.reads), days)
 
 
-@api.get("/reports", response_model=None)
+@api.get("/reports", response_model=None,
+         responses={200: {"description": "the report as JSON, or as CSV with `format=csv`",
+                          "content": {"application/json": {"schema": Report.model_json_schema(
+                              ref_template="#/components/schemas/{model}")},
+                                      "text/csv": {"schema": {"type": "string"}}}}})
 async def get_report(request: Request, property_id: str | None = None, days: int = DAYS,
                      format: Literal["json", "csv"] = "json",
                      ctx: GatewayContext = Depends(require_admin)) -> Report | Response:

@@ -103,7 +103,8 @@ async def changes(spine: Spine, scopes: list[str], last_event_id: str | None) ->
         hub.unsubscribe(sub)
 
 
-@api.get("/stream")
+@api.get("/stream", response_class=StreamingResponse,
+         responses={200: {"content": {"text/event-stream": {}}, "description": "Server-Sent Events, without end"}})
 async def stream(request: Request, ctx: GatewayContext = Depends(require_admin)) -> StreamingResponse:
     scope = await console_scope(ctx, request)
     last = request.headers.get("last-event-id")

@@ -37,7 +37,9 @@ def state(db_path) -> Counter[tuple[str, str, int]]:
 
 def fuzz(gateway: ThreadedGateway, headers: dict[str, str], *, no_outside_records: bool = False) -> int:
     """Every operation of the admin API, EXAMPLES cases each; the number of cases sent."""
-    schema = schemathesis.openapi.from_dict(gateway.openapi).include(path_regex="^/admin/api/")
+    # The event stream never ends, so a case could not read its answer: tests/gateway/admin/test_console_stream.py.
+    schema = schemathesis.openapi.from_dict(gateway.openapi).include(path_regex="^/admin/api/") \
+        .exclude(path_regex="^/admin/api/stream$")
     sent = 0
     for result in schema.get_all_operations():
         operation = result.ok()

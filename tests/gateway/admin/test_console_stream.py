@@ -11,6 +11,7 @@ import pytest
 
 from spine.context import Channel
 from spine.conversation import Author, ConversationMessage
+from spine.work import Priority
 from tests.support.console_helpers import escalation, staff
 from tests.support.console_server import serve_console
 
@@ -61,7 +62,7 @@ async def test_nora_hears_beacons_changes_only(served, spine):
     wo = await spine.get_work_order("wo_90")
     await after(0.6, escalation(spine, "e_yale", "pf_yale"), spine.put_message(message("p_marcus", "pf_yale", "yale")),
                 escalation(spine, "e_beacon", "pf_beacon"), spine.put_message(message("p_marcus", "pf_beacon", "hi")),
-                spine.put_work_order(wo.model_copy(update={"priority": "urgent"})))
+                spine.put_work_order(wo.model_copy(update={"priority": Priority.URGENT})))
     events = await asyncio.wait_for(reader, 10)
     assert [(e["event"], e["data"]["id"]) for e in events] == [
         ("escalation", "e_beacon"), ("conversation", "p_marcus"), ("work_order", "WO-90")]
