@@ -28,7 +28,7 @@ from spine.intent.language import language_of
 from spine.participants import resolve_participant
 from spine.records import EventKind
 from spine.repo import Spine
-from spine.work import RenewalStatus, WorkOrder, WorkOrderNote, WorkOrderStatus
+from spine.work import RenewalStatus, WorkOrder, WorkOrderStatus
 
 _STARS = re.compile(r"^[\s\"'(]*(?:(?P<n>[1-5])(?:\s*(?:/|out\s+of|de)\s*5)?(?:\s*(?:stars?|estrellas?))?|(?P<s>[★⭐]{1,5}))"
                     r"(?:[\s,.!-]+(?P<rest>.*))?$", re.I | re.S)
@@ -56,6 +56,12 @@ def stars_in(text: str) -> tuple[int, str] | None:
         return None
     stars = int(found["n"]) if found["n"] else len(found["s"])
     return stars, (found["rest"] or "").strip()
+
+
+def could_answer(text: str) -> bool:
+    """Whether `text` has the shape of an answer this module takes (a rating, "not fixed", "I'm
+    moving out"): only then are the person's open questions read."""
+    return stars_in(text) is not None or bool(_NOT_FIXED.search(text) or _MOVING_OUT.search(text))
 
 
 async def answer_followup(spine: Spine, person_id: str, text: str, now: datetime) -> FollowUpAnswer | None:
@@ -90,9 +96,8 @@ async def _closeout(spine: Spine, fu: FollowUp, text: str, now: datetime, es: bo
 async def _rate(spine: Spine, fu: FollowUp, wo: WorkOrder, stars: int, comment: str, *, es: bool) -> FollowUpAnswer:
     """As `submit_rating` records it: the stars on the work order, a comment as a note."""
     wo.rating = stars
-    if comment:
-        wo.notes.append(WorkOrderNote(author_person_id=fu.person_id, text=f"Rating comment: {comment[:1000]}"))
-    await spine.put_work_order(wo)
+    await spine.note_work_order(wo, fu.person_id, f"Rating comment: {comment[:1000]}" if comment else None,
+                                updated_at=None)
     await emit_event(spine, EventKind.TENANT_RATING, str(stars), channel=None, address=None,
                      property_id=wo.property_id, interaction_id=None,
                      detail={"work_order": wo.display_id, "followup_id": fu.id})
@@ -103,9 +108,8 @@ async def _rate(spine: Spine, fu: FollowUp, wo: WorkOrder, stars: int, comment: 
 
 async def _reopen(spine: Spine, fu: FollowUp, wo: WorkOrder, text: str, now: datetime, es: bool) -> FollowUpAnswer:
     """Not fixed: the work order is open again, and its vendor and the property's managers hear it."""
-    wo.status, wo.updated_at = WorkOrderStatus.OPEN, now
-    wo.notes.append(WorkOrderNote(at=now, author_person_id=fu.person_id, text=f"Reopened: the tenant says {text[:300]!r}"))
-    await spine.put_work_order(wo)
+    wo.status = WorkOrderStatus.OPEN
+    await spine.note_work_order(wo, fu.person_id, f"Reopened: the tenant says {text[:300]!r}", updated_at=now)
     await emit_event(spine, EventKind.WORK_ORDER_REOPENED, "tenant_not_fixed", channel=None, address=None,
                      property_id=wo.property_id, interaction_id=None,
                      detail={"work_order": wo.display_id, "followup_id": fu.id})
@@ -155,7 +159,7 @@ async def _notice_to_vacate(spine: Spine, fu: FollowUp, text: str, es: bool) -> 
 async def followup_reply(spine: Spine, channel: Channel, address: str, text: str) -> FollowUpAnswer | None:
     """The channels' entry: the person at `address`, if any, answering an open question. Long
     messages are conversations, not answers: they go to Clara."""
-    if len(text) > MAX_ANSWER_CHARS:
-        return None
+    if len(text) > MAX_ANSWER_CHARS or not could_answer(text):
+        return None  # most messages: no store read for a question nobody asked
     person_id = await resolve_participant(spine, channel, address)
     return await answer_followup(spine, person_id, text, spine.clock()) if person_id else None

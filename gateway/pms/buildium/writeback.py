@@ -27,7 +27,7 @@ from spine.events import emit_event
 from spine.identity import utcnow
 from spine.records import EventKind
 from spine.repo import Spine
-from spine.work import WorkOrder, WorkOrderNote, WorkOrderPmsLink, WorkOrderStatus
+from spine.work import WorkOrder, WorkOrderPmsLink, WorkOrderStatus
 
 PRIORITY: dict[str, TaskPriorityName] = {"emergency": "High", "urgent": "High", "high": "High", "low": "Low"}
 TO_TASK: dict[WorkOrderStatus, TaskStatusName] = {
@@ -170,10 +170,9 @@ async def apply_task_status(spine: Spine, client: BuildiumClient, task_id: int) 
     if wo is None or status is None or task.TaskStatus == wb.status_from_pms or wo.status == status:
         return False  # unknown, Deferred, or the echo of what the gateway wrote
     before_status, before_eta = wo.status, wo.eta
-    wo.status, wo.updated_at = status, utcnow()
-    wo.pms = WorkOrderPmsLink(system="buildium", id=str(task_id), synced_at=wo.updated_at)
-    wo.notes.append(WorkOrderNote(text=f"Buildium: task {task.TaskStatus}"))
-    await spine.put_work_order(wo)
+    wo.status, now = status, utcnow()
+    wo.pms = WorkOrderPmsLink(system="buildium", id=str(task_id), synced_at=now)
+    await spine.note_work_order(wo, None, f"Buildium: task {task.TaskStatus}", updated_at=now)
     wb.status_from_pms, wb.notes_written = task.TaskStatus, len(wo.notes)  # its own note needs no write-back
     await w.save(spine, wb)
     if worth_a_notice(before_status, before_eta, wo):
