@@ -155,7 +155,7 @@ async def advance_page(spine: Spine, page: Page, version: int, *, now: datetime 
     moved = page.model_copy(update={"step": step, "next_due": now + timedelta(seconds=plan.ack_timeout_s),
                                     "paged_person_ids": [*page.paged_person_ids,
                                                          *(p for p in level if p not in page.paged_person_ids)]})
-    if not await spine.replace_page(moved, version):
+    if not await spine.replace_page(moved, version, before=page):
         return []
     if await spine.mark_once(keys.page_step_marker(page.id, moved.pass_number, moved.level)):
         await emit_event(spine, EventKind.ONCALL_PAGED, f"level_{moved.level + 1}", channel=None, address=None,
@@ -192,7 +192,7 @@ async def _exhaust(spine: Spine, page: Page, version: int) -> list[Notification]
             key=keys.page_reporter_notice(page.id, "exhausted"), kind=NotificationKind.NOTIFY,
             recipient_person_id=page.reporter_person_id, property_id=page.property_id,
             body=texts.reporter_no_answer(page.language, managers_told), urgent=True, page_id=page.id)))
-    if not await spine.replace_page(page.model_copy(update={"status": PageStatus.EXHAUSTED}), version):
+    if not await spine.replace_page(page.model_copy(update={"status": PageStatus.EXHAUSTED}), version, before=page):
         return []
     log.warning("on-call page %s at %s exhausted: nobody acknowledged", page.id, page.property_id)
     await emit_event(spine, EventKind.ONCALL_EXHAUSTED, "no_ack", channel=None, address=None,

@@ -51,13 +51,12 @@ class OnCallRecords(RollupRecords):
         item = await self.store.get(keys.page(page_id))
         return (Page.model_validate(item.data), item.version) if item else None
 
-    async def replace_page(self, page: Page, version: int) -> bool:
-        """Write `page` only if it is still at `version`; False when someone else changed it first."""
-        before = await self.read_page(page.id)  # the reports count the change that is the fact
+    async def replace_page(self, page: Page, version: int, *, before: Page) -> bool:
+        """Write `page` only if it is still at `version` (`before`: the page as read at that version,
+        for the reports' counters); False when someone else changed it first."""
         if not await self._replace(_page_item(page), version):
             return False
-        if before is not None and before[1] == version:
-            await self._count_page(before[0], page)
+        await self._count_page(before, page)  # the write held, so `before` was the stored page
         return True
 
     async def change_page(self, page_id: str, change: Callable[[Page | None], Page | None], *,

@@ -49,7 +49,8 @@ async def facts(spine) -> None:
     assert await spine.create_page(page)
     _, version = await spine.read_page("pg1")
     await spine.replace_page(page.model_copy(update={"status": PageStatus.ACKNOWLEDGED, "acknowledged_by": "p_mike",
-                                                     "acknowledged_at": t + timedelta(seconds=90)}), version)
+                                                     "acknowledged_at": t + timedelta(seconds=90)}), version,
+                             before=page)
     await spine.put_person(Person(id="p_spammer", display_name="Spam", category=PersonCategory.SPAM))
     for person in ("p_spammer", "p_tess_2"):
         await spine.create_prospect(Prospect(person_id=person, property_id="pf_yale"))
