@@ -6,6 +6,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field
 
 from spine.notification import Notification
+from spine.transfer import CallMove
 
 
 class ToolSpec(BaseModel):
@@ -59,6 +60,8 @@ class ToolResult(BaseModel):
     texts: list[OutboundText] = Field(default_factory=list)
     # What the call queued for other people (its output's `notifications`): the trace lists them.
     notifications: list[Notification] = Field(default_factory=list)
+    # The call a voice tool asks its channel to move (transfer_to_staff), never shown to the model.
+    call_move: CallMove | None = None
 
     def to_api(self) -> dict[str, Any]:
         block: dict[str, Any] = {"type": "tool_result", "tool_use_id": self.tool_use_id, "content": self.content}

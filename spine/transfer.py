@@ -81,3 +81,13 @@ class Transfer(BaseModel):
     @property
     def current(self) -> TransferTarget | None:
         return self.targets[self.index] if 0 <= self.index < len(self.targets) else None
+
+
+class CallMove(BaseModel):
+    """A transfer its tool has just written, at `version`, handed on with the tool's result to the
+    channel that moves the call (gateway.voice.transfer_redirect): the redirect leaves at once,
+    without reading the transfer back, and records Twilio's answer by compare-and-set on this
+    version. Only a fresh run carries one; a replayed result has none, so the channel reads."""
+
+    transfer: Transfer
+    version: int

@@ -165,7 +165,7 @@ async def _run(inv: ToolInvocation, tool: Tool, ctx: HandlerContext, args: Any, 
         return _error(inv, f"Error: {exc}", reason=f"handler: {exc}", rule="handler-failure", decision="allowed")
     return ToolResult(tool_use_id=inv.tool_use_id, name=inv.name, content=json.dumps(output.model_dump(mode="json")),
                       decision="allowed", reason=reason, rule="allowed", texts=list(ctx.texts),
-                      notifications=_notifications_of(output))
+                      notifications=_notifications_of(output), call_move=next(iter(ctx.call_moves), None))
 
 
 async def _run_once(spine: Spine, inv: ToolInvocation, tool: Tool, ctx: HandlerContext, args: Any,

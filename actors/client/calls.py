@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from functools import partial
 from typing import Any
 
@@ -68,6 +68,9 @@ from tools.caller import Caller, load_caller
 __all__ = ["OPEN_BUDGET_S", "WRITE_BEHIND_MAX_S", "WRITE_BEHIND_S", "CallService"]
 
 log = logging.getLogger("clara.voice")
+# The channel's last step of a tool result; the trace lines it adds go in the list, written with
+# the tool call's entry (gateway.voice.texts.CallTexts.deliver).
+Deliver = Callable[[ToolResult, list[TraceEvent]], Awaitable[ToolResult]]
 
 OPEN_BUDGET_S = 1.0  # the caller hears ringing while we build context; never longer than this
 # A call's trace may be written by another replica's bookkeeping that the store refused a moment
@@ -226,19 +229,36 @@ class CallService:
         return not_on_the_phone(inv) or await self.tools.run(inv, caller)
 
     async def run_webhook_tool(self, interaction_id: str, name: str, parameters: dict[str, Any], *,
-                               tool_call_id: str | None = None, agent_turn: int | None = None) -> ToolResult | None:
-        """A server-tool webhook call (its tool use: actors.turn.call_tools); None when the call is unknown."""
+                               tool_call_id: str | None = None, agent_turn: int | None = None,
+                               deliver: Deliver | None = None) -> ToolResult | None:
+        """A server-tool webhook call (its tool use: actors.turn.call_tools); None when the call is
+        unknown. `deliver`: what the channel does with the result (send its texts, move the call)
+        before the trace entry is written, so a transfer's redirect does not wait on the trace; the
+        entry records the tool's own result either way, as the media bridge's does, and the lines
+        the channel added, in the same write."""
         tool_use_id = tool_use_id_for(name, parameters, tool_call_id=tool_call_id, agent_turn=agent_turn)
         inv = ToolInvocation(name=name, input=parameters, tool_use_id=tool_use_id)
         result = await self.run_tool(interaction_id, inv)
         if result is None:
             return None
+        lines: list[TraceEvent] = []
+        try:
+            return await deliver(result, lines) if deliver is not None else result
+        finally:
+            await self._trace_tool_call(interaction_id, inv, result, lines)
+
+    async def _trace_tool_call(self, interaction_id: str, inv: ToolInvocation, result: ToolResult,
+                               lines: list[TraceEvent]) -> None:
         trace = await self.spine.get_trace(interaction_id)
-        if trace is not None and all(c.tool_use_id != inv.tool_use_id for c in trace.tool_calls):
+        if trace is None:
+            return
+        first = all(c.tool_use_id != inv.tool_use_id for c in trace.tool_calls)  # not a retried webhook
+        if first:
             trace.tool_calls.append(trace_call(inv, result))
             trace.notifications += result.notifications
+        trace.events += lines
+        if first or lines:
             await self.spine.put_trace(trace)
-        return result
 
     # -- end -----------------------------------------------------------------------------------
     async def mark_failed(self, interaction_id: str, reason: str) -> None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
+from spine.oncall import OnCallPlan
 from spine.property import Property
 from spine.repo import Spine
 from spine.transfer import TargetKind, TransferTarget, Urgency
@@ -17,26 +18,25 @@ OFFICE_LABEL = "the office"
 
 async def transfer_targets(spine: Spine, prop: Property, urgency: Urgency,
                            at: datetime | None = None) -> tuple[bool, list[TransferTarget]]:
-    """(whether the office is open now, the targets in the order they are rung)."""
-    office = await spine.get_office(prop.id)
+    """(whether the office is open now, the targets in the order they are rung). Two reads at most
+    (the caller waits on them): the office with the plan, then everyone on the plan at once."""
+    office, plan = await spine.office_and_oncall_plan(prop.id)
     open_now = office is not None and office.is_open(at or spine.clock(), prop.timezone)  # tests set the clock
     office_target = [TransferTarget(kind=TargetKind.OFFICE, phone=office.phone, label=OFFICE_LABEL)] \
         if office is not None and open_now else []
     if open_now and urgency != "emergency":
         return True, office_target
-    on_call = await _on_call_targets(spine, prop.id)
+    on_call = await _on_call_targets(spine, plan) if plan is not None else []
     return open_now, on_call or office_target
 
 
-async def _on_call_targets(spine: Spine, property_id: str) -> list[TransferTarget]:
-    plan = await spine.get_oncall_plan(property_id)
-    if plan is None:
-        return []
+async def _on_call_targets(spine: Spine, plan: OnCallPlan) -> list[TransferTarget]:
+    people = await spine.get_people(p for level in plan.levels for p in level)
     targets: list[TransferTarget] = []
     seen: set[str] = set()
     for number, level in enumerate(plan.levels, start=1):
         for person_id in level:
-            person = await spine.get_person(person_id) if person_id not in seen else None
+            person = people.get(person_id) if person_id not in seen else None
             seen.add(person_id)
             phones = person.phones() if person else []
             if person is None or person.deceased or person.merged_into_person_id or not phones:

@@ -19,28 +19,39 @@ CAS_TRIES = 5
 ACCEPT_DIGIT = "1"
 
 
-async def change(spine: Spine, transfer_id: str, edit: Callable[[Transfer], Transfer | None]) -> Transfer | None:
+async def change(spine: Spine, transfer_id: str, edit: Callable[[Transfer], Transfer | None], *,
+                 held: tuple[Transfer, int] | None = None) -> Transfer | None:
     """Apply `edit` by compare-and-set; `edit` returning None changes nothing. The transfer as it
-    then stands (None when there is none)."""
+    then stands (None when there is none). `held`: the transfer and its version as the caller
+    already has them (written or read just now), tried first without reading it again."""
     for _ in range(CAS_TRIES):
-        found = await spine.read_transfer(transfer_id)
+        was_held = held is not None
+        found, held = held or await spine.read_transfer(transfer_id), None
         if found is None:
             return None
         current, version = found
         edited = edit(current.model_copy(deep=True))
+        if edited is None and was_held:
+            continue  # nothing to do as the caller saw it: as it stands now, then
         if edited is None or await spine.replace_transfer(edited, version):
             return edited or current
     return await spine.get_transfer(transfer_id)
 
 
-async def note(spine: Spine, transfer: Transfer, kind: EventKind, reason: str, **detail: object) -> None:
-    """An event, and the same line in the call's trace (what /admin/traces shows for the call)."""
+async def note(spine: Spine, transfer: Transfer, kind: EventKind, reason: str, *,
+               trace_lines: list[TraceEvent] | None = None, **detail: object) -> None:
+    """An event, and the same line in the call's trace (what /admin/traces shows for the call).
+    `trace_lines`: where a caller about to write the trace anyway collects the line (one write)."""
     await emit_event(spine, kind, reason, channel=Channel.VOICE, address=transfer.caller_number or None,
                      property_id=transfer.property_id, interaction_id=transfer.interaction_id,
                      detail={"transfer_id": transfer.id, **detail})
+    line = TraceEvent(kind=kind, reason=f"{transfer.id}: {reason}")
+    if trace_lines is not None:
+        trace_lines.append(line)
+        return
     trace = await spine.get_trace(transfer.interaction_id)
     if trace is not None:
-        trace.events.append(TraceEvent(kind=kind, reason=f"{transfer.id}: {reason}"))
+        trace.events.append(line)
         await spine.put_trace(trace)
 
 

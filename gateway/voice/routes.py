@@ -148,10 +148,9 @@ async def server_tool(tool_name: str, request: Request) -> Response:
     if tool_name not in ALLOWED_TOOLS and (refusal := await _suppressed_tool(voice, trace)):
         return JSONResponse(refusal.model_dump())
     result = await voice.calls.run_webhook_tool(interaction_id, tool_name, body, tool_call_id=which.tool_call_id,
-                                                agent_turn=which.agent_turn)
+                                                agent_turn=which.agent_turn, deliver=get_texts(request).deliver)
     if result is None:
         return _error(403, f"no voice call {interaction_id!r} is on record")
-    result = await get_texts(request).deliver(result)
     answer = ToolWebhookAnswer(result=result.content or result.reason, is_error=result.is_error)
     return JSONResponse(answer.model_dump())
 

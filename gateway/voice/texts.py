@@ -19,7 +19,7 @@ from gateway.twilio.client import twilio_clients
 from gateway.twilio.rest import TwilioRest, TwilioRestError
 from gateway.twilio.texts import send_text
 from gateway.voice.transfer_redirect import CallRedirects
-from spine.records import OutboxMessage, OutboxStatus, last4
+from spine.records import OutboxMessage, OutboxStatus, TraceEvent, last4
 from spine.repo import Spine
 from spine.toolspec import OutboundText, ToolResult
 
@@ -39,15 +39,16 @@ class CallTexts:
         twilio = twilio_clients(settings, http) if http is not None else None
         return cls(spine, twilio.messages if twilio else None, CallRedirects.from_settings(settings, spine, http))
 
-    async def deliver(self, result: ToolResult) -> ToolResult:
+    async def deliver(self, result: ToolResult, trace_lines: list[TraceEvent] | None = None) -> ToolResult:
         """Send the result's texts; a text that cannot be sent turns the result into an error the
-        agent can act on (it must not ask for a code that never arrived)."""
+        agent can act on (it must not ask for a code that never arrived). Then move the call if
+        the tool asked to (`trace_lines`: CallRedirects.deliver)."""
         for text in result.texts:
             if not await self._send(text):
                 return result.model_copy(update={"content": NOT_SENT, "is_error": True, "texts": [],
                                                  "reason": "step-up text not sent", "rule": "text-not-sent"})
         result = result.model_copy(update={"texts": []})
-        return await self.redirects.deliver(result) if self.redirects is not None else result
+        return await self.redirects.deliver(result, trace_lines) if self.redirects is not None else result
 
     async def _send(self, text: OutboundText) -> bool:
         row = await self.spine.get_outbox(text.key)

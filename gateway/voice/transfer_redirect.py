@@ -17,7 +17,7 @@ from gateway.settings import Settings
 from gateway.twilio.call_updates import TwilioCallUpdates
 from gateway.twilio.client import twilio_clients
 from spine.identity import utcnow
-from spine.records import EventKind
+from spine.records import EventKind, TraceEvent
 from spine.repo import Spine
 from spine.toolspec import ToolResult
 from spine.transfer import Transfer, TransferOutcome
@@ -40,21 +40,27 @@ class CallRedirects:
         twilio = twilio_clients(settings, http) if http is not None else None
         return cls(spine, twilio.call_updates if twilio else None, settings.public_url)
 
-    async def deliver(self, result: ToolResult) -> ToolResult:
+    async def deliver(self, result: ToolResult, trace_lines: list[TraceEvent] | None = None) -> ToolResult:
+        """`trace_lines`: where the caller collects the call's trace lines to write them with the
+        tool call's entry (the server-tool webhook); without it they are written here."""
         if result.name != TOOL or result.is_error:
             return result
+        move, result = result.call_move, result.model_copy(update={"call_move": None})
         out = TransferOut.model_validate_json(result.content)
         if out.status != "redirecting" or out.transfer_id is None:
             return result
-        transfer = await self.spine.get_transfer(out.transfer_id)
-        if transfer is None:
+        if move is not None and move.transfer.id == out.transfer_id:  # the run that wrote it: nothing to read
+            transfer = await self._redirect(move.transfer, move.version, trace_lines)
+            return _answer(result, out, accepted=_accepted(transfer.redirect_status))
+        found = await self.spine.read_transfer(out.transfer_id)  # a replayed result: moved already?
+        if found is None:
             return _answer(result, out, accepted=False)
-        if transfer.redirect_status is None:
-            transfer = await self._redirect(transfer)
+        transfer = found[0] if found[0].redirect_status is not None else await self._redirect(*found, trace_lines)
         return _answer(result, out, accepted=_accepted(transfer.redirect_status))
 
-    async def _redirect(self, transfer: Transfer) -> Transfer:
-        """The update first (the caller is waiting on it), then the record and its event."""
+    async def _redirect(self, transfer: Transfer, version: int, trace_lines: list[TraceEvent] | None) -> Transfer:
+        """The update first (the caller is waiting on it), then the record (by compare-and-set on
+        the `version` it was read or written at) and its event."""
         status = 0
         if self.updates is not None:
             status = await self.updates.redirect(transfer.call_sid, transfer_url(self.public_url, transfer.id))
@@ -70,12 +76,13 @@ class CallRedirects:
                 t.outcome, t.ended_at = TransferOutcome.FAILED, utcnow()
             return t
 
-        changed = await change(self.spine, transfer.id, edit) or transfer
+        changed = await change(self.spine, transfer.id, edit, held=(transfer, version)) or transfer
         await note(self.spine, changed, EventKind.TRANSFER_STARTED, f"{transfer.urgency}: {transfer.reason}"[:200],
                    targets=[t.label for t in transfer.targets], in_office_hours=transfer.in_office_hours,
-                   redirect_status=status)
+                   redirect_status=status, trace_lines=trace_lines)
         if not accepted and changed.redirect_status == status:
-            await note(self.spine, changed, EventKind.TRANSFER_FAILED, f"redirect refused ({status or 'unreachable'})")
+            await note(self.spine, changed, EventKind.TRANSFER_FAILED, f"redirect refused ({status or 'unreachable'})",
+                       trace_lines=trace_lines)
         return changed
 
 

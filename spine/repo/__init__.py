@@ -11,6 +11,7 @@ so the SQLite and DynamoDB backends stay dumb item stores.
 """
 from __future__ import annotations
 
+from collections.abc import Iterable
 from datetime import datetime
 
 from pydantic import BaseModel
@@ -64,6 +65,12 @@ class Spine(InteractionRecords, ToolRecords, EscalationRecords, ConversationReco
     # -- people, claims, roles ---------------------------------------------------------
     async def get_person(self, person_id: str) -> Person | None:
         return await self._get(Person, keys.person(person_id))
+
+    async def get_people(self, person_ids: Iterable[str]) -> dict[str, Person]:
+        """The People with these ids that exist, by id, in one read (the store's batch get)."""
+        wanted = {(keys.person(p), keys.ITEM): p for p in person_ids}
+        found = await self.store.get_many(list(wanted)) if wanted else {}
+        return {wanted[key]: Person.model_validate(item.data) for key, item in found.items() if key in wanted}
 
     async def put_person(self, person: Person) -> None:
         await self.store.put(person_item(person))

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import spine.keys as keys
 from spine.office import Office
+from spine.oncall import OnCallPlan
 from spine.repo.base import RepoBase
 from spine.store.base import ConditionFailed, Item
 from spine.transfer import CallSummary, Transfer
@@ -24,6 +25,15 @@ class TransferRecords(RepoBase):
     async def get_office(self, property_id: str) -> Office | None:
         return await self._get(Office, keys.office(property_id))
 
+    async def office_and_oncall_plan(self, property_id: str) -> tuple[Office | None, OnCallPlan | None]:
+        """Whom a transfer may ring, in one read (a caller waits on it): the property's office and
+        its on-call plan."""
+        office_key, plan_key = (keys.office(property_id), keys.ITEM), (keys.oncall_plan(property_id), keys.ITEM)
+        found = await self.store.get_many([office_key, plan_key])
+        office, plan = found.get(office_key), found.get(plan_key)
+        return (Office.model_validate(office.data) if office else None,
+                OnCallPlan.model_validate(plan.data) if plan else None)
+
     # -- a call's summary (the post-call analysis) ----------------------------------------
     async def put_call_summary(self, summary: CallSummary) -> None:
         await self._put(summary, keys.call_summary(summary.interaction_id))
@@ -32,11 +42,13 @@ class TransferRecords(RepoBase):
         return await self._get(CallSummary, keys.call_summary(interaction_id))
 
     # -- transfers ------------------------------------------------------------------------
-    async def create_transfer(self, transfer: Transfer) -> None:
+    async def create_transfer(self, transfer: Transfer) -> int:
         """Write a new transfer and its place in the call's list, in one write (a caller waits on it;
-        its id is fresh randomness, so no existing transfer can be overwritten)."""
+        its id is fresh randomness, so no existing transfer can be overwritten). Its version now:
+        a new item's, 1 on every store (Store.put_many), for a compare-and-set without a read."""
         await self.store.put_many([_transfer_item(transfer), Item(pk=keys.call_transfers(transfer.interaction_id),
                                                                   sk=transfer.id, data={"transfer_id": transfer.id})])
+        return 1
 
     async def read_transfer(self, transfer_id: str) -> tuple[Transfer, int] | None:
         item = await self.store.get(keys.transfer(transfer_id))

@@ -11,6 +11,7 @@ from desk.pms.writeback import queue_write_back
 from spine.context import Channel
 from spine.repo import Spine
 from spine.toolspec import OutboundText, ToolSpec
+from spine.transfer import CallMove
 from spine.work import Priority, WorkOrder, WorkOrderNote, spell_display_id, spell_work_order_id
 from tools.caller import Caller
 from tools.errors import ToolError
@@ -31,6 +32,7 @@ class HandlerContext:
     caller: Caller
     target: Target  # what the gate resolved and checked; handlers act on this, not on raw input
     texts: list[OutboundText] = field(default_factory=list)  # for the channel to send (the step-up code)
+    call_moves: list[CallMove] = field(default_factory=list)  # for the channel to do (transfer_to_staff)
 
 
 Handler = Callable[[HandlerContext, Any], Awaitable[BaseModel]]

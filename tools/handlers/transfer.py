@@ -14,7 +14,8 @@ from pydantic import BaseModel, Field
 
 from desk.transfer.plan import transfer_targets
 from spine.context import Channel
-from spine.transfer import Transfer, TransferOutcome
+from spine.identity import Person
+from spine.transfer import CallMove, Transfer, TransferOutcome
 from tools.handlers.base import HandlerContext, Tool, ToolFailure
 from tools.schema import ToolInput
 
@@ -46,17 +47,30 @@ async def transfer_to_staff(ctx: HandlerContext, args: TransferIn) -> TransferOu
         return TransferOut(status="nobody", in_office_hours=in_hours, message=(
             "Nobody can be rung right now (no office line open and no on-call plan). Tell the caller honestly, "
             "and offer to take a message for the team (escalate_to_human)."))
-    person = await ctx.spine.get_person(caller.person_id) if caller.person_id else None
+    person = await _caller_person(ctx)
     transfer = Transfer(
         id=f"tr_{secrets.token_hex(8)}", call_sid=_call_sid(caller.interaction_id),
         interaction_id=caller.interaction_id, caller_person_id=caller.person_id,
         caller_number=(person.phones() or [""])[0] if person else "", property_id=prop.id, org_id=prop.org_id,
         reason=args.reason, urgency=args.urgency, in_office_hours=in_hours, targets=targets,
         outcome=TransferOutcome.PENDING)
-    await ctx.spine.create_transfer(transfer)  # transfer/started is noted once the call is moved (the redirect first)
+    # Written before the redirect (Twilio's request for the TwiML reads it); transfer/started is
+    # noted once the call is moved. The channel gets it as written, so the redirect leaves at once.
+    ctx.call_moves.append(CallMove(transfer=transfer, version=await ctx.spine.create_transfer(transfer)))
     return TransferOut(transfer_id=transfer.id, status="redirecting", in_office_hours=in_hours,
                        targets=[t.label for t in targets],
                        message="The call is being moved; wait for the channel's answer before saying anything.")
+
+
+async def _caller_person(ctx: HandlerContext) -> Person | None:
+    """The caller as this turn's authority loaded them (load a fact once), else from the store."""
+    person_id = ctx.caller.person_id
+    if person_id is None:
+        return None
+    authority = ctx.caller.derived()
+    if authority is not None and authority.person is not None and authority.person.id == person_id:
+        return authority.person
+    return await ctx.spine.get_person(person_id)
 
 
 def _call_sid(interaction_id: str) -> str:
