@@ -10,6 +10,8 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 
 from fastapi import APIRouter, Request
 from fastapi.responses import Response
@@ -39,17 +41,32 @@ router = APIRouter()
 TWIML = "application/xml"
 
 
-def _twiml(body: str) -> Response:
-    return Response(body, media_type=TWIML)
+@dataclass(frozen=True)
+class TwilioAsks:
+    """One of Twilio's signed requests about a transfer: its form, and the target it is about."""
+
+    voice: VoiceServices
+    transfer_id: str
+    form: dict[str, str]
+    index: int  # `?index=`: the target the request is about (-1 when absent or malformed)
 
 
-async def _signed(request: Request) -> tuple[VoiceServices, dict[str, str]] | Response:
+Answer = Callable[[TwilioAsks], Awaitable[str]]
+
+
+async def _signed_twiml(request: Request, transfer_id: str, answer: Answer) -> Response:
+    """Every transfer route's one way in: the request Twilio-signed (unsigned, forged or re-cut:
+    refused before anything is read), then `answer`'s TwiML; the store unavailable: an apology."""
     voice = get_voice(request)
     try:
         form = await signed_form(request, voice.settings, TwilioWebhook.VOICE)
     except WebhookRejected as exc:
         return Response(exc.reason + "\n", status_code=exc.status, media_type="text/plain")
-    return voice, dict(form)
+    try:
+        return Response(await answer(TwilioAsks(voice, transfer_id, dict(form), _index(request))), media_type=TWIML)
+    except StoreError as exc:
+        log.warning("transfer %s: store unavailable: %s", transfer_id, exc)
+        return Response(say_and_hang_up(SORRY), media_type=TWIML)
 
 
 def _index(request: Request) -> int:
@@ -89,61 +106,61 @@ async def _back_to_clara(voice: VoiceServices, transfer: Transfer, form: dict[st
 
 @router.post("/voice/transfer/{transfer_id}")
 async def transfer_call(request: Request, transfer_id: str) -> Response:
-    signed = await _signed(request)
-    if isinstance(signed, Response):
-        return signed
-    voice, form = signed
-    try:
-        return _twiml(await _ring_or_return(voice, transfer_id, form))
-    except StoreError as exc:
-        log.warning("transfer %s: store unavailable: %s", transfer_id, exc)
-        return _twiml(say_and_hang_up(SORRY))
+    return await _signed_twiml(request, transfer_id, _call)
 
 
 @router.post("/voice/transfer/{transfer_id}/whisper")
 async def transfer_whisper(request: Request, transfer_id: str) -> Response:
-    signed = await _signed(request)
-    if isinstance(signed, Response):
-        return signed
-    voice, _ = signed
-    spine = voice.calls.spine
-    transfer = await spine.get_transfer(transfer_id)
-    index = _index(request)
-    if transfer is None or transfer.outcome != TransferOutcome.RINGING or transfer.index != index:
-        return _twiml(say_and_hang_up(SORRY))
-    prop = await spine.get_property(transfer.property_id)
-    words = await whisper_text(spine, transfer, prop.name if prop else transfer.property_id)
-    gather = f"{transfer_url(voice.settings.public_url, transfer_id)}/whisper/gather?index={index}"
-    return _twiml(whisper(words, PROMPT, gather))
+    return await _signed_twiml(request, transfer_id, _whisper)
 
 
 @router.post("/voice/transfer/{transfer_id}/whisper/gather")
 async def transfer_whisper_gather(request: Request, transfer_id: str) -> Response:
-    signed = await _signed(request)
-    if isinstance(signed, Response):
-        return signed
-    voice, form = signed
-    transfer = await whisper_answered(voice.calls.spine, transfer_id, _index(request), form.get("Digits", ""))
-    if transfer is not None and transfer.outcome == TransferOutcome.CONNECTED \
-            and transfer.accepted_index == _index(request):
-        return _twiml(connect_person())
-    return _twiml(say_and_hang_up(PASSED))
+    return await _signed_twiml(request, transfer_id, _whisper_gather)
 
 
 @router.post("/voice/transfer/{transfer_id}/result")
 async def transfer_result(request: Request, transfer_id: str) -> Response:
-    signed = await _signed(request)
-    if isinstance(signed, Response):
-        return signed
-    voice, form = signed
-    transfer = await dial_ended(voice.calls.spine, transfer_id, _index(request), form.get("DialCallStatus", ""))
+    return await _signed_twiml(request, transfer_id, _result)
+
+
+async def _call(asks: TwilioAsks) -> str:
+    """The call, redirected here: dial the current target."""
+    return await _ring_or_return(asks.voice, asks.transfer_id, asks.form)
+
+
+async def _whisper(asks: TwilioAsks) -> str:
+    """The person's leg: who calls and why, then 1 to accept."""
+    spine = asks.voice.calls.spine
+    transfer = await spine.get_transfer(asks.transfer_id)
+    if transfer is None or transfer.outcome != TransferOutcome.RINGING or transfer.index != asks.index:
+        return say_and_hang_up(SORRY)
+    prop = await spine.get_property(transfer.property_id)
+    words = await whisper_text(spine, transfer, prop.name if prop else transfer.property_id)
+    gather = f"{transfer_url(asks.voice.settings.public_url, asks.transfer_id)}/whisper/gather?index={asks.index}"
+    return whisper(words, PROMPT, gather)
+
+
+async def _whisper_gather(asks: TwilioAsks) -> str:
+    """Their key: 1 connects (an empty answer: Twilio bridges the legs), anything else hangs up."""
+    transfer = await whisper_answered(asks.voice.calls.spine, asks.transfer_id, asks.index,
+                                      asks.form.get("Digits", ""))
+    if transfer is not None and transfer.outcome == TransferOutcome.CONNECTED and transfer.accepted_index == asks.index:
+        return connect_person()
+    return say_and_hang_up(PASSED)
+
+
+async def _result(asks: TwilioAsks) -> str:
+    """The `<Dial>` ended: over, the next target, or nobody left and the caller back with Clara."""
+    voice, form = asks.voice, asks.form
+    transfer = await dial_ended(voice.calls.spine, asks.transfer_id, asks.index, form.get("DialCallStatus", ""))
     if transfer is None:
-        return _twiml(say_and_hang_up(SORRY))
+        return say_and_hang_up(SORRY)
     if transfer.outcome == TransferOutcome.CONNECTED:
-        return _twiml(say_and_hang_up())  # the call with the person is over
+        return say_and_hang_up()  # the call with the person is over
     if transfer.outcome == TransferOutcome.FAILED:
-        return _twiml(await _back_to_clara(voice, transfer, form))
-    return _twiml(await _ring_or_return(voice, transfer_id, form))
+        return await _back_to_clara(voice, transfer, form)
+    return await _ring_or_return(voice, asks.transfer_id, form)
 
 
 __all__ = ["router"]

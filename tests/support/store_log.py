@@ -1,12 +1,15 @@
 """A store that logs its round trips: what a request asked the store for, in order, each op marked
 with `mark()` at that moment (how many requests an external stand-in had received by then), so a
 test can say what happened before and after a call left for that service. Everything passes
-through to the store it wraps."""
+through to the store it wraps, unless `down` is set: then every op is refused, as a store that
+cannot be reached refuses it."""
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
+
+from spine.store.base import StoreUnavailable
 
 
 @dataclass(frozen=True)
@@ -21,9 +24,12 @@ class StoreLog:
     inner: Any
     mark: Callable[[], int] = lambda: 0
     ops: list[Op] = field(default_factory=list)
+    down: bool = False
 
     def _log(self, name: str, *keys: str) -> None:
         self.ops.append(Op(name, keys, self.mark()))
+        if self.down:
+            raise StoreUnavailable(f"the store refuses {name} {keys[0] if keys else ''}")
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.inner, name)

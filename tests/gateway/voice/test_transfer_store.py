@@ -1,6 +1,7 @@
-"""What a transfer asks of the store before the Calls update leaves for Twilio (issue 38: the
-redirect's own cost, beside a plain server tool's): every round trip is logged with how many
-updates the Twilio stand-in had received by then. In-process through the real routes."""
+"""What a transfer asks of the store: before the Calls update leaves for Twilio (issue 38: the
+redirect's own cost, beside a plain server tool's), every round trip logged with how many updates
+the Twilio stand-in had received by then; and what Twilio hears when the store is down. In-process
+through the real routes."""
 from __future__ import annotations
 
 import httpx
@@ -14,7 +15,7 @@ from spine.repo import Spine
 from tests.support.store_log import StoreLog
 from tests.support.transfer_helpers import SATURDAY_NOON_SEATTLE, TwilioCall
 from tests.support.twilio_server import TwilioStandIn
-from tests.support.voice_helpers import ACCOUNT, SECRET, client_for, twilio_sid, voice_app, voice_settings
+from tests.support.voice_helpers import ACCOUNT, PUBLIC_URL, SECRET, client_for, twilio_sid, voice_app, voice_settings
 
 
 @pytest.fixture
@@ -77,3 +78,15 @@ async def test_the_same_tool_call_again_moves_the_call_once_and_says_so_again(lo
     trace = await Spine(log.inner).get_trace(f"voice-{call.call_sid}")
     assert [c.name for c in trace.tool_calls] == ["transfer_to_staff"]
     assert [e.kind for e in trace.events if e.kind.startswith("transfer/")] == ["transfer/started"]
+
+
+@pytest.mark.parametrize("leg", ["", "/whisper?index=0", "/whisper/gather?index=0", "/result?index=0"])
+async def test_with_the_store_down_twilio_hears_an_apology_and_forgeries_are_still_refused(logged, twilio, leg):
+    log, call = logged
+    answer = await call.transfer("wants a person now")
+    url = f"{PUBLIC_URL}/voice/transfer/{answer['out']['transfer_id']}{leg}"
+    log.down = True
+    said = await call.fetch(url, Digits="1", DialCallStatus="no-answer")  # signed, as Twilio sends it
+    assert "<Say" in said and "<Hangup" in said
+    forged = await call.client.post(url, data=call.form(Digits="1"), headers={"X-Twilio-Signature": "bm90IGl0"})
+    assert forged.status_code == 403
