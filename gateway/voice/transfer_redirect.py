@@ -3,8 +3,10 @@
 
 `transfer_to_staff` wrote the transfer and answered "redirecting"; here that answer becomes what
 happened: "connecting" only when Twilio accepted the update (2xx), else honestly that the call could
-not be moved (and the transfer is failed, with its event). The same tool result delivered again (a
-retried webhook, a replay) does not post twice: the transfer records Twilio's answer."""
+not be moved (and the transfer is failed, with its event). The run that wrote the transfer hands it
+over on its result (`ToolResult.call_move`), so the update leaves without reading it back; what can
+wait (Twilio's answer recorded, transfer/started) follows the update. The same tool result delivered
+again (a retried webhook, a replay) does not post twice: the transfer records Twilio's answer."""
 from __future__ import annotations
 
 import logging
