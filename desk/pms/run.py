@@ -11,13 +11,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import date, datetime
 
-from desk.pms.batch import ENTITY, Batch
+from desk.pms.batch import ENTITY, Batch, KindBatch
 from desk.pms.people import Candidate, resolve_in_run, resolve_in_store
 from desk.portfolio.apply import apply_plan
 from desk.portfolio.files import SPECS, FileKind, parse_rows
 from desk.portfolio.known import Known
 from desk.portfolio.lookup import by_key, learn_references
 from desk.portfolio.planner import plan_file, unparsed_if
+from desk.portfolio.prefetch import ENDS
 from desk.portfolio.record import ImportRecord, records_of
 from desk.portfolio.report import FileReport, RowError
 from spine.repo import Spine
@@ -34,6 +35,9 @@ class SyncOptions:
     # Only these kinds (None: all): a sync applies its places while it still reads its people. A
     # kind left out is not touched, so a full sync never ends what a later phase will list.
     kinds: frozenset[FileKind] | None = None
+    # External ids earlier phases of this sync applied (people and their roles, a page at a time):
+    # neither read again to compare nor ended, as if this phase listed them.
+    done: dict[FileKind, set[str]] = field(default_factory=dict)
 
 
 @dataclass
@@ -50,8 +54,19 @@ class SyncReport:
         return self.errors + [str(r) for r in self.reports]
 
     def merge(self, other: SyncReport) -> SyncReport:
-        """One report of two phases of the same sync."""
-        return SyncReport(self.reports + other.reports, self.errors + other.errors, self.writes + other.writes)
+        """One report of two phases of the same sync: a kind both applied (a page each) is one line."""
+        reports = {r.file: r.model_copy(deep=True) for r in self.reports}
+        for r in other.reports:
+            if r.file not in reports:
+                reports[r.file] = r.model_copy(deep=True)
+                continue
+            into = reports[r.file]
+            into.created, into.updated = into.created + r.created, into.updated + r.updated
+            into.unchanged, into.ended = into.unchanged + r.unchanged, into.ended + r.ended
+            into.errors += r.errors
+        order = list(ENTITY.values())
+        ordered = sorted(reports.values(), key=lambda r: order.index(r.file) if r.file in order else len(order))
+        return SyncReport(ordered, self.errors + other.errors, self.writes + other.writes)
 
     def counts(self) -> dict[str, dict[str, int]]:
         return {r.file: {"created": r.created, "updated": r.updated, "unchanged": r.unchanged, "ended": r.ended,
@@ -117,14 +132,22 @@ async def _know_aliases(spine: Spine, batch: Batch, known: Known, options: SyncO
         await spine.put_items([r.item() for r in changed])
 
 
+async def _records(spine: Spine, kind: FileKind, part: KindBatch, options: SyncOptions) -> dict[str, ImportRecord]:
+    """What the kind's rows are compared with: on a full sync all the source imported of it (what
+    it no longer lists ends), less what earlier phases applied; else the records it names. A kind
+    that never ends, applied by earlier phases already, needs only the records its rows name."""
+    done = options.done.get(kind, set())
+    if options.full and (kind in ENDS or not done):
+        records = await records_of(spine.store, options.source, kind.value)
+        return {e: r for e, r in records.items() if e not in done}
+    return await by_key(spine.store, options.source, kind, {r.external_id for r in part.rows} | (part.ended - done))
+
+
 async def _sync_kind(spine: Spine, kind: FileKind, batch: Batch, known: Known, options: SyncOptions,
                      report: SyncReport) -> None:
     part = batch[kind]
     raw = part.raw(kind)
-    if options.full:
-        records = await records_of(spine.store, options.source, kind.value)
-    else:
-        records = await by_key(spine.store, options.source, kind, {r.external_id for r in part.rows} | part.ended)
+    records = await _records(spine, kind, part, options)
     if kind == FileKind.PEOPLE:  # a row now that was another's alias before: its own Person from now on
         listed = {r.external_id for r in part.rows}
         records = {e: r for e, r in records.items() if not (is_alias(r) and e in listed)}

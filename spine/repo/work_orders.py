@@ -12,10 +12,10 @@ import spine.keys as keys
 from spine.feed import ChangeKind
 from spine.property import Property
 from spine.repo.feed import ChangeFeedRecords
-from spine.repo.items import work_order_board_items
+from spine.repo.items import work_order_board_items, work_order_item
 from spine.repo.rollups import RollupRecords
 from spine.store.base import ABSENT, ConditionFailed, Item
-from spine.work import WorkOrder, WorkOrderStatus
+from spine.work import WorkOrder, WorkOrderPmsLink, WorkOrderStatus
 
 CAS_TRIES = 8
 
@@ -30,6 +30,18 @@ class WorkOrderBoardRecords(ChangeFeedRecords, RollupRecords):
         await self.note_change(ChangeKind.WORK_ORDER, after.display_id, after.property_id,
                                detail={"status": after.status})
         await self._count_work_order(before, after)
+
+    async def link_work_order(self, wo_id: str, link: WorkOrderPmsLink) -> WorkOrder | None:
+        """Set the work order's link to its PMS record by compare-and-set: a turn writing the work
+        order meanwhile (a note, a status) is read again, never overwritten. None: no such order."""
+        changed = await self._compare_and_set(
+            WorkOrder, keys.work_order(wo_id), change=lambda found: found.model_copy(update={"pms": link}) if found else None,
+            item_of=lambda after, _: work_order_item(after))
+        if changed.lost:
+            raise ConditionFailed(f"work order {wo_id} kept changing under {CAS_TRIES} tries")
+        if changed.after is not None:
+            await self.work_order_written(changed.before, changed.after)
+        return changed.after
 
     async def _count_work_order(self, before: WorkOrder | None, after: WorkOrder) -> None:
         """The reports' `work_orders` counters, on the change that is the fact."""

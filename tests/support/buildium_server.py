@@ -8,7 +8,8 @@ Every request is checked against Buildium's OpenAPI document and every response 
 A 429 is Buildium's documented rate limit but not in the document, so its body is not checked.
 
 Faults a test scripts: `throttle` (429 the next N requests), `latency_s` (a delay per request,
-(low, high) seconds), `lose_next_create` (a task is created, then its response never comes)."""
+(low, high) seconds), `lose_next_create` (a task is created, then its response never comes), `hold`
+(a list's page answered only once `release` is set; `held` is set when it arrives)."""
 from __future__ import annotations
 
 import asyncio
@@ -57,6 +58,8 @@ class BuildiumStub(ThreadedServer):
         self.throttled = 0  # 429s served (scripted or earned)
         self.throttle = 0  # the next N requests get a 429
         self.lose_next_create = False
+        self.hold: tuple[str, int] | None = None  # (list path, offset): that page waits for `release`
+        self.held, self.release = threading.Event(), threading.Event()
         self.rate_per_s = RATE_PER_S
         self._lock = threading.Lock()
         self._tokens, self._at = RATE_PER_S, time.monotonic()
@@ -97,6 +100,10 @@ class BuildiumStub(ThreadedServer):
             self.throttled += 1
             return web.json_response({"UserMessage": "Too many requests"}, status=429, headers={"Retry-After": "1"})
         query = parse_qsl(request.query_string)
+        if self.hold == (request.path, int(dict(query).get("offset", "0"))):
+            self.held.set()
+            while not self.release.is_set():
+                await asyncio.sleep(0.01)
         if op.method == "GET" and "{" not in op.template:
             return self._list(op, query)
         if op.method == "GET":

@@ -56,3 +56,20 @@ def seeded(request) -> Spine:
     """The demo data on each backend (the `spine` fixture of tests/conftest.py is SQLite only).
     A plain fixture: it picks an async one by name, which an async fixture cannot do."""
     return request.getfixturevalue(f"seeded_{request.param}")
+
+
+class WriterFirst:
+    """A store where another writer gets in between a read and a write: before the first write of
+    `key` through it, `meanwhile` runs (a turn writing the same record at that moment)."""
+
+    def __init__(self, inner: Store, key: tuple[str, str], meanwhile) -> None:
+        self.inner, self.key, self.meanwhile = inner, key, meanwhile
+
+    async def put(self, item, *, expect_version: int | None = None):
+        if (item.pk, item.sk) == self.key and self.meanwhile is not None:
+            run, self.meanwhile = self.meanwhile, None
+            await run()
+        return await self.inner.put(item, expect_version=expect_version)
+
+    def __getattr__(self, name: str):
+        return getattr(self.inner, name)

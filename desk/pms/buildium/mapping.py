@@ -61,6 +61,15 @@ def resident_ext(lease_id: int, tenant_id: int) -> str:
     return f"lease-{lease_id}-tenant-{tenant_id}"
 
 
+def resident_of(external_id: str, cells: dict[str, str], ids: dict[str, int]) -> bool:
+    """Whether a resident row is the role of the lease and/or tenant `ids` names ("LeaseId",
+    "TenantId"): what a deleted Buildium record ends."""
+    lease, tenant = ids.get("LeaseId"), ids.get("TenantId")
+    return (lease is not None or tenant is not None) and \
+        (lease is None or external_id.startswith(f"lease-{lease}-tenant-")) and \
+        (tenant is None or cells.get("person") == tenant_ext(tenant))
+
+
 def best_phone(numbers: Iterable[PhoneNumber] | None) -> str | None:
     """The number to reach them on, in E.164 when it reads as one; else its own spelling, which
     the import then reports as unreadable (a bad record, never a silently dropped phone)."""

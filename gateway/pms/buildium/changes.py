@@ -5,7 +5,9 @@ sync of that one record, so every rule of `gateway import` holds here too.
 Lease.* reads the lease and its tenants (a tenant MovedOut, or the lease gone Past, ends the role);
 LeaseTenant.* the tenant (a new phone, consent), when the gateway knows them; Vendor.* the vendor;
 Task.* / WorkOrder.* a status change on a task the gateway wrote (gateway.pms.buildium.writeback).
-A record Buildium no longer has (404, a *.Deleted) is left to the next full sync."""
+A lease, tenant or vendor Buildium no longer has (a *.Deleted, or a 404 on reading it) ends its
+roles now, as a move-out does (nothing is deleted); a deleted rental or unit waits for the next
+full sync."""
 from __future__ import annotations
 
 from desk.pms.batch import Batch
@@ -63,9 +65,32 @@ async def _vendor(spine: Spine, client: BuildiumClient, vendor_id: int, organiza
     return await _apply(spine, batch, [candidate] if candidate else [], organization)
 
 
+GONE = frozenset({"Lease", "LeaseTenant", "Vendor"})  # what a deleted record's roles end for
+
+
+async def _gone(spine: Spine, entity: str, ids: dict[str, int], organization: str) -> SyncReport | None:
+    """The roles of a deleted lease (its residents), tenant (theirs: on the lease named, or every
+    lease) or vendor (the vendor and its contact) ended, as an incremental sync told they ended."""
+    batch = Batch()
+    if entity == "Vendor" and "VendorId" in ids:
+        batch[FileKind.VENDORS].end(m.vendor_ext(ids["VendorId"]))
+        batch[FileKind.VENDOR_CONTACTS].end(m.vendor_ext(ids["VendorId"]))
+    elif entity == "Lease" or "TenantId" in ids:  # a tenant's: on the lease named, else on every lease
+        wanted = {k: ids[k] for k in (("LeaseId",) if entity == "Lease" else ("TenantId", "LeaseId")) if k in ids}
+        residents = await records_of(spine.store, m.SOURCE, FileKind.RESIDENTS.value)  # rare: read whole
+        for ext, rec in residents.items():
+            if not rec.ended and m.resident_of(ext, rec.cells, wanted):
+                batch[FileKind.RESIDENTS].end(ext)
+    if not any(part.ended for part in batch.kinds.values()):
+        return None
+    return await _apply(spine, batch, [], organization)
+
+
 async def apply_event(spine: Spine, client: BuildiumClient, event: InboxEvent, organization: str) -> SyncReport | None:
     """The event's change applied; None when there was nothing to apply."""
     entity, ids = event.name.split(".")[0], event.ids
+    if event.name.endswith(".Deleted") and entity in GONE:
+        return await _gone(spine, entity, ids, organization)
     try:
         if entity == "Lease" and "LeaseId" in ids:
             return await _lease(spine, client, ids["LeaseId"], organization)
@@ -80,7 +105,7 @@ async def apply_event(spine: Spine, client: BuildiumClient, event: InboxEvent, o
             if order.Task is not None:
                 await apply_task_status(spine, client, order.Task.Id)
     except BuildiumError as exc:
-        if exc.status == 404:
-            return None  # deleted in Buildium: the next full sync ends what it no longer lists
+        if exc.status == 404:  # deleted in Buildium since the event
+            return await _gone(spine, entity, ids, organization) if entity in GONE else None
         raise
     return None

@@ -8,10 +8,10 @@ inactive is seen and ends)."""
 from __future__ import annotations
 
 import asyncio
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 
-from desk.pms.batch import ENTITY, Batch
+from desk.pms.batch import Batch
 from desk.pms.buildium import mapping as m
 from desk.pms.buildium.facts import Facts, apply_facts
 from desk.pms.buildium.records import (
@@ -26,8 +26,9 @@ from desk.pms.buildium.records import (
     Vendor,
 )
 from desk.pms.consent import apply_consent
+from desk.pms.paged import PagedSync
 from desk.pms.people import Candidate
-from desk.pms.run import SyncOptions, SyncReport, run_sync
+from desk.pms.run import SyncOptions, SyncReport
 from desk.pms.state import load_links, load_state, save_state
 from desk.portfolio.files import FileKind
 from desk.portfolio.lookup import by_key
@@ -37,8 +38,6 @@ from spine.property import Organization
 from spine.repo import Spine
 
 SYSTEM = "buildium"
-PLACES = frozenset({FileKind.PROPERTIES, FileKind.UNITS})
-PEOPLE_KINDS = frozenset(ENTITY) - PLACES
 OVERLAP = timedelta(minutes=5)  # an incremental sync reads a little before the last start: clocks differ
 
 
@@ -58,8 +57,18 @@ def _unread(batch: Batch, kind: FileKind, bad: list[BadRecord]) -> None:
     batch[kind].unread += [(f"{b.path} Id {b.record_id}", b.reason) for b in bad]
 
 
-async def _places(client: BuildiumClient, spine: Spine, batch: Batch, since: Params, full: bool) -> list[str]:
-    """Rentals and units; the external ids of every property of the account (vendors serve them all)."""
+@dataclass
+class _Read:
+    consent: list[tuple[str, bool]] = field(default_factory=list)
+    facts: Facts = field(default_factory=Facts)
+
+
+Pages = asyncio.Queue[Batch | None]  # pages of rows, as read; None after the last
+People = asyncio.Queue[list[Candidate] | None]
+
+
+async def _rentals(client: BuildiumClient, spine: Spine, batch: Batch, since: Params, full: bool) -> list[str]:
+    """The rentals' rows (into `batch`); the external ids of every property of the account."""
     links = {int(k): m.PropertyLink.model_validate(v) for k, v in (await load_links(spine.store, SYSTEM)).items()}
     rentals: set[str] = set() if full else set(await records_of(spine.store, m.SOURCE, FileKind.PROPERTIES.value))
     async for page, bad in client.pages("/v1/rentals", Rental, {"status": "Active"} if full else since):
@@ -67,35 +76,48 @@ async def _places(client: BuildiumClient, spine: Spine, batch: Batch, since: Par
         for rental in page:
             batch[FileKind.PROPERTIES].add(m.property_row(rental, links.get(rental.Id)))
             rentals.add(m.rental_ext(rental.Id))
-    listings: dict[int, Listing] = {}
-    async for lpage, _ in client.pages("/v1/rentals/units/listings", Listing):
-        listings.update({lst.Unit.Id: lst for lst in lpage if lst.Unit})
-    async for upage, bad in client.pages("/v1/rentals/units", RentalUnit, since):
-        _unread(batch, FileKind.UNITS, bad)
-        for unit in upage:
-            batch[FileKind.UNITS].add(m.unit_row(unit, listings.get(unit.Id)))
     return sorted(rentals)
 
 
-async def _people(client: BuildiumClient, spine: Spine, batch: Batch, since: Params, full: bool,
-                  consent: list[tuple[str, bool]], facts: Facts) -> list[Candidate]:
+async def _units(client: BuildiumClient, batch: Batch, since: Params, rentals: asyncio.Task[list[str]],
+                 places: Pages) -> None:
+    """The units a page at a time into `places`, the rentals' rows with the first (units name them)."""
+    listings: dict[int, Listing] = {}
+    async for lpage, _ in client.pages("/v1/rentals/units/listings", Listing):
+        listings.update({lst.Unit.Id: lst for lst in lpage if lst.Unit})
+    await rentals  # read beside the listings: their rows go first, with the first units (which name them)
+    page = Batch()
+    page[FileKind.PROPERTIES].rows, batch[FileKind.PROPERTIES].rows = batch[FileKind.PROPERTIES].rows, []
+    async for upage, bad in client.pages("/v1/rentals/units", RentalUnit, since):
+        _unread(batch, FileKind.UNITS, bad)
+        page[FileKind.UNITS].rows = [m.unit_row(unit, listings.get(unit.Id)) for unit in upage]
+        await places.put(page)
+        page = Batch()
+    if page[FileKind.PROPERTIES].rows:  # no units read
+        await places.put(page)
+    await places.put(None)
+
+
+async def _people(client: BuildiumClient, spine: Spine, batch: Batch, since: Params, full: bool, read: _Read,
+                  pages: People) -> None:
+    """The leases' resident rows (into `batch`), then the tenants, a page of candidates at a time
+    into `pages` (None after the last)."""
     leases: Params = {"leasestatuses": ["Active", "Future"]} if full else since
     active: set[int] = set()
     async for page, bad in client.pages("/v1/leases", Lease, leases):
         _unread(batch, FileKind.RESIDENTS, bad)
         for lease in page:
             active |= m.add_lease(batch, lease)
-            facts.add_lease(lease)
+            read.facts.add_lease(lease)
     tenants: Params = {"leasetermstatuses": ["Active", "Future"]} if full else since
-    found: list[Candidate] = []
     async for tpage, bad in client.pages("/v1/leases/tenants", Tenant, tenants):
         _unread(batch, FileKind.PEOPLE, bad)
         known = set() if full else set(await by_key(spine.store, m.SOURCE, FileKind.PEOPLE,
                                                      {m.tenant_ext(t.Id) for t in tpage}))
         kept = [t for t in tpage if t.Id in active or m.tenant_ext(t.Id) in known]
-        found += [m.tenant_candidate(t) for t in kept]
-        consent += m.consent_of(kept)
-    return sorted(found, key=lambda c: c.row.external_id)
+        read.consent += m.consent_of(kept)
+        await pages.put(sorted((m.tenant_candidate(t) for t in kept), key=lambda c: c.row.external_id))
+    await pages.put(None)
 
 
 RENEWAL_OFFERED = ["NotSent", "ProcessingRequest", "AwaitingSignatures"]  # offered, not yet signed
@@ -118,7 +140,8 @@ async def _facts(client: BuildiumClient, facts: Facts, full: bool) -> None:
 
 
 async def _vendors(client: BuildiumClient, batch: Batch, since: Params, full: bool,
-                   properties: list[str]) -> list[Candidate]:
+                   rentals: asyncio.Task[list[str]]) -> list[Candidate]:
+    properties = await rentals  # a vendor serves every property of the account
     vendors: list[Candidate] = []
     async for page, bad in client.pages("/v1/vendors", Vendor, {"status": "Active"} if full else since):
         _unread(batch, FileKind.VENDORS, bad)
@@ -126,31 +149,35 @@ async def _vendors(client: BuildiumClient, batch: Batch, since: Params, full: bo
     return sorted(vendors, key=lambda c: c.row.external_id)
 
 
-@dataclass
-class _Read:
-    consent: list[tuple[str, bool]] = field(default_factory=list)
-    facts: Facts = field(default_factory=Facts)
+async def _apply_pages(paged: PagedSync, places: Pages, people: People) -> None:
+    """The places' pages, then the people's (their roles name the places), each as it comes."""
+    while (page := await places.get()) is not None:
+        await paged.apply(page, [])
+    while (found := await people.get()) is not None:
+        await paged.apply(paged.residents_of(found), found)
 
 
 async def _read_and_apply(spine: Spine, client: BuildiumClient, options: SyncOptions, since: Params,
                           read: _Read) -> SyncReport:
-    """Reading and applying overlap: the places are applied while the leases, tenants, vendors and
-    facts are read (most of the requests), the lists read side by side under the one rate limit.
-    A dry run applies in one phase (the people's rows resolve units the first phase would write)."""
+    """Reading and applying overlap: every list is read from the start, side by side under the one
+    rate limit, and each page of units or tenants (with the resident rows naming them) is applied
+    as it comes, while the rest is read; the vendors, and the ends, once all is read
+    (desk.pms.paged). A queue holds one page: reading waits for applying, few pages in memory."""
     batch, full = Batch(), options.full
-    properties = await _places(client, spine, batch, since, full)
-    placed = None if options.dry_run else asyncio.create_task(
-        run_sync(spine, batch, [], replace(options, kinds=PLACES)))
+    paged = PagedSync(spine, batch, options)
+    places: Pages = asyncio.Queue(maxsize=1)
+    people: People = asyncio.Queue(maxsize=1)
     try:
-        people, vendors, _ = await asyncio.gather(
-            _people(client, spine, batch, since, full, read.consent, read.facts),
-            _vendors(client, batch, since, full, properties), _facts(client, read.facts, full))
-        report = await placed if placed else SyncReport()
-    finally:
-        if placed and not placed.done():
-            placed.cancel()
-    rest = replace(options, kinds=None if options.dry_run else PEOPLE_KINDS)
-    return report.merge(await run_sync(spine, batch, people + vendors, rest))
+        async with asyncio.TaskGroup() as tasks:
+            rentals = tasks.create_task(_rentals(client, spine, batch, since, full))
+            tasks.create_task(_units(client, batch, since, rentals, places))
+            tasks.create_task(_people(client, spine, batch, since, full, read, people))
+            vendors = tasks.create_task(_vendors(client, batch, since, full, rentals))
+            tasks.create_task(_facts(client, read.facts, full))
+            tasks.create_task(_apply_pages(paged, places, people))
+    except ExceptionGroup as failed:  # the first failure, as the callers know it (BuildiumError ...)
+        raise failed.exceptions[0] from failed
+    return await paged.finish(vendors.result())
 
 
 async def sync(spine: Spine, client: BuildiumClient, *, organization: str, full: bool | None = None,

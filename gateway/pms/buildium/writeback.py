@@ -53,10 +53,9 @@ async def _event(spine: Spine, kind: EventKind, reason: str, wo: WorkOrder, **de
 
 
 async def _link(spine: Spine, wo: WorkOrder, task_id: int) -> None:
-    """The work order shows its Buildium task (the console's board reads WorkOrder.pms)."""
-    current = await spine.get_work_order(wo.id) or wo  # re-read: a turn may have changed it meanwhile
-    current.pms = WorkOrderPmsLink(system="buildium", id=str(task_id), synced_at=utcnow())
-    await spine.put_work_order(current)
+    """The work order shows its Buildium task (the console's board reads WorkOrder.pms), set by
+    compare-and-set: a turn may be writing the work order at the same time."""
+    await spine.link_work_order(wo.id, WorkOrderPmsLink(system="buildium", id=str(task_id), synced_at=utcnow()))
 
 
 async def _find_task(client: BuildiumClient, wb: w.WriteBack, wo: WorkOrder) -> int | None:

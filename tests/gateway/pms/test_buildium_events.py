@@ -47,3 +47,30 @@ async def test_task_updated_in_buildium_moves_the_work_order(synced, stub, clien
     await _work(synced, client, "Task.Updated", TaskId=stub.account.tasks[0]["Id"])
     assert (await synced.get_work_order(wo.id)).status == WorkOrderStatus.IN_PROGRESS
     assert (await w.load(synced, SYSTEM, wb.work_order_id)).status_from_pms == "InProgress"
+
+
+async def _roles(spine, pid: str) -> list[tuple[str, str, bool]]:
+    items = await spine.store.query(keys.person(pid), keys.ROLE_PREFIX)
+    return sorted((i.data["role_type"], i.data["scope"].get("unit_id") or "", i.data["active"]) for i in items)
+
+
+async def test_a_deleted_lease_ends_its_roles_at_the_webhook(synced, stub, client):
+    stub.account.leases.remove(stub.account.lease(3004))  # Noah's
+    await _work(synced, client, "Lease.Deleted", LeaseId=3004)
+    assert await _roles(synced, "p_buildium_tenant-5007") == [("tenant", "u_buildium_unit-1005", False)]
+    assert await synced.get_person("p_buildium_tenant-5007") is not None  # nothing deleted
+    assert ("tenant", "u_buildium_unit-1001", True) in await _roles(synced, "p_buildium_tenant-5001")
+
+
+async def test_a_deleted_tenant_ends_their_roles_and_only_theirs(synced, stub, client):
+    await _work(synced, client, "LeaseTenant.Deleted", TenantId=5001)
+    assert await _roles(synced, "p_buildium_tenant-5001") == [("tenant", "u_buildium_unit-1001", False)]
+    assert ("tenant", "u_buildium_unit-1001", True) in await _roles(synced, "p_buildium_tenant-5002")  # Luis stays
+
+
+async def test_a_vendor_buildium_no_longer_has_ends_at_its_event(synced, stub, client):
+    stub.account.vendors.remove(next(v for v in stub.account.vendors if v["Id"] == 7002))
+    await _work(synced, client, "Vendor.Updated", VendorId=7002)  # its GET is a 404
+    assert await _roles(synced, "p_buildium_vendor-7002") == [("vendor_contact", "", False)]
+    vendor = await synced.store.get(keys.vendor("v_buildium_vendor-7002"), keys.ITEM)
+    assert vendor is not None and vendor.data["active"] is False

@@ -2,6 +2,8 @@
 keys (source buildium) with every rule of `gateway import`; the stand-in finds no contract violation."""
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 
 import spine.keys as keys
@@ -109,3 +111,56 @@ async def test_a_phone_another_source_holds_attaches_the_role_to_that_person(spi
     assert await spine.get_person("p_buildium_tenant-5007") is None
     again = (await sync(spine, client, organization=ORG, full=True)).report
     assert again.writes == 0, again.counts()
+
+
+@pytest.fixture
+async def paged(stub):
+    """Two records a page: a sync applies the account a page at a time."""
+    c = BuildiumClient(stub.url, CLIENT_ID, CLIENT_SECRET, rate_per_s=200, page=2)
+    yield c
+    await c.aclose()
+
+
+async def test_people_apply_while_the_later_tenant_pages_are_still_read(spine, stub, paged):
+    """The second tenants page is held by the stand-in until the first page's people and their
+    roles are in the store (applied as their page came, not after the last one)."""
+    stub.hold = ("/v1/leases/tenants", 2)
+    running = asyncio.create_task(sync(spine, paged, organization=ORG))
+    try:
+        assert await asyncio.to_thread(stub.held.wait, 10)
+        for _ in range(500):  # applying runs beside the held request
+            roles = await spine.store.query(keys.person("p_buildium_tenant-5001"), keys.ROLE_PREFIX)
+            if roles:
+                break
+            await asyncio.sleep(0.01)
+        assert [(r.data["role_type"], r.data["scope"].get("unit_id")) for r in roles] == \
+            [("tenant", "u_buildium_unit-1001")]
+        assert await spine.get_person("p_buildium_tenant-5002") is not None
+        assert await spine.get_person("p_buildium_tenant-5003") is None  # on the held page
+    finally:
+        stub.release.set()
+        run = await running
+    assert run.report.errors == []
+    assert run.report.counts()["residents"]["created"] == 6  # as in one page (the first test)
+
+
+async def test_a_full_sync_in_pages_ends_exactly_what_it_no_longer_lists(spine, stub, paged):
+    await sync(spine, paged, organization=ORG)
+    stub.account.leases.remove(stub.account.lease(3004))  # Noah's lease gone from the account
+    run = await sync(spine, paged, organization=ORG, full=True)
+    assert run.report.errors == [] and run.report.counts()["residents"]["ended"] == 1
+    _, noah = await roles_of(spine, "+12535551007")
+    assert noah == [("tenant", False)]
+    _, dana = await roles_of(spine, "+12535551001")
+    assert dana == [("tenant", True)]
+    again = (await sync(spine, paged, organization=ORG, full=True)).report
+    assert again.writes == 0, again.counts()
+
+
+async def test_two_people_on_one_number_on_different_pages_is_an_error_not_a_merge(spine, stub, paged):
+    stub.account.tenant(5007)["PhoneNumbers"] = [{"Number": "(253) 555-1001", "Type": "Cell"}]  # Dana's, page 1
+    run = await sync(spine, paged, organization=ORG)
+    assert any("tenant-5007" in e and "two people" in e for e in run.report.errors), run.report.errors
+    assert any("lease-3004-tenant-5007" in e for e in run.report.errors)  # its role fails with it
+    dana, roles = await roles_of(spine, "+12535551001")
+    assert dana == "p_buildium_tenant-5001" and roles == [("tenant", True)]

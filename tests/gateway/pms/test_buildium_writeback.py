@@ -6,18 +6,21 @@ from __future__ import annotations
 
 from datetime import timedelta
 
+import spine.keys as keys
 from desk.outbound.queue import queue_outbound
 from desk.pms import writeback as w
 from gateway.cli.sms import send_sms
 from gateway.pms.buildium.worker import WRITE_EVERY_S, BuildiumWorker
-from gateway.pms.buildium.writeback import apply_task_status
+from gateway.pms.buildium.writeback import apply_task_status, write_one
 from spine.context import Channel
 from spine.identity import utcnow
 from spine.notification import NotificationKind, NotificationStatus, OutboundRequest
 from spine.records import EventKind
+from spine.repo import Spine
 from spine.work import WorkOrder, WorkOrderNote, WorkOrderStatus
 from tests.support.buildium_webhook_helpers import ALDER, ORG, buildium_settings
 from tests.support.gateway_helpers import ACCOUNT_SID, AUTH_TOKEN, PUBLIC_URL, OfflinePool
+from tests.support.store_fixtures import WriterFirst
 
 DANA, MEI = "p_buildium_tenant-5001", "p_buildium_tenant-5003"
 
@@ -105,3 +108,19 @@ async def test_a_work_order_opened_by_text_is_written_back(make_gateway, synced,
     await ticker(BuildiumWorker(synced, client, ORG, poll_s=300))()
     [task] = stub.account.tasks
     assert task["Title"].startswith(wo.display_id) and task["UnitAgreement"]["Id"] == 3001
+
+
+async def test_the_task_link_keeps_what_a_turn_wrote_meanwhile(synced, stub, client):
+    """WorkOrder.pms is set by compare-and-set: a note a turn adds between the link's read and its
+    write is kept, and the link is set."""
+    wo = await _work_order(synced, 9003)
+    wb = await w.queue_write_back(synced, wo)
+
+    async def turn() -> None:
+        current = await synced.get_work_order(wo.id)
+        await synced.note_work_order(current, DANA, "it's worse now", updated_at=None)
+    racing = Spine(WriterFirst(synced.store, (keys.work_order(wo.id), keys.ITEM), turn))
+    await write_one(racing, client, wb)
+    after = await synced.get_work_order(wo.id)
+    assert [n.text for n in after.notes] == ["it's worse now"]
+    assert after.pms is not None and after.pms.id == str(stub.account.tasks[0]["Id"])
