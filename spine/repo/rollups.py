@@ -61,8 +61,6 @@ class RollupRecords(RepoBase):
             position = keys.rollup_position(await self._local_day(property_id, at), key)
             added[position] = added.get(position, 0) + n
         for _ in range(CAS_TRIES):
-            if not added:
-                return
             if len(added) == 1:
                 [position] = added
                 read = await self.store.get(pk, position)
@@ -71,6 +69,8 @@ class RollupRecords(RepoBase):
                 found = await self.store.get_many([(pk, position) for position in added])
             added = {position: n for position, n in added.items() if not await self._add(found.get((pk, position)),
                                                                                          pk, position, n)}
+            if not added:
+                return
         raise ConditionFailed(f"rollups {property_id} {sorted(added)} kept changing under {CAS_TRIES} tries")
 
     async def _add(self, item: Item | None, pk: str, position: str, n: int) -> bool:
