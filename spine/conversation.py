@@ -82,6 +82,20 @@ class Conversation(BaseModel):
     last_at: datetime = Field(default_factory=utcnow)
     unread: int = 0
     takeover: Takeover | None = None
+    # The earliest of the person's messages not answered yet: the reports' first response time runs
+    # from it (kept here, as the head is written anyway, so an answer need not read the messages).
+    waiting_since: datetime | None = None
+
+    def heard(self, at: datetime) -> None:
+        """The person said something at `at`: they wait for an answer from then, unless they already did."""
+        if self.waiting_since is None or at < self.waiting_since:
+            self.waiting_since = at
+
+    def answered(self) -> datetime | None:
+        """Someone answered (Clara, staff, or a call as it happened): since when the person had
+        waited, None when they were not waiting."""
+        since, self.waiting_since = self.waiting_since, None
+        return since
 
     def mode(self, now: datetime | None = None) -> Mode:
         return Mode.STAFF if self.takeover is not None and self.takeover.active(now) else Mode.CLARA

@@ -43,45 +43,56 @@ def _head(head: Conversation | None, env: MessageEnvelope, person_id: str, openi
 
 async def after_turn(deps: TurnDeps, env: MessageEnvelope, person_id: str, opening: Opening | None,
                      result: TurnResult) -> bool:
-    """Write the turn's messages; False when a takeover started during the turn (the reply is withheld)."""
+    """Write the turn's messages; False when a takeover started during the turn (the reply is withheld).
+    The head first (`note=False`), then the messages with the one change in the feed for both."""
     said_id, reply_id = message_ids(env.interaction_id)
-    taken_over = False
+    answering = bool(result.reply and not result.suppressed)
+    taken_over, waited = False, None
 
     def record(current: Conversation | None) -> Conversation:
-        nonlocal taken_over
+        nonlocal taken_over, waited
         head = _head(current, env, person_id, opening, env.received_at)
+        head.heard(env.received_at)
         taken_over = head.takeover is not None and head.takeover.active()
+        waited = head.answered() if answering and not taken_over else None
         if taken_over and head.takeover is not None:
             head.unread += 1
             head.takeover.remember(TranscriptEntry(role="user", text=env.body))
         return head
 
-    head = await deps.spine.change_conversation(person_id, env.property_id, record)
+    org_id = opening.authority.org_id if opening is not None else None
+    head = await deps.spine.change_conversation(person_id, env.property_id, record, note=False)
     said = ConversationMessage(id=said_id, person_id=person_id, property_id=env.property_id, channel=env.channel,
                                interaction_id=env.interaction_id, at=env.received_at, author=Author.PERSON,
                                text=env.body, unread=taken_over)
-    await deps.spine.put_message(said)
     if taken_over and head is not None and head.takeover is not None:
+        await deps.spine.put_message(said, org_id=org_id)
         await _tell_staff(deps, env, head, said_id)
         return False
-    if result.reply and not result.suppressed:
-        await deps.spine.put_message(said.model_copy(update={"id": reply_id, "at": utcnow(), "author": Author.CLARA,
-                                                             "text": result.reply}))
+    messages = [said]
+    if answering:
+        messages.append(said.model_copy(update={"id": reply_id, "at": utcnow(), "author": Author.CLARA,
+                                                "text": result.reply}))
+    await deps.spine.put_messages(messages, waited_since=waited, org_id=org_id)
     return True
 
 
 async def record_held_reply(deps: TurnDeps, env: MessageEnvelope, person_id: str, reply: str) -> None:
     """The safety reply sent while staff answer, in the conversation (and in what Clara reads back)."""
+    waited = None
+
     def remember(current: Conversation | None) -> Conversation | None:
+        nonlocal waited
         if current is None or current.takeover is None:
             return None
+        waited = current.answered()
         current.takeover.remember(TranscriptEntry(role="agent", text=reply))
         return current
 
-    await deps.spine.change_conversation(person_id, env.property_id, remember)
+    await deps.spine.change_conversation(person_id, env.property_id, remember, note=False)
     await deps.spine.put_message(ConversationMessage(
         id=message_ids(env.interaction_id)[1], person_id=person_id, property_id=env.property_id,
-        channel=env.channel, author=Author.CLARA, text=reply, interaction_id=env.interaction_id))
+        channel=env.channel, author=Author.CLARA, text=reply, interaction_id=env.interaction_id), waited_since=waited)
 
 
 async def _tell_staff(deps: TurnDeps, env: MessageEnvelope, head: Conversation, message_id: str) -> None:
@@ -104,20 +115,21 @@ async def _tell_staff(deps: TurnDeps, env: MessageEnvelope, head: Conversation, 
 
 
 async def record_call(spine: Spine, trace: AgentTrace, said: list[TranscriptEntry]) -> None:
-    """A call's transcript, at its end, in the caller's conversation (staff see it like texts)."""
+    """A call's transcript, at its end, in the caller's conversation (staff see it like texts). A
+    call answers the person as it happens: what they waited for since is no first response."""
     person_id, property_id = trace.participant_id, trace.property_id
     if person_id is None or property_id is None or not said:
         return
-    for n, entry in enumerate(said):
-        await spine.put_message(ConversationMessage(
-            id=f"{trace.interaction_id}-{n:04d}", person_id=person_id, property_id=property_id,
-            at=trace.started_at + timedelta(microseconds=n), channel=Channel.VOICE,
-            author=Author.PERSON if entry.role == "user" else Author.CLARA, text=entry.text,
-            interaction_id=trace.interaction_id))
 
     def touch(current: Conversation | None) -> Conversation:
         head = current or Conversation(person_id=person_id, property_id=property_id)
         head.last_at, head.last_channel = max(head.last_at, trace.started_at), Channel.VOICE
+        head.answered()
         return head
 
-    await spine.change_conversation(person_id, property_id, touch)
+    await spine.change_conversation(person_id, property_id, touch, note=False)
+    await spine.put_messages([ConversationMessage(
+        id=f"{trace.interaction_id}-{n:04d}", person_id=person_id, property_id=property_id,
+        at=trace.started_at + timedelta(microseconds=n), channel=Channel.VOICE,
+        author=Author.PERSON if entry.role == "user" else Author.CLARA, text=entry.text,
+        interaction_id=trace.interaction_id) for n, entry in enumerate(said)])

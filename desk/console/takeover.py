@@ -11,6 +11,7 @@ was not already.
 from __future__ import annotations
 
 import secrets
+from datetime import datetime
 
 from pydantic import BaseModel
 
@@ -106,17 +107,21 @@ async def send_staff_message(spine: Spine, person_id: str, property_id: str, sta
 
 
 async def _remember(spine: Spine, message: ConversationMessage) -> None:
-    """The staff message in the conversation and in what Clara reads back on resuming."""
-    await spine.put_message(message)
+    """The staff message in the conversation and in what Clara reads back on resuming; it answers
+    the person (the reports' first response, from what they waited since, kept on the head)."""
     name = await _staff_name(spine, message.staff_person_id or "")
+    waited: datetime | None = None
 
     def remember(current: Conversation | None) -> Conversation | None:
+        nonlocal waited
         if current is None or current.takeover is None:
             return None
+        waited = current.answered()
         current.takeover.remember(TranscriptEntry(role="agent", text=f"[{name}, staff] {message.text}"))
         return current
 
-    await spine.change_conversation(message.person_id, message.property_id, remember)
+    await spine.change_conversation(message.person_id, message.property_id, remember, note=False)
+    await spine.put_message(message, waited_since=waited)
 
 
 async def taker_lost_access(spine: Spine, head: Conversation) -> Conversation | None:

@@ -13,6 +13,7 @@ from pydantic import BaseModel
 
 import spine.keys as keys
 from spine.identity import utcnow
+from spine.property import Property
 from spine.repo.reference_cache import REFERENCE_TTL_S, ReferenceCache
 from spine.store.base import ABSENT, ConditionFailed, Item, Store
 
@@ -53,12 +54,26 @@ class RepoBase:
         return model.model_validate(item.data) if item else None
 
     async def _get_reference(self, model: type[M], pk: str) -> M | None:
+        data = await self._reference_data(pk)
+        return model.model_validate(data) if data is not None else None
+
+    async def _reference_data(self, pk: str) -> dict[str, Any] | None:
+        """A reference record's raw data through the cache, not a model: for a writer that needs
+        one field of it (a property's org or time zone) several times a turn. Do not modify it."""
         hit, data = self.reference.get(pk)
         if not hit:
             item = await self.store.get(pk)
             data = item.data if item else None
             self.reference.put(pk, data)
-        return model.model_validate(data) if data is not None else None
+        return data
+
+    async def _property_field(self, property_id: str, field: str) -> Any:
+        """One field of a property (its default when the stored record lacks it), without
+        building the model; None when there is no such property."""
+        data = await self._reference_data(keys.property_(property_id))
+        if data is None:
+            return None
+        return data[field] if field in data else Property.model_fields[field].default
 
     async def _put_reference_item(self, item: Item) -> None:
         self.reference.drop(item.pk)
@@ -97,7 +112,8 @@ class RepoBase:
         for _ in range(tries) if tries is not None else itertools.count():
             item = await self.store.get(pk, sk)
             before = model.model_validate(item.data) if item else None
-            after = change(before.model_copy(deep=True) if before else None)
+            # `change` gets its own copy: validated again from the item, several times cheaper than a deep copy.
+            after = change(model.model_validate(item.data) if item else None)
             if after is None:
                 return Changed(before, None)
             written = item_of(after, item) if item_of else _item_of(after, item, pk, sk)

@@ -14,7 +14,6 @@ from datetime import datetime, timedelta
 import spine.keys as keys
 from spine.feed import Change, ChangeKind
 from spine.identity import utcnow
-from spine.property import Property
 from spine.repo.base import RepoBase
 from spine.store.base import Item
 
@@ -24,10 +23,10 @@ SECOND = "%Y%m%dT%H%M%S"
 class ChangeFeedRecords(RepoBase):
     async def note_change(self, kind: ChangeKind, record_id: str, property_id: str, *, org_id: str | None = None,
                           detail: dict[str, str] | None = None) -> Change:
-        """Write one change to the property's feed and its org's (looked up when not given)."""
+        """Write one change to the property's feed and its org's (looked up when not given): one
+        write of both items."""
         if org_id is None:
-            prop = await self._get_reference(Property, keys.property_(property_id))
-            org_id = prop.org_id if prop else None
+            org_id = await self._property_field(property_id, "org_id")
         at = utcnow()
         # A fixed-width time (isoformat drops zero microseconds), so positions sort as times do.
         change = Change(position=keys.change_position(f"{at:%Y-%m-%dT%H:%M:%S.%fZ}", secrets.token_hex(4)), kind=kind,

@@ -12,7 +12,6 @@ from datetime import date, datetime, timedelta
 from zoneinfo import ZoneInfo
 
 import spine.keys as keys
-from spine.property import Property
 from spine.repo.base import RepoBase
 from spine.store.base import ABSENT, ConditionFailed, Item
 
@@ -42,27 +41,46 @@ def percentile(counts: dict[str, int], key: str, q: float) -> float | None:
 
 class RollupRecords(RepoBase):
     async def _local_day(self, property_id: str, at: datetime | None) -> str:
-        prop = await self._get_reference(Property, keys.property_(property_id))
-        when = at or self.clock()
-        return when.astimezone(ZoneInfo(prop.timezone if prop else "UTC")).date().isoformat()
+        timezone = await self._property_field(property_id, "timezone")
+        return (at or self.clock()).astimezone(ZoneInfo(timezone or "UTC")).date().isoformat()
 
     async def bump(self, property_id: str, key: str, n: int = 1, *, at: datetime | None = None) -> None:
         """Add `n` to the property's counter `key` for the local day of `at` (default now)."""
-        position = keys.rollup_position(await self._local_day(property_id, at), key)
-        for _ in range(CAS_TRIES):
-            item = await self.store.get(keys.rollups(property_id), position)
-            try:
-                await self.store.put(Item(pk=keys.rollups(property_id), sk=position,
-                                          data={"n": (item.data["n"] if item else 0) + n}),
-                                     expect_version=item.version if item else ABSENT)
-                return
-            except ConditionFailed:
-                continue
-        raise ConditionFailed(f"rollup {property_id} {position} kept changing under {CAS_TRIES} tries")
+        await self.bump_many(property_id, [(key, n, at)])
 
     async def observe(self, property_id: str, key: str, seconds: float, *, at: datetime | None = None) -> None:
         """Count one time into `key`'s histogram."""
         await self.bump(property_id, bucket_key(key, seconds), at=at)
+
+    async def bump_many(self, property_id: str, counts: list[tuple[str, int, datetime | None]]) -> None:
+        """Add to several of the property's counters at once, each `(key, n, at)` as `bump`: one read
+        of them all, then a compare-and-set each (only the ones that lost a race are read again). A
+        turn's inbound count and first response time cost one read, not two."""
+        pk, added = keys.rollups(property_id), dict[str, int]()
+        for key, n, at in counts:
+            position = keys.rollup_position(await self._local_day(property_id, at), key)
+            added[position] = added.get(position, 0) + n
+        for _ in range(CAS_TRIES):
+            if len(added) == 1:
+                [position] = added
+                read = await self.store.get(pk, position)
+                found = {(pk, position): read} if read else {}
+            else:
+                found = await self.store.get_many([(pk, position) for position in added])
+            added = {position: n for position, n in added.items() if not await self._add(found.get((pk, position)),
+                                                                                         pk, position, n)}
+            if not added:
+                return
+        raise ConditionFailed(f"rollups {property_id} {sorted(added)} kept changing under {CAS_TRIES} tries")
+
+    async def _add(self, item: Item | None, pk: str, position: str, n: int) -> bool:
+        """Write the counter read as `item` plus `n`; False when another writer was first."""
+        try:
+            await self.store.put(Item(pk=pk, sk=position, data={"n": (item.data["n"] if item else 0) + n}),
+                                 expect_version=item.version if item else ABSENT)
+            return True
+        except ConditionFailed:
+            return False
 
     async def rollup_days(self, property_id: str, first: date, last: date) -> dict[str, dict[str, int]]:
         """{day: {key: n}} for the days from `first` to `last`: one query per month spanned."""

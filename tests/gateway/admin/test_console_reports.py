@@ -4,17 +4,19 @@ rated), read back per property over N days as the keys ARCHITECTURE.md lists, as
 page with server-drawn charts; scoped (Nora reads Beacon's only); spam is no lead."""
 from __future__ import annotations
 
+import asyncio
 from datetime import UTC, datetime, timedelta
 
 import pytest
 
 from spine.context import Channel
-from spine.conversation import Author, ConversationMessage
+from spine.conversation import Author, Conversation, ConversationMessage
 from spine.escalation import ApplicationLink
 from spine.identity import Person, PersonCategory
 from spine.oncall import OnCallPlan, Page, PageStatus
 from spine.work import Prospect, Tour, TourStatus, WorkOrder, WorkOrderStatus
 from tests.support.console_helpers import console_app, escalation, staff
+from tests.support.gateway_helpers import text
 
 URL = "/admin/api/reports"
 KEYS = {"first_response_s", "inbound", "handoffs", "emergencies", "leads", "work_orders"}
@@ -30,8 +32,23 @@ async def app(spine):
 
 async def said(spine, n: int, author: Author, at: datetime, property_id: str = "pf_yale",
                channel: Channel = Channel.SMS) -> None:
+    """A message as its writers record it: the head first (a person's message starts a wait, an
+    answer ends it), then the message, an answer with what the person waited since."""
+    waited = None
+
+    def head(current: Conversation | None) -> Conversation:
+        nonlocal waited
+        current = current or Conversation(person_id="p_marcus", property_id=property_id)
+        if author == Author.PERSON:
+            current.heard(at)
+        else:
+            waited = current.answered()
+        return current
+
+    await spine.change_conversation("p_marcus", property_id, head, note=False)
     await spine.put_message(ConversationMessage(id=f"m{n}", person_id="p_marcus", property_id=property_id, at=at,
-                                                channel=channel, author=author, text=f"message {n}"))
+                                                channel=channel, author=author, text=f"message {n}"),
+                            waited_since=waited)
 
 
 async def facts(spine) -> None:
@@ -108,3 +125,39 @@ async def test_csv_and_the_page_with_its_charts(app, spine):
     assert page.text.count("<svg") == 3 and "Leasing funnel" in page.text
     assert 'href="/admin/work-orders?status=completed&amp;property_id=pf_yale"' in page.text
     assert "<script src" not in page.text and "@font-face" not in page.text
+
+
+async def first_responses(spine) -> dict[str, int]:
+    """Today's first response observations at Yale, by histogram bucket, and its inbound SMS."""
+    today = datetime.now(UTC).date()
+    days = await spine.rollup_days("pf_yale", today - timedelta(days=1), today + timedelta(days=1))
+    return {k: n for counts in days.values() for k, n in counts.items() if k.startswith(("first_response_s", "inbound"))}
+
+
+async def test_real_turns_count_each_message_and_each_first_answer(spine):
+    """Through the SMS webhook and real PersonActors: each text counted once, each answered turn one
+    first response; texts held while staff answer wait until the staff message, which is timed from
+    the earliest of them (the wait is kept on the conversation head, not read from the messages)."""
+    client, context = console_app(spine)
+    people = await staff(spine, "p_priya")
+    try:
+        for body in ("what are the office hours?", "and on saturday?"):
+            assert (await text(client, body)).messages
+        assert await first_responses(spine) == {"inbound.sms": 2, "first_response_s.le1": 2}
+        sent = await client.post("/admin/api/conversations/p_marcus/messages", json={"text": "Priya here."},
+                                 headers=people["p_priya"])
+        assert sent.status_code == 200, sent.text  # takes over; Marcus was answered: no first response
+        assert (await text(client, "the sink again")).messages == []  # held
+        await asyncio.sleep(1.1)
+        assert (await text(client, "hello?")).messages == []
+        assert await first_responses(spine) == {"inbound.sms": 4, "first_response_s.le1": 2}
+        sent = await client.post("/admin/api/conversations/p_marcus/messages", json={"text": "Coming at 3."},
+                                 headers=people["p_priya"])
+        assert sent.status_code == 200, sent.text
+        # From "the sink again", over a second before: not from "hello?" (le1).
+        assert await first_responses(spine) == {"inbound.sms": 4, "first_response_s.le1": 2,
+                                                "first_response_s.le2": 1}
+    finally:
+        await client.aclose()
+        await context.sms.drain()
+        await context.http.aclose()

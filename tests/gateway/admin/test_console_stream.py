@@ -9,11 +9,16 @@ import json
 import httpx
 import pytest
 
+import spine.keys as keys
+from desk.console.takeover import take_over
+from gateway.cli.sms import send_sms
 from spine.context import Channel
 from spine.conversation import Author, ConversationMessage
+from spine.identity import utcnow
 from spine.work import Priority
 from tests.support.console_helpers import escalation, staff
 from tests.support.console_server import serve_console
+from tests.support.gateway_helpers import ACCOUNT_SID, AUTH_TOKEN, MARCUS, YALE
 
 
 @pytest.fixture
@@ -80,3 +85,44 @@ async def test_a_resumed_stream_gets_what_changed_while_it_was_away(served, spin
                                 newer_than=first["id"])
     assert [(e["event"], e["data"]["id"]) for e in resumed] == [("escalation", "e_while_away"),
                                                                ("conversation", "p_marcus")]
+
+
+async def sms(base: str, body: str) -> list[str]:
+    async with httpx.AsyncClient(timeout=10) as client:
+        exchange = await send_sms(client, base_url=base, auth_token=AUTH_TOKEN, from_=MARCUS, to=YALE, body=body,
+                                  account_sid=ACCOUNT_SID)
+    assert exchange.status_code == 200, exchange.error
+    return exchange.messages
+
+
+async def turn_changes(spine, since) -> dict[str, list]:
+    """The conversation changes since then in Yale's feed and in its org's."""
+    scopes = {"property": keys.property_scope("pf_yale"), "org": keys.org_scope("org_propflow")}
+    return {name: [c for c in await spine.changes_between([scope], since, utcnow()) if c.kind == "conversation"]
+            for name, scope in scopes.items()}
+
+
+async def test_a_turn_is_one_change_told_after_its_messages(served, spine):
+    """An SMS turn writes the head and both messages, then one change (in the property's feed and the
+    org's): a page refreshing on it shows what the person said and Clara's answer, and a held text
+    (its unread mark on the head) is one change too, after the text."""
+    people = await staff(spine, "p_priya")
+    reader = asyncio.create_task(read_events(served, people["p_priya"], 1))
+    await asyncio.sleep(0.6)
+    since = utcnow()
+    assert await sms(served, "what are the office hours?")
+    [event] = await asyncio.wait_for(reader, 10)
+    assert (event["event"], event["data"]["id"], event["data"]["what"]) == ("conversation", "p_marcus", "message")
+    said, answer = await spine.messages_of("p_marcus", "pf_yale")
+    assert (said.author, answer.author) == ("person", "clara")
+    changes = await turn_changes(spine, since)
+    assert [len(found) for found in changes.values()] == [1, 1]  # one feed write per turn, not one per record
+    assert changes["property"][0].at >= answer.at and event["id"] == changes["org"][0].position
+
+    await take_over(spine, "p_marcus", "pf_yale", "p_priya", release_after_s=600)
+    since = utcnow()
+    assert await sms(served, "the sink again") == []  # held for Priya
+    [change] = (await turn_changes(spine, since))["property"]
+    held = (await spine.messages_of("p_marcus", "pf_yale"))[-1]
+    head = await spine.get_conversation("p_marcus", "pf_yale")
+    assert (held.text, held.unread, head.unread) == ("the sink again", True, 1) and change.at >= held.at
