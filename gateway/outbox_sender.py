@@ -81,7 +81,7 @@ class OutboxSender:
             self.senders[Channel.TELEGRAM] = self._telegram
 
     async def send_due(self, now: datetime | None = None) -> list[OutboxMessage]:
-        """Send every row that is due now; the rows as they ended (sent, failed, suppressed)."""
+        """Send every row that is due now; the rows as they ended (sent, failed, blocked)."""
         now = now or utcnow()
         rows = await self.spine.outbox(OutboxStatus.PENDING, limit=BATCH)
         due = [r for r in rows if r.due_at <= now and r.channel in self.senders
@@ -99,7 +99,7 @@ class OutboxSender:
         return [r for r in done if r.status != OutboxStatus.PENDING]
 
     async def send(self, row: OutboxMessage, now: datetime | None = None) -> OutboxMessage:
-        """Claim the row, then send it, or suppress it if it may no longer go. Only the claimant
+        """Claim the row, then send it, or block it if it may no longer go. Only the claimant
         decides: a sender that read the row a moment ago never overwrites what another sent."""
         now = now or utcnow()
         send = self.senders.get(row.channel)
@@ -117,9 +117,9 @@ class OutboxSender:
         """Send a row this sender claimed, unless it may no longer go."""
         if current.page_id and (page := await self.spine.get_page(current.page_id)) \
                 and page.status == PageStatus.ACKNOWLEDGED:
-            return await self._end(current, OutboxStatus.WITHHELD, "the page was acknowledged before this left")
+            return await self._end(current, OutboxStatus.BLOCKED, "the page was acknowledged before this left")
         if (refused := await may_still_send(self.spine, current)) is not None:  # e.g. a STOP since it was queued
-            return await self._end(current, OutboxStatus.WITHHELD, refused)
+            return await self._end(current, OutboxStatus.BLOCKED, refused)
         return await send_owned(self.spine, current, send, ProviderError)
 
     async def _claimed_elsewhere(self, row: OutboxMessage, marker: str, now: datetime) -> OutboxMessage:

@@ -74,7 +74,7 @@ SIDE_TICK_S = 1.0  # side work runs on its own loop: a long poll never delays a 
 class SchedulerStats(WireModel):
     ticks: int = 0
     steps: int = 0  # ladder steps this process advanced (pages, exhaustions)
-    rows_sent: int = 0  # outbox rows it ended (sent, failed, suppressed)
+    rows_sent: int = 0  # outbox rows it ended (sent, failed, blocked)
     cpu_s: float = 0.0  # process CPU time spent in ticks
     failures: int = 0
     reminders: int = 0  # managers told of a dispatch nobody accepted in time (desk.dispatch.dispatch)

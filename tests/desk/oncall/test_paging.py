@@ -157,7 +157,7 @@ async def test_one_turn_pages_once_and_an_sms_opt_out_is_still_called(seeded_sql
     assert second.page_id == first.page_id == "pg_test_1" and await spine.get_page("pg_other") is None
     rows = {r.channel: r for r in await spine.outbox(OutboxStatus.PENDING, limit=500) if r.page_id == "pg_test_1"}
     assert set(rows) == {"voice"}  # the text is suppressed, the call waits to be placed
-    assert (await spine.get_outbox("page-pg_test_1-0-p_mike-sms")).status == OutboxStatus.WITHHELD
+    assert (await spine.get_outbox("page-pg_test_1-0-p_mike-sms")).status == OutboxStatus.BLOCKED
 
 
 @pytest.mark.parametrize("language", ["en", "es"])
