@@ -37,7 +37,6 @@ from gateway.telegram.delivery import REPLY_MARKUP
 from gateway.twilio.client import status_callback_url, twilio_clients
 from gateway.twilio.texts import send_text
 from spine.context import Channel
-from spine.identity import utcnow
 from spine.oncall import PageStatus
 from spine.records import OutboxMessage, OutboxStatus
 from spine.repo import Spine
@@ -82,7 +81,7 @@ class OutboxSender:
 
     async def send_due(self, now: datetime | None = None) -> list[OutboxMessage]:
         """Send every row that is due now; the rows as they ended (sent, failed, blocked)."""
-        now = now or utcnow()
+        now = now or self.spine.clock()
         rows = await self.spine.outbox(OutboxStatus.PENDING, limit=BATCH)
         due = [r for r in rows if r.due_at <= now and r.channel in self.senders
                and (r.kind is not None or r.created_at <= now - timedelta(seconds=REPLY_GRACE_S))]
@@ -92,7 +91,7 @@ class OutboxSender:
     async def send_queued(self, ids: list[str], now: datetime | None = None) -> list[OutboxMessage]:
         """Send these rows now if they are pending and due (a turn's, a ladder step's), not at the
         next sweep; the rows as they ended. A row sent elsewhere first is left as it is."""
-        now = now or utcnow()
+        now = now or self.spine.clock()
         rows = [r for r in [await self.spine.get_outbox(i) for i in ids] if r is not None]
         due = [r for r in rows if r.status == OutboxStatus.PENDING and r.due_at <= now and r.channel in self.senders]
         done = await asyncio.gather(*(self.send(r, now) for r in due))
@@ -101,7 +100,7 @@ class OutboxSender:
     async def send(self, row: OutboxMessage, now: datetime | None = None) -> OutboxMessage:
         """Claim the row, then send it, or block it if it may no longer go. Only the claimant
         decides: a sender that read the row a moment ago never overwrites what another sent."""
-        now = now or utcnow()
+        now = now or self.spine.clock()
         send = self.senders.get(row.channel)
         if send is None:
             return row  # no credentials for its channel: it waits

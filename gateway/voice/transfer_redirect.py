@@ -16,7 +16,6 @@ from desk.transfer.progress import change, note
 from gateway.settings import Settings
 from gateway.twilio.call_updates import TwilioCallUpdates
 from gateway.twilio.client import twilio_clients
-from spine.identity import utcnow
 from spine.records import EventKind
 from spine.repo import Spine
 from spine.toolspec import ToolResult
@@ -67,7 +66,7 @@ class CallRedirects:
                 return None
             t.redirect_status = status
             if not accepted:
-                t.outcome, t.ended_at = TransferOutcome.FAILED, utcnow()
+                t.outcome, t.ended_at = TransferOutcome.FAILED, self.spine.clock()
             return t
 
         changed = await change(self.spine, transfer.id, edit) or transfer
