@@ -211,11 +211,11 @@ async def audit(store: Path, twilio, run: Run) -> dict:
             for person in page.plan.levels[step % len(page.plan.levels)]:
                 for channel in ("sms", "call"):
                     row = rows.get(f"page-{page.id}-{step}-{person}-{channel}")
-                    suppressed = row is not None and row.status == OutboxStatus.WITHHELD
+                    blocked = row is not None and row.status == OutboxStatus.BLOCKED
                     if row is not None and row.status == OutboxStatus.FAILED and _reached(row, orphans):
                         counts["interrupted_but_delivered"] += 1  # sent once; the sender died before recording it
                         continue
-                    if row is None or (row.status != OutboxStatus.SENT and not suppressed):
+                    if row is None or (row.status != OutboxStatus.SENT and not blocked):
                         counts["skipped"] += 1
                         claimed = row is not None and await spine.store.get(keys.once(keys.outbox_send_marker(row.id)))
                         print(f"  skipped: page {page.id} ({page.status}) step {step} {person} {channel}: row "

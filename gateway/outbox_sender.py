@@ -37,7 +37,6 @@ from gateway.telegram.delivery import REPLY_MARKUP
 from gateway.twilio.client import status_callback_url, twilio_clients
 from gateway.twilio.texts import send_text
 from spine.context import Channel
-from spine.identity import utcnow
 from spine.oncall import PageStatus
 from spine.records import OutboxMessage, OutboxStatus
 from spine.repo import Spine
@@ -81,8 +80,8 @@ class OutboxSender:
             self.senders[Channel.TELEGRAM] = self._telegram
 
     async def send_due(self, now: datetime | None = None) -> list[OutboxMessage]:
-        """Send every row that is due now; the rows as they ended (sent, failed, suppressed)."""
-        now = now or utcnow()
+        """Send every row that is due now; the rows as they ended (sent, failed, blocked)."""
+        now = now or self.spine.clock()
         rows = await self.spine.outbox(OutboxStatus.PENDING, limit=BATCH)
         due = [r for r in rows if r.due_at <= now and r.channel in self.senders
                and (r.kind is not None or r.created_at <= now - timedelta(seconds=REPLY_GRACE_S))]
@@ -92,16 +91,16 @@ class OutboxSender:
     async def send_queued(self, ids: list[str], now: datetime | None = None) -> list[OutboxMessage]:
         """Send these rows now if they are pending and due (a turn's, a ladder step's), not at the
         next sweep; the rows as they ended. A row sent elsewhere first is left as it is."""
-        now = now or utcnow()
+        now = now or self.spine.clock()
         rows = [r for r in [await self.spine.get_outbox(i) for i in ids] if r is not None]
         due = [r for r in rows if r.status == OutboxStatus.PENDING and r.due_at <= now and r.channel in self.senders]
         done = await asyncio.gather(*(self.send(r, now) for r in due))
         return [r for r in done if r.status != OutboxStatus.PENDING]
 
     async def send(self, row: OutboxMessage, now: datetime | None = None) -> OutboxMessage:
-        """Claim the row, then send it, or suppress it if it may no longer go. Only the claimant
+        """Claim the row, then send it, or block it if it may no longer go. Only the claimant
         decides: a sender that read the row a moment ago never overwrites what another sent."""
-        now = now or utcnow()
+        now = now or self.spine.clock()
         send = self.senders.get(row.channel)
         if send is None:
             return row  # no credentials for its channel: it waits
@@ -117,9 +116,9 @@ class OutboxSender:
         """Send a row this sender claimed, unless it may no longer go."""
         if current.page_id and (page := await self.spine.get_page(current.page_id)) \
                 and page.status == PageStatus.ACKNOWLEDGED:
-            return await self._end(current, OutboxStatus.WITHHELD, "the page was acknowledged before this left")
+            return await self._end(current, OutboxStatus.BLOCKED, "the page was acknowledged before this left")
         if (refused := await may_still_send(self.spine, current)) is not None:  # e.g. a STOP since it was queued
-            return await self._end(current, OutboxStatus.WITHHELD, refused)
+            return await self._end(current, OutboxStatus.BLOCKED, refused)
         return await send_owned(self.spine, current, send, ProviderError)
 
     async def _claimed_elsewhere(self, row: OutboxMessage, marker: str, now: datetime) -> OutboxMessage:

@@ -1,5 +1,6 @@
 """The vocabulary of what the gateway starts (pages, notifications, dispatches, staff messages), as
-opposed to a reply to an inbound. A leaf module: the tool results (spine.toolspec) and the trace
+opposed to a reply to an inbound, and the one "not sent" word of every outbox row (`blocked`, with
+the reason beside it), replies' rows included. A leaf module: the tool results (spine.toolspec) and the trace
 (spine.records) carry `Notification`s, and desk.outbound.queue, which writes the outbox, re-exports all
 of it (the names of the contract are desk.outbound.queue's)."""
 from __future__ import annotations
@@ -28,11 +29,29 @@ class Purpose(StrEnum):
     MARKETING = "marketing"
 
 
+class OutboxStatus(StrEnum):
+    """An outbox row's state (spine.records.OutboxMessage; its `error` says why it failed or is blocked)."""
+
+    PENDING = "pending"
+    SENT = "sent"
+    FAILED = "failed"
+    # The one "not sent" word: it may not be sent (opted out on that channel, no address, deceased, spam,
+    # the page was acknowledged first). The trace, the tool results and `notify/blocked` say the same.
+    BLOCKED = "blocked"
+
+    @classmethod
+    def _missing_(cls, value: object) -> OutboxStatus | None:
+        # Rows written before the word was one were kept "suppressed": read them as what they are.
+        return cls.BLOCKED if value == "suppressed" else None
+
+
 class NotificationStatus(StrEnum):
+    """What a started message's caller is told: the row's own words, and a pending row as queued or deferred."""
+
     QUEUED = "queued"      # written to the outbox, goes out at the next tick
-    SENT = "sent"          # the provider accepted it
+    SENT = OutboxStatus.SENT.value  # the provider accepted it
     DEFERRED = "deferred"  # waits for the recipient's next contact window (09:00-19:00 local)
-    BLOCKED = "blocked"    # may not be sent: opted out on that channel, no address, deceased, spam
+    BLOCKED = OutboxStatus.BLOCKED.value  # not sent: blocked, or the provider refused it; `reason` says why
 
 
 class OutboundRequest(BaseModel):
@@ -63,4 +82,4 @@ class Notification(BaseModel):
     status: NotificationStatus
     outbox_id: str | None = None
     not_before: datetime | None = None  # deferred: when it goes out (UTC)
-    reason: str | None = None  # blocked: why (opted out of sms, no address, deceased, ...)
+    reason: str | None = None  # blocked: why (opted out of sms, no address, deceased, the provider's error, ...)

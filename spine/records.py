@@ -11,6 +11,7 @@ from pydantic import BaseModel, Field
 from spine.context import Channel
 from spine.identity import utcnow
 from spine.notification import Notification
+from spine.notification import OutboxStatus as OutboxStatus  # the row's status, beside the other outbound words
 from spine.toolspec import CallDecision
 
 
@@ -47,13 +48,6 @@ class InboundMessage(BaseModel):
     status: InboundStatus = InboundStatus.ACCEPTED
     reply: str | None = None
     failure: str | None = None
-
-
-class OutboxStatus(StrEnum):
-    PENDING = "pending"
-    SENT = "sent"
-    FAILED = "failed"
-    WITHHELD = "suppressed"  # never sent: it may not be (opted out, no address, the page was acknowledged)
 
 
 class OutboxMessage(BaseModel):

@@ -9,7 +9,7 @@ than viewer, held by a Person who carries authority."""
 from __future__ import annotations
 
 from spine.admin_access import OPERATOR
-from spine.identity import STAFF_ROLE_TYPES, PersonRoleType
+from spine.identity import STAFF_ROLE_TYPES, PersonRoleType, carries_authority
 from spine.repo import Spine
 from spine.roles import role_applies_at
 
@@ -18,7 +18,7 @@ async def staff_may_act(spine: Spine, staff_person_id: str, property_id: str) ->
     if staff_person_id == OPERATOR:  # the operator's token reaches every property, and no role ends
         return True
     person = await spine.get_person(staff_person_id)
-    if person is None or person.deceased or person.merged_into_person_id or person.category is not None:
+    if not carries_authority(person):
         return False
     prop = await spine.get_property(property_id)
     if prop is None:

@@ -8,7 +8,6 @@ only those still waiting; media with nothing waiting for it stays in the convers
 """
 from __future__ import annotations
 
-from spine.identity import utcnow
 from spine.repo import Spine
 from spine.work import WorkOrder
 from tools.caller import Caller
@@ -36,5 +35,5 @@ async def attach_requested_photos(spine: Spine, caller: Caller, media_urls: list
     wo.photo_urls += new
     note = f"{len(new)} photo(s) received by MMS for: {wo.photo_request}"
     wo.photo_request = None
-    await spine.note_work_order(wo, caller.person_id, note, updated_at=utcnow())
+    await spine.note_work_order(wo, caller.person_id, note, updated_at=spine.clock())
     return wo

@@ -27,7 +27,7 @@ from actors.errors import ActorError
 from actors.host.host import host_name, host_of, owner_id
 from actors.host.person_actor import ActorInfo
 from actors.protocol.handles import DispatcherHandle, PersonHostHandle, ReconcilerHandle, kill_actor
-from actors.protocol.host import HostReply, HostStatus
+from actors.protocol.host import Answered, CallAnswered, HostFailed, HostMoved, TurnAnswered, read_host_reply
 from actors.protocol.keys import host_index, person_of, placement_key
 from actors.protocol.session import SessionOp, SessionReply, SessionRequest
 from actors.protocol.turn import TurnResult
@@ -132,18 +132,22 @@ class HostPool:
     async def submit(self, envelope: MessageEnvelope) -> TurnResult:
         """The reply for one accepted message, or TurnFailed (the gateway records the failure in
         the inbound log and apologises; the pool never writes the log)."""
-        reply = await self._in_order(placement_key(envelope), "handle", envelope)
-        assert reply.result is not None
-        return reply.result
+        match await self._in_order(placement_key(envelope), "handle", envelope):
+            case TurnAnswered(result=result):
+                return result
+            case other:
+                raise TurnFailed(f"a host answered a message with {other.status}")
 
     async def session(self, op: SessionOp) -> SessionReply:
         """One op of a phone call, run by the caller's PersonActor (or their number's address
         actor) in order with their texts (actors.host.person_session); TurnFailed as for a message."""
-        reply = await self._in_order(op.key, "session", op)
-        assert reply.session is not None
-        return reply.session
+        match await self._in_order(op.key, "session", op):
+            case CallAnswered(session=session):
+                return session
+            case other:
+                raise TurnFailed(f"a host answered a call's op with {other.status}")
 
-    async def _in_order(self, key: str, method: str, item: MessageEnvelope | SessionOp) -> HostReply:
+    async def _in_order(self, key: str, method: str, item: MessageEnvelope | SessionOp) -> Answered:
         """Ray does not keep submission order for async actors, so this pool hands a person's
         messages to the host one after another (each waits for the previous one's answer): per
         person they would run one at a time anyway, and the host's mailbox orders what arrives
@@ -161,7 +165,7 @@ class HostPool:
             if self._tails.get(key) is done:
                 del self._tails[key]
 
-    async def _send(self, key: str, method: str, item: MessageEnvelope | SessionOp) -> HostReply:
+    async def _send(self, key: str, method: str, item: MessageEnvelope | SessionOp) -> Answered:
         data = _wire(item)
         deadline = time.monotonic() + self.config.submit_timeout_s
         target, backoff = self._host_for_key(key), RetryBackoff()
@@ -178,19 +182,19 @@ class HostPool:
                 log.info("host lost a message for %s (%s); asking the layout again", key, type(exc).__name__)
                 target = await self._rehome(key, backoff)
                 continue
-            reply = HostReply.from_bytes(raw)
-            if reply.status == HostStatus.OK:
-                return reply
-            if reply.status == HostStatus.FAILED:
-                raise TurnFailed(reply.error or "turn failed")
-            if reply.rekey:  # the message belongs to a Person (the address resolved, a merge survivor)
-                field = "participant_id" if isinstance(item, MessageEnvelope) else "person_id"
-                item = item.model_copy(update={field: person_of(reply.rekey)})
-                data, key = _wire(item), reply.rekey
-                target = self._host_for_key(key)
-                continue
-            owner = await self._owner_handle(reply.owner) if reply.owner else None
-            target = owner if owner is not None and owner is not target else await self._rehome(key, backoff)
+            match read_host_reply(raw):
+                case TurnAnswered() | CallAnswered() as answered:
+                    return answered
+                case HostFailed(error=error):
+                    raise TurnFailed(error or "turn failed")
+                case HostMoved(rekey=rekey) if rekey:  # the message belongs to a Person (the address resolved, a merge survivor)
+                    field = "participant_id" if isinstance(item, MessageEnvelope) else "person_id"
+                    item = item.model_copy(update={field: person_of(rekey)})
+                    data, key = _wire(item), rekey
+                    target = self._host_for_key(key)
+                case HostMoved(owner=named):
+                    owner = await self._owner_handle(named) if named else None
+                    target = owner if owner is not None and owner is not target else await self._rehome(key, backoff)
         raise TurnFailed(f"no host answered for {key} within {self.config.submit_timeout_s:.0f}s")
 
     async def _rehome(self, key: str, backoff: RetryBackoff) -> PersonHostHandle | None:

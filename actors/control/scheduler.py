@@ -28,7 +28,6 @@ from desk.followups.engine import Step, run_due
 from desk.followups.plans import plan_open_renewals
 from desk.oncall.paging import advance_page
 from spine.codec import WireModel
-from spine.identity import utcnow
 from spine.notification import NotificationStatus
 from spine.records import OutboxMessage
 from spine.repo import Spine
@@ -74,7 +73,7 @@ SIDE_TICK_S = 1.0  # side work runs on its own loop: a long poll never delays a 
 class SchedulerStats(WireModel):
     ticks: int = 0
     steps: int = 0  # ladder steps this process advanced (pages, exhaustions)
-    rows_sent: int = 0  # outbox rows it ended (sent, failed, suppressed)
+    rows_sent: int = 0  # outbox rows it ended (sent, failed, blocked)
     cpu_s: float = 0.0  # process CPU time spent in ticks
     failures: int = 0
     reminders: int = 0  # managers told of a dispatch nobody accepted in time (desk.dispatch.dispatch)
@@ -96,7 +95,7 @@ class Ladders:
 
     async def tick(self, now: datetime | None = None) -> SchedulerStats:
         started = time.process_time()
-        now = now or utcnow()
+        now = now or self.spine.clock()
         running = await self.spine.pages_due(_NEVER, limit=LADDERS_READ)  # sorted by next step due
         due = [(p, v) for p, v in running if p.next_due <= now]
         self.next_due = next((p.next_due for p, _ in running if p.next_due > now), None)
@@ -174,7 +173,8 @@ class SchedulerService:
             except Exception as exc:  # noqa: BLE001 - a failed tick (the store down) is retried next tick
                 self.ladders.stats.failures += 1
                 log.warning("scheduler tick failed: %s: %s", type(exc).__name__, exc)
-            await asyncio.sleep(pause_s(self.tick_s, time.monotonic() - began, self.ladders.next_due, utcnow()))
+            await asyncio.sleep(pause_s(self.tick_s, time.monotonic() - began, self.ladders.next_due,
+                                         self.ladders.spine.clock()))
 
     async def ping(self) -> str:
         return SCHEDULER_NAME

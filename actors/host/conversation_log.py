@@ -43,7 +43,7 @@ def _head(head: Conversation | None, env: MessageEnvelope, person_id: str, openi
 
 async def after_turn(deps: TurnDeps, env: MessageEnvelope, person_id: str, opening: Opening | None,
                      result: TurnResult) -> bool:
-    """Write the turn's messages; False when a takeover started during the turn (the reply is withheld).
+    """Write the turn's messages; False when a takeover started during the turn (the reply is held: not sent).
     The head first (`note=False`), then the messages with the one change in the feed for both."""
     said_id, reply_id = message_ids(env.interaction_id)
     answering = bool(result.reply and not result.suppressed)

@@ -23,7 +23,7 @@ from actors.heap import heap_blocks, settle_heap
 from actors.host.ownership import Ownerships
 from actors.host.person_actor import ActorInfo, Moved, PersonActor, PersonRuntime
 from actors.host.person_runtime import KeyedActor, default_turn
-from actors.protocol.host import HostReply, HostStatus
+from actors.protocol.host import Answered, CallAnswered, HostFailed, HostMoved, HostReply, TurnAnswered
 from actors.protocol.keys import placement_key
 from actors.protocol.session import SessionOp, SessionReply, SessionRequest
 from actors.protocol.turn import TurnDeps, TurnResult
@@ -92,16 +92,16 @@ class PersonHost:
         try:
             envelope = MessageEnvelope.from_bytes(data)
         except (ValidationError, ValueError) as exc:
-            return HostReply(status=HostStatus.FAILED, error=f"bad envelope: {exc}"[:500]).to_bytes()
-        return await self._answer(envelope.message_id, self.submit(envelope), "result")
+            return HostFailed(error=f"bad envelope: {exc}"[:500]).to_bytes()
+        return await self._answer(envelope.message_id, self._turn(envelope))
 
     async def session(self, data: bytes) -> bytes:
         """A phone call's op (actors.host.person_session) for the caller's PersonActor: bytes in and out."""
         try:
             op = SessionRequest.from_bytes(data).op
         except (ValidationError, ValueError) as exc:
-            return HostReply(status=HostStatus.FAILED, error=f"bad session op: {exc}"[:500]).to_bytes()
-        return await self._answer(op.interaction_id, self.call(op), "session")
+            return HostFailed(error=f"bad session op: {exc}"[:500]).to_bytes()
+        return await self._answer(op.interaction_id, self._call(op))
 
     async def call(self, op: SessionOp) -> SessionReply:
         """As `submit`, for a phone call's op: the caller's PersonActor (or their number's address
@@ -112,14 +112,22 @@ class PersonHost:
         self._ensure_sweeper()
         return await self.actor_for(key).call(op)
 
-    async def _answer(self, what: str, work: Awaitable[Any], field: str) -> bytes:
+    async def _turn(self, envelope: MessageEnvelope) -> TurnAnswered:
+        return TurnAnswered(result=await self.submit(envelope))
+
+    async def _call(self, op: SessionOp) -> CallAnswered:
+        return CallAnswered(session=await self.call(op))
+
+    async def _answer(self, what: str, work: Awaitable[Answered]) -> bytes:
+        reply: HostReply
         try:
-            return HostReply(status=HostStatus.OK, **{field: await work}).to_bytes()
+            reply = await work
         except Moved as moved:
-            return HostReply(status=HostStatus.MOVED, owner=moved.owner, rekey=moved.rekey).to_bytes()
+            reply = HostMoved(owner=moved.owner, rekey=moved.rekey)
         except Exception as exc:  # a failed turn is an answer, not a dead host
             log.exception("turn for %s failed on %s", what, self.host_id)
-            return HostReply(status=HostStatus.FAILED, error=f"{type(exc).__name__}: {exc}"[:500]).to_bytes()
+            reply = HostFailed(error=f"{type(exc).__name__}: {exc}"[:500])
+        return reply.to_bytes()
 
     def actor_infos(self) -> list[ActorInfo]:
         return [a.info() for a in self.persons.values() if a.active]

@@ -92,8 +92,9 @@ async def held_turn(deps: TurnDeps, env: MessageEnvelope, person_id: str, openin
                       trace=trace)
 
 
-async def withheld(deps: TurnDeps, result: TurnResult) -> TurnResult:
-    """A turn that ended after a staff member took over: its reply is not sent (the trace says so)."""
+async def held_late(deps: TurnDeps, result: TurnResult) -> TurnResult:
+    """A turn that ended after a staff member took over: held like `held_turn`, its reply not sent
+    (the trace says so)."""
     events = [*result.trace.events, TraceEvent(kind=EventKind.TAKEOVER_HELD, reason="taken over during the turn")]
     trace = result.trace.model_copy(update={"reply": "", "events": events})
     await deps.spine.put_trace(trace)
@@ -125,5 +126,5 @@ async def answer(deps: TurnDeps, env: MessageEnvelope, person_id: str, opening: 
         return result
     result = await run()
     if not await after_turn(deps, env, person_id, opening, result):
-        result = await withheld(deps, result)  # taken over during the turn
+        result = await held_late(deps, result)  # taken over during the turn
     return result

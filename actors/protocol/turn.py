@@ -87,7 +87,7 @@ class TurnResult(WireModel):
     interaction_id: str
     person_id: str | None
     reply: str
-    suppressed: bool = False
+    suppressed: bool = False  # Clara answers nothing: spam (routing's reply_suppressed), or a takeover holds it (`held`)
     trace: AgentTrace
 
     @property

@@ -99,6 +99,6 @@ async def admin_scope(spine: Spine, identity: str) -> AdminScope:
 async def is_staff(spine: Spine, person_id: str) -> bool:
     """A Person who may hold admin access: alive, not merged away, with an active staff role."""
     person = await spine.get_person(person_id)
-    if person is None or person.deceased or person.merged_into_person_id or person.category is not None:
+    if not carries_authority(person):
         return False
     return any(r.role_type in STAFF_ROLE_TYPES for r in await spine.roles_of(person_id))

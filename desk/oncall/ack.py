@@ -19,7 +19,7 @@ from desk.dispatch.dispatch import accept_by_page
 from desk.outbound.queue import Notification, NotificationKind, NotificationStatus, OutboundRequest, queue_outbound
 from spine.escalation import EscalationStatus
 from spine.events import emit_event
-from spine.identity import PersonRoleType, utcnow
+from spine.identity import PersonRoleType
 from spine.oncall import TAKEN_PAGE_KEPT_S, Page, PageStatus, PageVia
 from spine.records import EventKind
 from spine.repo import Spine
@@ -42,7 +42,7 @@ async def acknowledge(spine: Spine, page_id: str, person_id: str, via: PageVia, 
         if page is None or page.status not in _ACKABLE:
             return None
         return page.model_copy(update={"status": PageStatus.ACKNOWLEDGED, "acknowledged_by": person_id,
-                                       "acknowledged_via": via, "acknowledged_at": now or utcnow()})
+                                       "acknowledged_via": via, "acknowledged_at": now or spine.clock()})
 
     changed = await spine.change_page(page_id, take, tries=_CAS_ATTEMPTS)
     if changed.after is not None:
@@ -101,7 +101,8 @@ async def _accept_dispatch(spine: Spine, page: Page, told: list[Notification]) -
 async def _note(spine: Spine, page: Page, name: str) -> None:
     if page.work_order_id and (wo := await spine.get_work_order(page.work_order_id)) is not None:
         await spine.note_work_order(wo, page.acknowledged_by,
-                                    f"On-call page acknowledged by {name} ({page.acknowledged_via})", updated_at=utcnow())
+                                    f"On-call page acknowledged by {name} ({page.acknowledged_via})",
+                                    updated_at=spine.clock())
     esc = await spine.get_escalation(page.escalation_id) if page.escalation_id else None
     if esc is not None and esc.status == EscalationStatus.OPEN:
         await spine.put_escalation(esc.model_copy(update={"status": EscalationStatus.ACKNOWLEDGED}))
@@ -121,7 +122,7 @@ async def pass_page(spine: Spine, page_id: str, person_id: str, *, now: datetime
     def due_now(page: Page | None) -> Page | None:
         if page is None or not page.is_open or page.step < 0 or person_id not in page.plan.levels[page.level]:
             return None
-        return page.model_copy(update={"next_due": now or utcnow()})
+        return page.model_copy(update={"next_due": now or spine.clock()})
 
     return (await spine.change_page(page_id, due_now, tries=_CAS_ATTEMPTS)).after is not None
 
@@ -129,7 +130,7 @@ async def pass_page(spine: Spine, page_id: str, person_id: str, *, now: datetime
 async def _taken_by_another(spine: Spine, pages: list[Page], person_id: str) -> AckOutcome | None:
     """An ACK for a page someone else took within the last hour: say who has it (not a turn)."""
     recent = [p for p in pages if p.status == PageStatus.ACKNOWLEDGED and p.acknowledged_by != person_id
-              and p.acknowledged_at is not None and (utcnow() - p.acknowledged_at).total_seconds() < TAKEN_PAGE_KEPT_S]
+              and p.acknowledged_at is not None and (spine.clock() - p.acknowledged_at).total_seconds() < TAKEN_PAGE_KEPT_S]
     if not recent:
         return None
     return AckOutcome(acknowledged=False, page=recent[-1], reply=await _taken_reply(spine, recent[-1]))

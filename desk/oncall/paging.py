@@ -23,7 +23,7 @@ from desk.oncall.people import eligible_plan
 from desk.outbound.queue import Notification, NotificationKind, NotificationStatus, OutboundRequest, queue_outbound
 from spine.context import Channel
 from spine.events import emit_event
-from spine.identity import PersonRoleType, utcnow
+from spine.identity import PersonRoleType
 from spine.oncall import OnCallPlan, Page, PageStatus
 from spine.records import EventKind
 from spine.repo import Spine
@@ -62,7 +62,7 @@ class PageStart(BaseModel):
 async def start_page(spine: Spine, request: PageRequest, *, now: datetime | None = None,
                      rng: random.Random | None = None) -> PageStart:
     """`rng` draws the page's code (tests inject a seeded one; by default the system's)."""
-    now = now or utcnow()
+    now = now or spine.clock()
     if request.interaction_id and not await _claim_for_interaction(spine, request):
         found = await spine.store.get(keys.interaction_page(request.interaction_id))
         page = await _join(spine, found.data["page_id"], request) if found else None
@@ -74,7 +74,7 @@ async def start_page(spine: Spine, request: PageRequest, *, now: datetime | None
         return PageStart(status=PageStatus.NONE)
     prop = await spine.get_property(request.property_id)
     page = Page(id=request.page_id, property_id=request.property_id, org_id=prop.org_id if prop else None, plan=plan,
-                next_due=now, code=await _fresh_code(spine, plan, rng or secrets.SystemRandom()),
+                created_at=now, next_due=now, code=await _fresh_code(spine, plan, rng or secrets.SystemRandom()),
                 **request.model_dump(exclude={"page_id", "property_id", "interaction_id", "channel"}))
     if not await spine.create_page(page):
         existing = await spine.get_page(request.page_id)
@@ -138,7 +138,7 @@ async def _started(spine: Spine, page: Page, notifications: list[Notification]) 
 async def advance_page(spine: Spine, page: Page, version: int, *, now: datetime | None = None) -> list[Notification]:
     """Take the page's next step if it is due and still running; what it queued (nothing when
     another driver moved the page first)."""
-    now = now or utcnow()
+    now = now or spine.clock()
     if not page.is_open or page.next_due > now:
         return []
     step = page.step + 1

@@ -3,6 +3,7 @@ language), the property's managers. Only what the ladder did is said."""
 from __future__ import annotations
 
 from spine.oncall import Page
+from spine.work import number_in
 
 UNIT_UNKNOWN = "unit unknown"  # said, not left out: the on-call person must know to ask
 
@@ -20,7 +21,7 @@ def page_sms(page: Page, property_name: str) -> str:
 
 def page_call_script(page: Page, property_name: str) -> str:
     unit = f", unit {' '.join(page.unit)}" if page.unit else f", {UNIT_UNKNOWN}"
-    wo = f", work order {page.work_order_display_id.removeprefix('WO-')}" if page.work_order_display_id else ""
+    wo = f", work order {number_in(page.work_order_display_id)}" if page.work_order_display_id else ""
     return f"This is Clara for {property_name}, with an urgent page{unit}{wo}: {page.reason}."
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from desk.oncall.texts import UNIT_UNKNOWN
 from spine.oncall import Page
+from spine.work import number_in
 
 MACHINE_PREFIX = "machine_"  # machine_start, machine_end_beep, machine_end_silence, machine_end_other
 
@@ -17,7 +18,7 @@ def answered_by_machine(answered_by: str) -> bool:
 
 def voicemail_script(page: Page, property_name: str) -> str:
     unit = f"unit {' '.join(page.unit)}" if page.unit else UNIT_UNKNOWN
-    wo = f", work order {' '.join(page.work_order_display_id.removeprefix('WO-'))}" if page.work_order_display_id \
+    wo = f", work order {' '.join(str(number_in(page.work_order_display_id)))}" if page.work_order_display_id \
         else ""
     return (f"This is Clara for {property_name}, with an urgent page: {unit}{wo}: {page.reason}. "
             f"To take it, reply ACK to the text. Goodbye.")

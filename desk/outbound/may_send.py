@@ -24,6 +24,16 @@ async def may_reply(spine: Spine, address: str, channel: Channel) -> bool:
     return not await spine.is_opted_out(address, channel, reply=True)
 
 
+def opted_out(channel: Channel) -> str:
+    """Why a row is blocked by an opt-out of its channel: one spelling for replies and started messages."""
+    return f"opted out of {channel}"
+
+
+async def reply_blocked(spine: Spine, address: str, channel: Channel) -> str | None:
+    """`may_reply` as the reason a reply's outbox row is kept blocked, or None when it may go."""
+    return None if await may_reply(spine, address, channel) else opted_out(channel)
+
+
 async def may_still_send(spine: Spine, row: OutboxMessage) -> str | None:
     """The check again at the moment of sending (the sender calls it): why a row queued earlier may
     no longer go (a STOP since, a person marked deceased), or None."""
@@ -52,5 +62,5 @@ async def blocked_by(spine: Spine, person: Person | None, channel: Channel, addr
     if not row.from_address:
         return f"the property has no {channel} address to send from"
     if await spine.is_opted_out(address, channel):
-        return f"opted out of {channel}"
+        return opted_out(channel)
     return None

@@ -50,7 +50,7 @@ async def queue_outbound(spine: Spine, request: OutboundRequest) -> Notification
     blocked = await blocked_by(spine, person, channel, address, row) \
         or await marketing_refusal(spine, request, person, channel, address)
     if blocked is not None:
-        row.status, row.error = OutboxStatus.WITHHELD, blocked
+        row.status, row.error = OutboxStatus.BLOCKED, blocked
     elif not request.urgent and prop is not None and not in_window(now, prop.timezone):
         row.not_before = max(next_window(now, prop.timezone), request.not_before or now)
     else:
@@ -74,9 +74,9 @@ async def row_notification(spine: Spine, row: OutboxMessage) -> Notification:
 async def _again(spine: Spine, request: OutboundRequest, row: OutboxMessage) -> Notification:
     """The key was queued before: the same row answers, its body renewed while it still waits."""
     prop = await spine.get_property(row.property_id) if row.property_id else None
-    held = row.not_before is not None and row.not_before > spine.clock()  # a sender may not take it yet
+    waiting = row.not_before is not None and row.not_before > spine.clock()  # a sender may not take it yet
     body = carry_introduction(row.body, request.body)
-    if request.replace_pending and held and row.status == OutboxStatus.PENDING and row.body != body:
+    if request.replace_pending and waiting and row.status == OutboxStatus.PENDING and row.body != body:
         renewed = row.model_copy(update={"body": body, "subject": _subject(request, prop, row.channel)})
         replaced = await spine.replace_pending_outbox(renewed)
         row = renewed if replaced else await spine.get_outbox(row.id) or row
@@ -127,7 +127,7 @@ def _status(row: OutboxMessage, now: datetime, prop: Property | None) -> Notific
     if row.status == OutboxStatus.SENT:
         return NotificationStatus.SENT
     if row.status != OutboxStatus.PENDING:
-        return NotificationStatus.BLOCKED  # suppressed, or the provider refused it
+        return NotificationStatus.BLOCKED  # blocked, or the provider refused it (FAILED)
     waiting = row.not_before is not None and row.not_before > now
     if waiting and prop is not None and not in_window(now, prop.timezone):
         return NotificationStatus.DEFERRED

@@ -13,9 +13,8 @@ import hashlib
 import hmac
 import secrets
 
+from desk.outbound.consent import set_consent
 from spine.context import Channel
-from spine.events import emit_event
-from spine.records import EventKind, OptOut
 from spine.repo import Spine
 
 KEY_MARKER = "email-unsubscribe-key"
@@ -59,7 +58,6 @@ async def unsubscribe_by_token(spine: Spine, token: str) -> str | None:
     address = await address_of_token(spine, token)
     if address is None:
         return None
-    await spine.set_opt_out(OptOut(address=address, opted_out=True, keyword="one-click", channel=Channel.EMAIL))
-    await emit_event(spine, EventKind.EMAIL_OPT_OUT, "one_click", channel=Channel.EMAIL, address=address,
-                     property_id=None, interaction_id=None, detail={"token": token[-8:]})
+    await set_consent(spine, Channel.EMAIL, address, opted_out=True, keyword="one-click", property_id=None,
+                      reason="one_click", detail={"token": token[-8:]})
     return address

@@ -77,7 +77,7 @@ ORG_REF = "organization"  # the one organization row every property names
 
 
 async def run_sync(spine: Spine, batch: Batch, people: list[Candidate], options: SyncOptions) -> SyncReport:
-    now = options.now or datetime.now().astimezone()
+    now = options.now or spine.clock()
     known = Known(options.source, options.today or now.date(), now)
     known.know(FileKind.ORGANIZATIONS, ORG_REF, options.organization, {})
     report = SyncReport()

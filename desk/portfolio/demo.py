@@ -10,7 +10,7 @@ from zoneinfo import ZoneInfo
 
 from desk.portfolio.run import ImportOptions, PortfolioError, import_portfolio
 from desk.portfolio.staged import StagedStore
-from spine.identity import Claim, ClaimKind, OccupancyKind, Person, PersonCategory, PersonRole, RoleScope, utcnow
+from spine.identity import Claim, ClaimKind, OccupancyKind, Person, PersonCategory, PersonRole, RoleScope
 from spine.identity import PersonRoleSource as Src
 from spine.identity import PersonRoleType as T
 from spine.office import Office, parse_hours
@@ -280,7 +280,7 @@ async def _complete(spine: Spine, now: datetime | None) -> None:
     for prospect in PROSPECTS:
         await spine.create_prospect(prospect)  # a prospect who moved on keeps her stage
     yale = next(p for p in PROPERTIES if p.id == YALE)
-    today = (now or utcnow()).astimezone(ZoneInfo(yale.timezone)).date()
+    today = (now or spine.clock()).astimezone(ZoneInfo(yale.timezone)).date()
     for tour in demo_tours(today, yale.timezone):
         if await spine.get_tour(tour.id) is None:
             await spine.put_tour(tour)

@@ -18,7 +18,6 @@ from desk.portfolio.planner import plan_file, unparsed_if
 from desk.portfolio.record import ImportRecord, check_source, records_of
 from desk.portfolio.report import FileReport, ImportReport, RowError
 from spine.errors import SpineError
-from spine.identity import utcnow
 from spine.repo import Spine
 
 
@@ -62,7 +61,7 @@ async def import_portfolio(spine: Spine, folder: Path, options: ImportOptions | 
     region = options.default_region.upper()
     if region not in phonenumbers.SUPPORTED_REGIONS:
         raise PortfolioError(f"--default-region {options.default_region!r} is not a region code (US, GB, MX ...)")
-    now = now or utcnow()
+    now = now or spine.clock()
     kinds = portfolio_files(folder)
     if options.strict and not options.dry_run:
         checked = await _run(spine, folder, kinds, options, region, Known(options.source, today or now.date(), now, keep_ids=options.keep_ids),

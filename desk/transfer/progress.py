@@ -10,7 +10,6 @@ from datetime import datetime
 from desk.transfer.plan import rung_by_a_page
 from spine.context import Channel
 from spine.events import emit_event
-from spine.identity import utcnow
 from spine.records import EventKind, TraceEvent
 from spine.repo import Spine
 from spine.transfer import Transfer, TransferAttempt, TransferOutcome, TransferTarget
@@ -65,7 +64,7 @@ async def ring_next(spine: Spine, transfer_id: str, now: datetime | None = None)
     index = transfer.index
     while index < len(transfer.targets) and await _busy(spine, transfer, transfer.targets[index]):
         index += 1
-    at = now or utcnow()
+    at = now or spine.clock()
 
     def edit(t: Transfer) -> Transfer:
         skipped = [TransferAttempt(index=i, at=at, status="skipped: rung by the page") for i in range(t.index, index)]
@@ -115,7 +114,7 @@ async def dial_ended(spine: Spine, transfer_id: str, index: int, dial_status: st
             return None
         if t.outcome == TransferOutcome.CONNECTED and t.accepted_index == t.index:
             if t.ended_at is None:
-                t.ended_at = utcnow()
+                t.ended_at = spine.clock()
                 return t
             return None
         if t.outcome != TransferOutcome.RINGING:
@@ -125,7 +124,7 @@ async def dial_ended(spine: Spine, transfer_id: str, index: int, dial_status: st
             attempt.status = dial_status or "no-answer"
         t.index += 1
         if t.current is None:
-            t.outcome, t.ended_at = TransferOutcome.FAILED, utcnow()
+            t.outcome, t.ended_at = TransferOutcome.FAILED, spine.clock()
         return t
 
     return await change(spine, transfer_id, edit)

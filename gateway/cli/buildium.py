@@ -13,7 +13,7 @@ from desk.pms.state import save_link
 from desk.pms.status import current_state
 from desk.portfolio import fields
 from desk.portfolio.files import FileKind
-from gateway.cli.common import open_spine, open_spine_for_writing
+from gateway.cli.common import fail, open_spine, open_spine_for_writing
 from gateway.pms.buildium.client import BuildiumClient, BuildiumError
 from gateway.pms.buildium.sync import SYSTEM, sync
 from gateway.settings import Settings
@@ -55,8 +55,7 @@ async def run_sync_command(args: argparse.Namespace) -> int:
         run = await sync(spine, client, organization=settings.buildium_organization, full=args.full or None,
                          dry_run=args.dry_run)
     except BuildiumError as exc:
-        print(f"error: Buildium: {exc}", file=sys.stderr)
-        return 1
+        return fail(f"Buildium: {exc}", 1)
     finally:
         await client.aclose()
         await spine.store.close()
@@ -75,8 +74,7 @@ async def run_link(args: argparse.Namespace) -> int:
                               email=fields.email(args.email) if args.email else None,
                               timezone=fields.timezone(args.timezone) if args.timezone else None)
     except ValueError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
+        return fail(str(exc))
     client = _client(settings)
     if client is None:
         return 2
@@ -89,8 +87,7 @@ async def run_link(args: argparse.Namespace) -> int:
         report = await run_sync(spine, batch, [], SyncOptions(source=m.SOURCE, organization=settings.buildium_organization,
                                                               full=False))
     except BuildiumError as exc:
-        print(f"error: Buildium: {exc}", file=sys.stderr)
-        return 1
+        return fail(f"Buildium: {exc}", 1)
     finally:
         await client.aclose()
         await spine.store.close()

@@ -1,6 +1,8 @@
 """Helpers shared by CLI subcommands."""
 from __future__ import annotations
 
+import sys
+
 from gateway.settings import Settings
 from spine.repo import Spine
 from spine.store import open_store
@@ -21,3 +23,9 @@ async def open_spine_for_writing(settings: Settings) -> Spine:
     if isinstance(spine.store, DynamoStore):
         await spine.store.ensure_table()
     return spine
+
+
+def fail(message: str, code: int = 2) -> int:
+    """Say what went wrong on stderr (`error: ...`); the exit status (2: the command was used wrongly)."""
+    print(f"error: {message}", file=sys.stderr)
+    return code

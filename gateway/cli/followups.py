@@ -34,7 +34,7 @@ def _moment(text: str) -> datetime:
 async def run_due(args: argparse.Namespace) -> int:
     spine = open_spine(read_only=True)
     try:
-        at = args.at or datetime.now(UTC)
+        at = args.at or spine.clock()
         found = await preview_due(spine, at, args.property_id)
     finally:
         await spine.store.close()

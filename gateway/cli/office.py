@@ -3,9 +3,8 @@ and those hours in the property's time zone (ARCHITECTURE.md "Voice: a caller re
 from __future__ import annotations
 
 import argparse
-import sys
 
-from gateway.cli.common import open_spine, open_spine_for_writing
+from gateway.cli.common import fail, open_spine, open_spine_for_writing
 from gateway.settings import Settings
 from spine.office import Office, OfficeHours, parse_hours
 from spine.phone import InvalidPhoneNumber, normalize_phone
@@ -26,22 +25,17 @@ def register(sub) -> None:
     show.set_defaults(func=run_show)
 
 
-def _error(message: str, code: int = 2) -> int:
-    print(f"error: {message}", file=sys.stderr)
-    return code
-
-
 async def run_set(args: argparse.Namespace) -> int:
     try:
         phone = normalize_phone(args.phone)
         hours: list[OfficeHours] = [parse_hours(spec) for spec in args.hours]
     except (InvalidPhoneNumber, ValueError) as exc:
-        return _error(str(exc))
+        return fail(str(exc))
     spine = await open_spine_for_writing(Settings.from_env())
     try:
         prop = await spine.get_property(args.property_id)
         if prop is None:
-            return _error(f"no property {args.property_id!r}")
+            return fail(f"no property {args.property_id!r}")
         office = Office(property_id=prop.id, phone=phone, hours=hours)
         await spine.put_office(office)
         print(f"office of {prop.id} set:")

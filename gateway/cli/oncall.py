@@ -3,12 +3,11 @@ the loop"). A plan applies to pages started after it is set."""
 from __future__ import annotations
 
 import argparse
-import sys
 
 from pydantic import ValidationError
 
 from desk.oncall.people import oncall_refusal
-from gateway.cli.common import open_spine, open_spine_for_writing
+from gateway.cli.common import fail, open_spine, open_spine_for_writing
 from gateway.settings import Settings
 from spine.oncall import (
     ACK_TIMEOUT_RANGE,
@@ -42,26 +41,21 @@ def register(sub) -> None:
         action.set_defaults(func=func)
 
 
-def _error(message: str, code: int = 2) -> int:
-    print(f"error: {message}", file=sys.stderr)
-    return code
-
-
 async def run_set(args: argparse.Namespace) -> int:
     levels = [[p.strip() for p in level.split(",") if p.strip()] for level in args.level]
     try:
         plan = OnCallPlan(property_id=args.property_id, levels=levels, ack_timeout_s=args.ack_timeout,
                           repeats=args.repeats)
     except ValidationError as exc:
-        return _error("; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors()))
+        return fail("; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors()))
     spine = await open_spine_for_writing(Settings.from_env())
     try:
         if await spine.get_property(plan.property_id) is None:
-            return _error(f"no property {plan.property_id!r}")
+            return fail(f"no property {plan.property_id!r}")
         refused = [reason for level in plan.levels for p in level
                    if (reason := await oncall_refusal(spine, p, plan.property_id)) is not None]
         if refused:
-            return _error("; ".join(refused) + " (levels are staff or vendor contacts of the property)")
+            return fail("; ".join(refused) + " (levels are staff or vendor contacts of the property)")
         await spine.put_oncall_plan(plan)
         print(f"on-call plan for {plan.property_id} set:")
         await _print(spine, plan)

@@ -1,9 +1,7 @@
 """`gateway whois PHONE --property ID`: the resolved Person and active roles."""
 from __future__ import annotations
 
-import sys
-
-from gateway.cli.common import open_spine
+from gateway.cli.common import fail, open_spine
 from spine.context import Channel
 from spine.identity import ClaimKind, PersonRole
 from spine.participants import normalize_address, resolve_person
@@ -18,11 +16,6 @@ def register(sub) -> None:
     p.add_argument("phone")
     p.add_argument("--property", required=True, help="inbound property id, e.g. pf_yale")
     p.set_defaults(func=run)
-
-
-def _error(message: str, code: int) -> int:
-    print(f"error: {message}", file=sys.stderr)
-    return code
 
 
 async def describe_scope(spine: Spine, role: PersonRole) -> str:
@@ -47,17 +40,17 @@ async def run(args) -> int:
     try:
         e164 = normalize_address(Channel.SMS, args.phone)
     except InvalidPhoneNumber as exc:
-        return _error(str(exc), 2)
+        return fail(str(exc), 2)
     try:
         spine = open_spine(read_only=True)
     except StoreError as exc:
-        return _error(str(exc), 2)
+        return fail(str(exc), 2)
     try:
         return await _whois(spine, e164, args.property)
     except StoreUnavailable as exc:
-        return _error(f"store unavailable: {exc}", 1)
+        return fail(f"store unavailable: {exc}", 1)
     except StoreError as exc:
-        return _error(f"store error: {exc}", 1)
+        return fail(f"store error: {exc}", 1)
     finally:
         await spine.store.close()
 
@@ -65,7 +58,7 @@ async def run(args) -> int:
 async def _whois(spine: Spine, e164: str, property_id: str) -> int:
     prop = await spine.get_property(property_id)
     if prop is None:
-        return _error(f"no property {property_id!r} (try `gateway seed`)", 2)
+        return fail(f"no property {property_id!r} (try `gateway seed`)", 2)
     person = await resolve_person(spine, Channel.SMS, e164)
     if person is None:
         print(f"{e164}: no Person (unknown caller; the router would run intent hints)")

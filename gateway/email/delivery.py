@@ -3,7 +3,7 @@ messages API when MAILGUN_API_KEY and MAILGUN_DOMAIN are set. Without them the o
 pending, with its subject and threading headers, as SMS replies wait without Twilio credentials."""
 from __future__ import annotations
 
-from desk.outbound.may_send import may_reply
+from desk.outbound.may_send import reply_blocked
 from gateway.email.mailgun import MailgunError, MailgunMessages
 from gateway.outbox_delivery import deliver_once
 from spine.context import Channel
@@ -23,8 +23,9 @@ class EmailDelivery:
         message = OutboxMessage(id=key, channel=Channel.EMAIL, to_address=to, from_address=from_, body=body,
                                 subject=subject or "Your message", headers=dict(headers or {}))
         # The one message an opt-out may still get is its own confirmation (desk.outbound.consent).
-        if not confirms_opt_out and not await may_reply(self.spine, to, Channel.EMAIL):
-            message.status, message.error = OutboxStatus.WITHHELD, "recipient unsubscribed"
+        blocked = None if confirms_opt_out else await reply_blocked(self.spine, to, Channel.EMAIL)
+        if blocked is not None:
+            message.status, message.error = OutboxStatus.BLOCKED, blocked
         return await deliver_once(self.spine, message, self._post if self.mailgun else None, MailgunError)
 
     async def _post(self, message: OutboxMessage) -> str:

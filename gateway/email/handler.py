@@ -14,7 +14,7 @@ import logging
 import spine.keys as keys
 from actors.protocol.turn import TurnResult
 from desk.followups.answers import followup_reply
-from desk.outbound.consent import opt_out_by_request
+from desk.outbound.consent import opt_in_confirmation, opt_out_by_request, set_consent
 from desk.outbound.may_send import may_reply
 from gateway.api_turns import ApiTurns
 from gateway.channel_inbound import ChannelInbound, InboundOutcome, InboundResult, new_interaction_id, turn_outcome
@@ -26,7 +26,7 @@ from spine.envelope import MessageEnvelope
 from spine.intent.optout import OptOutRequest, opt_out_request
 from spine.participants import resolve_participant
 from spine.property import Property
-from spine.records import EventKind, InboundMessage, OptOut
+from spine.records import EventKind, InboundMessage
 
 log = logging.getLogger("clara.email")
 
@@ -135,13 +135,12 @@ class EmailHandler:
     async def _keyword(self, record: InboundMessage, mail: InboundEmail, prop: Property, word: str) -> EmailResult:
         """"unsubscribe" / "subscribe" from the verified owner of the address: no turn."""
         opted_out = word in OPT_OUT_WORDS
-        await self.spine.set_opt_out(OptOut(address=mail.from_address, opted_out=opted_out, keyword=word,
-                                             channel=Channel.EMAIL))
-        await self._event(EventKind.EMAIL_OPT_OUT if opted_out else EventKind.EMAIL_OPT_IN, word, record, prop)
+        await set_consent(self.spine, Channel.EMAIL, mail.from_address, opted_out=opted_out, keyword=word,
+                          property_id=prop.id, detail={"message_id": record.id})
         if opted_out:
             await self.inbound.blocked(record)
             return EmailResult(outcome=InboundOutcome.OPTED_OUT, sender_verified=True)
-        text = f"You're subscribed again to email from {prop.name}. Reply \"unsubscribe\" to stop."
+        text = opt_in_confirmation(Channel.EMAIL, prop.name)
         await self.inbound.answered(record, text, lambda body: self._reply(record, mail, prop, body))
         return EmailResult(outcome=InboundOutcome.OPTED_IN, sender_verified=True)
 

@@ -3,18 +3,16 @@ call (through the real /voice/oncall routes, signed as Twilio signs them), and t
 turn's `page` and `outbox` expectations against the scenario's store."""
 from __future__ import annotations
 
-from datetime import timedelta
-
 import httpx
 from fastapi import FastAPI
 from twilio.request_validator import RequestValidator
 
 import spine.keys as keys
 from actors.control.scheduler import Ladders
+from gateway.evals.clock import EvalClock
 from gateway.evals.scenario import TurnExpectation
 from gateway.settings import Settings
 from gateway.voice.oncall_routes import router
-from spine.identity import utcnow
 from spine.oncall import Page, PageStatus
 from spine.records import OutboxMessage, OutboxStatus
 from spine.repo import Spine
@@ -24,16 +22,19 @@ AUTH_TOKEN, ACCOUNT_SID, PUBLIC_URL = "eval-twilio-token", "AC" + "e" * 32, "htt
 
 
 class Clock:
-    """The ladder's time in a scenario: the real time plus what `after_s` turns have added."""
+    """Time passing for the ladder in a scenario: the scenario's one clock (the spine's, which the
+    contact window reads too) moved on in steps, the ladder ticked at each."""
 
-    def __init__(self, spine: Spine) -> None:
-        self.ladders, self.offset_s = Ladders(spine, None), 0.0
+    def __init__(self, spine: Spine, wall: EvalClock) -> None:
+        self.ladders, self.wall = Ladders(spine, None), wall
 
     async def advance(self, seconds: float) -> None:
-        target = self.offset_s + seconds
-        while self.offset_s < target:
-            self.offset_s = min(target, self.offset_s + STEP_S)
-            await self.ladders.tick(utcnow() + timedelta(seconds=self.offset_s))
+        left = seconds
+        while left > 0:
+            step = min(left, STEP_S)
+            self.wall.shift(step)
+            left -= step
+            await self.ladders.tick()  # at the spine's clock
 
 
 async def latest_page(spine: Spine) -> Page | None:

@@ -116,15 +116,14 @@ class Runner:
         host = PersonHost(PersonRuntime(deps=deps, ownerships=Ownerships(spine.store, "eval-host", 600.0), host_id="eval-host"),
                           sweep_interval_s=3600)
         lines = Lines(spine, host, self.model)
-        clock = Clock(spine)
+        clock = Clock(spine, wall)
         try:
             for property_id in scenario.no_oncall_plan:
                 await spine.clear_oncall_plan(property_id)
             for turn in scenario.turns:
-                wall.shift(turn.after_s)  # the contact window's clock moves with the ladder's
+                await clock.advance(turn.after_s)  # the one clock: the ladder's and the contact window's
                 if turn.at:
                     wall.set(turn.at)
-                await clock.advance(turn.after_s)
                 await run_due(spine)  # the follow-ups due by the scenario's wall clock (what a tick would send)
                 outcome.turns.append(await self._turn(spine, lines, scenario, turn))
         except Exception as exc:  # noqa: BLE001 - a crashing scenario is a failed scenario, the suite goes on

@@ -14,7 +14,7 @@ each abandoned message
     under the key the replica would have sent it with, so a reply that did leave is not sent again
     (bench/chaos.py: a replica killed mid-turn left these unanswered while on record as answered), or
   * records it failed, emits `gateway/inbound-failed` (reason `abandoned`) and texts the sender
-    the apology through the outbox and the REST API (suppressed if they have opted out since).
+    the apology through the outbox and the REST API (blocked if they have opted out since).
 Clara never goes silent on a message she accepted.
 """
 from __future__ import annotations

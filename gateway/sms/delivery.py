@@ -4,7 +4,7 @@ Without credentials the outbox holds it, pending, for an operator or a later sen
 from __future__ import annotations
 
 import spine.keys as keys
-from desk.outbound.may_send import may_reply
+from desk.outbound.may_send import may_reply, reply_blocked
 from gateway.outbox_delivery import deliver_once
 from gateway.sms.splitting import split_body
 from gateway.twilio.rest import TwilioRest, TwilioRestError
@@ -30,13 +30,12 @@ class Delivery:
     async def send(self, *, key: str, to: str, from_: str, body: str) -> list[OutboxMessage]:
         """Send `body` (split at 1600 characters) from `from_` to `to`. `key` names the outbox
         rows (`{key}-{n}`), so one reply is one set of rows however often it is retried."""
-        opted_out = not await self.may_send(to)
+        blocked = await reply_blocked(self.spine, to, Channel.SMS)
         sent = []
         for n, part in enumerate(split_body(body)):
             message = OutboxMessage(id=keys.reply_part(key, n), to_address=to, from_address=from_, body=part)
-            if opted_out:
-                message.status = OutboxStatus.WITHHELD
-                message.error = "recipient opted out"
+            if blocked is not None:
+                message.status, message.error = OutboxStatus.BLOCKED, blocked
             sent.append(await self._deliver(message))
         return sent
 

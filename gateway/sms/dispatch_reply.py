@@ -12,6 +12,7 @@ from spine.context import Channel
 from spine.participants import resolve_participant
 from spine.records import EventKind, TraceEvent
 from spine.repo import Spine
+from spine.work import spell_display_id
 
 DISPATCH_WORD = re.compile(r"^\s*(?P<word>yes|s[ií]|no)\b[\s,.:!-]*(?:(?P<wo>wo)[\s-]*(?P<n>\d{1,9}))?[\s.!]*$",
                            re.IGNORECASE)
@@ -27,7 +28,7 @@ async def dispatch_reply(spine: Spine, from_address: str, body: str) -> KeywordA
     person_id = await resolve_participant(spine, Channel.SMS, from_address)
     if person_id is None:
         return None
-    work_order = f"WO-{match['n']}" if match["n"] else None
+    work_order = spell_display_id(int(match["n"])) if match["n"] else None
     done = await answer_dispatch(spine, person_id, accept=match["word"].lower() != "no", work_order=work_order)
     if done is None:
         return None

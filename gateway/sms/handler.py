@@ -19,7 +19,7 @@ import spine.keys as keys
 from actors.client.placement import Placer
 from actors.protocol.turn import TurnResult
 from desk.followups.answers import followup_reply
-from desk.outbound.consent import opt_out_by_request
+from desk.outbound.consent import opt_in_confirmation, opt_out_by_request, set_consent
 from gateway.api_turns import ApiTurns
 from gateway.channel_inbound import APOLOGY, ChannelInbound, InboundOutcome, Send, TurnSubmitter, new_interaction_id
 from gateway.sms.ack import page_ack
@@ -27,14 +27,14 @@ from gateway.sms.delivery import Delivery
 from gateway.sms.dispatch_reply import dispatch_reply
 from gateway.sms.inbound import InboundSms
 from gateway.sms.keyword_trace import KeywordAnswer, write_keyword_trace
-from gateway.sms.keywords import Keyword, classify_keyword, help_text, opt_in_text
+from gateway.sms.keywords import Keyword, classify_keyword, help_text
 from gateway.sms.options import SmsOptions
 from gateway.sms.splitting import split_body
 from spine.context import Channel
 from spine.envelope import MessageEnvelope
 from spine.intent.optout import opt_out_request
 from spine.property import Property
-from spine.records import EventKind, InboundMessage, InboundStatus, OptOut, last4
+from spine.records import EventKind, InboundMessage, InboundStatus, last4
 from spine.repo import Spine
 
 log = logging.getLogger("clara.sms")
@@ -126,13 +126,12 @@ class SmsHandler:
 
     async def _opt(self, record: InboundMessage, sms: InboundSms, *, opted_out: bool,
                    prop: Property | None = None) -> SmsReply:
-        word = sms.body.strip().upper()
-        await self.spine.set_opt_out(OptOut(address=sms.from_address, opted_out=opted_out, keyword=word,
-                                             channel=Channel.SMS))
-        await self._event(EventKind.OPT_OUT if opted_out else EventKind.OPT_IN, word.lower(), sms, prop, {})
+        await set_consent(self.spine, Channel.SMS, sms.from_address, opted_out=opted_out, keyword=sms.body.strip().upper(),
+                          property_id=prop.id if prop else None, detail={"message_sid": sms.message_sid})
         if opted_out:  # Twilio itself confirms a STOP; Clara sends nothing more
             return await self._without_turn(record, None, InboundOutcome.OPTED_OUT)
-        return await self._without_turn(record, opt_in_text(prop.name if prop else None), InboundOutcome.OPTED_IN)
+        confirm = opt_in_confirmation(Channel.SMS, prop.name if prop else None)
+        return await self._without_turn(record, confirm, InboundOutcome.OPTED_IN)
 
     async def _turn(self, record: InboundMessage, sms: InboundSms, prop: Property) -> SmsReply:
         # Placed by the Person the address resolves to (actors.client.placement), as every channel does.

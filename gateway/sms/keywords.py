@@ -35,8 +35,3 @@ def help_text(property_name: str | None) -> str:
     return (f"Clara{where}: I'm the property's AI assistant. Text your question or maintenance "
             "request any time. For a fire, gas smell or other emergency call 911 first. "
             "Reply STOP to opt out, START to opt back in.")
-
-
-def opt_in_text(property_name: str | None) -> str:
-    where = f" from {property_name}" if property_name else ""
-    return f"You're opted back in to messages{where}. Reply HELP for help, STOP to opt out."

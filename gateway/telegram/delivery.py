@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 import spine.keys as keys
-from desk.outbound.may_send import may_reply
+from desk.outbound.may_send import reply_blocked
 from gateway.outbox_delivery import deliver_once
 from gateway.sms.splitting import split_body
 from gateway.telegram.botapi import TelegramBotApi, TelegramError
@@ -27,15 +27,15 @@ class TelegramDelivery:
         """Send `body` to chat `to` (split at Telegram's 4096 characters; the keyboard rides on
         the last part). `key` names the outbox rows (`{key}-{n}`), so a retry sends nothing twice."""
         # The one message an opt-out may still get is its own confirmation (desk.outbound.consent).
-        opted_out = not confirms_opt_out and not await may_reply(self.spine, to, Channel.TELEGRAM)
+        blocked = None if confirms_opt_out else await reply_blocked(self.spine, to, Channel.TELEGRAM)
         parts = split_body(body, MAX_TEXT_CHARS)
         sent = []
         for n, part in enumerate(parts):
             headers = {REPLY_MARKUP: json.dumps(reply_markup)} if reply_markup and n == len(parts) - 1 else {}
             message = OutboxMessage(id=keys.reply_part(key, n), channel=Channel.TELEGRAM, to_address=to, from_address=from_,
                                     body=part, headers=headers)
-            if opted_out:
-                message.status, message.error = OutboxStatus.WITHHELD, "recipient sent /stop"
+            if blocked is not None:
+                message.status, message.error = OutboxStatus.BLOCKED, blocked
             sent.append(await self._deliver(message))
         return sent
 

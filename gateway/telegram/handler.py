@@ -13,7 +13,7 @@ import logging
 import spine.keys as keys
 from actors.protocol.turn import TurnResult
 from desk.followups.answers import followup_reply
-from desk.outbound.consent import opt_out_by_request
+from desk.outbound.consent import opt_out_by_request, set_consent
 from desk.outbound.may_send import may_reply
 from gateway.api_turns import ApiTurns
 from gateway.channel_inbound import ChannelInbound, InboundOutcome, InboundResult, new_interaction_id, turn_outcome
@@ -26,7 +26,7 @@ from spine.links import link_telegram_user, linked_person
 from spine.participants import resolve_participant
 from spine.phone import InvalidPhoneNumber, normalize_phone
 from spine.property import Property
-from spine.records import EventKind, InboundMessage, OptOut
+from spine.records import EventKind, InboundMessage
 
 log = logging.getLogger("clara.telegram")
 
@@ -79,9 +79,8 @@ class TelegramHandler:
             return await self._link(record, message, message.contact, prop)
         word = command(record.body)
         if word == "/stop":
-            await self.spine.set_opt_out(OptOut(address=record.from_address, opted_out=True, keyword=word,
-                                                 channel=Channel.TELEGRAM))
-            await self._event(EventKind.OPT_OUT, "stop", record, prop)
+            await set_consent(self.spine, Channel.TELEGRAM, record.from_address, opted_out=True, keyword=word,
+                              property_id=prop.id, detail={"message_id": record.id})
             await self.inbound.blocked(record)
             return TelegramResult(outcome=InboundOutcome.OPTED_OUT)
         if word == "/start":
@@ -106,9 +105,8 @@ class TelegramHandler:
         return await self._turn(record, message, prop)
 
     async def _start(self, record: InboundMessage, message: Message, prop: Property) -> TelegramResult:
-        await self.spine.set_opt_out(OptOut(address=record.from_address, opted_out=False, keyword="/start",
-                                             channel=Channel.TELEGRAM))
-        await self._event(EventKind.OPT_IN, "start", record, prop)
+        await set_consent(self.spine, Channel.TELEGRAM, record.from_address, opted_out=False, keyword="/start",
+                          property_id=prop.id, detail={"message_id": record.id})
         linked = await linked_person(self.spine, record.from_address)
         text = f"Hi, I'm Clara, the AI assistant at {prop.name}. Ask me anything, or send /stop to stop messages."
         if not linked:

@@ -18,7 +18,6 @@ from desk.transfer.progress import change, note
 from gateway.settings import Settings
 from gateway.twilio.call_updates import TwilioCallUpdates
 from gateway.twilio.client import twilio_clients
-from spine.identity import utcnow
 from spine.records import EventKind, TraceEvent
 from spine.repo import Spine
 from spine.toolspec import ToolResult
@@ -75,7 +74,7 @@ class CallRedirects:
                 return None
             t.redirect_status = status
             if not accepted:
-                t.outcome, t.ended_at = TransferOutcome.FAILED, utcnow()
+                t.outcome, t.ended_at = TransferOutcome.FAILED, self.spine.clock()
             return t
 
         changed = await change(self.spine, transfer.id, edit, held=(transfer, version)) or transfer

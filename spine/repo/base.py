@@ -45,8 +45,9 @@ class RepoBase:
                  clock: Callable[[], datetime] = utcnow) -> None:
         self.store = store
         self.reference = ReferenceCache(reference_ttl_s)
-        # What "now" is for the contact window and coalescing (desk.outbound.queue); tests and evals
-        # inject one rather than waiting for 09:00.
+        # The one clock of the office's records and rules (docs/architecture.md, "what time it is"):
+        # the contact window, coalescing, ladders, follow-ups, a record's times. Tests and evals inject
+        # one rather than waiting for 09:00; what a process measures by itself stays on utcnow().
         self.clock = clock
 
     async def _get(self, model: type[M], pk: str, sk: str = keys.ITEM) -> M | None:

@@ -11,7 +11,6 @@ from contextlib import suppress
 from datetime import datetime
 
 import spine.keys as keys
-from spine.identity import utcnow
 from spine.oncall import TAKEN_PAGE_KEPT_S, OnCallPlan, Page, PageStatus
 from spine.repo.base import Changed
 from spine.repo.rollups import RollupRecords
@@ -107,7 +106,7 @@ class OnCallRecords(RollupRecords):
         held: list[Page] = []
         for item in await self.store.query(keys.pages_held(person_id)):
             page = await self.get_page(item.sk)
-            if page is None or _taken_long_ago(page):
+            if page is None or _taken_long_ago(page, self.clock()):
                 with suppress(StoreError):  # a store refusing writes: the next read trims it
                     await self.store.delete(item.pk, item.sk)
             else:
@@ -120,6 +119,6 @@ class OnCallRecords(RollupRecords):
         return [p for p in await self.pages_held_by(person_id) if p.status in untaken]
 
 
-def _taken_long_ago(page: Page) -> bool:
+def _taken_long_ago(page: Page, now: datetime) -> bool:
     return page.status == PageStatus.ACKNOWLEDGED and page.acknowledged_at is not None \
-        and (utcnow() - page.acknowledged_at).total_seconds() >= TAKEN_PAGE_KEPT_S
+        and (now - page.acknowledged_at).total_seconds() >= TAKEN_PAGE_KEPT_S

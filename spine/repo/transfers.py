@@ -9,7 +9,7 @@ import spine.keys as keys
 from spine.office import Office
 from spine.oncall import OnCallPlan
 from spine.repo.base import RepoBase
-from spine.store.base import ConditionFailed, Item
+from spine.store.base import Item
 from spine.transfer import CallSummary, Transfer
 
 
@@ -60,11 +60,7 @@ class TransferRecords(RepoBase):
 
     async def replace_transfer(self, transfer: Transfer, version: int) -> bool:
         """Write `transfer` only if it is still at `version`; False when someone changed it first."""
-        try:
-            await self.store.put(_transfer_item(transfer), expect_version=version)
-            return True
-        except ConditionFailed:
-            return False
+        return await self._replace(_transfer_item(transfer), version)
 
     async def transfers_of_call(self, interaction_id: str) -> list[Transfer]:
         """A call's transfers, oldest first (the console shows them with the call)."""

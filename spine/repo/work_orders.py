@@ -8,16 +8,23 @@ org's board), merged newest first.
 """
 from __future__ import annotations
 
+from pydantic import BaseModel, Field
+
 import spine.keys as keys
 from spine.feed import ChangeKind
 from spine.property import Property
+from spine.repo.base import CAS_TRIES
 from spine.repo.feed import ChangeFeedRecords
 from spine.repo.items import work_order_board_items, work_order_item
 from spine.repo.rollups import RollupRecords
-from spine.store.base import ABSENT, ConditionFailed, Item
+from spine.store.base import ConditionFailed, Item
 from spine.work import WorkOrder, WorkOrderPmsLink, WorkOrderStatus
 
-CAS_TRIES = 8
+
+class RoutineBatch(BaseModel):
+    """The lines one person is told of in one slot (stored as {"lines": [...]})."""
+
+    lines: list[str] = Field(default_factory=list)
 
 
 DONE = frozenset({WorkOrderStatus.COMPLETED, WorkOrderStatus.CLOSED})
@@ -87,15 +94,12 @@ class WorkOrderBoardRecords(ChangeFeedRecords, RollupRecords):
         """Add `line` (a new routine work order) to what `person_id` is told of in `slot`, once (a
         retry adds nothing): the batch as it stands, by compare-and-set (desk.dispatch.routine)."""
         key = keys.routine_batch(person_id, slot)
-        for _ in range(CAS_TRIES):
-            item = await self.store.get(key)
-            lines: list[str] = list(item.data["lines"]) if item else []
-            if line in lines:
-                return lines
-            try:
-                await self.store.put(Item(pk=key, data={"lines": [*lines, line]}),
-                                     expect_version=item.version if item else ABSENT)
-                return [*lines, line]
-            except ConditionFailed:
-                continue
-        raise ConditionFailed(f"routine batch {key} kept changing under {CAS_TRIES} tries")
+
+        def add(batch: RoutineBatch | None) -> RoutineBatch | None:
+            lines = batch.lines if batch else []
+            return None if line in lines else RoutineBatch(lines=[*lines, line])
+
+        changed = await self._compare_and_set(RoutineBatch, key, change=add)
+        if changed.lost:
+            raise ConditionFailed(f"routine batch {key} kept changing under {CAS_TRIES} tries")
+        return (changed.after or changed.before or RoutineBatch()).lines

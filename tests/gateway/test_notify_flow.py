@@ -58,7 +58,7 @@ async def test_a_stop_after_a_deferred_notice_keeps_it_from_leaving_at_nine(make
     await text(client, "STOP")  # Marcus, before the morning
     await sender.send_due(now=seattle(9, 1, day=3))
     assert [s for s in twilio.accepted() if s.to == MARCUS] == []
-    [row] = [r for r in await spine.outbox(OutboxStatus.WITHHELD) if r.recipient_person_id == "p_marcus"]
+    [row] = [r for r in await spine.outbox(OutboxStatus.BLOCKED) if r.recipient_person_id == "p_marcus"]
     assert row.error == "opted out of sms"
 
 

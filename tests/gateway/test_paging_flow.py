@@ -62,7 +62,7 @@ async def test_ack_by_sms_from_the_paged_person_stops_the_ladder_before_any_turn
     assert (await spine.get_page(page.id)).status == PageStatus.ACKNOWLEDGED
     await OutboxSender(spine, settings_for(spine, twilio), context.http).send_due()
     assert twilio.calls == []  # the pending call of an acknowledged page never leaves
-    assert (await spine.get_outbox(f"page-{page.id}-0-p_mike-call")).status == OutboxStatus.WITHHELD
+    assert (await spine.get_outbox(f"page-{page.id}-0-p_mike-call")).status == OutboxStatus.BLOCKED
     assert [s.body for s in twilio.accepted() if s.to == MARCUS] == ["Mike from maintenance has it and will be in "
                                                                      "touch."]
 

@@ -85,7 +85,7 @@ async def test_an_opted_out_tenant_gets_nothing(spine, callers, clock):
     _, out = await run(spine, callers["mike"], "add_eta_note", work_order_id="WO-7", eta="10 minutes")
     assert [(n["status"], n["reason"]) for n in out["notifications"]] == [("blocked", "opted out of sms")]
     assert await spine.outbox() == []  # nothing waits to be sent
-    [row] = await spine.outbox(OutboxStatus.WITHHELD)
+    [row] = await spine.outbox(OutboxStatus.BLOCKED)
     assert row.to_address == MARCUS and row.error == "opted out of sms"
     assert len(await spine.events(EventKind.NOTIFY_BLOCKED)) == 1
 

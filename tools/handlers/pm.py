@@ -10,7 +10,6 @@ from pydantic import BaseModel, Field
 from desk.dispatch.dispatch import start_dispatch
 from desk.followups.plans import plan_renewal_offer
 from desk.outbound.queue import Notification
-from spine.identity import utcnow
 from spine.work import RenewalOffer, RenewalStatus, RenewalWorkflow, Tour, TourStatus, WorkOrderStatus
 from tools.handlers.base import (
     Ack,
@@ -97,7 +96,7 @@ async def pm_assign_vendor(ctx: HandlerContext, args: AssignIn) -> WorkOrderChan
     if wo.property_id not in vendor.services_property_ids:
         raise ToolFailure(f"{vendor.name} does not service {wo.property_id}")
     wo.assigned_vendor_id, wo.status = vendor.id, WorkOrderStatus.DISPATCHED
-    await ctx.spine.note_work_order(wo, ctx.caller.person_id, f"Assigned to {vendor.name}", updated_at=utcnow())
+    await ctx.spine.note_work_order(wo, ctx.caller.person_id, f"Assigned to {vendor.name}", updated_at=ctx.spine.clock())
     sent = await start_dispatch(ctx.spine, wo, vendor.id, by_person_id=ctx.caller.person_id)
     summary = summarize(await work_order_view(ctx.spine, wo, with_notes=False))
     return WorkOrderChange(**summary.model_dump(), notifications=sent)
@@ -114,7 +113,7 @@ async def pm_close_work_order(ctx: HandlerContext, args: CloseIn) -> Ack:
         return Ack(message=f"{wo.display_id} was already closed")
     wo.status = WorkOrderStatus.CLOSED
     await ctx.spine.note_work_order(wo, ctx.caller.person_id, f"Closed: {args.resolution}" if args.resolution else "Closed",
-                                    updated_at=utcnow())
+                                    updated_at=ctx.spine.clock())
     return Ack(message=f"{wo.display_id} closed")
 
 
@@ -182,7 +181,7 @@ async def pm_list_tours(ctx: HandlerContext, args: ListToursIn) -> ToursListed:
     if prop is None:
         raise ToolFailure(f"property {ctx.target.property_id} is not on file")
     zone = ZoneInfo(prop.timezone)
-    today = utcnow().astimezone(zone).date()  # "today" is the property's, not the server's
+    today = ctx.spine.clock().astimezone(zone).date()  # "today" is the property's, not the server's
     first = today if args.day == "today" else today + timedelta(days=1) if args.day == "tomorrow" else args.day
     booked = [t for t in await ctx.spine.tours_at(prop.id, first, args.days) if t.status != TourStatus.CANCELLED]
     return ToursListed(property_id=prop.id, property_name=prop.name, first_day=first,

@@ -9,7 +9,6 @@ from pydantic import BaseModel, Field
 
 from desk.followups.plans import plan_tour
 from spine.escalation import ApplicationLink
-from spine.identity import utcnow
 from spine.notification import Notification
 from spine.property import Property, Unit
 from spine.work import Prospect, Tour
@@ -50,7 +49,7 @@ async def save_prospect(ctx: HandlerContext, args: SaveProspectIn) -> Prospect:
         prospect.notes = f"{prospect.notes}\n{args.notes}".strip()
     if prospect.stage == "inquiry" and prospect.bedrooms is not None and prospect.move_in is not None:
         prospect.stage = "qualified"
-    prospect.updated_at = utcnow()
+    prospect.updated_at = ctx.spine.clock()
     await ctx.spine.put_prospect(prospect)
     if args.name:
         person = await ctx.spine.get_person(prospect.person_id)
@@ -88,7 +87,7 @@ class TourOut(BaseModel):
 async def schedule_tour(ctx: HandlerContext, args: TourIn) -> TourOut:
     prop = await _property(ctx)
     when = args.when if args.when.tzinfo else args.when.replace(tzinfo=ZoneInfo(prop.timezone))
-    if when <= utcnow():
+    if when <= ctx.spine.clock():
         raise ToolFailure(f"{when.isoformat()} is in the past; pick a future time")
     unit = await _available_unit(ctx, args.unit) if args.unit else None
     tour = Tour(id=f"tour_{secrets.token_hex(6)}", prospect_person_id=ctx.caller.person_id or "",
@@ -96,7 +95,7 @@ async def schedule_tour(ctx: HandlerContext, args: TourIn) -> TourOut:
     await ctx.spine.put_tour(tour)
     planned = await plan_tour(ctx.spine, tour, now=ctx.spine.clock(), interaction_id=ctx.caller.interaction_id)
     prospect = await _prospect(ctx)
-    prospect.stage, prospect.updated_at = "touring", utcnow()
+    prospect.stage, prospect.updated_at = "touring", ctx.spine.clock()
     await ctx.spine.put_prospect(prospect)
     return TourOut(tour_id=tour.id, scheduled_at=when, unit=unit.number if unit else None,
                    property_name=prop.name, address=prop.address, notifications=planned)

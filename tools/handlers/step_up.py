@@ -38,7 +38,7 @@ from pydantic import BaseModel, Field
 import spine.keys as keys
 from desk.outbound.queue import NotificationKind, NotificationStatus, OutboundRequest, queue_outbound
 from spine.context import Channel
-from spine.identity import utcnow
+from spine.identity import carries_authority, utcnow
 from spine.records import OutboxMessage, last4
 from spine.toolspec import OutboundText
 from spine.verification import CallVerification, IssuedCode, VerificationMethod
@@ -87,7 +87,7 @@ async def send_verification_code(ctx: HandlerContext, args: SendCodeIn) -> SendC
     _on_the_phone(ctx)
     spine, caller = ctx.spine, ctx.caller
     person = await spine.get_person(caller.person_id) if caller.person_id else None
-    if person is not None and (person.deceased or person.category is not None or person.merged_into_person_id):
+    if not carries_authority(person):
         person = None  # a number whose Person carries no authority gets no code
     phones = person.phones() if person else []
     if person is None or not phones:

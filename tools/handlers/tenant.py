@@ -7,7 +7,6 @@ from pydantic import BaseModel, Field
 
 from desk.dispatch.routine import tell_team_of_routine
 from desk.outbound.queue import Notification
-from spine.identity import utcnow
 from spine.property import Appliance
 from spine.records import last4
 from spine.work import Priority, WorkOrder, WorkOrderStatus
@@ -67,7 +66,7 @@ async def create_work_order(ctx: HandlerContext, args: CreateWorkOrderIn) -> Wor
         if raised:
             existing.priority = Priority(args.priority)
         await ctx.spine.note_work_order(existing, ctx.caller.person_id, f"Reported again: {args.description[:500]}",
-                                        updated_at=utcnow())
+                                        updated_at=ctx.spine.clock())
         page = await page_work_order(ctx, existing, words=args.description) \
             if raised and existing.priority == PAGING_PRIORITY else None
         return WorkOrderCreated(work_order_id=existing.display_id, status=existing.status,
@@ -155,7 +154,7 @@ async def request_photo(ctx: HandlerContext, args: RequestPhotoIn) -> Ack:
     if ctx.target.work_order_id:
         wo = await target_work_order(ctx)
         wo.photo_request = args.reason
-        await ctx.spine.note_work_order(wo, ctx.caller.person_id, f"Photo requested: {args.reason}", updated_at=utcnow())
+        await ctx.spine.note_work_order(wo, ctx.caller.person_id, f"Photo requested: {args.reason}", updated_at=ctx.spine.clock())
         where = f" It will be attached to {wo.display_id}."
     return Ack(message=f"Ask the tenant to reply with a photo showing: {args.reason}.{where}")
 

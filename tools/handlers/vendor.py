@@ -7,7 +7,6 @@ from pydantic import BaseModel, Field
 
 from desk.dispatch.dispatch import handed_back, settle_by_tool
 from desk.dispatch.notices import save_with_notice
-from spine.identity import utcnow
 from spine.notification import Notification
 from spine.work import WorkOrder, WorkOrderStatus
 from tools.handlers.base import HandlerContext, Tool, ToolFailure, target_work_order, work_order_field
@@ -19,7 +18,7 @@ ETA = Field(max_length=80, description="When the vendor will be there, e.g. 'tod
 
 async def _save(ctx: HandlerContext, wo: WorkOrder, note: str | None, before: tuple[str, str | None]) -> WorkOrderChange:
     """Write the change; a new ETA or a move to scheduled, in progress or completed tells the tenant."""
-    wo.updated_at = utcnow()
+    wo.updated_at = ctx.spine.clock()
     told = await save_with_notice(ctx.spine, wo, before, changed_by=ctx.caller.person_id, note=note)
     summary = summarize(await work_order_view(ctx.spine, wo, with_notes=False))
     return WorkOrderChange(**summary.model_dump(), notifications=told)

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-import phonenumbers
 from pydantic import BaseModel
 
 from desk.pms.batch import Batch
@@ -21,6 +20,7 @@ from desk.pms.run import ORG_REF
 from desk.portfolio.files import FileKind
 from desk.portfolio.rows import PersonRow, PropertyRow, ResidentRow, UnitRow, VendorContactRow, VendorRow
 from spine.identity import OccupancyKind
+from spine.phone import InvalidPhoneNumber, normalize_phone_in_region
 
 SOURCE = "buildium"
 BEDROOMS = {"Studio": 0, "OneBed": 1, "TwoBed": 2, "ThreeBed": 3, "FourBed": 4, "FiveBed": 5, "SixBed": 6,
@@ -76,11 +76,9 @@ def best_phone(numbers: Iterable[PhoneNumber] | None) -> str | None:
     usable = sorted((p for p in numbers or [] if p.Number and p.Type != "Fax"), key=lambda p: PHONE_ORDER.get(p.Type, 9))
     for p in usable:
         try:
-            parsed = phonenumbers.parse(p.Number or "", "US")
-        except phonenumbers.NumberParseException:
+            return normalize_phone_in_region(p.Number or "", "US")
+        except InvalidPhoneNumber:
             continue
-        if phonenumbers.is_valid_number(parsed):
-            return phonenumbers.format_number(parsed, phonenumbers.PhoneNumberFormat.E164)
     return usable[0].Number if usable else None
 
 

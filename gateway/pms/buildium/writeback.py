@@ -169,7 +169,7 @@ async def apply_task_status(spine: Spine, client: BuildiumClient, task_id: int) 
     if wo is None or status is None or task.TaskStatus == wb.status_from_pms or wo.status == status:
         return False  # unknown, Deferred, or the echo of what the gateway wrote
     before_status, before_eta = wo.status, wo.eta
-    wo.status, now = status, utcnow()
+    wo.status, now = status, spine.clock()
     wo.pms = WorkOrderPmsLink(system="buildium", id=str(task_id), synced_at=now)
     await spine.note_work_order(wo, None, f"Buildium: task {task.TaskStatus}", updated_at=now)
     wb.status_from_pms, wb.notes_written = task.TaskStatus, len(wo.notes)  # its own note needs no write-back

@@ -128,17 +128,17 @@ async def test_a_failed_turn_fails_its_submitter_and_the_mailbox_goes_on(spine, 
 
 
 async def test_host_bytes_interface_answers_ok_moved_and_failed(spine, clock):
-    from actors.protocol.host import HostReply
+    from actors.protocol.host import HostFailed, HostMoved, TurnAnswered, read_host_reply
 
     a = make_host(spine, "pool/clara-host-0", RecordingTurn(spine), clock)
     b = make_host(spine, "pool/clara-host-1", RecordingTurn(spine), clock)
     env = envelope("p_marcus", "hello")
-    ok = HostReply.from_bytes(await a.handle(env.to_bytes()))
-    assert ok.status == "ok" and ok.result.reply == "re: hello"
-    moved = HostReply.from_bytes(await b.handle(envelope("p_marcus", "again").to_bytes()))
-    assert (moved.status, moved.owner) == ("moved", "pool/clara-host-0")
-    bad = HostReply.from_bytes(await a.handle(b"\x92not an envelope"))
-    assert bad.status == "failed" and "bad envelope" in bad.error
+    ok = read_host_reply(await a.handle(env.to_bytes()))
+    assert isinstance(ok, TurnAnswered) and ok.result.reply == "re: hello"
+    moved = read_host_reply(await b.handle(envelope("p_marcus", "again").to_bytes()))
+    assert isinstance(moved, HostMoved) and moved.owner == "pool/clara-host-0"
+    bad = read_host_reply(await a.handle(b"\x92not an envelope"))
+    assert isinstance(bad, HostFailed) and "bad envelope" in bad.error
 
 
 async def test_a_store_outage_at_activation_fails_the_message_not_the_host(tmp_path, clock):

@@ -157,7 +157,7 @@ async def test_one_turn_pages_once_and_an_sms_opt_out_is_still_called(seeded_sql
     assert second.page_id == first.page_id == "pg_test_1" and await spine.get_page("pg_other") is None
     rows = {r.channel: r for r in await spine.outbox(OutboxStatus.PENDING, limit=500) if r.page_id == "pg_test_1"}
     assert set(rows) == {"voice"}  # the text is suppressed, the call waits to be placed
-    assert (await spine.get_outbox("page-pg_test_1-0-p_mike-sms")).status == OutboxStatus.WITHHELD
+    assert (await spine.get_outbox("page-pg_test_1-0-p_mike-sms")).status == OutboxStatus.BLOCKED
 
 
 @pytest.mark.parametrize("language", ["en", "es"])
@@ -213,3 +213,28 @@ async def test_a_page_skips_whoever_may_no_longer_be_on_call(seeded_sqlite):
     started = await start_page(spine, _request(), now=t0)
     assert started.paged == ["Priya Shah"] and started.levels == 1
     assert await _rows(spine, "pg_test_1") == [("p_priya", "sms"), ("p_priya", "voice")]
+
+
+async def test_the_ladder_runs_on_the_stores_clock_as_the_contact_window_does(seeded_sqlite):
+    """One clock: a page started, stepped by the scheduler's tick and taken, each at `spine.clock()`
+    when no `now` is given, so a test (or an eval) that moves the store's clock moves the ladder."""
+    from actors.control.scheduler import Ladders
+
+    spine, now = seeded_sqlite, {"t": utcnow() - timedelta(days=400)}
+    spine.clock = lambda: now["t"]
+    t0 = now["t"]
+    await spine.put_oncall_plan(OnCallPlan(property_id="pf_yale", levels=[["p_mike"], ["p_priya"]], ack_timeout_s=5))
+    await start_page(spine, _request())
+    page = await spine.get_page("pg_test_1")
+    assert (page.created_at, page.next_due) == (t0, t0 + timedelta(seconds=5))  # level 1 paged at once
+    ladders = Ladders(spine, None)
+    await ladders.tick()
+    assert await _rows(spine, "pg_test_1") == [("p_mike", "sms"), ("p_mike", "voice")]  # not due yet
+    now["t"] = t0 + timedelta(seconds=5)
+    await ladders.tick()
+    assert ("p_priya", "sms") in await _rows(spine, "pg_test_1")
+    outcome = await ack_by_text(spine, "p_mike", "ACK")
+    assert outcome.acknowledged and (await spine.get_page("pg_test_1")).acknowledged_at == now["t"]
+    assert [p.id for p in await spine.pages_held_by("p_mike")] == ["pg_test_1"]  # taken a moment ago
+    now["t"] += timedelta(seconds=TAKEN_PAGE_KEPT_S + 1)
+    assert await spine.pages_held_by("p_mike") == []

@@ -33,7 +33,7 @@ async def test_marketing_is_never_urgent_and_never_to_an_opted_out_person(spine)
     await spine.set_opt_out(OptOut(address=MARCUS, opted_out=True, keyword="STOP", channel=Channel.SMS))
     blocked = await queue_outbound(spine, _req("m4"))
     assert blocked.status == NotificationStatus.BLOCKED
-    assert (await spine.get_outbox("m4")).status == OutboxStatus.WITHHELD
+    assert (await spine.get_outbox("m4")).status == OutboxStatus.BLOCKED
 
 
 async def test_the_first_follow_up_says_clara_is_an_ai_assistant_once(spine):

@@ -66,13 +66,32 @@ async def test_stop_by_sms_blocks_sms_and_leaves_email_open(spine, clock):
     await spine.set_opt_out(OptOut(address=MARCUS_PHONE, opted_out=True, keyword="STOP", channel=Channel.SMS))
     blocked = await queue_outbound(spine, notice())
     assert (blocked.status, blocked.reason) == (NotificationStatus.BLOCKED, "opted out of sms")
-    assert (await spine.get_outbox(blocked.outbox_id)).status == OutboxStatus.WITHHELD
+    assert (await spine.get_outbox(blocked.outbox_id)).status == OutboxStatus.BLOCKED
     assert len(await spine.events(EventKind.NOTIFY_BLOCKED)) == 1
     by_email = await queue_outbound(spine, notice(key="notify:email", channel=Channel.EMAIL))
     assert (by_email.status, by_email.channel) == (NotificationStatus.QUEUED, Channel.EMAIL)
     row = await spine.get_outbox(by_email.outbox_id)
     assert (row.to_address, row.from_address, row.subject) == (MARCUS_EMAIL, "yale@clara.example",
                                                               "A message from JP Yale Station")
+
+
+async def test_blocked_is_the_one_not_sent_word_of_the_row_the_notification_and_the_event(spine, clock):
+    await spine.set_opt_out(OptOut(address=MARCUS_PHONE, opted_out=True, keyword="STOP", channel=Channel.SMS))
+    blocked = await queue_outbound(spine, notice())
+    stored = await spine.store.get(keys.outbox(blocked.outbox_id))
+    assert stored is not None and stored.data["status"] == blocked.status == "blocked"
+    [event] = await spine.events(EventKind.NOTIFY_BLOCKED)
+    assert (stored.data["error"], event.reason) == ("opted out of sms", "opted out of sms")
+
+
+async def test_a_row_kept_suppressed_before_the_word_was_one_reads_as_blocked(spine, clock):
+    legacy = {"id": "notify:test", "to_address": MARCUS_PHONE, "from_address": "+12065550100", "body": "old",
+              "status": "suppressed", "error": "opted out of sms", "kind": "notify", "recipient_person_id": "p_marcus",
+              "property_id": "pf_yale"}
+    await spine.store.put(Item(pk=keys.outbox("notify:test"), data=legacy))
+    assert (await spine.get_outbox("notify:test")).status == OutboxStatus.BLOCKED
+    again = await queue_outbound(spine, notice())  # the same key: the row already written answers
+    assert (again.status, again.reason) == (NotificationStatus.BLOCKED, "opted out of sms")
 
 
 async def test_an_opt_out_recorded_before_channels_were_kept_still_holds(spine, clock):

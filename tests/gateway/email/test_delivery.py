@@ -6,7 +6,8 @@ import httpx
 
 from gateway.email.delivery import EmailDelivery
 from gateway.email.mailgun import MailgunMessages
-from spine.records import OutboxStatus
+from spine.context import Channel
+from spine.records import OptOut, OutboxStatus
 
 
 def _delivery(spine, mailgun, http, api_key=None) -> EmailDelivery:
@@ -46,3 +47,12 @@ async def test_a_wrong_api_key_fails_the_row_with_mailguns_answer(spine, mailgun
         failed = await _send(_delivery(spine, mailgun, http, api_key="wrong"), "k4")
     assert failed.status == OutboxStatus.FAILED and "401" in failed.error
     assert (await spine.get_outbox("k4")).status == OutboxStatus.FAILED
+
+
+async def test_a_reply_to_an_unsubscribed_address_is_kept_blocked_with_the_reason(spine, mailgun):
+    await spine.set_opt_out(OptOut(address="marcus@example.com", opted_out=True, keyword="unsubscribe",
+                                   channel=Channel.EMAIL))
+    mailgun.requests.clear()
+    async with httpx.AsyncClient() as http:
+        row = await _send(_delivery(spine, mailgun, http), "k5")
+    assert (row.status, row.error) == (OutboxStatus.BLOCKED, "opted out of email") and mailgun.sent == []

@@ -125,7 +125,7 @@ async def test_an_opted_out_sender_gets_nothing(spine, twilio, sweeps):
     [sweep] = sweeps()
     await sweep.sweep_once()
     assert (await spine.get_inbound("SM_stopped")).status == InboundStatus.FAILED and twilio.accepted() == []
-    assert [m.status for m in await spine.outbox(OutboxStatus.WITHHELD)] == [OutboxStatus.WITHHELD]
+    assert [m.status for m in await spine.outbox(OutboxStatus.BLOCKED)] == [OutboxStatus.BLOCKED]
 
 
 async def test_the_webhook_reserves_the_interaction_id_at_acceptance(make_gateway, spine):

@@ -78,7 +78,8 @@ async def test_delivery_never_texts_an_opted_out_number(spine, http, twilio):
     await spine.set_opt_out(OptOut(address="+12065551001", opted_out=True, keyword="STOP"))
     rows = await Delivery(spine, rest_for(http, twilio)).send(key="SMy", to="+12065551001",
                                                               from_="+12065550100", body="hello")
-    assert rows[0].status == OutboxStatus.WITHHELD and twilio.sent == []
+    assert rows[0].status == OutboxStatus.BLOCKED and twilio.sent == []
+    assert rows[0].error == "opted out of sms"  # the reason a started message's row gives, one spelling
 
 
 async def test_delivery_records_a_refused_send_as_failed(spine, http, twilio):
