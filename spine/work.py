@@ -4,8 +4,9 @@ from __future__ import annotations
 import re
 from datetime import date, datetime
 from enum import StrEnum
+from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr
 
 from spine.identity import utcnow
 
@@ -114,9 +115,26 @@ class WorkOrder(BaseModel):
     created_at: datetime = Field(default_factory=utcnow)
     updated_at: datetime = Field(default_factory=utcnow)
 
+    # The stored data as its reader found it (Spine.get_work_order): what a writer changed is the
+    # fields that differ from it, applied onto the stored order by compare-and-set
+    # (Spine.note_work_order), so two writers at once (a vendor's ETA and a tenant's "reported
+    # again") both keep theirs. None: not read from the store; written whole.
+    _as_read: dict[str, Any] | None = PrivateAttr(default=None)
+
     @property
     def is_open(self) -> bool:
         return self.status in OPEN_WORK_ORDER_STATUSES
+
+    def remember_read(self, data: dict[str, Any]) -> WorkOrder:
+        self._as_read = data
+        return self
+
+    def changed_since_read(self) -> frozenset[str] | None:
+        """The fields set since it was read; None when it was not read from the store."""
+        if self._as_read is None:
+            return None
+        read = WorkOrder.model_validate(self._as_read)
+        return frozenset(name for name in WorkOrder.model_fields if getattr(self, name) != getattr(read, name))
 
 
 class TourStatus(StrEnum):

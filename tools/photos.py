@@ -30,7 +30,7 @@ async def attach_requested_photos(spine: Spine, caller: Caller, media_urls: list
     waiting = await waiting_for_photos(spine, caller)
     if not waiting:
         return None
-    wo = waiting[0]
+    wo = await spine.get_work_order(waiting[0].id) or waiting[0]  # read for its own write: only what changes here is written
     new = [url for url in media_urls if url not in wo.photo_urls]
     wo.photo_urls += new
     note = f"{len(new)} photo(s) received by MMS for: {wo.photo_request}"

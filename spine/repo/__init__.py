@@ -12,7 +12,6 @@ so the SQLite and DynamoDB backends stay dumb item stores.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from datetime import datetime
 
 from pydantic import BaseModel
 
@@ -47,7 +46,7 @@ from spine.repo.transfers import TransferRecords
 from spine.repo.verification import VerificationRecords
 from spine.repo.work_orders import WorkOrderBoardRecords
 from spine.store.base import ABSENT, Item
-from spine.work import Prospect, RenewalWorkflow, WorkOrder, WorkOrderNote
+from spine.work import Prospect, RenewalWorkflow, WorkOrder
 
 NOT_LEADS = frozenset({PersonCategory.SPAM, PersonCategory.WRONG_NUMBER})
 
@@ -186,18 +185,11 @@ class Spine(InteractionRecords, ToolRecords, EscalationRecords, ConversationReco
         await self.store.put(work_order_item(wo))
         await self.work_order_written(before, wo)
 
-    async def note_work_order(self, wo: WorkOrder, author_person_id: str | None, note: str | None, *,
-                              updated_at: datetime | None) -> None:
-        """Write `wo` (as its caller changed it) with `note` added to its history (None: no note),
-        touched at `updated_at` (None: left as it was). The one way a note joins a work order."""
-        if note:
-            wo.notes.append(WorkOrderNote(author_person_id=author_person_id, text=note))
-        if updated_at is not None:
-            wo.updated_at = updated_at
-        await self.put_work_order(wo)
-
     async def get_work_order(self, wo_id: str) -> WorkOrder | None:
-        return await self._get(WorkOrder, keys.work_order(wo_id))
+        """The work order, remembering what was read (a later note_work_order writes only what its
+        caller changed)."""
+        item = await self.store.get(keys.work_order(wo_id))
+        return WorkOrder.model_validate(item.data).remember_read(item.data) if item else None
 
     async def work_orders_at(self, property_id: str) -> list[WorkOrder]:
         return await self._index(WorkOrder, keys.property_work_orders(property_id))

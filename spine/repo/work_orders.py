@@ -1,12 +1,16 @@
-"""Spine methods of the console's work-order board and the team's routine batches: the copies of each work order kept beside the
-record (spine.repo.items.work_order_board_items) and the board's page.
+"""Spine methods of a work order's changes, the console's work-order board and the team's routine
+batches: the copies of each work order kept beside the record (spine.repo.items.work_order_board_items)
+and the board's page.
 
-Every writer of a work order goes through Spine.put_work_order (or an import's batch of the same
-items), which files the copies here: a status or priority change deletes the copies that named
-the old one. A page is one descending query of one partition per scope (a property's or a whole
-org's board), merged newest first.
+Every writer of a work order goes through Spine.put_work_order (a new one), Spine.note_work_order (a
+change, by compare-and-set) or an import's batch of the same items, which files the copies here: a
+status or priority change deletes the copies that named the old one. A page is one descending
+query of one partition per scope (a property's or a whole org's board), merged newest first.
 """
 from __future__ import annotations
+
+import copy
+from datetime import datetime
 
 from pydantic import BaseModel, Field
 
@@ -18,7 +22,7 @@ from spine.repo.feed import ChangeFeedRecords
 from spine.repo.items import work_order_board_items, work_order_item
 from spine.repo.rollups import RollupRecords
 from spine.store.base import ConditionFailed, Item
-from spine.work import WorkOrder, WorkOrderPmsLink, WorkOrderStatus
+from spine.work import WorkOrder, WorkOrderNote, WorkOrderPmsLink, WorkOrderStatus
 
 
 class RoutineBatch(BaseModel):
@@ -37,6 +41,37 @@ class WorkOrderBoardRecords(ChangeFeedRecords, RollupRecords):
         await self.note_change(ChangeKind.WORK_ORDER, after.display_id, after.property_id,
                                detail={"status": after.status})
         await self._count_work_order(before, after)
+
+    async def note_work_order(self, wo: WorkOrder, author_person_id: str | None, note: str | None, *,
+                              updated_at: datetime | None) -> WorkOrder:
+        """The one way a changed work order is written and a note joins it: the fields its caller
+        set since reading it are applied onto the stored order by compare-and-set (again on a lost
+        race; a work order not read from the store is written whole), `note` added to its history
+        (None: no note), touched at `updated_at` (None: left as it was). `wo` becomes what was
+        written (another writer's fields and notes included), which is also returned."""
+        fields = wo.changed_since_read()
+
+        def apply(found: WorkOrder | None) -> WorkOrder:
+            if found is None or fields is None:
+                after = wo.model_copy(deep=True)
+            else:
+                after = found.model_copy(update={name: copy.deepcopy(getattr(wo, name)) for name in fields})
+            if note:
+                after.notes = [*after.notes, WorkOrderNote(author_person_id=author_person_id, text=note)]
+            if updated_at is not None:
+                after.updated_at = updated_at
+            return after
+
+        changed = await self._compare_and_set(WorkOrder, keys.work_order(wo.id), change=apply, tries=CAS_TRIES,
+                                              item_of=lambda after, _: work_order_item(after))
+        if changed.lost or changed.after is None:
+            raise ConditionFailed(f"work order {wo.id} kept changing under {CAS_TRIES} tries")
+        await self.work_order_written(changed.before, changed.after)
+        written = changed.after
+        for name in WorkOrder.model_fields:
+            setattr(wo, name, getattr(written, name))
+        wo.remember_read(written.model_dump(mode="json"))
+        return written
 
     async def link_work_order(self, wo_id: str, link: WorkOrderPmsLink) -> WorkOrder | None:
         """Set the work order's link to its PMS record by compare-and-set: a turn writing the work
