@@ -10,78 +10,49 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
-from pydantic import BaseModel
-
 import spine.keys as keys
 from spine.identity import utcnow
 from spine.repo import Spine
-from spine.store.base import ABSENT, ConditionFailed, Item
+from spine.repo.pms import InboxEvent
+
+__all__ = ["CLAIM_S", "MAX_ATTEMPTS", "InboxEvent", "accept", "claim", "done", "due", "failed", "pending_count"]
 
 CLAIM_S = 30.0  # a claim older than this was its worker's last act: another may take the event
 MAX_ATTEMPTS = 5  # then it waits for the incremental poll, which reads the same change
-
-
-class InboxEvent(BaseModel):
-    system: str
-    event_id: str
-    name: str  # Buildium's EventName, "Lease.Updated"
-    ids: dict[str, int]  # the entity's identifiers ("LeaseId": 3001)
-    received_at: datetime
-    claimed_at: datetime | None = None
-    attempts: int = 0
-    error: str | None = None
-    version: int = 0  # the store's, for compare-and-set claims (not stored)
-
-
-def _item(event: InboxEvent) -> Item:
-    return Item(pk=keys.pms_inbox(event.system), sk=event.event_id,
-                data=event.model_dump(mode="json", exclude={"version"}))
 
 
 async def accept(spine: Spine, event: InboxEvent) -> bool:
     """Keep the delivery; False when this event id was accepted before (a redelivery)."""
     if await spine.is_marked(keys.pms_webhook_marker(event.system, event.event_id)):
         return False
-    try:
-        stored = await spine.store.put(_item(event), expect_version=ABSENT)
-    except ConditionFailed:
-        return False
-    event.version = stored.version
-    return True
+    return await spine.create_pms_event(event)
 
 
 async def claim(spine: Spine, event: InboxEvent, now: datetime | None = None) -> bool:
     """Take the event for work (compare-and-set on its version): False when another worker has it."""
     event.claimed_at, event.attempts = now or utcnow(), event.attempts + 1
-    try:
-        event.version = (await spine.store.put(_item(event), expect_version=event.version)).version
-    except ConditionFailed:
-        return False
-    return True
+    return await spine.replace_pms_event(event)
 
 
 async def due(spine: Spine, system: str, now: datetime | None = None, limit: int = 100) -> list[InboxEvent]:
     """Events nobody works: never claimed, or claimed longer ago than a worker takes."""
     stale = (now or utcnow()) - timedelta(seconds=CLAIM_S)
-    items = await spine.store.query(keys.pms_inbox(system), "", limit=limit)
-    events = [InboxEvent.model_validate({**i.data, "version": i.version}) for i in items]
+    events = await spine.pms_events(system, limit=limit)
     return [e for e in events if e.attempts < MAX_ATTEMPTS and (e.claimed_at is None or e.claimed_at < stale)]
 
 
 async def pending_count(spine: Spine, system: str) -> int:
-    return len(await spine.store.query(keys.pms_inbox(system), "", limit=1000))
+    return len(await spine.pms_events(system, limit=1000))
 
 
 async def done(spine: Spine, event: InboxEvent) -> None:
     """Worked: the marker first (a redelivery from now on is a duplicate), then the record goes."""
     await spine.mark_once(keys.pms_webhook_marker(event.system, event.event_id))
-    await spine.store.delete(keys.pms_inbox(event.system), event.event_id)
+    await spine.delete_pms_event(event)
 
 
 async def failed(spine: Spine, event: InboxEvent, error: str) -> None:
-    """Left for a later tick (claimed_at cleared), up to MAX_ATTEMPTS."""
+    """Left for a later tick (claimed_at cleared), up to MAX_ATTEMPTS. A lost write: another worker
+    took it meanwhile, and its outcome stands."""
     event.error, event.claimed_at = error[:300], None
-    try:
-        event.version = (await spine.store.put(_item(event), expect_version=event.version)).version
-    except ConditionFailed:
-        pass  # another worker took it meanwhile: its outcome stands
+    await spine.replace_pms_event(event)

@@ -6,7 +6,8 @@ for the inbound log, outbox, events and traces; `repo_tools` for tool runs; `rep
 `repo_tours` for tours and their per-property index; `repo_admin` for admin tokens and sessions;
 `repo_verification` for voice caller verification; `repo_oncall` for on-call plans and pages;
 `repo_dispatch` for vendor dispatches; `repo_transfers` for the office and call transfers; `repo_followups` for
-follow-ups; `repo_work_orders` for the console's work-order board; `repo_feed` for the console's change feed),
+follow-ups; `repo_work_orders` for the console's work-order board; `repo_feed` for the console's change feed;
+`repo.pms` for a PMS connector's webhook inbox and write-backs),
 so the SQLite and DynamoDB backends stay dumb item stores.
 """
 from __future__ import annotations
@@ -39,6 +40,7 @@ from spine.repo.items import (
     work_order_item,
 )
 from spine.repo.oncall import OnCallRecords
+from spine.repo.pms import PmsRecords
 from spine.repo.records import InteractionRecords
 from spine.repo.tools import ToolRecords
 from spine.repo.tours import TourRecords
@@ -57,7 +59,7 @@ class SequenceValue(BaseModel):
 
 class Spine(InteractionRecords, ToolRecords, EscalationRecords, ConversationRecords, TourRecords, AdminRecords,
             VerificationRecords, OnCallRecords, DispatchRecords, TransferRecords, FollowUpRecords,
-            WorkOrderBoardRecords, ChangeFeedRecords):
+            WorkOrderBoardRecords, ChangeFeedRecords, PmsRecords):
     """Typed reads and writes of the domain (the mixins add the interaction records, tool runs,
     tours, admin tokens and caller verification; RepoBase holds the store and the item helpers)."""
 

@@ -95,11 +95,15 @@ class RepoBase:
     async def _replace(self, item: Item, version: int) -> bool:
         """Write `item` only if the stored one is still at `version` (ABSENT: only if there is none);
         False when another writer was first. The one conditional write of a record read before."""
+        return await self._replace_versioned(item, version) is not None
+
+    async def _replace_versioned(self, item: Item, version: int) -> int | None:
+        """`_replace` for a caller that keeps the record's version to write it again without a
+        read (a PMS event's claim, a write-back's save): the version written, None when lost."""
         try:
-            await self.store.put(item, expect_version=version)
-            return True
+            return (await self.store.put(item, expect_version=version)).version
         except ConditionFailed:
-            return False
+            return None
 
     async def _compare_and_set(self, model: type[M], pk: str, sk: str = keys.ITEM, *,
                                change: Callable[[M | None], M | None],
