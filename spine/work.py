@@ -14,19 +14,25 @@ from spine.identity import utcnow
 # and the display id `WO-<n>` people and the model use. Spelled here only; each reader (the tools'
 # lenient one, the CSV import's strict one, mentions in free text) finds the number, then asks here.
 _DIGITS = re.compile(r"[0-9]+")
+_STORE_PREFIX, _DISPLAY_PREFIX = "wo_", "WO-"
 
 
 def spell_work_order_id(number: int) -> str:
-    return f"wo_{number}"
+    return f"{_STORE_PREFIX}{number}"
 
 
 def spell_display_id(number: int) -> str:
-    return f"WO-{number}"
+    return f"{_DISPLAY_PREFIX}{number}"
 
 
 def display_id_of(work_order_id: str) -> str:
     """`wo_7` -> `WO-7`."""
-    return f"WO-{work_order_id.removeprefix('wo_')}"
+    return f"{_DISPLAY_PREFIX}{work_order_id.removeprefix(_STORE_PREFIX)}"
+
+
+def is_display_id(named: str) -> bool:
+    """Whether a name as the tools spell a target ("WO-7", "unit 312") is a work order's display id."""
+    return named.startswith(_DISPLAY_PREFIX)
 
 
 def number_in(spelled: str) -> int | None:

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from spine.identity import OccupancyKind, PersonRoleType
+from spine.work import is_display_id
 from tools.authority import CallerFacts
 from tools.facts import Target
 from tools.matrix import TOOL_ROLE_MATRIX, UNIT_SCOPES, Scope, ToolPolicy
@@ -115,7 +116,7 @@ def _not_yours(kind: str) -> Callable[[str], str]:
 
 
 PUBLIC_REFUSALS: dict[Scope, Callable[[str], str]] = {
-    **{scope: (lambda named: f"{named} is not a work order of yours" if named.startswith("WO-")
+    **{scope: (lambda named: f"{named} is not a work order of yours" if is_display_id(named)
                else f"{named} is not a unit of yours") for scope in UNIT_SCOPES},
     Scope.ASSIGNED_WO: _not_yours("a work order assigned to you"),
     Scope.ORG_WIDE: _not_yours("within what your role covers from this line"),
