@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from spine.identity import STAFF_ROLE_TYPES, PersonRole, PersonRoleType
+from spine.identity import STAFF_ROLE_TYPES, Person, PersonRole, PersonRoleType
 from spine.oncall import OnCallPlan
 from spine.property import Property, Vendor
 from spine.repo import Spine
@@ -34,16 +34,36 @@ async def oncall_refusal(spine: Spine, person_id: str, property_id: str, planned
         return f"no such person {person_id!r}"
     if planned.deceased.get(person_id, person.deceased if person else False):
         return f"{person_id} is deceased"
-    if person is not None and (person.merged_into_person_id or person.category is not None):
-        return f"{person_id} is merged into another person or marked {person.category or 'merged'}"
+    if person is not None and (refused := _person_refusal(person)) is not None:
+        return refused
     prop = planned.properties.get(property_id) or await spine.get_property(property_id)
     if prop is None:
         return f"no property {property_id!r}"
+    if await _reaches_with_a_role(spine, person_id, prop, planned):
+        return None
+    return f"{person_id} is neither staff nor a vendor contact of {property_id}"
+
+
+async def may_be_on_call(spine: Spine, person: Person, prop: Property) -> bool:
+    """`oncall_refusal`'s rule for a person and property already read (a transfer reads the people
+    on its plan in one read, then only their roles, a caller waiting)."""
+    if person.deceased or _person_refusal(person) is not None:
+        return False
+    return await _reaches_with_a_role(spine, person.id, prop, Planned())
+
+
+def _person_refusal(person: Person) -> str | None:
+    if person.merged_into_person_id or person.category is not None:
+        return f"{person.id} is merged into another person or marked {person.category or 'merged'}"
+    return None
+
+
+async def _reaches_with_a_role(spine: Spine, person_id: str, prop: Property, planned: Planned) -> bool:
     roles = {r.id: r for r in await spine.roles_of(person_id)} | planned.roles.get(person_id, {})
     for role in roles.values():
         if role.active and await _reaches(spine, role, prop, planned):
-            return None
-    return f"{person_id} is neither staff nor a vendor contact of {property_id}"
+            return True
+    return False
 
 
 async def _reaches(spine: Spine, role: PersonRole, prop: Property, planned: Planned) -> bool:

@@ -6,8 +6,10 @@ them, or for an emergency, the property's on-call plan level by level, the same 
 is still tried: a caller is never left with nobody when someone could answer."""
 from __future__ import annotations
 
+import asyncio
 from datetime import datetime
 
+from desk.oncall.people import may_be_on_call
 from spine.oncall import OnCallPlan
 from spine.property import Property
 from spine.repo import Spine
@@ -18,32 +20,34 @@ OFFICE_LABEL = "the office"
 
 async def transfer_targets(spine: Spine, prop: Property, urgency: Urgency,
                            at: datetime | None = None) -> tuple[bool, list[TransferTarget]]:
-    """(whether the office is open now, the targets in the order they are rung). Two reads at most
-    (the caller waits on them): the office with the plan, then everyone on the plan at once."""
+    """(whether the office is open now, the targets in the order they are rung). Three round trips
+    at most (the caller waits on them): the office with the plan, everyone on the plan at once, then
+    their roles at once (the on-call rule)."""
     office, plan = await spine.office_and_oncall_plan(prop.id)
     open_now = office is not None and office.is_open(at or spine.clock(), prop.timezone)  # tests set the clock
     office_target = [TransferTarget(kind=TargetKind.OFFICE, phone=office.phone, label=OFFICE_LABEL)] \
         if office is not None and open_now else []
     if open_now and urgency != "emergency":
         return True, office_target
-    on_call = await _on_call_targets(spine, plan) if plan is not None else []
+    on_call = await _on_call_targets(spine, prop, plan) if plan is not None else []
     return open_now, on_call or office_target
 
 
-async def _on_call_targets(spine: Spine, plan: OnCallPlan) -> list[TransferTarget]:
+async def _on_call_targets(spine: Spine, prop: Property, plan: OnCallPlan) -> list[TransferTarget]:
+    """Everyone on the plan with a phone whom the on-call rule still admits (desk/oncall/people.py:
+    staff or a vendor contact of the property, alive, active; the rule a page follows), each once."""
     people = await spine.get_people(p for level in plan.levels for p in level)
-    targets: list[TransferTarget] = []
-    seen: set[str] = set()
+    placed: dict[str, int] = {}
     for number, level in enumerate(plan.levels, start=1):
         for person_id in level:
-            person = people.get(person_id) if person_id not in seen else None
-            seen.add(person_id)
-            phones = person.phones() if person else []
-            if person is None or person.deceased or person.merged_into_person_id or not phones:
-                continue
-            targets.append(TransferTarget(kind=TargetKind.ONCALL, phone=phones[0], person_id=person_id,
-                                          label=f"{person.display_name} (on-call level {number})", level=number))
-    return targets
+            person = people.get(person_id)
+            if person_id not in placed and person is not None and person.phones():
+                placed[person_id] = number
+    # Their roles read at once: one round trip more whoever is on the plan.
+    admitted = await asyncio.gather(*(may_be_on_call(spine, people[p], prop) for p in placed))
+    return [TransferTarget(kind=TargetKind.ONCALL, phone=people[p].phones()[0], person_id=p,
+                           label=f"{people[p].display_name} (on-call level {number})", level=number)
+            for (p, number), ok in zip(placed.items(), admitted, strict=True) if ok]
 
 
 async def rung_by_a_page(spine: Spine, person_id: str | None, property_id: str) -> bool:
