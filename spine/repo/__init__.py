@@ -1,6 +1,6 @@
 """`Spine`: typed reads and writes of the domain over any Store.
 
-Every key layout is spelled in spine/keys.py; the records live here (with the mixins: `repo_records`
+Every key layout is spelled in spine/keys/; the records live here (with the mixins: `repo_records`
 for the inbound log, outbox, events and traces; `repo_tools` for tool runs; `repo_escalations` for escalations and the console's queue;
 `repo_conversations` for conversations and their takeover state;
 `repo_tours` for tours and their per-property index; `repo_admin` for admin tokens and sessions;

@@ -1,6 +1,6 @@
 """Spine methods of escalations: the record, the org's list, and the staff console's queue.
 
-Each escalation is copied into its property's queue and its org's queue (spine/keys.py), so the
+Each escalation is copied into its property's queue and its org's queue (spine/keys/), so the
 console's page is one descending query per queue: open first, then acknowledged, then resolved,
 newest first within each, a status filter being a sort-key prefix. A status change is a
 compare-and-set on the record, then the copies move.

@@ -1,6 +1,6 @@
 """Spine methods of the console's change feed: each change to an escalation, a conversation or a
 work order is written to its property's and its org's feed, a partition per UTC second
-(spine/keys.py `change_feed`), by the writer of the record (its repository method). A live page
+(`spine.keys.change_feed`), by the writer of the record (its repository method). A live page
 (gateway.admin.stream) reads the seconds since its cursor: one query per scope and second, so any
 replica reads what every replica wrote, and a stream resumed by its Last-Event-ID misses nothing.
 

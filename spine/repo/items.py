@@ -90,7 +90,7 @@ def work_order_item(wo: WorkOrder) -> Item:
 
 
 def work_order_board_items(wo: WorkOrder, org_id: str | None) -> list[Item]:
-    """The work order's copies on the console's board (spine/keys.py `work_order_board`): in its
+    """The work order's copies on the console's board (`spine.keys.work_order_board`): in its
     property's and its org's board, each all / by status / by priority / by both. A copy is the
     board's row (no notes or changes), so a page is one query with nothing else read."""
     scopes = [keys.property_scope(wo.property_id)] + ([keys.org_scope(org_id)] if org_id else [])

@@ -1,7 +1,7 @@
 """Spine methods of tours: each tour is kept under its prospect (the GSI, for personContext) and in
 its property's tour index, so a leasing agent's "any tours today?" is one prefix read.
 
-A mixin of `Spine` (spine/repo/__init__.py) over RepoBase (spine/repo/base.py); keys from spine/keys.py.
+A mixin of `Spine` (spine/repo/__init__.py) over RepoBase (spine/repo/base.py); keys from spine/keys/.
 The index is a partition per property (`PROPTOURS#<property>`) sorted by the property's local
 time (`2026-12-01T15:00#<tour id>`): a day is the prefix `2026-12-01T`, a week seven of them.
 """
