@@ -61,23 +61,24 @@ def _write_back_item(wb: WriteBack) -> Item:
 
 
 class PmsRecords(RepoBase):
+    async def _write_held(self, item: Item, record: InboxEvent | WriteBack, version: int) -> bool:
+        """Write `item` only if its record is still at `version` (ABSENT: new); the record then
+        holds the version written, for its writer's next write without a read."""
+        written = await self._replace_versioned(item, version)
+        if written is None:
+            return False
+        record.version = written
+        return True
+
     # -- the webhook inbox ------------------------------------------------------------------
     async def create_pms_event(self, event: InboxEvent) -> bool:
         """Keep a new delivery (its version set); False when one with its event id waits already."""
-        version = await self._replace_versioned(_event_item(event), ABSENT)
-        if version is None:
-            return False
-        event.version = version
-        return True
+        return await self._write_held(_event_item(event), event, ABSENT)
 
     async def replace_pms_event(self, event: InboxEvent) -> bool:
         """Write `event` only if it is still at `event.version` (then the new one); False when
         another worker wrote it meanwhile (its claim or outcome stands)."""
-        version = await self._replace_versioned(_event_item(event), event.version)
-        if version is None:
-            return False
-        event.version = version
-        return True
+        return await self._write_held(_event_item(event), event, event.version)
 
     async def pms_events(self, system: str, *, limit: int) -> list[InboxEvent]:
         """The deliveries a PMS left waiting, with their versions."""
@@ -90,20 +91,12 @@ class PmsRecords(RepoBase):
     # -- the write-backs --------------------------------------------------------------------
     async def create_write_back(self, wb: WriteBack) -> bool:
         """Write a new write-back (its version set); False when its work order has one (queued before)."""
-        version = await self._replace_versioned(_write_back_item(wb), ABSENT)
-        if version is None:
-            return False
-        wb.version = version
-        return True
+        return await self._write_held(_write_back_item(wb), wb, ABSENT)
 
     async def replace_write_back(self, wb: WriteBack) -> bool:
         """Write `wb` only if it is still at `wb.version` (then the new one); False when another
         worker wrote it meanwhile."""
-        version = await self._replace_versioned(_write_back_item(wb), wb.version)
-        if version is None:
-            return False
-        wb.version = version
-        return True
+        return await self._write_held(_write_back_item(wb), wb, wb.version)
 
     async def link_write_back_task(self, wb: WriteBack) -> None:
         """The task -> work order index a status change made in the PMS reads."""
