@@ -44,12 +44,12 @@ async def oncall_refusal(spine: Spine, person_id: str, property_id: str, planned
     return f"{person_id} is neither staff nor a vendor contact of {property_id}"
 
 
-async def may_be_on_call(spine: Spine, person: Person, prop: Property) -> bool:
-    """`oncall_refusal`'s rule for a person and property already read (a transfer reads the people
-    on its plan in one read, then only their roles, a caller waiting)."""
+async def may_be_on_call(spine: Spine, person: Person, roles: list[PersonRole], prop: Property) -> bool:
+    """`oncall_refusal`'s rule for a person, their active roles (`Spine.roles_of`) and a property
+    already read: a transfer reads everyone on its plan and their roles at once, a caller waiting."""
     if person.deceased or _person_refusal(person) is not None:
         return False
-    return await _reaches_with_a_role(spine, person.id, prop, Planned())
+    return await _reaches_any(spine, roles, prop, Planned())
 
 
 def _person_refusal(person: Person) -> str | None:
@@ -60,7 +60,11 @@ def _person_refusal(person: Person) -> str | None:
 
 async def _reaches_with_a_role(spine: Spine, person_id: str, prop: Property, planned: Planned) -> bool:
     roles = {r.id: r for r in await spine.roles_of(person_id)} | planned.roles.get(person_id, {})
-    for role in roles.values():
+    return await _reaches_any(spine, list(roles.values()), prop, planned)
+
+
+async def _reaches_any(spine: Spine, roles: list[PersonRole], prop: Property, planned: Planned) -> bool:
+    for role in roles:
         if role.active and await _reaches(spine, role, prop, planned):
             return True
     return False

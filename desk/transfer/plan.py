@@ -20,9 +20,9 @@ OFFICE_LABEL = "the office"
 
 async def transfer_targets(spine: Spine, prop: Property, urgency: Urgency,
                            at: datetime | None = None) -> tuple[bool, list[TransferTarget]]:
-    """(whether the office is open now, the targets in the order they are rung). Three round trips
-    at most (the caller waits on them): the office with the plan, everyone on the plan at once, then
-    their roles at once (the on-call rule)."""
+    """(whether the office is open now, the targets in the order they are rung). Two round trips at
+    most (the caller waits on them): the office with the plan, then everyone on the plan and their
+    roles at once (the on-call rule asks them)."""
     office, plan = await spine.office_and_oncall_plan(prop.id)
     open_now = office is not None and office.is_open(at or spine.clock(), prop.timezone)  # tests set the clock
     office_target = [TransferTarget(kind=TargetKind.OFFICE, phone=office.phone, label=OFFICE_LABEL)] \
@@ -36,18 +36,22 @@ async def transfer_targets(spine: Spine, prop: Property, urgency: Urgency,
 async def _on_call_targets(spine: Spine, prop: Property, plan: OnCallPlan) -> list[TransferTarget]:
     """Everyone on the plan with a phone whom the on-call rule still admits (desk/oncall/people.py:
     staff or a vendor contact of the property, alive, active; the rule a page follows), each once."""
-    people = await spine.get_people(p for level in plan.levels for p in level)
-    placed: dict[str, int] = {}
+    on_plan = list(dict.fromkeys(p for level in plan.levels for p in level))
+    # The people and their roles read at once: one round trip, however many are on the plan.
+    people, roles = await asyncio.gather(spine.get_people(on_plan),
+                                         asyncio.gather(*(spine.roles_of(p) for p in on_plan)))
+    roles_of = dict(zip(on_plan, roles, strict=True))
+    targets: list[TransferTarget] = []
+    seen: set[str] = set()
     for number, level in enumerate(plan.levels, start=1):
         for person_id in level:
-            person = people.get(person_id)
-            if person_id not in placed and person is not None and person.phones():
-                placed[person_id] = number
-    # Their roles read at once: one round trip more whoever is on the plan.
-    admitted = await asyncio.gather(*(may_be_on_call(spine, people[p], prop) for p in placed))
-    return [TransferTarget(kind=TargetKind.ONCALL, phone=people[p].phones()[0], person_id=p,
-                           label=f"{people[p].display_name} (on-call level {number})", level=number)
-            for (p, number), ok in zip(placed.items(), admitted, strict=True) if ok]
+            person = people.get(person_id) if person_id not in seen else None
+            seen.add(person_id)
+            if person is None or not person.phones() or not await may_be_on_call(spine, person, roles_of[person_id], prop):
+                continue
+            targets.append(TransferTarget(kind=TargetKind.ONCALL, phone=person.phones()[0], person_id=person_id,
+                                          label=f"{person.display_name} (on-call level {number})", level=number))
+    return targets
 
 
 async def rung_by_a_page(spine: Spine, person_id: str | None, property_id: str) -> bool:
