@@ -1,4 +1,4 @@
-"""The scheduler's follow-up step: find the due follow-ups with one Query, and take each once.
+"""The scheduler's follow-up step: find the due follow-ups with one Query per index shard, and take each once.
 
 Each due follow-up is, in order: stopped if something stops it (the record it follows changed, a
 takeover, a reply since `reply_since`), moved to when the window opens if it falls outside the
@@ -36,7 +36,7 @@ class Step(StrEnum):
 
 
 async def run_due(spine: Spine, now: datetime | None = None, *, limit: int = DUE_READ) -> list[Step]:
-    """One tick's follow-ups: every pending one due by `now` (one Query), each taken once."""
+    """One tick's follow-ups: every pending one due by `now` (one Query per shard), each taken once."""
     now = now or spine.clock()
     return [await take_step(spine, fu, version, now) for fu, version in await spine.due_followups(now, limit=limit)]
 
