@@ -243,6 +243,7 @@ async def main(args: argparse.Namespace) -> None:
         proc.wait(timeout=30)
         after = json.loads(second.read_text())
         report = await audit(db, Counter(s.to for s in twilio.accepted()), args.properties, args.people)
+        spread = await shard_spread(db)
         cpu = await in_process_cpu(tmp)
     print(f"sent {report['followups_sent']} of {total} in {time.monotonic() - began:.1f} s: "
           f"duplicated {report['duplicated']}, skipped {report['skipped']}")
@@ -251,7 +252,7 @@ async def main(args: argparse.Namespace) -> None:
     print(f"due steps found by {queries} Queries on the FOLLOWUPS#pending index in {ticks} ticks "
           f"({queries / max(ticks, 1):.2f} per tick: one per shard, {FOLLOWUP_SHARDS} shards, "
           f"{after.get('pending_partitions', 0)} partitions read), 0 Scans (the store protocol has none)")
-    print(f"follow-ups per shard: {await shard_spread(db)}")
+    print(f"follow-ups per shard (the index's writes spread over them): {spread}")
     for name, stats in (("killed", killed), ("restarted", after)):
         steps = stats.get("followups", 0)
         per_step = f"{stats['followup_cpu_s'] / steps * 1000:.2f} ms" if steps else "n/a"

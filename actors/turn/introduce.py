@@ -9,6 +9,7 @@ AI" to an unknown sender) gets no second one.
 """
 from __future__ import annotations
 
+import logging
 import re
 
 from actors.turn.opening import Opening
@@ -16,7 +17,9 @@ from desk.outbound.introduction import INTRODUCED_CHANNELS, introduce_once, intr
 from spine.envelope import MessageEnvelope
 from spine.intent.language import Language, language_of
 from spine.repo import Spine
+from spine.store import StoreError
 
+log = logging.getLogger("clara.introduce")
 SAYS_AI = re.compile(r"\b(?:AI|IA)\b")
 
 
@@ -27,7 +30,11 @@ async def introduce(spine: Spine, env: MessageEnvelope, person_id: str | None, o
         return reply
     if opening is not None and opening.introduced:
         return reply
-    first = await introduce_once(spine, person_id)
+    try:
+        first = await introduce_once(spine, person_id)
+    except StoreError as exc:  # the reply matters more; the next reply asks again
+        log.warning("introduction of %s not checked: %s", person_id, exc)
+        return reply
     if opening is not None:
         opening.introduced = True
     if not first or SAYS_AI.search(reply):

@@ -44,6 +44,9 @@ class RepoBase:
                  clock: Callable[[], datetime] = utcnow) -> None:
         self.store = store
         self.reference = ReferenceCache(reference_ttl_s)
+        # Markers this Spine saw made (Spine.mark_once, is_marked): a marker is never removed, so
+        # one seen stays marked and asking again reads nothing (an introduction asked per message).
+        self.seen_marks: set[str] = set()
         # What "now" is for the contact window and coalescing (desk.outbound.queue); tests and evals
         # inject one rather than waiting for 09:00.
         self.clock = clock

@@ -14,6 +14,8 @@ from desk.outbound.queue import NotificationKind, OutboundRequest, queue_outboun
 from spine import keys
 from spine.context import Channel
 from spine.records import LastContact
+from spine.repo import Spine
+from spine.store.counting import ReadCount, counting
 from spine.work import WorkOrderStatus
 from tests.support.introduction_helpers import YALE_EN, YALE_ES
 
@@ -69,3 +71,13 @@ async def test_a_call_says_nothing_of_it_and_the_text_beside_it_does(spine):
     assert "AI" not in (await spine.get_outbox(call.outbox_id)).body  # a call's words are its route's
     text = await queue_outbound(spine, _notice("page:text", channel=Channel.SMS, urgent=True))
     assert (await spine.get_outbox(text.outbox_id)).body.endswith(YALE_EN)
+
+
+async def test_once_known_a_started_message_reads_no_marker(spine):
+    counted = Spine(counting(spine.store))
+    counted.clock = spine.clock
+    await queue_outbound(counted, _notice("notify:one"))  # introduced here
+    with ReadCount() as reads:
+        again = await queue_outbound(counted, _notice("notify:two"))
+    assert "AI assistant" not in (await spine.get_outbox(again.outbox_id)).body
+    assert reads.as_dict().get("once", 0) == 0  # this process saw the marker made: asking again reads nothing
