@@ -10,7 +10,8 @@ SIGKILLed once it has taken `--kill-at` of the steps and a second one started, a
 
   * duplicated: a person whose phone received their close-out more than once;
   * skipped: a follow-up not `sent`, or a person whose phone never received it;
-  * queries per tick on `FOLLOWUPS#pending` (the due steps are found by a Query; the store has no Scan);
+  * queries per tick on the `FOLLOWUPS#pending` index (one Query per shard, keys.FOLLOWUP_SHARDS; the
+    store has no Scan);
   * the scheduler's CPU per follow-up step (the restarted process, sends included), and, measured
     here in-process on the same store kind, CPU per on-call ladder step and per follow-up step
     without sends (the same work a tick does, without Twilio).
@@ -35,6 +36,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+
+from spine.keys import FOLLOWUP_SHARDS, followups_with_status  # noqa: E402 - after the path is set
 
 AUTH_TOKEN, ACCOUNT_SID = "bench-twilio-token", "AC" + "f" * 32
 TICK_S = 0.5
@@ -121,7 +124,9 @@ async def child(db: str, offset_s: float, twilio_url: str, stats_path: str) -> N
     while not stop.is_set():
         began = time.monotonic()
         stats = await ladders.tick(spine.clock())
-        report = {**stats.model_dump(), "pending_queries": store.queries.get("FOLLOWUPS#pending", 0)}
+        pending = sum(n for key, n in store.queries.items() if key.startswith("FOLLOWUPS#pending"))  # every shard
+        report = {**stats.model_dump(), "pending_queries": pending,
+                  "pending_partitions": len([k for k in store.queries if k.startswith("FOLLOWUPS#pending")])}
         Path(stats_path).write_text(json.dumps(report))
         try:
             await asyncio.wait_for(stop.wait(), max(0.0, TICK_S - (time.monotonic() - began)))
@@ -155,6 +160,18 @@ async def audit(db: Path, sent_to: Counter, properties: int, people: int) -> dic
     return {"followups_sent": len(sent), "still_pending": len(pending),
             "duplicated": sum(1 for ph in phones if sent_to[ph] > 1),
             "skipped": sum(1 for ph in phones if sent_to[ph] == 0) + len(pending)}
+
+
+async def shard_spread(db: Path) -> list[int]:
+    """How many follow-ups (any status) each shard of the index holds: the writes spread over them."""
+    from spine.followup import FollowUpStatus
+    from spine.store.sqlite import SqliteStore
+
+    store = SqliteStore(db)
+    counts = [sum([len(await store.query_index(followups_with_status(status, shard))) for status in FollowUpStatus])
+              for shard in range(FOLLOWUP_SHARDS)]
+    await store.close()
+    return counts
 
 
 async def in_process_cpu(tmp: Path) -> dict:
@@ -226,13 +243,16 @@ async def main(args: argparse.Namespace) -> None:
         proc.wait(timeout=30)
         after = json.loads(second.read_text())
         report = await audit(db, Counter(s.to for s in twilio.accepted()), args.properties, args.people)
+        spread = await shard_spread(db)
         cpu = await in_process_cpu(tmp)
     print(f"sent {report['followups_sent']} of {total} in {time.monotonic() - began:.1f} s: "
           f"duplicated {report['duplicated']}, skipped {report['skipped']}")
     ticks = killed.get("ticks", 0) + after["ticks"]
     queries = killed.get("pending_queries", 0) + after["pending_queries"]
-    print(f"due steps found by {queries} Queries on FOLLOWUPS#pending in {ticks} ticks "
-          f"({queries / max(ticks, 1):.2f} per tick), 0 Scans (the store protocol has none)")
+    print(f"due steps found by {queries} Queries on the FOLLOWUPS#pending index in {ticks} ticks "
+          f"({queries / max(ticks, 1):.2f} per tick: one per shard, {FOLLOWUP_SHARDS} shards, "
+          f"{after.get('pending_partitions', 0)} partitions read), 0 Scans (the store protocol has none)")
+    print(f"follow-ups per shard (the index's writes spread over them): {spread}")
     for name, stats in (("killed", killed), ("restarted", after)):
         steps = stats.get("followups", 0)
         per_step = f"{stats['followup_cpu_s'] / steps * 1000:.2f} ms" if steps else "n/a"

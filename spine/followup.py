@@ -4,8 +4,9 @@ purpose, the record it follows and what stops it), so a reminder survives any pr
 `pending` until the scheduler's tick sends it (`sent`) or something stops it first (`stopped`: a
 reply that answers it, a takeover, an opt-out, the record it follows changing). A step that asks
 a question (a close-out's "is it fixed?") is answered within `answer_by`; after that, silence ends
-it quietly. The item is indexed by status and due time (`FOLLOWUPS#<status>`, due ISO + id), so
-the scheduler finds the due ones with one Query per tick, never a Scan; a pointer per person
+it quietly. The item is indexed by status and due time (`FOLLOWUPS#<status>[#<shard>]`, due ISO +
+id, over keys.FOLLOWUP_SHARDS shards), so the scheduler finds the due ones with one Query per shard
+per tick, never a Scan; a pointer per person
 (`FOLLOWUPSOF#<person>`) finds the ones a reply may answer.
 """
 from __future__ import annotations

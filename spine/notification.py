@@ -71,6 +71,10 @@ class OutboundRequest(BaseModel):
     # Marketing goes only to people who wrote to us on that address, never opted out, 08:00-21:00
     # local, never `urgent` (desk.outbound.purpose).
     purpose: Purpose = Purpose.SERVICE
+    # Clara's own words: the first message she authors to a person ends with her introduction as
+    # an AI assistant (desk.outbound.purpose). False for what is not hers to sign: a staff member's
+    # own words, a verification code's fixed text.
+    from_clara: bool = True
 
 
 class Notification(BaseModel):

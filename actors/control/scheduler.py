@@ -120,7 +120,7 @@ class Ladders:
 
 
     async def _followups(self, now: datetime) -> None:
-        """The due follow-ups (one Query), each taken once (desk.followups.engine). By the spine's
+        """The due follow-ups (one Query per index shard), each taken once (desk.followups.engine). By the spine's
         clock, as the contact window that queue_outbound applies to them is (utcnow in production)."""
         started, now = time.process_time(), self.spine.clock()
         try:

@@ -18,6 +18,7 @@ from actors.model.pricing import cost_usd
 from actors.model.turn_facts import Tenancy, TurnFacts, turn_facts
 from actors.protocol.turn import LoopOutcome, TurnDeps, TurnResult
 from actors.turn.agent_loop import run_agent_loop
+from actors.turn.introduce import introduce
 from actors.turn.opening import Opening, open_for, prompt_for
 from actors.turn.trace_builder import build_trace, trace_call
 from desk.outbound.queue import LAST_CHANNELS
@@ -187,6 +188,7 @@ async def _converse(deps: TurnDeps, env: MessageEnvelope, decision: RoutingDecis
             log.warning("prefetch for %s failed: %s", env.interaction_id, exc)
     events += await _fail_safe(deps, caller, env, out)
     events += await safety_net(deps, caller, env, out)
+    out.reply = await introduce(deps.spine, env, decision.person_id, opening, out.reply)
     if opening is not None and any(writes(c.name, c.decision, c.is_error) for c in out.tool_calls):
         opening.wrote()  # the next turn reads again what these tools may have changed
     if decision.intent_evidence:  # the trace keeps why an unknown sender was promoted to prospect

@@ -49,6 +49,9 @@ class Opening(BaseModel):
     authority_stale: bool = False  # a tool wrote: re-derive before the next turn
     context_stale: bool = False  # a tool wrote: rebuild the active pointers before the next turn
     contact_noted: tuple[str, str, Language | None] | None = None  # (channel, address, language) last written
+    # Clara has said she is an AI assistant to this person (actors.turn.introduce): known once, it
+    # never goes back, so the warm turns after it read nothing for it.
+    introduced: bool = False
     # The lookups started with this turn's authority re-check (actors.turn.turn_start), for the
     # turn of that interaction only.
     _lookups: tuple[str, Awaitable[list[dict[str, Any]]] | None] | None = PrivateAttr(default=None)
@@ -103,8 +106,10 @@ async def refreshed(spine: Spine, authorities: AuthoritySource, opening: Opening
     if opening.authority_stale or now - opening.checked_at >= STALE_AFTER_S:
         authority = await authorities.authority(opening.person_id, opening.property_id, fresh=opening.authority_stale)
     if not authority.same_as(opening.authority):
-        return await _build(spine, authority, channel=channel, address=address, interaction_id=interaction_id,
-                            summary_of=opening.context)
+        rebuilt = await _build(spine, authority, channel=channel, address=address, interaction_id=interaction_id,
+                               summary_of=opening.context)
+        rebuilt.introduced = opening.introduced
+        return rebuilt
     context = opening.context
     if opening.context_stale:
         context = await _repointed(spine, opening.context, authority)

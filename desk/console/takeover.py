@@ -93,7 +93,7 @@ async def send_staff_message(spine: Spine, person_id: str, property_id: str, sta
     retried = await spine.get_outbox(key) is not None  # recorded by its first try, as that try queued it
     notification = await queue_outbound(spine, OutboundRequest(
         key=key, kind=NotificationKind.STAFF, recipient_person_id=person_id, property_id=property_id, body=text,
-        urgent=urgent))  # their last channel: queue_outbound knows it
+        urgent=urgent, from_clara=False))  # their last channel: queue_outbound knows it; the staff's own words
     row = await spine.get_outbox(key)
     message = ConversationMessage(id=f"staff-{property_id}-{request_id}", person_id=person_id,
                                   property_id=property_id, at=row.created_at if row else utcnow(),

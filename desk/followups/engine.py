@@ -1,8 +1,9 @@
-"""The scheduler's follow-up step: find the due follow-ups with one Query, and take each once.
+"""The scheduler's follow-up step: find the due follow-ups with one Query per index shard, and take each once.
 
 Each due follow-up is, in order: stopped if something stops it (the record it follows changed, a
-takeover, a reply since `reply_since`), moved to the next 09:00 local if it falls outside the
-contact window, else queued through `queue_outbound` under its own outbox key and then marked
+takeover, a reply since `reply_since`), moved to when the window opens if it falls outside the
+contact window (the next 09:00 local; marketing also keeps the TCPA's hours in the recipient's
+zone), else queued through `queue_outbound` under its own outbox key and then marked
 `sent` by compare-and-set. Queue first, mark second: a scheduler killed between the two leaves it
 pending, and the next tick queues the same key again, which finds the row it wrote (never a second
 message, never a skipped one). Two schedulers racing both reach that one row; one CAS wins.
@@ -15,8 +16,7 @@ from enum import StrEnum
 
 import spine.keys as keys
 from desk.followups.records import body_of, record_changed
-from desk.outbound.contact_window import in_window, next_window
-from desk.outbound.purpose import in_marketing_window
+from desk.outbound.contact_window import recipient_zone, sending_opens
 from desk.outbound.queue import NotificationKind, NotificationStatus, OutboundRequest, queue_outbound
 from spine.conversation import Author, ConversationMessage, Mode
 from spine.events import emit_event
@@ -31,12 +31,12 @@ from spine.repo.followups import DUE_READ
 class Step(StrEnum):
     SENT = "sent"
     STOPPED = "stopped"
-    MOVED = "moved"  # outside the contact window: due again at the next 09:00 local
+    MOVED = "moved"  # outside the contact window: due again when it opens
     LOST = "lost"  # another scheduler changed it first; its outcome stands
 
 
 async def run_due(spine: Spine, now: datetime | None = None, *, limit: int = DUE_READ) -> list[Step]:
-    """One tick's follow-ups: every pending one due by `now` (one Query), each taken once."""
+    """One tick's follow-ups: every pending one due by `now` (one Query per shard), each taken once."""
     now = now or spine.clock()
     return [await take_step(spine, fu, version, now) for fu, version in await spine.due_followups(now, limit=limit)]
 
@@ -58,11 +58,14 @@ async def stop_reason(spine: Spine, fu: FollowUp, now: datetime) -> str | None:
     return None
 
 
-def may_send_now(fu: FollowUp, prop: Property, now: datetime) -> bool:
-    """Within the contact window in the property's zone (marketing: inside 08:00-21:00 too)."""
-    if not in_window(now, prop.timezone):
-        return False
-    return fu.purpose != Purpose.MARKETING or in_marketing_window(now, prop.timezone)
+async def window_opens(spine: Spine, fu: FollowUp, prop: Property, now: datetime) -> datetime:
+    """When the follow-up may go (`now` if it may go now): the contact window in the property's
+    zone; marketing also 08:00-21:00 in the recipient's, the zone of the number they last wrote
+    from (marketing goes only there), read only for marketing."""
+    zone = prop.timezone
+    if fu.purpose == Purpose.MARKETING and (last := await spine.last_contact(fu.person_id)) is not None:
+        zone = recipient_zone(prop.timezone, last.channel, last.address)
+    return sending_opens(now, fu.purpose, prop.timezone, zone)
 
 
 async def take_step(spine: Spine, fu: FollowUp, version: int, now: datetime) -> Step:
@@ -71,8 +74,7 @@ async def take_step(spine: Spine, fu: FollowUp, version: int, now: datetime) -> 
     prop = await spine.get_property(fu.property_id)
     if prop is None:
         return await stop(spine, fu, version, "property gone")
-    if not may_send_now(fu, prop, now):
-        opens = next_window(now, prop.timezone)
+    if (opens := await window_opens(spine, fu, prop, now)) > now:
         if fu.expires_at is not None and opens >= fu.expires_at:
             return await stop(spine, fu, version, "expired")  # the window opens too late for it
         later = fu.model_copy(update={"due_at": opens, "moved": fu.moved + 1})

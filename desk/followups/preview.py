@@ -7,9 +7,9 @@ from zoneinfo import ZoneInfo
 
 from pydantic import BaseModel
 
-from desk.followups.engine import may_send_now, stop_reason
+from desk.followups.engine import stop_reason, window_opens
 from desk.followups.records import body_of
-from desk.outbound.contact_window import next_window
+from desk.outbound.may_send import opted_out
 from spine.context import Channel
 from spine.followup import FollowUp
 from spine.repo import Spine
@@ -45,14 +45,14 @@ async def _preview(spine: Spine, fu: FollowUp, at: datetime) -> DuePreview:
     prop = await spine.get_property(fu.property_id)
     if (reason := await stop_reason(spine, fu, at)) is not None or prop is None:
         return seen.model_copy(update={"why": reason or "property gone"})
-    if not may_send_now(fu, prop, at):
-        opens = next_window(at, prop.timezone).astimezone(ZoneInfo(prop.timezone))
+    if (opens_at := await window_opens(spine, fu, prop, at)) > at:
+        opens = opens_at.astimezone(ZoneInfo(prop.timezone))
         return seen.model_copy(update={"action": "wait", "why": f"outside the contact window; goes {opens:%a %H:%M} local"})
     channel, address = await _channel(spine, fu.person_id)
     if address is None:
         return seen.model_copy(update={"why": f"no {channel} address on file"})
     if await spine.is_opted_out(address, channel):
-        return seen.model_copy(update={"why": f"opted out of {channel}"})
+        return seen.model_copy(update={"why": opted_out(channel)})
     body = await body_of(spine, fu, prop)
     return seen.model_copy(update={"action": "send", "why": f"due {fu.kind}, in the window, reachable",
                                    "channel": channel, "body": body})

@@ -4,7 +4,7 @@ staff messages), as opposed to a reply to an inbound.
 The promise every caller relies on:
 - `queue_outbound(spine, request)` is the only way product code asks to reach a person. It runs the
   one "may we contact this person now" check (opt-outs per channel, quiet hours in the property's
-  time zone unless `urgent`), chooses the channel (the request's, else the person's last channel,
+  time zone unless `urgent`, and for marketing 08:00-21:00 in the recipient's), chooses the channel (the request's, else the person's last channel,
   else SMS), writes an OutboxMessage row keyed by `request.key` (the same key queues once) and
   answers what happened as a `Notification` (what the trace's `notifications` lists and what a tool
   result tells the model).
@@ -15,9 +15,10 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from desk.outbound.contact_window import in_window, next_window
+from desk.outbound.contact_window import in_window, recipient_zone, sending_opens
+from desk.outbound.introduction import carry_introduction, note_introduced, with_introduction
 from desk.outbound.may_send import blocked_by
-from desk.outbound.purpose import carry_introduction, marketing_refusal, note_introduced, with_introduction
+from desk.outbound.purpose import marketing_refusal
 from spine.context import Channel
 from spine.events import emit_event
 from spine.identity import ClaimKind, Person
@@ -41,7 +42,7 @@ async def queue_outbound(spine: Spine, request: OutboundRequest) -> Notification
     person = await spine.get_person(request.recipient_person_id)
     prop = await spine.get_property(request.property_id) if request.property_id else None
     channel, address = await _where(spine, request, person)
-    body = await with_introduction(spine, request, person, prop)
+    body = await with_introduction(spine, request, person, prop, channel)
     row = OutboxMessage(id=request.key, channel=channel, to_address=address or "", from_address=_sender(prop, channel),
                         body=body, subject=_subject(request, prop, channel), kind=request.kind,
                         recipient_person_id=request.recipient_person_id, property_id=request.property_id,
@@ -51,8 +52,9 @@ async def queue_outbound(spine: Spine, request: OutboundRequest) -> Notification
         or await marketing_refusal(spine, request, person, channel, address)
     if blocked is not None:
         row.status, row.error = OutboxStatus.BLOCKED, blocked
-    elif not request.urgent and prop is not None and not in_window(now, prop.timezone):
-        row.not_before = max(next_window(now, prop.timezone), request.not_before or now)
+    elif not request.urgent and prop is not None and (opens := sending_opens(
+            now, request.purpose, prop.timezone, recipient_zone(prop.timezone, channel, address))) > now:
+        row.not_before = max(opens, request.not_before or now)
     else:
         row.not_before = request.not_before
     if not await spine.create_outbox(row):  # another writer of this key won: its row is the answer

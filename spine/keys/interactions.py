@@ -74,6 +74,12 @@ def refresh_marker(person_id: str, interaction_id: str) -> str:
     return f"refresh#{person_id}#{interaction_id}"
 
 
+def introduced_marker(person_id: str) -> str:
+    """Clara has said she is an AI assistant to this person (the first message she authored to
+    them, started or a reply, whichever came first: desk.outbound.purpose)."""
+    return f"clara-introduced#{person_id}"
+
+
 def voice_end_marker(interaction_id: str) -> str:
     """A call's end handled (the stream closing and the post-call webhook are one end)."""
     return f"voice-end#{interaction_id}"

@@ -1,6 +1,7 @@
 """Work orders and their board, tours, renewals, the named counters, and follow-ups (desk/followups)."""
 from __future__ import annotations
 
+import zlib
 from datetime import UTC, datetime
 
 
@@ -79,9 +80,21 @@ def followup(followup_id: str) -> str:
     return f"FOLLOWUP#{followup_id}"
 
 
-def followups_with_status(status: str) -> str:
-    """The index partition of follow-ups in one status, sorted by due time."""
-    return f"FOLLOWUPS#{status}"
+# The index of each status is spread over this many partitions, so no one DynamoDB partition takes
+# every follow-up's write (each create, move and send writes the index); a tick reads each shard.
+FOLLOWUP_SHARDS = 8
+
+
+def followup_shard(followup_id: str) -> int:
+    """A follow-up's shard: stable for its id (CRC-32, not Python's per-process salted hash)."""
+    return zlib.crc32(followup_id.encode()) % FOLLOWUP_SHARDS
+
+
+def followups_with_status(status: str, shard: int) -> str:
+    """One index partition of follow-ups in `status`, sorted by due time. Shard 0 keeps the name the
+    index had before it was sharded, so a follow-up written then is still found (in shard 0,
+    until its next write moves it to its own)."""
+    return f"FOLLOWUPS#{status}" if shard == 0 else f"FOLLOWUPS#{status}#{shard}"
 
 
 def followup_position(due_at: datetime, followup_id: str) -> str:

@@ -235,4 +235,6 @@ class Spine(InteractionRecords, ToolRecords, EscalationRecords, ConversationReco
 
     async def mark_once(self, key: str) -> bool:
         """Create-if-absent marker: True the first time `key` is marked, False on every replay."""
-        return await self._replace(Item(pk=keys.once(key), data={"at": utcnow().isoformat()}), ABSENT)
+        first = await self._replace(Item(pk=keys.once(key), data={"at": utcnow().isoformat()}), ABSENT)
+        self.saw_mark(key)  # made now or before: marked either way
+        return first

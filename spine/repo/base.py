@@ -45,6 +45,9 @@ class RepoBase:
                  clock: Callable[[], datetime] = utcnow) -> None:
         self.store = store
         self.reference = ReferenceCache(reference_ttl_s)
+        # Markers this Spine saw made (Spine.mark_once, is_marked): a marker is never removed, so
+        # one seen stays marked and asking again reads nothing (an introduction asked per message).
+        self.seen_marks: set[str] = set()
         # The one clock of the office's records and rules (docs/architecture.md, "what time it is"):
         # the contact window, coalescing, ladders, follow-ups, a record's times. Tests and evals inject
         # one rather than waiting for 09:00; what a process measures by itself stays on utcnow().

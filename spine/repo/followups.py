@@ -1,9 +1,11 @@
 """Spine methods of follow-ups (desk/followups): a follow-up is one item, written once and changed
 only by compare-and-set on its version (a racing scheduler's claim wins once); its copy in the
-index of its status, sorted by due time, is how a tick finds due steps with one Query; a person's
-pointers find theirs (a reply's answer, a takeover's stop)."""
+index of its status (one of a few shards), sorted by due time, is how a tick finds due steps with
+one Query per shard; a person's pointers find theirs (a reply's answer, a takeover's stop)."""
 from __future__ import annotations
 
+import asyncio
+import heapq
 from contextlib import suppress
 from datetime import datetime
 
@@ -17,7 +19,7 @@ DUE_READ = 200  # due follow-ups read per tick, the most overdue first
 
 def _item(followup: FollowUp, version: int = 0) -> Item:
     return Item(pk=keys.followup(followup.id), data=followup.model_dump(mode="json"), version=version,
-                gsi1pk=keys.followups_with_status(followup.status),
+                gsi1pk=keys.followups_with_status(followup.status, keys.followup_shard(followup.id)),
                 gsi1sk=keys.followup_position(followup.due_at, followup.id))
 
 
@@ -39,10 +41,17 @@ class FollowUpRecords(RepoBase):
 
     async def due_followups(self, now: datetime, *, limit: int = DUE_READ,
                             status: FollowUpStatus = FollowUpStatus.PENDING) -> list[tuple[FollowUp, int]]:
-        """Pending follow-ups due by `now`, the most overdue first, with versions: one Query."""
-        items = await self.store.query_index(keys.followups_with_status(status), limit=limit)
-        found = [(FollowUp.model_validate(i.data), i.version) for i in items]
-        return [(f, v) for f, v in found if f.due_at <= now]
+        """Pending follow-ups due by `now`, the most overdue first, with versions: one Query per
+        shard (keys.FOLLOWUP_SHARDS, all at once), merged by due time, never a Scan."""
+        shards = await asyncio.gather(*(self.store.query_index(keys.followups_with_status(status, shard), limit=limit)
+                                        for shard in range(keys.FOLLOWUP_SHARDS)))
+        found: list[tuple[FollowUp, int]] = []
+        for item in heapq.merge(*shards, key=lambda i: i.gsi1sk or ""):
+            followup = FollowUp.model_validate(item.data)
+            if followup.due_at > now or len(found) == limit:
+                break
+            found.append((followup, item.version))
+        return found
 
     async def followups_of_person(self, person_id: str) -> list[tuple[FollowUp, int]]:
         """Every follow-up of the person, oldest due first."""

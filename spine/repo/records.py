@@ -22,6 +22,8 @@ from spine.records import (
 from spine.repo.base import RepoBase
 from spine.store.base import ABSENT, Item
 
+SEEN_MARKS_KEPT = 50_000  # markers a Spine remembers seeing (a few MB at most)
+
 
 class InteractionRecords(RepoBase):
     # -- inbound log, outbox, opt-outs --------------------------------------------------
@@ -79,8 +81,18 @@ class InteractionRecords(RepoBase):
         return await self.get_outbox(item.data["outbox_id"]) if item else None
 
     async def is_marked(self, key: str) -> bool:
-        """Whether `mark_once(key)` has happened (read-only)."""
-        return await self.store.get(keys.once(key)) is not None
+        """Whether `mark_once(key)` has happened (read-only; a marker this Spine saw costs no read)."""
+        if key in self.seen_marks:
+            return True
+        marked = await self.store.get(keys.once(key)) is not None
+        if marked:
+            self.saw_mark(key)
+        return marked
+
+    def saw_mark(self, key: str) -> None:
+        if len(self.seen_marks) >= SEEN_MARKS_KEPT:
+            self.seen_marks.clear()  # a rare full reset beats LRU bookkeeping: a miss is one read
+        self.seen_marks.add(key)
 
     async def bind_once(self, key: str, value: str) -> str:
         """A create-if-absent marker that holds `value`: the value it holds after the call, so

@@ -12,6 +12,7 @@ from gateway.outbox_sender import OutboxSender
 from spine.records import OutboxStatus
 from spine.work import WorkOrderStatus
 from tests.support.gateway_helpers import MARCUS, OfflinePool, text
+from tests.support.introduction_helpers import YALE_EN
 
 MIKE, CARLOS, PRIYA = "+13035551500", "+13035552020", "+12065550150"
 
@@ -36,7 +37,7 @@ def clock(spine):
 async def test_k2_mikes_eta_reaches_marcus_within_the_minute(make_gateway, spine, twilio, clock):
     client, context = await make_gateway(OfflinePool(spine))
     reply = await text(client, "I'm 10 min out from WO-7", from_=MIKE)
-    assert reply.messages == ["Got it Mike, see you in about 10 minutes. Tenant has been notified."]
+    assert reply.messages == ["Got it Mike, see you in about 10 minutes. Tenant has been notified." + YALE_EN]
     trace = await spine.get_trace(reply.interaction_id)
     assert [(n.kind, n.recipient_person_id, n.status) for n in trace.notifications] == [("notify", "p_marcus", "queued")]
     sender = OutboxSender(spine, context.settings, context.http)

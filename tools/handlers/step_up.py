@@ -136,8 +136,8 @@ async def _queue_code_text(ctx: HandlerContext, person_id: str, masked: str) -> 
     spine = ctx.spine
     queued = await queue_outbound(spine, OutboundRequest(
         key=keys.step_up_text(secrets.token_hex(6)), kind=NotificationKind.NOTIFY, recipient_person_id=person_id,
-        property_id=ctx.caller.property_id, body=masked, channel=Channel.SMS, urgent=True,
-        not_before=spine.clock() + timedelta(seconds=CODE_TTL_S)))
+        property_id=ctx.caller.property_id, body=masked, channel=Channel.SMS, urgent=True, from_clara=False,
+        not_before=spine.clock() + timedelta(seconds=CODE_TTL_S)))  # the gateway sends its own fixed text
     row = await spine.get_outbox(queued.outbox_id or "")
     if queued.status == NotificationStatus.BLOCKED or row is None:
         why = queued.reason or "it could not be queued"

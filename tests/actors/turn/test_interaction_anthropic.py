@@ -9,6 +9,7 @@ from actors.protocol.turn import TurnDeps
 from actors.turn.interaction import FALLBACK_REPLY, run_interaction
 from spine.records import TranscriptEntry
 from tests.support.anthropic_server import AnthropicStandIn, error, text, tool_use
+from tests.support.introduction_helpers import YALE_EN
 from tests.support.turn_helpers import envelope
 from tools.caller import load_caller
 from tools.catalog import catalog_for
@@ -69,14 +70,14 @@ async def test_an_out_of_scope_call_is_refused_before_the_handler(deps, server, 
 async def test_two_overloads_then_success(deps, server):
     server.script(error(529), error(529), text("All good."))
     result = await run_interaction(deps, envelope("+12065551001", "hello"))
-    assert result.reply == "All good."
+    assert result.reply == "All good." + YALE_EN
     assert len(server.requests) == 3
 
 
 async def test_persistent_overload_gives_the_fallback_and_an_escalation(deps, server, spine):
     server.script(*[error(529) for _ in range(3)])
     result = await run_interaction(deps, envelope("+12065551001", "hello?"))
-    assert result.reply == FALLBACK_REPLY
+    assert result.reply == FALLBACK_REPLY + YALE_EN  # Clara's first words to Marcus say who she is
     escalations = [c for c in result.trace.tool_calls if c.name == "escalate_to_human"]
     assert escalations and escalations[0].decision == "allowed"
     assert any(e.kind == "agent/model-failure" for e in result.trace.events)

@@ -9,6 +9,7 @@ from actors.model.anthropic_backend import AnthropicBackend
 from actors.protocol.turn import TurnDeps
 from actors.turn.interaction import FALLBACK_REPLY, run_interaction
 from tests.support.anthropic_server import AnthropicStandIn, Reply, error, malformed
+from tests.support.introduction_helpers import YALE_EN
 from tests.support.turn_helpers import envelope
 
 FAULTS = {
@@ -39,7 +40,7 @@ async def test_a_model_fault_gets_the_fallback_an_escalation_and_a_trace(deps, s
     server.script(*FAULTS[fault])
     env = envelope("+12065551001", "is my rent paid up?")
     result = await run_interaction(deps, env)
-    assert result.reply == FALLBACK_REPLY
+    assert result.reply == FALLBACK_REPLY + YALE_EN  # Clara's first words to Marcus say who she is
     escalations = [c for c in result.trace.tool_calls if c.name == "escalate_to_human"]
     assert escalations and escalations[0].decision == "allowed", result.trace.tool_calls
     failures = [e for e in result.trace.events if e.kind == "agent/model-failure"]

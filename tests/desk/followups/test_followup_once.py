@@ -1,20 +1,34 @@
 """A follow-up's message leaves once: a scheduler killed after queuing it and before marking it
 sent leaves it pending, and the next tick finds the row it wrote; two schedulers racing on one
-step write one row, one of them wins the compare-and-set."""
+step write one row, one of them wins the compare-and-set. On SQLite and on DynamoDB (moto)."""
 from __future__ import annotations
 
 import asyncio
+
+import pytest
 
 import spine.keys as keys
 from desk.followups.engine import Step, run_due, take_step
 from desk.followups.plans import plan_tour
 from desk.followups.records import body_of
 from desk.outbound.queue import NotificationKind, OutboundRequest, queue_outbound
+from desk.portfolio.demo import seed
 from spine.followup import FollowUpStatus
 from spine.records import OutboxStatus
+from spine.repo import Spine
 from tests.support.followup_helpers import seattle, tour
+from tests.support.store_fixtures import BACKENDS, make_store
 
 FID = "tour_t1-tour_reminder_24h"
+
+
+@pytest.fixture(params=BACKENDS)
+async def spine(request, tmp_path):
+    """The demo data on a fresh store of each backend (a racing CAS and an index Query on DynamoDB too)."""
+    s = Spine(make_store(request.param, request, tmp_path))
+    await seed(s)
+    yield s
+    await s.store.close()
 
 
 async def _booked(spine):

@@ -3,6 +3,7 @@ the no-show follow-up 30 min after unless staff marked the tour completed or can
 application link the next day; each sent once, within the window, and stopped by what stops it."""
 from __future__ import annotations
 
+import spine.keys as keys
 from desk.followups.engine import Step, run_due
 from desk.followups.plans import plan_tour
 from spine.context import Channel
@@ -101,7 +102,7 @@ async def test_a_takeover_and_an_opt_out_stop_follow_ups(spine):
     assert status == FollowUpStatus.STOPPED and reason == "blocked: opted out of sms"
 
 
-async def test_each_tick_finds_due_steps_with_one_query(spine):
+async def test_each_tick_finds_due_steps_with_one_query_per_index_shard(spine):
     await _book(spine, seattle(15, day=3))
     calls = []
     real = spine.store.query_index
@@ -112,7 +113,9 @@ async def test_each_tick_finds_due_steps_with_one_query(spine):
 
     spine.store.query_index = counted  # a counting wrapper of the store's own call (no behaviour changed)
     await run_due(spine, seattle(15, 1, day=2))
-    assert [c for c in calls if c.startswith("FOLLOWUPS#")] == ["FOLLOWUPS#pending"]
+    shards = [keys.followups_with_status("pending", shard) for shard in range(keys.FOLLOWUP_SHARDS)]
+    assert sorted(c for c in calls if c.startswith("FOLLOWUPS#")) == sorted(shards)  # each once, no Scan
+    assert len(set(shards)) == keys.FOLLOWUP_SHARDS > 1
 
 
 async def test_a_reminder_the_window_would_make_untrue_is_stopped_not_sent(spine):

@@ -13,6 +13,7 @@ from spine.dispatch_record import DispatchStatus
 from spine.oncall import OnCallPlan, PageVia
 from spine.records import EventKind
 from spine.work import WorkOrder, WorkOrderStatus
+from tests.support.introduction_helpers import YALE_EN
 
 
 async def _emergency(spine, *, vendor: str | None = None) -> WorkOrder:
@@ -58,7 +59,7 @@ async def test_a_vendor_contacts_ack_accepts_the_work_order_for_their_vendor(see
     assert not [r for r in rows if r.recipient_person_id == "p_mike" and "Reply YES" in r.body]
     # Marcus hears "Mike from maintenance has it" from the ACK, once: no second "It is scheduled".
     assert [r.body for r in rows if r.recipient_person_id == "p_marcus"] == [
-        "Mike from maintenance has it and will be in touch."]
+        "Mike from maintenance has it and will be in touch." + YALE_EN]  # Clara's first message to him
     assert await answer_dispatch(spine, "p_mike", accept=False, work_order=None) is None  # nothing pending
 
 

@@ -12,6 +12,7 @@ from spine import keys
 from spine.context import Channel
 from spine.records import EventKind, LastContact, OptOut, OutboxStatus
 from spine.store.base import Item
+from tests.support.introduction_helpers import YALE_EN
 
 SEATTLE = ZoneInfo("America/Los_Angeles")  # JP Yale Station's time zone
 MARCUS_PHONE, MARCUS_EMAIL = "+12065551001", "marcus@example.com"
@@ -113,10 +114,10 @@ async def test_a_held_row_takes_the_latest_body_when_asked_to_and_a_due_one_does
     hold = at(10, 1)
     await queue_outbound(spine, notice(not_before=hold))
     await queue_outbound(spine, notice(replace_pending=True, not_before=hold).model_copy(update={"body": "ETA 4pm."}))
-    assert [r.body for r in await spine.outbox()] == ["ETA 4pm."]
+    assert [r.body for r in await spine.outbox()] == ["ETA 4pm." + YALE_EN]  # the first message's introduction kept
     clock["t"] = hold  # due: a sender may be taking it, so it is left as it is
     await queue_outbound(spine, notice(replace_pending=True, not_before=hold).model_copy(update={"body": "ETA 5pm."}))
-    assert [r.body for r in await spine.outbox()] == ["ETA 4pm."]
+    assert [r.body for r in await spine.outbox()] == ["ETA 4pm." + YALE_EN]
 
 
 async def test_the_person_is_reached_on_their_last_channel(spine, clock):
