@@ -75,12 +75,8 @@ class RollupRecords(RepoBase):
 
     async def _add(self, item: Item | None, pk: str, position: str, n: int) -> bool:
         """Write the counter read as `item` plus `n`; False when another writer was first."""
-        try:
-            await self.store.put(Item(pk=pk, sk=position, data={"n": (item.data["n"] if item else 0) + n}),
-                                 expect_version=item.version if item else ABSENT)
-            return True
-        except ConditionFailed:
-            return False
+        return await self._replace(Item(pk=pk, sk=position, data={"n": (item.data["n"] if item else 0) + n}),
+                                   item.version if item else ABSENT)
 
     async def rollup_days(self, property_id: str, first: date, last: date) -> dict[str, dict[str, int]]:
         """{day: {key: n}} for the days from `first` to `last`: one query per month spanned."""
