@@ -70,11 +70,13 @@ async def _app(store: Path, twilio: TwilioClock):
 async def measure(calls: int = 50, rounds: int = 10, spread_s: float = 0.0) -> tuple[list[float], list[float]]:
     """(the redirect's cost per transfer, the plain tool call's duration), in ms. `spread_s`: each
     call asks at a random moment within it (0: all at once, the worst case)."""
+    from actors.heap import settle_heap
     from bench.voice import CALLERS
 
     twilio = TwilioClock()
     store = Path(tempfile.mkdtemp(prefix="clara-bench-transfer-")) / "clara.db"
     spine, http, services, client = await _app(store, twilio)
+    settle_heap()  # as a GatewayIngress replica does once its routes are built (gateway/app.py)
     headers = {"X-Clara-Voice-Token": TOKEN}
     sids = [f"CA{n:032x}" for n in range(1, calls + 1)]
     try:
