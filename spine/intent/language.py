@@ -43,10 +43,29 @@ def detect_language(text: str, default: Language = "en") -> Language:
     return language_of(text, prior=default) or default
 
 
+def language_in(text: str, so_far: str) -> Language:
+    """The language of a message in a conversation: the message's lean, with the language of what
+    the person said before it (`so_far`) as the prior of a very short message and the answer when
+    it leans nowhere. `so_far` is read only then: a longer message decides alone, and detecting a
+    whole conversation costs several times a message's detection (its text is longer)."""
+    words = _words(text)
+    if len(words) > SHORT_WORDS:
+        return _lean(words, None) or detect_language(so_far)
+    prior = detect_language(so_far)
+    return _lean(words, prior) or prior
+
+
 def language_of(text: str, prior: Language | None = None) -> Language | None:
     """The language the message leans to, or None when it does not lean (no letters, or a very
     short message with no clear lead and no `prior`)."""
-    words = _WORD.findall(_NUMBERED.sub(" ", (text or "").lower()))
+    return _lean(_words(text), prior)
+
+
+def _words(text: str) -> list[str]:
+    return _WORD.findall(_NUMBERED.sub(" ", (text or "").lower()))
+
+
+def _lean(words: list[str], prior: Language | None) -> Language | None:
     if not words or all(w in _NEUTRAL for w in words):
         return None
     values = {_CODES[c.language]: c.value for c in detector().compute_language_confidence_values(" ".join(words))}
