@@ -8,12 +8,13 @@ leans nowhere (None) and the caller keeps what it knew. Text with no letters ("o
 "WO-42", an emoji) leans nowhere.
 
 The detector is built once, on first use (the languages' models load then: about 0.5 s and some
-90 MiB resident, measured here), and a call then takes about 0.1 ms.
+90 MiB resident, measured here), and a call then takes about 0.1 ms (a text read again within a
+turn, or lately, is not detected again).
 """
 from __future__ import annotations
 
 import re
-from functools import cache
+from functools import cache, lru_cache
 from typing import Literal
 
 from lingua import Language as Lingua
@@ -38,18 +39,44 @@ def detector() -> LanguageDetector:
     return LanguageDetectorBuilder.from_languages(*_CODES).build()
 
 
+@lru_cache(maxsize=256)
+def _confidences(words: str) -> tuple[tuple[Language, float], ...]:
+    """Lingua's confidences, per language. Kept for the last few hundred texts: a turn reads its
+    message more than once (the contact's language; the offline model at each of its calls)."""
+    return tuple((_CODES[c.language], c.value) for c in detector().compute_language_confidence_values(words))
+
+
 def detect_language(text: str, default: Language = "en") -> Language:
     """The language the message leans to (the conversation's `default` as the prior), else `default`."""
     return language_of(text, prior=default) or default
 
 
+def language_in(text: str, so_far: str) -> Language:
+    """The language of a message in a conversation: the message's lean, with the language of what
+    the person said before it (`so_far`) as the prior of a very short message and the answer when
+    it leans nowhere. `so_far` is read only then: a longer message decides alone, and detecting a
+    whole conversation costs several times a message's detection (its text is longer)."""
+    words = _words(text)
+    if len(words) > SHORT_WORDS:
+        return _lean(words, None) or detect_language(so_far)
+    prior = detect_language(so_far)
+    return _lean(words, prior) or prior
+
+
 def language_of(text: str, prior: Language | None = None) -> Language | None:
     """The language the message leans to, or None when it does not lean (no letters, or a very
     short message with no clear lead and no `prior`)."""
-    words = _WORD.findall(_NUMBERED.sub(" ", (text or "").lower()))
+    return _lean(_words(text), prior)
+
+
+def _words(text: str) -> list[str]:
+    return _WORD.findall(_NUMBERED.sub(" ", (text or "").lower()))
+
+
+def _lean(words: list[str], prior: Language | None) -> Language | None:
     if not words or all(w in _NEUTRAL for w in words):
         return None
-    values = {_CODES[c.language]: c.value for c in detector().compute_language_confidence_values(" ".join(words))}
+    values = dict(_confidences(" ".join(words)))
     short = len(words) <= SHORT_WORDS
     if short and prior is not None:
         values = {code: value * (PRIOR_WEIGHT if code == prior else 1 - PRIOR_WEIGHT) for code, value in values.items()}

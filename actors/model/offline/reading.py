@@ -17,7 +17,7 @@ from pydantic import BaseModel, ValidationError
 from actors.model.base import ModelRequest
 from actors.model.turn_facts import TurnFacts
 from spine.context import ActiveWorkOrder
-from spine.intent.language import Language, detect_language, language_of
+from spine.intent.language import Language, language_in
 from spine.toolspec import ToolResult
 from tools.registry import output_model
 
@@ -121,8 +121,7 @@ def read_request(request: ModelRequest, today: date) -> Reading:
     earlier = [Turn(str(m.get("role")), text) for m in messages[:max(ask_at, 0)]
                if m.get("role") in ("user", "assistant") and (text := message_text(m))]
     # The conversation's language only decides when the ask itself does not lean either way.
-    so_far = detect_language(" ".join(t.text for t in earlier if t.role == "user"))
-    language = language_of(ask, prior=so_far) or so_far
+    language = language_in(ask, " ".join(t.text for t in earlier if t.role == "user"))
     return Reading(ask=ask, offered=[t.get("name", "") for t in request.tools], facts=facts,
                    calls=list(calls.values()), rounds=rounds, earlier=earlier, language=language, today=today)
 
