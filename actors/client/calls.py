@@ -249,25 +249,26 @@ class CallService:
 
     async def _trace_tool_call(self, interaction_id: str, inv: ToolInvocation, result: ToolResult,
                                lines: list[TraceEvent]) -> None:
-        trace = await self.spine.get_trace(interaction_id)
-        if trace is None:
-            return
-        first = all(c.tool_use_id != inv.tool_use_id for c in trace.tool_calls)  # not a retried webhook
-        if first:
-            trace.tool_calls.append(trace_call(inv, result))
-            trace.notifications += result.notifications
-        trace.events += lines
-        if first or lines:
-            await self.spine.put_trace(trace)
+        def add(trace: AgentTrace) -> bool:
+            first = all(c.tool_use_id != inv.tool_use_id for c in trace.tool_calls)  # not a retried webhook
+            if first:
+                trace.tool_calls.append(trace_call(inv, result))
+                trace.notifications += result.notifications
+            trace.events += lines
+            return first or bool(lines)
+
+        await self.spine.change_trace(interaction_id, add)
 
     # -- end -----------------------------------------------------------------------------------
     async def mark_failed(self, interaction_id: str, reason: str) -> None:
         """Record at once that the call broke (the voice webhook asks right after, to apologize)."""
         await self._recorded(interaction_id)
-        trace = await self.spine.get_trace(interaction_id)
-        if trace is not None:
+
+        def broke(trace: AgentTrace) -> bool:
             trace.events.append(TraceEvent(kind=EventKind.CALL_FAILED, reason=reason))
-            await self.spine.put_trace(trace)
+            return True
+
+        await self.spine.change_trace(interaction_id, broke)
 
     async def failed(self, interaction_id: str) -> bool:
         """Whether the caller was let down: the call broke, or never got as far as being recorded."""
@@ -295,12 +296,15 @@ class CallService:
         first end of the call; the second (stream end and post-call webhook) only adds what the
         first did not have."""
         await self._recorded(interaction_id)
-        trace = await self.spine.get_trace(interaction_id)
+
+        def complete(found: AgentTrace) -> bool:
+            completed(found, transcript, tool_calls, prefetch, events, notifications)
+            return True
+
+        trace = await self.spine.change_trace(interaction_id, complete)
         if trace is None:
             log.warning("end of unknown voice call %s", interaction_id)
             return False
-        completed(trace, transcript, tool_calls, prefetch, events, notifications)
-        await self.spine.put_trace(trace)
         if not await self.spine.mark_once(keys.voice_end_marker(interaction_id)):
             return False
         said = trace.transcript or []

@@ -10,7 +10,7 @@ from datetime import datetime
 from desk.transfer.plan import rung_by_a_page
 from spine.context import Channel
 from spine.events import emit_event
-from spine.records import EventKind, TraceEvent
+from spine.records import AgentTrace, EventKind, TraceEvent
 from spine.repo import Spine
 from spine.transfer import Transfer, TransferAttempt, TransferOutcome, TransferTarget
 
@@ -48,10 +48,12 @@ async def note(spine: Spine, transfer: Transfer, kind: EventKind, reason: str, *
     if trace_lines is not None:
         trace_lines.append(line)
         return
-    trace = await spine.get_trace(transfer.interaction_id)
-    if trace is not None:
+
+    def add(trace: AgentTrace) -> bool:
         trace.events.append(line)
-        await spine.put_trace(trace)
+        return True
+
+    await spine.change_trace(transfer.interaction_id, add)
 
 
 async def ring_next(spine: Spine, transfer_id: str, now: datetime | None = None) -> Transfer | None:

@@ -3,6 +3,7 @@ agent traces. A mixin of `Spine` (spine/repo/__init__.py), kept apart so the rep
 it reads and writes through RepoBase (spine/repo/base.py)."""
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import datetime
 
 import spine.keys as keys
@@ -19,8 +20,8 @@ from spine.records import (
     OutboxStatus,
     channel_of_address,
 )
-from spine.repo.base import RepoBase
-from spine.store.base import ABSENT, Item
+from spine.repo.base import CAS_TRIES, RepoBase
+from spine.store.base import ABSENT, ConditionFailed, Item
 
 SEEN_MARKS_KEPT = 50_000  # markers a Spine remembers seeing (a few MB at most)
 
@@ -138,6 +139,17 @@ class InteractionRecords(RepoBase):
     async def put_trace(self, trace: AgentTrace) -> None:
         await self._put(trace, keys.trace(trace.interaction_id), gsi1pk=keys.TRACES,
                         gsi1sk=keys.trace_position(trace.started_at.isoformat(), trace.interaction_id))
+
+    async def change_trace(self, interaction_id: str, change: Callable[[AgentTrace], bool]) -> AgentTrace | None:
+        """Add to a trace by compare-and-set: `change` edits it in place and says whether it changed
+        anything; again on a lost race (a call's trace is written by its tool webhooks, a transfer's
+        TwiML routes and its end, each from any replica: a line one of them adds is never lost to
+        another's stale copy). The trace as it then stands; None when there is none."""
+        changed = await self._compare_and_set(
+            AgentTrace, keys.trace(interaction_id), change=lambda found: found if found and change(found) else None)
+        if changed.lost:
+            raise ConditionFailed(f"trace {interaction_id} kept changing under {CAS_TRIES} tries")
+        return changed.after or changed.before
 
     async def get_trace(self, interaction_id: str) -> AgentTrace | None:
         return await self._get(AgentTrace, keys.trace(interaction_id))
