@@ -50,17 +50,21 @@ async def queue_outbound(spine: Spine, request: OutboundRequest) -> Notification
     now = spine.clock()
     blocked = await blocked_by(spine, person, channel, address, row) \
         or await marketing_refusal(spine, request, person, channel, address)
+    held_for_window = False
     if blocked is not None:
         row.status, row.error = OutboxStatus.BLOCKED, blocked
     elif not request.urgent and prop is not None and (opens := sending_opens(
             now, request.purpose, prop.timezone, recipient_zone(prop.timezone, channel, address))) > now:
-        row.not_before = max(opens, request.not_before or now)
+        row.not_before, held_for_window = max(opens, request.not_before or now), True
     else:
         row.not_before = request.not_before
     if not await spine.create_outbox(row):  # another writer of this key won: its row is the answer
         found = await spine.get_outbox(request.key)
         return _notification(found or row, _status(found or row, now, prop))
-    notification = _notification(row, _status(row, now, prop), blocked)
+    # Held for its window (the property's, or a marketing message's recipient's hours): deferred,
+    # told with the time it goes; a row only coalescing (its not_before a minute on) is queued.
+    status = NotificationStatus.DEFERRED if held_for_window else _status(row, now, prop)
+    notification = _notification(row, status, blocked)
     if blocked is None:
         await note_introduced(spine, request, body)
     await _emit(spine, row, notification)

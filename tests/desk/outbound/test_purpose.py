@@ -86,6 +86,8 @@ async def test_a_marketing_text_at_6_30_pm_in_seattle_waits_for_a_new_yorkers_mo
     await _wrote(spine, NEW_YORKER, NEW_YORK_PHONE)
     held = await queue_outbound(spine, _req("ny-m", person=NEW_YORKER))
     assert (await spine.get_outbox(held.outbox_id)).not_before == _seattle(9, day=3)
+    # told as held, with when it goes, though the property's own window is open
+    assert held.status == NotificationStatus.DEFERRED and held.not_before == _seattle(9, day=3)
     service = await queue_outbound(spine, _req("ny-s", person=NEW_YORKER, purpose=Purpose.SERVICE))
     assert (await spine.get_outbox(service.outbox_id)).not_before is None  # the property's window: now
     await spine.note_last_contact(LastContact(person_id="p_marcus", channel=Channel.SMS, address=MARCUS))
