@@ -43,7 +43,7 @@ async def introduce_once(spine: Spine, person_id: str) -> bool:
 async def with_introduction(spine: Spine, request: OutboundRequest, person: Person | None, prop: Property | None,
                             channel: Channel) -> str:
     """A started message's body, with the introduction when it is the first Clara authors to this
-    person (marked by `note_introduced` once its row is written and not withheld)."""
+    person (marked by `note_introduced` once its row is written and not blocked)."""
     if person is None or not request.from_clara or channel not in INTRODUCED_CHANNELS:
         return request.body
     if await spine.is_marked(keys.introduced_marker(person.id)):
