@@ -20,6 +20,7 @@ from spine.events import emit_event
 from spine.identity import utcnow
 from spine.records import AgentTrace, EventKind, TranscriptEntry
 from spine.repo import Spine
+from spine.repo.base import Held
 
 log = logging.getLogger("clara.conversation")
 
@@ -42,9 +43,10 @@ def _head(head: Conversation | None, env: MessageEnvelope, person_id: str, openi
 
 
 async def after_turn(deps: TurnDeps, env: MessageEnvelope, person_id: str, opening: Opening | None,
-                     result: TurnResult) -> bool:
+                     result: TurnResult, *, held: Held | None = None) -> bool:
     """Write the turn's messages; False when a takeover started during the turn (the reply is held: not sent).
-    The head first (`note=False`), then the messages with the one change in the feed for both."""
+    The head first (`note=False`; `held`: as read before the turn, written after without a second
+    read unless someone changed it meanwhile), then the messages with the one change in the feed."""
     said_id, reply_id = message_ids(env.interaction_id)
     answering = bool(result.reply and not result.suppressed)
     taken_over, waited = False, None
@@ -61,7 +63,7 @@ async def after_turn(deps: TurnDeps, env: MessageEnvelope, person_id: str, openi
         return head
 
     org_id = opening.authority.org_id if opening is not None else None
-    head = await deps.spine.change_conversation(person_id, env.property_id, record, note=False)
+    head = await deps.spine.change_conversation(person_id, env.property_id, record, note=False, held=held)
     said = ConversationMessage(id=said_id, person_id=person_id, property_id=env.property_id, channel=env.channel,
                                interaction_id=env.interaction_id, at=env.received_at, author=Author.PERSON,
                                text=env.body, unread=taken_over)

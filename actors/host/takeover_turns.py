@@ -25,6 +25,7 @@ from spine.envelope import MessageEnvelope
 from spine.events import emit_event
 from spine.records import AgentTrace, EventKind, TraceEvent, last4
 from spine.repo import Spine
+from spine.repo.base import Held
 
 HELD_REPLY = "A staff member is handling this conversation and has your message."
 TAKEOVER_CALL_GREETING = ("Hi, this is Clara. A member of our staff is handling your conversation right now. "
@@ -47,15 +48,17 @@ def resumed_history(takeover: Takeover) -> list[dict[str, str]]:
 
 
 async def before_turn(deps: TurnDeps, person_id: str,
-                      property_id: str) -> tuple[Conversation | None, list[dict[str, str]]]:
-    """The head at the property, and what to add to Clara's transcript first: a finished takeover
-    not yet taken in (one whose staff member lost access to the property ends here)."""
-    head = await deps.spine.get_conversation(person_id, property_id)
-    if head is not None:
-        head = await taker_lost_access(deps.spine, head) or head
+                      property_id: str) -> tuple[Conversation | None, list[dict[str, str]], Held | None]:
+    """The head at the property, what to add to Clara's transcript first (a finished takeover not
+    yet taken in; one whose staff member lost access to the property ends here) and, when the head
+    was left as read, its item (the turn's own write after it then reads nothing)."""
+    head, read = await deps.spine.read_conversation(person_id, property_id)
+    held: Held | None = read
+    if head is not None and (ended := await taker_lost_access(deps.spine, head)) is not None:
+        head, held = ended, None
     takeover = head.takeover if head else None
     if head is None or takeover is None or takeover.active() or takeover.resumed:
-        return head, []
+        return head, [], held
     idle = takeover.ended_at is None
 
     def resume(current: Conversation | None) -> Conversation | None:
@@ -72,7 +75,7 @@ async def before_turn(deps: TurnDeps, person_id: str,
         await emit_event(deps.spine, EventKind.TAKEOVER_ENDED, "idle", channel=None, address=None,
                          property_id=head.property_id, interaction_id=None,
                          detail={"person_id": person_id, "staff_person_id": takeover.staff_person_id})
-    return changed, resumed_history(takeover)
+    return changed, resumed_history(takeover), None
 
 
 async def held_turn(deps: TurnDeps, env: MessageEnvelope, person_id: str, opening: Opening | None) -> TurnResult:
@@ -116,15 +119,15 @@ async def taken_over_call(spine: Spine, person_id: str, start: VoiceCallStart) -
 async def answer(deps: TurnDeps, env: MessageEnvelope, person_id: str, opening: Opening | None,
                  transcript: deque[dict[str, str]], run: Callable[[], Awaitable[TurnResult]]) -> TurnResult:
     """The person's turn: Clara's (`run`), unless a staff member answers them."""
-    head, resumed = await before_turn(deps, person_id, env.property_id)
+    head, resumed, held = await before_turn(deps, person_id, env.property_id)
     transcript.extend(resumed)
     if head is not None and head.mode() == Mode.STAFF:
         result = await held_turn(deps, env, person_id, opening)
-        await after_turn(deps, env, person_id, opening, result)
+        await after_turn(deps, env, person_id, opening, result, held=held)
         if result.reply:
             await record_held_reply(deps, env, person_id, result.reply)
         return result
     result = await run()
-    if not await after_turn(deps, env, person_id, opening, result):
+    if not await after_turn(deps, env, person_id, opening, result, held=held):
         result = await held_late(deps, result)  # taken over during the turn
     return result

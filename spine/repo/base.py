@@ -30,6 +30,13 @@ class Changed(Generic[M]):
     lost: bool = False
 
 
+@dataclass(frozen=True)
+class Held:
+    """A record's item as its caller read it a moment ago (None: there was none), handed to a
+    compare-and-set so its first try writes without reading it again."""
+    item: Item | None
+
+
 def _dump(model: BaseModel) -> dict[str, Any]:
     return model.model_dump(mode="json")
 
@@ -111,17 +118,23 @@ class RepoBase:
     async def _compare_and_set(self, model: type[M], pk: str, sk: str = keys.ITEM, *,
                                change: Callable[[M | None], M | None],
                                item_of: Callable[[M, Item | None], Item] | None = None,
-                               tries: int | None = CAS_TRIES) -> Changed[M]:
+                               tries: int | None = CAS_TRIES, held: Held | None = None) -> Changed[M]:
         """Read the record, apply `change` (it gets a copy, or None when there is none; None back:
         nothing to write) and write it only if nobody wrote it meanwhile, again on a lost race, at
         most `tries` times (None: until it wins). `item_of(after, item read)` builds the item
-        written; by default the read item (its index keys kept) with the new data, or a plain one."""
+        written; by default the read item (its index keys kept) with the new data, or a plain one.
+        `held`: the item as the caller read it, tried first instead of a read (a stale one loses
+        its race, or is read again when `change` finds nothing to do in it)."""
         before: M | None = None
         for _ in range(tries) if tries is not None else itertools.count():
-            item = await self.store.get(pk, sk)
+            from_held = held is not None
+            item = held.item if held is not None else await self.store.get(pk, sk)
+            held = None
             before = model.model_validate(item.data) if item else None
             # `change` gets its own copy: validated again from the item, several times cheaper than a deep copy.
             after = change(model.model_validate(item.data) if item else None)
+            if after is None and from_held:
+                continue  # nothing to do as the caller saw it: as it stands now, then
             if after is None:
                 return Changed(before, None)
             written = item_of(after, item) if item_of else _item_of(after, item, pk, sk)

@@ -17,6 +17,7 @@ import spine.keys as keys
 from spine.context import Channel
 from spine.conversation import Author, Conversation, ConversationMessage
 from spine.feed import ChangeKind
+from spine.repo.base import Held
 from spine.repo.feed import ChangeFeedRecords
 from spine.repo.rollups import RollupRecords, bucket_key
 from spine.store.base import ConditionFailed, Item
@@ -74,7 +75,13 @@ class ConversationRecords(ChangeFeedRecords, RollupRecords):
         return [ConversationMessage.model_validate(i.data) for i in reversed(items)]
 
     async def get_conversation(self, person_id: str, property_id: str) -> Conversation | None:
-        return await self._get(Conversation, keys.person(person_id), keys.conversation_head(property_id))
+        return (await self.read_conversation(person_id, property_id))[0]
+
+    async def read_conversation(self, person_id: str, property_id: str) -> tuple[Conversation | None, Held]:
+        """The head, and its item as read (`change_conversation(held=)` writes after it without a
+        second read when nobody changed it meanwhile)."""
+        item = await self.store.get(keys.person(person_id), keys.conversation_head(property_id))
+        return (Conversation.model_validate(item.data) if item else None), Held(item)
 
     async def conversations_of(self, person_id: str) -> list[Conversation]:
         """The person's conversation heads at every property, most recent first (one query)."""
@@ -84,13 +91,15 @@ class ConversationRecords(ChangeFeedRecords, RollupRecords):
 
     async def change_conversation(self, person_id: str, property_id: str,
                                   change: Callable[[Conversation | None], Conversation | None], *,
-                                  note: bool = True, org_id: str | None = None) -> Conversation | None:
+                                  note: bool = True, org_id: str | None = None,
+                                  held: Held | None = None) -> Conversation | None:
         """Apply `change` to the head at the property by compare-and-set (it gets None when there is
         none yet; None back: leave it as it is). The head as written (or as found). `note=False`:
-        the caller writes messages next (`put_messages`), whose change in the feed tells of both."""
+        the caller writes messages next (`put_messages`), whose change in the feed tells of both.
+        `held`: the head as the caller read it (`read_conversation`), tried first without a read."""
         changed = await self._compare_and_set(
             Conversation, keys.person(person_id), keys.conversation_head(property_id), change=change,
-            tries=CAS_TRIES, item_of=lambda head, read: _head_item(head, read.version if read else 0))
+            tries=CAS_TRIES, item_of=lambda head, read: _head_item(head, read.version if read else 0), held=held)
         if changed.lost:
             raise ConditionFailed(f"conversation of {person_id} at {property_id} kept changing under {CAS_TRIES} tries")
         if changed.after is None:
