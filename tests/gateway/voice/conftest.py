@@ -3,12 +3,14 @@ in this process (an in-process Dispatcher, the offline model), and the voice rou
 (no Ray) over VoiceServices built on them."""
 from __future__ import annotations
 
+import httpx
 import pytest
 
 from actors.dispatcher.dispatcher import Dispatcher
 from actors.model.offline import OfflineModel
 from gateway.voice.services import VoiceServices
-from tests.support.voice_helpers import client_for, in_process_calls, voice_app, voice_settings
+from tests.support.twilio_server import TwilioStandIn
+from tests.support.voice_helpers import ACCOUNT, SECRET, client_for, in_process_calls, voice_app, voice_settings
 
 
 @pytest.fixture
@@ -24,6 +26,22 @@ async def services(spine):
     services = VoiceServices.build(voice_settings(), spine, Dispatcher(spine), OfflineModel())
     yield services
     await services.calls.drain()
+
+
+@pytest.fixture
+def twilio():
+    with TwilioStandIn(account_sid=ACCOUNT, auth_token=SECRET) as server:
+        yield server
+
+
+@pytest.fixture
+async def twilio_services(spine, twilio):
+    """The voice services with Twilio's REST API on the stand-in (texts, a call's redirect)."""
+    settings = voice_settings(twilio_account_sid=ACCOUNT, twilio_api_base=twilio.url)
+    async with httpx.AsyncClient(timeout=5.0) as http:
+        services = VoiceServices.build(settings, spine, Dispatcher(spine), OfflineModel(), http=http)
+        yield services
+        await services.calls.drain()
 
 
 @pytest.fixture

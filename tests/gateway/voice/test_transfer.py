@@ -4,13 +4,9 @@ each whispered to first; 1 connects, anything else moves on, nobody leaves an es
 caller back with Clara. In-process through the real routes; the clock set on the store."""
 from __future__ import annotations
 
-import httpx
 import pytest
 
-from actors.dispatcher.dispatcher import Dispatcher
-from actors.model.offline import OfflineModel
 from desk.oncall.paging import PageRequest, start_page
-from gateway.voice.services import VoiceServices
 from spine.transfer import TransferOutcome
 from tests.support.transfer_helpers import (
     MIKE,
@@ -21,23 +17,12 @@ from tests.support.transfer_helpers import (
     TwilioCall,
     number,
 )
-from tests.support.twilio_server import TwilioStandIn
-from tests.support.voice_helpers import ACCOUNT, PUBLIC_URL, SECRET, twilio_sid, voice_settings
+from tests.support.voice_helpers import PUBLIC_URL, twilio_sid
 
 
 @pytest.fixture
-def twilio():
-    with TwilioStandIn(account_sid=ACCOUNT, auth_token=SECRET) as server:
-        yield server
-
-
-@pytest.fixture
-async def services(spine, twilio):
-    settings = voice_settings(twilio_account_sid=ACCOUNT, twilio_api_base=twilio.url)
-    async with httpx.AsyncClient(timeout=5.0) as http:
-        services = VoiceServices.build(settings, spine, Dispatcher(spine), OfflineModel(), http=http)
-        yield services
-        await services.calls.drain()
+def services(twilio_services):
+    return twilio_services  # this module's calls reach the Twilio stand-in
 
 
 async def _call(client, twilio, tag: str, **kw) -> TwilioCall:

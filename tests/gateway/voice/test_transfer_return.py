@@ -8,36 +8,21 @@ import asyncio
 import html
 import re
 
-import httpx
 import pytest
 
 import spine.keys as keys
-from actors.dispatcher.dispatcher import Dispatcher
-from actors.model.offline import OfflineModel
 from gateway.voice.elevenlabs import AgentEndpoint
-from gateway.voice.services import VoiceServices
 from tests.support.elevenlabs_server import AgentServer, Close, Send, standard_script, user_transcript
 from tests.support.transfer_helpers import SATURDAY_NOON_SEATTLE, TwilioCall
 from tests.support.twilio_media_client import TwilioMediaClient
-from tests.support.twilio_server import TwilioStandIn
-from tests.support.voice_helpers import ACCOUNT, SECRET, bridge_server, start_parameters, twilio_sid, voice_settings
+from tests.support.voice_helpers import bridge_server, start_parameters, twilio_sid
 
 MESSAGE = "please tell them the heater in 204 is broken and I work nights"
 
 
 @pytest.fixture
-def twilio():
-    with TwilioStandIn(account_sid=ACCOUNT, auth_token=SECRET) as server:
-        yield server
-
-
-@pytest.fixture
-async def services(spine, twilio):
-    settings = voice_settings(twilio_account_sid=ACCOUNT, twilio_api_base=twilio.url)
-    async with httpx.AsyncClient(timeout=5.0) as http:
-        services = VoiceServices.build(settings, spine, Dispatcher(spine), OfflineModel(), http=http)
-        yield services
-        await services.calls.drain()
+def services(twilio_services):
+    return twilio_services  # this module's calls reach the Twilio stand-in
 
 
 def _parameters(twiml: str) -> dict[str, str]:

@@ -14,14 +14,7 @@ from gateway.voice.services import VoiceServices
 from spine.repo import Spine
 from tests.support.store_log_helpers import StoreLog
 from tests.support.transfer_helpers import SATURDAY_NOON_SEATTLE, TwilioCall
-from tests.support.twilio_server import TwilioStandIn
-from tests.support.voice_helpers import ACCOUNT, PUBLIC_URL, SECRET, client_for, twilio_sid, voice_app, voice_settings
-
-
-@pytest.fixture
-def twilio():
-    with TwilioStandIn(account_sid=ACCOUNT, auth_token=SECRET) as server:
-        yield server
+from tests.support.voice_helpers import ACCOUNT, PUBLIC_URL, client_for, twilio_sid, voice_app, voice_settings
 
 
 @pytest.fixture

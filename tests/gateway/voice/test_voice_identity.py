@@ -8,19 +8,14 @@ import logging
 import re
 from datetime import timedelta
 
-import httpx
 import pytest
 
-from actors.dispatcher.dispatcher import Dispatcher
-from actors.model.offline import OfflineModel
 from gateway.twilio.signature import sign as twilio_sign
 from gateway.voice.elevenlabs import AgentEndpoint
-from gateway.voice.services import VoiceServices
 from spine.identity import utcnow
 from spine.records import OutboxStatus
 from tests.support.elevenlabs_server import AgentServer, Close, Expect, Send, standard_script, tool_call
 from tests.support.twilio_media_client import TwilioMediaClient
-from tests.support.twilio_server import TwilioStandIn
 from tests.support.voice_helpers import (
     ACCOUNT,
     MARCUS,
@@ -31,7 +26,6 @@ from tests.support.voice_helpers import (
     bridge_server,
     start_parameters,
     twilio_sid,
-    voice_settings,
 )
 
 AUTH = {"Authorization": f"Bearer {VOICE_TOKEN}"}
@@ -39,18 +33,8 @@ PRIYA = "+12065550150"
 
 
 @pytest.fixture
-def twilio():
-    with TwilioStandIn(account_sid=ACCOUNT, auth_token=SECRET) as server:
-        yield server
-
-
-@pytest.fixture
-async def services(spine, twilio):
-    settings = voice_settings(twilio_account_sid=ACCOUNT, twilio_api_base=twilio.url)
-    async with httpx.AsyncClient(timeout=5.0) as http:  # the texts' client, closed with the test
-        services = VoiceServices.build(settings, spine, Dispatcher(spine), OfflineModel(), http=http)
-        yield services
-        await services.calls.drain()
+def services(twilio_services):
+    return twilio_services  # this module's calls reach the Twilio stand-in
 
 
 async def _personalize(client, caller: str, sid: str) -> str:
